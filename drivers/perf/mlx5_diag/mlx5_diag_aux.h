@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The contract between the mlx5_diag PMU driver and the devices it binds to:
+ * an auxiliary device that carries a firmware command transport.
+ *
+ * Providers (the emulator mlx5_diag_sim, the mlx5_core binding mlx5_diag_mlx5)
+ * embed struct mlx5_diag_aux_dev and register it on the auxiliary bus as
+ * "<provider module>.diag.<n>". The PMU driver never learns which one it has.
+ */
+#ifndef _MLX5_DIAG_AUX_H
+#define _MLX5_DIAG_AUX_H
+
+#include <linux/auxiliary_bus.h>
+
+#define MLX5_DIAG_AUX_DEV_NAME		"diag"
+#define MLX5_DIAG_IDENTIFIER_LEN	32
+
+struct mlx5_diag_aux_dev;
+
+/**
+ * struct mlx5_diag_aux_ops - firmware command transport
+ * @exec: run one firmware command. @in and @out are PRM mailboxes
+ *	(big-endian, command header first). May sleep; never call it from
+ *	atomic context. Returns 0 when the firmware answered: the status and
+ *	syndrome are then in @out and the caller maps them. Returns a negative
+ *	errno only when no answer exists (-ENODEV: device gone, -ETIMEDOUT,
+ *	-EIO, -EINVAL for a mailbox the transport cannot carry).
+ */
+struct mlx5_diag_aux_ops {
+	int (*exec)(struct mlx5_diag_aux_dev *dev, const void *in, int inlen,
+		    void *out, int outlen);
+};
+
+/**
+ * struct mlx5_diag_aux_dev - a device with a diagnostic-counter engine
+ * @adev: the auxiliary device; its parent is the PCI function (real) or the
+ *	emulator's platform-less parent device
+ * @ops: command transport, valid until the auxiliary device is deleted.
+ *	The provider guarantees exec() is never entered after the PMU driver's
+ *	remove() returned, because the PMU driver stops calling it there.
+ * @identifier: what the device serves, shown in the PMU's sysfs
+ *	"identifier" file: a PCI function name ("0000:08:00.0") or
+ *	"sim:<n>" for an emulated device
+ */
+struct mlx5_diag_aux_dev {
+	struct auxiliary_device adev;
+	const struct mlx5_diag_aux_ops *ops;
+	char identifier[MLX5_DIAG_IDENTIFIER_LEN];
+};
+
+static inline struct mlx5_diag_aux_dev *
+to_mlx5_diag_aux_dev(struct auxiliary_device *adev)
+{
+	return container_of(adev, struct mlx5_diag_aux_dev, adev);
+}
+
+#endif /* _MLX5_DIAG_AUX_H */

@@ -1,0 +1,63 @@
+# shellcheck shell=bash
+# Shared helpers for the test-VM harness: dependencies, cache layout, kernel and perf builds.
+# Sourced by scripts/*; every build product lives under $MLX5_DIAG_CACHE, never in the repo.
+
+MLX5_DIAG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+MLX5_DIAG_CACHE=${MLX5_DIAG_CACHE:-/var/cache/mlx5-diag}
+KSRC_PKG=linux-source-6.12
+KSRC_TARBALL=/usr/src/linux-source-6.12.tar.xz
+JOBS=$(nproc)
+
+HOST_PKGS="build-essential bc bison flex libelf-dev libssl-dev dwarves cpio kmod
+busybox-static qemu-system-x86 pkg-config python3 libtraceevent-dev libdw-dev
+libzstd-dev zlib1g-dev liblzma-dev sparse clang $KSRC_PKG"
+
+log() { echo "[mlx5-diag +${SECONDS}s] $*" >&2; }
+die() { echo "error: $*" >&2; exit 1; }
+
+# Install the Debian packages named in $@ that are missing (needs root, as the README says).
+ensure_pkgs() {
+	local missing=() p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	[ "$(id -u)" = 0 ] || die "missing packages (run as root to install): ${missing[*]}"
+	log "installing: ${missing[*]}"
+	apt-get update -q >/dev/null
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+		"${missing[@]}" >/dev/null
+}
+
+ensure_host_deps() {
+	# shellcheck disable=SC2086
+	ensure_pkgs $HOST_PKGS
+}
+
+ksrc_version() { dpkg-query -W -f='${Version}' "$KSRC_PKG"; }
+
+# Unpacked kernel source, shared by every config built from it.
+ksrc_dir() { echo "$MLX5_DIAG_CACHE/src-$(ksrc_version)"; }
+
+kernel_key() {
+	{ ksrc_version; gcc --version | head -1; cat "$MLX5_DIAG_ROOT"/scripts/kconfig/*.config; } |
+		sha256sum | cut -c1-16
+}
+
+kernel_dir() { echo "$MLX5_DIAG_CACHE/kernel-$(kernel_key)"; }
+
+# perf is built from the same source; later patches to it join the key.
+perf_key() {
+	{ ksrc_version; gcc --version | head -1
+	  cat "$MLX5_DIAG_ROOT"/tools/perf-decoder/perf/*.patch 2>/dev/null || true; } |
+		sha256sum | cut -c1-16
+}
+
+perf_bin() { echo "$MLX5_DIAG_CACHE/perf-$(perf_key)/perf"; }
+
+cache_lock() {
+	mkdir -p "$MLX5_DIAG_CACHE"
+	exec 9>"$MLX5_DIAG_CACHE/.lock"
+	flock 9
+}
