@@ -61,3 +61,21 @@ cache_lock() {
 	exec 9>"$MLX5_DIAG_CACHE/.lock"
 	flock 9
 }
+
+# Build the modules against kernel build dir $1 in a private copy of the tree
+# (concurrent runs and the developer's tree stay clean); prints the copy's path.
+# Extra make arguments follow. The build log is in <copy>/build.log.
+build_modules() {
+	local kdir=$1 copy
+	shift
+	copy=$(mktemp -d /tmp/mlx5-diag-build.XXXXXX)
+	tar -C "$MLX5_DIAG_ROOT" --exclude=.git -cf - . | tar -C "$copy" -xf -
+	if ! make -C "$kdir" M="$copy" "$@" modules >"$copy/build.log" 2>&1; then
+		cat "$copy/build.log" >&2
+		die "module build against $kdir failed"
+	fi
+	echo "$copy"
+}
+
+# Lines of a kernel log that mean the run must fail.
+SPLAT_RE='BUG:|WARNING:|KASAN|UBSAN|possible circular locking|inconsistent lock state|possible recursive locking|sleeping function called from invalid context|scheduling while atomic|Kernel panic|general protection fault|Oops|Call Trace|suspected memory leak|ODEBUG'

@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Firmware command layer: encode and decode the diagnostic-counter commands
+ * (public 16-bit dialect here, the modelled 64-bit one in
+ * mlx5_diag_fw_model64.c) and run them over the device's transport.
+ */
+#include <linux/device.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "mlx5_diag.h"
+#include "mlx5_diag_ifc.h"
+
+static const struct {
+	u8 status;
+	int err;
+	const char *name;
+} mlx5_diag_fw_statuses[] = {
+	{ MLX5_DIAG_STATUS_OK,		  0,	   "OK" },
+	{ MLX5_DIAG_STATUS_INT_ERR,	  -EIO,	   "INT_ERR" },
+	{ MLX5_DIAG_STATUS_BAD_OP,	  -EINVAL, "BAD_OP" },
+	{ MLX5_DIAG_STATUS_BAD_PARAM,	  -EINVAL, "BAD_PARAM" },
+	{ MLX5_DIAG_STATUS_BAD_SYS_STATE, -EIO,	   "BAD_SYS_STATE" },
+	{ MLX5_DIAG_STATUS_BAD_RES,	  -EINVAL, "BAD_RES" },
+	{ MLX5_DIAG_STATUS_RES_BUSY,	  -EBUSY,  "RES_BUSY" },
+	{ MLX5_DIAG_STATUS_EXCEED_LIM,	  -ENOMEM, "EXCEED_LIM" },
+	{ MLX5_DIAG_STATUS_BAD_RES_STATE, -EINVAL, "BAD_RES_STATE" },
+	{ MLX5_DIAG_STATUS_BAD_INDEX,	  -EINVAL, "BAD_INDEX" },
+	{ MLX5_DIAG_STATUS_NO_RES,	  -EAGAIN, "NO_RES" },
+	{ MLX5_DIAG_STATUS_BAD_QP_STATE,  -EINVAL, "BAD_QP_STATE" },
+	{ MLX5_DIAG_STATUS_BAD_PKT,	  -EINVAL, "BAD_PKT" },
+	{ MLX5_DIAG_STATUS_BAD_SIZE,	  -EINVAL, "BAD_SIZE" },
+	{ MLX5_DIAG_STATUS_BAD_INP_LEN,	  -EIO,	   "BAD_INP_LEN" },
+	{ MLX5_DIAG_STATUS_BAD_OUTP_LEN,  -EIO,	   "BAD_OUTP_LEN" },
+};
+
+/* The errno mlx5_core's cmd_status_to_err() gives a firmware status. */
+int mlx5_diag_fw_status_to_errno(u8 status)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mlx5_diag_fw_statuses); i++)
+		if (mlx5_diag_fw_statuses[i].status == status)
+			return mlx5_diag_fw_statuses[i].err;
+	return -EIO;
+}
+
+const char *mlx5_diag_fw_status_name(u8 status)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mlx5_diag_fw_statuses); i++)
+		if (mlx5_diag_fw_statuses[i].status == status)
+			return mlx5_diag_fw_statuses[i].name;
+	return "UNKNOWN";
+}
+
+u8 mlx5_diag_fw_out_status(const void *out, u32 *syndrome)
+{
+	if (syndrome)
+		*syndrome = MLX5_DIAG_GET(cmd_out, out, syndrome);
+	return MLX5_DIAG_GET(cmd_out, out, status);
+}
+
+static void mlx5_diag_fw_cmd_hdr(void *in, u16 opcode, u16 op_mod)
+{
+	MLX5_DIAG_SET(cmd_in, in, opcode, opcode);
+	MLX5_DIAG_SET(cmd_in, in, op_mod, op_mod);
+}
+
+/* ---- public 16-bit dialect ---- */
+
+static void mlx5_diag_public16_cap_entry_get(const void *p,
+					     struct mlx5_diag_cap_entry *e)
+{
+	e->sync = MLX5_DIAG_GET(diagnostic_counter_cap, p, sync);
+	e->id = MLX5_DIAG_GET(diagnostic_counter_cap, p, counter_id);
+}
+
+static void mlx5_diag_public16_param_id_set(void *p, u64 id)
+{
+	MLX5_DIAG_SET(counter_id, p, counter_id, id);
+}
+
+static u64 mlx5_diag_public16_param_id_get(const void *p)
+{
+	return MLX5_DIAG_GET(counter_id, p, counter_id);
+}
+
+static void mlx5_diag_public16_sample_entry_get(const void *p,
+						struct mlx5_diag_fw_entry *e)
+{
+	e->id = MLX5_DIAG_GET(diagnostic_cntr, p, counter_id);
+	e->sample_id = MLX5_DIAG_GET(diagnostic_cntr, p, sample_id);
+	e->timestamp = MLX5_DIAG_GET(diagnostic_cntr, p, time_stamp_31_0);
+	e->value = MLX5_DIAG_GET64(diagnostic_cntr, p, counter_value_h,
+				   counter_value_l);
+}
+
+const struct mlx5_diag_fw_dialect mlx5_diag_fw_public16 = {
+	.name = "public16",
+	.cap_entry_bits = MLX5_DIAG_BITS(diagnostic_counter_cap),
+	.param_id_bits = MLX5_DIAG_BITS(counter_id),
+	.sample_entry_bits = MLX5_DIAG_BITS(diagnostic_cntr),
+	.sample_id_bits = MLX5_DIAG_FLD_SZ(diagnostic_cntr, sample_id),
+	.timestamp_bits = MLX5_DIAG_FLD_SZ(diagnostic_cntr, time_stamp_31_0),
+	.cap_entry_get = mlx5_diag_public16_cap_entry_get,
+	.param_id_set = mlx5_diag_public16_param_id_set,
+	.param_id_get = mlx5_diag_public16_param_id_get,
+	.sample_entry_get = mlx5_diag_public16_sample_entry_get,
+};
+
+/* ---- QUERY_HCA_CAP ---- */
+
+#define MLX5_DIAG_CAP_OFF	MLX5_DIAG_BYTES(query_hca_cap_out)
+
+size_t mlx5_diag_fw_query_cap_in(void *in, u16 cap_type)
+{
+	memset(in, 0, MLX5_DIAG_BYTES(cmd_in));
+	mlx5_diag_fw_cmd_hdr(in, MLX5_DIAG_CMD_OP_QUERY_HCA_CAP,
+			     MLX5_DIAG_CAP_OP_MOD(cap_type));
+	return MLX5_DIAG_BYTES(cmd_in);
+}
+
+size_t mlx5_diag_fw_general_cap_outlen(void)
+{
+	return MLX5_DIAG_CAP_OFF + MLX5_DIAG_BYTES(general_cap);
+}
+
+size_t mlx5_diag_fw_debug_cap_outlen(const struct mlx5_diag_fw_dialect *d,
+				      u16 num_entries)
+{
+	return MLX5_DIAG_CAP_OFF + MLX5_DIAG_BYTES(debug_cap) +
+	       (size_t)num_entries * d->cap_entry_bits / 8;
+}
+
+int mlx5_diag_fw_parse_general_cap(const void *out, struct mlx5_diag_caps *caps)
+{
+	const void *cap = out + MLX5_DIAG_CAP_OFF;
+	u32 mhz;
+
+	caps->debug = MLX5_DIAG_GET(general_cap, cap, debug);
+	caps->num_entries = MLX5_DIAG_GET(general_cap, cap,
+					  num_of_diagnostic_counters);
+	caps->freq_khz = MLX5_DIAG_GET(general_cap, cap, device_frequency_khz);
+	mhz = MLX5_DIAG_GET(general_cap, cap, device_frequency_mhz);
+	if (!caps->freq_khz && mhz <= U32_MAX / 1000)
+		caps->freq_khz = mhz * 1000;
+	if (!caps->debug || !caps->num_entries)
+		return -EOPNOTSUPP;
+	if (!caps->freq_khz)
+		return -EINVAL;
+	return 0;
+}
+
+/* The DEBUG capability's scalar fields; returns the dialect they announce. */
+const struct mlx5_diag_fw_dialect *
+mlx5_diag_fw_parse_debug_cap(const void *out, struct mlx5_diag_caps *caps)
+{
+	const void *cap = out + MLX5_DIAG_CAP_OFF;
+
+	caps->log_max_samples = MLX5_DIAG_GET(debug_cap, cap, log_max_samples);
+	caps->log_min_sample_period = MLX5_DIAG_GET(debug_cap, cap,
+						    log_min_sample_period);
+	caps->single = MLX5_DIAG_GET(debug_cap, cap, single);
+	caps->repetitive = MLX5_DIAG_GET(debug_cap, cap, repetitive);
+	caps->on_demand = MLX5_DIAG_GET(debug_cap, cap, on_demand);
+	caps->sync_start = MLX5_DIAG_GET(debug_cap, cap, sync_start);
+	caps->data_clear = MLX5_DIAG_GET(debug_cap, cap, data_clear);
+	caps->model64 = MLX5_DIAG_GET(debug_cap, cap, diag_data_id_64);
+	caps->num_ports = MLX5_DIAG_GET(debug_cap, cap, num_ports);
+	caps->num_hosts = MLX5_DIAG_GET(debug_cap, cap, num_hosts);
+	caps->num_functions = MLX5_DIAG_GET(debug_cap, cap, num_functions);
+	caps->num_pcie_links = MLX5_DIAG_GET(debug_cap, cap, num_pcie_links);
+	if (caps->model64) {
+		caps->max_ids = MLX5_DIAG_GET(debug_cap, cap, max_num_data_ids);
+		return &mlx5_diag_fw_model64;
+	}
+	caps->max_ids = caps->num_entries;
+	return &mlx5_diag_fw_public16;
+}
+
+int mlx5_diag_fw_parse_cap_entries(const struct mlx5_diag_fw_dialect *d,
+				   const void *out, struct mlx5_diag_caps *caps)
+{
+	const void *list = out + MLX5_DIAG_CAP_OFF + MLX5_DIAG_BYTES(debug_cap);
+	unsigned int i;
+
+	caps->entries = kcalloc(caps->num_entries, sizeof(*caps->entries),
+				GFP_KERNEL);
+	if (!caps->entries)
+		return -ENOMEM;
+	for (i = 0; i < caps->num_entries; i++)
+		d->cap_entry_get(list + i * d->cap_entry_bits / 8,
+				 &caps->entries[i]);
+	return 0;
+}
+
+/* ---- SET/QUERY_DIAGNOSTIC_PARAMS ---- */
+
+#define MLX5_DIAG_CTX_OFF	MLX5_DIAG_BYTES(cmd_out)	/* bit 0x40 */
+#define MLX5_DIAG_CTX_IDS_OFF \
+	(MLX5_DIAG_CTX_OFF + MLX5_DIAG_BYTES(diagnostic_params_context))
+
+/* Bytes of a SET input or QUERY output holding @num_ids ids. */
+size_t mlx5_diag_fw_params_len(const struct mlx5_diag_fw_dialect *d, u16 num_ids)
+{
+	return MLX5_DIAG_CTX_IDS_OFF + (size_t)num_ids * d->param_id_bits / 8;
+}
+
+size_t mlx5_diag_fw_set_params_in(const struct mlx5_diag_fw_dialect *d, void *in,
+				  const struct mlx5_diag_fw_params *p)
+{
+	size_t len = mlx5_diag_fw_params_len(d, p->num_ids);
+	void *ctx = in + MLX5_DIAG_CTX_OFF;
+	unsigned int i;
+
+	memset(in, 0, len);
+	mlx5_diag_fw_cmd_hdr(in, MLX5_DIAG_CMD_OP_SET_DIAGNOSTIC_PARAMS, 0);
+	MLX5_DIAG_SET(diagnostic_params_context, ctx, num_of_counters,
+		      p->num_ids);
+	MLX5_DIAG_SET(diagnostic_params_context, ctx, log_num_of_samples,
+		      p->log_num_of_samples);
+	MLX5_DIAG_SET(diagnostic_params_context, ctx, single,
+		      p->mode == MLX5_DIAG_FW_SINGLE);
+	MLX5_DIAG_SET(diagnostic_params_context, ctx, repetitive,
+		      p->mode == MLX5_DIAG_FW_REPETITIVE);
+	MLX5_DIAG_SET(diagnostic_params_context, ctx, on_demand,
+		      p->mode == MLX5_DIAG_FW_ON_DEMAND);
+	MLX5_DIAG_SET(diagnostic_params_context, ctx, sync, p->sync);
+	MLX5_DIAG_SET(diagnostic_params_context, ctx, clear, p->clear);
+	MLX5_DIAG_SET(diagnostic_params_context, ctx, enable, p->enable);
+	MLX5_DIAG_SET(diagnostic_params_context, ctx, log_sample_period,
+		      p->log_sample_period);
+	for (i = 0; i < p->num_ids; i++)
+		d->param_id_set(in + MLX5_DIAG_CTX_IDS_OFF +
+				i * d->param_id_bits / 8, p->ids[i]);
+	return len;
+}
+
+/* MODEL: which data ID a refused SET named, and why (part 2). */
+void mlx5_diag_fw_set_params_bad_id(const void *out, u16 *index, u8 *reason)
+{
+	*index = MLX5_DIAG_GET(set_diagnostic_params_out, out, bad_data_id_index);
+	*reason = MLX5_DIAG_GET(set_diagnostic_params_out, out,
+				bad_data_id_reason);
+}
+
+size_t mlx5_diag_fw_query_params_in(void *in)
+{
+	memset(in, 0, MLX5_DIAG_BYTES(cmd_in));
+	mlx5_diag_fw_cmd_hdr(in, MLX5_DIAG_CMD_OP_QUERY_DIAGNOSTIC_PARAMS, 0);
+	return MLX5_DIAG_BYTES(cmd_in);
+}
+
+/* Decode a QUERY_DIAGNOSTIC_PARAMS answer; @p->ids holds @max_ids. */
+int mlx5_diag_fw_query_params_out(const struct mlx5_diag_fw_dialect *d,
+				  const void *out, size_t outlen,
+				  struct mlx5_diag_fw_params *p, u16 max_ids)
+{
+	const void *ctx = out + MLX5_DIAG_CTX_OFF;
+	unsigned int i;
+
+	p->num_ids = MLX5_DIAG_GET(diagnostic_params_context, ctx,
+				   num_of_counters);
+	if (p->num_ids > max_ids ||
+	    mlx5_diag_fw_params_len(d, p->num_ids) > outlen)
+		return -EPROTO;
+	p->enable = MLX5_DIAG_GET(diagnostic_params_context, ctx, enable);
+	p->sync = MLX5_DIAG_GET(diagnostic_params_context, ctx, sync);
+	p->clear = MLX5_DIAG_GET(diagnostic_params_context, ctx, clear);
+	p->log_num_of_samples = MLX5_DIAG_GET(diagnostic_params_context, ctx,
+					      log_num_of_samples);
+	p->log_sample_period = MLX5_DIAG_GET(diagnostic_params_context, ctx,
+					     log_sample_period);
+	if (MLX5_DIAG_GET(diagnostic_params_context, ctx, on_demand))
+		p->mode = MLX5_DIAG_FW_ON_DEMAND;
+	else if (MLX5_DIAG_GET(diagnostic_params_context, ctx, single))
+		p->mode = MLX5_DIAG_FW_SINGLE;
+	else
+		p->mode = MLX5_DIAG_FW_REPETITIVE;
+	for (i = 0; i < p->num_ids; i++)
+		p->ids[i] = d->param_id_get(out + MLX5_DIAG_CTX_IDS_OFF +
+					    i * d->param_id_bits / 8);
+	return 0;
+}
+
+/* ---- QUERY_DIAGNOSTIC_COUNTERS ---- */
+
+#define MLX5_DIAG_SAMPLES_OFF	MLX5_DIAG_BYTES(query_diagnostic_counters_out)
+
+size_t mlx5_diag_fw_query_counters_in(void *in, u16 num_samples, u16 index)
+{
+	size_t len = MLX5_DIAG_BYTES(query_diagnostic_counters_in);
+
+	memset(in, 0, len);
+	mlx5_diag_fw_cmd_hdr(in, MLX5_DIAG_CMD_OP_QUERY_DIAGNOSTIC_COUNTERS, 0);
+	MLX5_DIAG_SET(query_diagnostic_counters_in, in, num_of_samples,
+		      num_samples);
+	MLX5_DIAG_SET(query_diagnostic_counters_in, in, sample_index, index);
+	return len;
+}
+
+/*
+ * The one place that decides what num_of_samples counts: samples, each of
+ * @num_ids entries in the order the ids were set (MLNX_OFED's reading).
+ */
+size_t mlx5_diag_fw_query_counters_outlen(const struct mlx5_diag_fw_dialect *d,
+					  u16 num_samples, u16 num_ids)
+{
+	return MLX5_DIAG_SAMPLES_OFF +
+	       (size_t)num_samples * num_ids * d->sample_entry_bits / 8;
+}
+
+void mlx5_diag_fw_query_counters_entry(const struct mlx5_diag_fw_dialect *d,
+				       const void *out, unsigned int n,
+				       struct mlx5_diag_fw_entry *e)
+{
+	d->sample_entry_get(out + MLX5_DIAG_SAMPLES_OFF +
+			    (size_t)n * d->sample_entry_bits / 8, e);
+}
+
+/* ---- running commands on a device ---- */
+
+static const char *mlx5_diag_fw_opcode_name(u16 opcode)
+{
+	switch (opcode) {
+	case MLX5_DIAG_CMD_OP_QUERY_HCA_CAP:
+		return "QUERY_HCA_CAP";
+	case MLX5_DIAG_CMD_OP_QUERY_DIAGNOSTIC_PARAMS:
+		return "QUERY_DIAGNOSTIC_PARAMS";
+	case MLX5_DIAG_CMD_OP_SET_DIAGNOSTIC_PARAMS:
+		return "SET_DIAGNOSTIC_PARAMS";
+	case MLX5_DIAG_CMD_OP_QUERY_DIAGNOSTIC_COUNTERS:
+		return "QUERY_DIAGNOSTIC_COUNTERS";
+	}
+	return "unknown command";
+}
+
+/*
+ * Run one command. Sleeps; refuses once the device is gone. A firmware
+ * status becomes an errno and one rate-limited log line.
+ */
+int mlx5_diag_cmd(struct mlx5_diag_dev *dd, const void *in, size_t inlen,
+		  void *out, size_t outlen, u32 *syndrome)
+{
+	u16 opcode = MLX5_DIAG_GET(cmd_in, in, opcode);
+	u32 synd;
+	u8 status;
+	int ret;
+
+	might_sleep();
+	memset(out, 0, outlen);
+	down_read(&dd->exec_lock);
+	if (dd->gone)
+		ret = -ENODEV;
+	else
+		ret = dd->aux->ops->exec(dd->aux, in, inlen, out, outlen);
+	up_read(&dd->exec_lock);
+	if (ret) {
+		dev_err_ratelimited(dd->dev, "%s: %s: transport error %d\n",
+				    dd->name, mlx5_diag_fw_opcode_name(opcode),
+				    ret);
+		return ret;
+	}
+	status = mlx5_diag_fw_out_status(out, &synd);
+	if (syndrome)
+		*syndrome = synd;
+	if (status == MLX5_DIAG_STATUS_OK)
+		return 0;
+	dev_err_ratelimited(dd->dev, "%s: %s failed: status %s (0x%x), syndrome 0x%x\n",
+			    dd->name, mlx5_diag_fw_opcode_name(opcode),
+			    mlx5_diag_fw_status_name(status), status, synd);
+	return mlx5_diag_fw_status_to_errno(status);
+}
+
+void mlx5_diag_fw_free_caps(struct mlx5_diag_caps *caps)
+{
+	kfree(caps->entries);
+	caps->entries = NULL;
+}
+
+/* Discover the engine: general then DEBUG capabilities; picks the dialect. */
+int mlx5_diag_fw_query_caps(struct mlx5_diag_dev *dd)
+{
+	struct mlx5_diag_caps *caps = &dd->caps;
+	u32 in[MLX5_DIAG_DWORDS(cmd_in)];
+	size_t outlen;
+	void *out;
+	int ret;
+
+	outlen = mlx5_diag_fw_general_cap_outlen();
+	out = kzalloc(outlen, GFP_KERNEL);
+	if (!out)
+		return -ENOMEM;
+	mlx5_diag_fw_query_cap_in(in, MLX5_DIAG_CAP_GENERAL);
+	ret = mlx5_diag_cmd(dd, in, sizeof(in), out, outlen, NULL);
+	if (!ret)
+		ret = mlx5_diag_fw_parse_general_cap(out, caps);
+	kfree(out);
+	if (ret == -EOPNOTSUPP || ret == -EINVAL)
+		dev_err(dd->dev, "%s: %s\n", dd->name, ret == -EOPNOTSUPP ?
+			"no diagnostic counters (debug capability off)" :
+			"device reports no clock frequency");
+	if (ret)
+		return ret;
+
+	/* Sized for the longer of the two dialects' lists, so either fits. */
+	outlen = mlx5_diag_fw_debug_cap_outlen(&mlx5_diag_fw_model64,
+					       caps->num_entries);
+	out = kvzalloc(outlen, GFP_KERNEL);
+	if (!out)
+		return -ENOMEM;
+	mlx5_diag_fw_query_cap_in(in, MLX5_DIAG_CAP_DEBUG);
+	ret = mlx5_diag_cmd(dd, in, sizeof(in), out, outlen, NULL);
+	if (ret)
+		goto out;
+	dd->dialect = mlx5_diag_fw_parse_debug_cap(out, caps);
+	if (!caps->max_ids || caps->log_max_samples > 31 ||
+	    caps->log_min_sample_period > MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD) {
+		dev_err(dd->dev, "%s: inconsistent DEBUG capability (max ids %u, log_max_samples %u, log_min_sample_period %u)\n",
+			dd->name, caps->max_ids, caps->log_max_samples,
+			caps->log_min_sample_period);
+		ret = -EPROTO;
+		goto out;
+	}
+	ret = mlx5_diag_fw_parse_cap_entries(dd->dialect, out, caps);
+out:
+	kvfree(out);
+	return ret;
+}
+
+int mlx5_diag_fw_set_params(struct mlx5_diag_dev *dd,
+			    const struct mlx5_diag_fw_params *p)
+{
+	u32 out[MLX5_DIAG_DWORDS(set_diagnostic_params_out)];
+	size_t inlen = mlx5_diag_fw_params_len(dd->dialect, p->num_ids);
+	u16 bad_index;
+	u8 reason;
+	void *in;
+	int ret;
+
+	in = kzalloc(inlen, GFP_KERNEL);
+	if (!in)
+		return -ENOMEM;
+	mlx5_diag_fw_set_params_in(dd->dialect, in, p);
+	ret = mlx5_diag_cmd(dd, in, inlen, out, sizeof(out), NULL);
+	if (ret == -EINVAL && dd->caps.model64) {
+		mlx5_diag_fw_set_params_bad_id(out, &bad_index, &reason);
+		if (bad_index < p->num_ids)
+			dev_err_ratelimited(dd->dev, "%s: firmware refused data ID 0x%016llx (reason %u)\n",
+					    dd->name, p->ids[bad_index], reason);
+	}
+	kfree(in);
+	return ret;
+}
+
+int mlx5_diag_fw_query_params(struct mlx5_diag_dev *dd,
+			      struct mlx5_diag_fw_params *p)
+{
+	size_t outlen = mlx5_diag_fw_params_len(dd->dialect, dd->caps.max_ids);
+	u32 in[MLX5_DIAG_DWORDS(cmd_in)];
+	void *out;
+	int ret;
+
+	out = kzalloc(outlen, GFP_KERNEL);
+	if (!out)
+		return -ENOMEM;
+	mlx5_diag_fw_query_params_in(in);
+	ret = mlx5_diag_cmd(dd, in, sizeof(in), out, outlen, NULL);
+	if (!ret)
+		ret = mlx5_diag_fw_query_params_out(dd->dialect, out, outlen, p,
+						    dd->caps.max_ids);
+	kfree(out);
+	return ret;
+}
