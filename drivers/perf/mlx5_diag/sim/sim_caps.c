@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mlx5_diag_sim: capability validation and the text form of capabilities
+ * and fault injection used by the debugfs files (pure, no allocation).
+ */
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/kstrtox.h>
+#include <linux/stddef.h>
+#include <linux/string.h>
+
+#include "sim_int.h"
+
+enum sim_cap_type {
+	SIM_CAPT_DIALECT,
+	SIM_CAPT_KINDS,
+	SIM_CAPT_SYNC_KINDS,
+	SIM_CAPT_IDS,
+	SIM_CAPT_SYNC_IDS,
+	SIM_CAPT_U32,
+	SIM_CAPT_BOOL,
+};
+
+struct sim_cap_desc {
+	const char *name;
+	enum sim_cap_type type;
+	size_t off;		/* SIM_CAPT_U32, SIM_CAPT_BOOL */
+	u32 min;
+	u32 max;
+};
+
+#define SIM_CAP_LIST(_name, _type) { .name = _name, .type = _type }
+#define SIM_CAP_U32(_name, _field, _min, _max) {			\
+	.name = _name, .type = SIM_CAPT_U32,				\
+	.off = offsetof(struct mlx5_diag_sim_caps, _field),		\
+	.min = _min, .max = _max }
+#define SIM_CAP_BOOL(_name, _field) {					\
+	.name = _name, .type = SIM_CAPT_BOOL,				\
+	.off = offsetof(struct mlx5_diag_sim_caps, _field),		\
+	.min = 0, .max = 1 }
+
+static const struct sim_cap_desc sim_caps_desc[] = {
+	SIM_CAP_LIST("dialect", SIM_CAPT_DIALECT),
+	SIM_CAP_LIST("kinds", SIM_CAPT_KINDS),
+	SIM_CAP_LIST("sync_kinds", SIM_CAPT_SYNC_KINDS),
+	SIM_CAP_LIST("counter_ids", SIM_CAPT_IDS),
+	SIM_CAP_LIST("sync_counter_ids", SIM_CAPT_SYNC_IDS),
+	SIM_CAP_U32("max_num_data_ids", max_num_data_ids, 1,
+		    MLX5_DIAG_SIM_MAX_COUNTERS),
+	SIM_CAP_U32("log_max_samples", log_max_samples, 0,
+		    MLX5_DIAG_SIM_MAX_LOG_SAMPLES),
+	SIM_CAP_U32("log_min_sample_period", log_min_sample_period, 0,
+		    MLX5_DIAG_SIM_MAX_LOG_PERIOD),
+	SIM_CAP_U32("device_frequency_khz", freq_khz, 1,
+		    MLX5_DIAG_SIM_MAX_FREQ_KHZ),
+	SIM_CAP_BOOL("single", single),
+	SIM_CAP_BOOL("repetitive", repetitive),
+	SIM_CAP_BOOL("on_demand", on_demand),
+	SIM_CAP_BOOL("sync_start", sync_start),
+	SIM_CAP_BOOL("data_clear", data_clear),
+	SIM_CAP_U32("num_ports", num_ports, 0, 0xff),
+	SIM_CAP_U32("num_hosts", num_hosts, 0, 0xff),
+	SIM_CAP_U32("num_functions", num_functions, 0, 0xffff),
+	SIM_CAP_U32("num_pcie_links", num_pcie_links, 0, 0xff),
+};
+
+unsigned int mlx5_diag_sim_cap_count(void)
+{
+	return ARRAY_SIZE(sim_caps_desc);
+}
+
+const char *mlx5_diag_sim_cap_name(unsigned int cap)
+{
+	return cap < ARRAY_SIZE(sim_caps_desc) ? sim_caps_desc[cap].name : NULL;
+}
+
+static bool sim_u32_dup(const u32 *v, u32 nr)
+{
+	u32 i, j;
+
+	for (i = 0; i < nr; i++)
+		for (j = i + 1; j < nr; j++)
+			if (v[i] == v[j])
+				return true;
+	return false;
+}
+
+static bool sim_u16_dup(const u16 *v, u32 nr)
+{
+	u32 i, j;
+
+	for (i = 0; i < nr; i++)
+		for (j = i + 1; j < nr; j++)
+			if (v[i] == v[j])
+				return true;
+	return false;
+}
+
+static bool sim_kinds_ok(const u32 *kinds, u32 nr)
+{
+	u32 i;
+
+	if (nr > MLX5_DIAG_SIM_NUM_KINDS || sim_u32_dup(kinds, nr))
+		return false;
+	for (i = 0; i < nr; i++)
+		if (!mlx5_diag_sim_kind_known(kinds[i]))
+			return false;
+	return true;
+}
+
+int mlx5_diag_sim_caps_validate(const struct mlx5_diag_sim_caps *caps)
+{
+	const struct sim_cap_desc *d;
+	unsigned int i;
+	u32 v;
+
+	if (!sim_kinds_ok(caps->kinds, caps->nr_kinds) ||
+	    !sim_kinds_ok(caps->sync_kinds, caps->nr_sync_kinds))
+		return -EINVAL;
+	if (caps->nr_ids > MLX5_DIAG_SIM_MAX_COUNTERS ||
+	    caps->nr_sync_ids > MLX5_DIAG_SIM_MAX_COUNTERS ||
+	    sim_u16_dup(caps->ids, caps->nr_ids) ||
+	    sim_u16_dup(caps->sync_ids, caps->nr_sync_ids))
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(sim_caps_desc); i++) {
+		d = &sim_caps_desc[i];
+		if (d->type != SIM_CAPT_U32)
+			continue;
+		v = *(const u32 *)((const u8 *)caps + d->off);
+		if (v < d->min || v > d->max)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Next token of @buf from *@pos: separators are blanks, newlines and
+ * commas. Return: token length, 0 at the end, -EINVAL if too long.
+ */
+static int sim_next_token(const char *buf, size_t *pos, char *tok,
+			  size_t size)
+{
+	size_t n = 0;
+
+	while (buf[*pos] && strchr(" \t\n,", buf[*pos]))
+		(*pos)++;
+	while (buf[*pos] && !strchr(" \t\n,", buf[*pos])) {
+		if (n + 1 >= size)
+			return -EINVAL;
+		tok[n++] = buf[(*pos)++];
+	}
+	tok[n] = '\0';
+	return n;
+}
+
+/* A hexadecimal list into @vals; at most @max entries, each <= @limit. */
+static int sim_parse_list(const char *buf, u32 *vals, u32 max, u32 limit,
+			  u32 *nr)
+{
+	size_t pos = 0;
+	char tok[24];
+	u32 n = 0;
+	int len;
+
+	while ((len = sim_next_token(buf, &pos, tok, sizeof(tok))) > 0) {
+		u32 v;
+
+		if (n == max || kstrtou32(tok, 16, &v) || v > limit)
+			return -EINVAL;
+		vals[n++] = v;
+	}
+	if (len < 0)
+		return len;
+	*nr = n;
+	return 0;
+}
+
+/* Exactly one number (C notation) in @buf. */
+static int sim_parse_one(const char *buf, u32 *val)
+{
+	size_t pos = 0;
+	char tok[24];
+	int len;
+
+	len = sim_next_token(buf, &pos, tok, sizeof(tok));
+	if (len <= 0 || kstrtou32(tok, 0, val))
+		return -EINVAL;
+	len = sim_next_token(buf, &pos, tok, sizeof(tok));
+	return len ? -EINVAL : 0;
+}
+
+static int sim_store_kinds(u32 *dst, u32 *nr_dst, const char *buf)
+{
+	u32 kinds[MLX5_DIAG_SIM_NUM_KINDS];
+	u32 nr, i;
+
+	if (sim_parse_list(buf, kinds, ARRAY_SIZE(kinds), U32_MAX, &nr))
+		return -EINVAL;
+	for (i = 0; i < nr; i++)
+		if (!mlx5_diag_sim_kind_known(kinds[i]))
+			return -EINVAL;
+	if (sim_u32_dup(kinds, nr))
+		return -EINVAL;
+	memcpy(dst, kinds, nr * sizeof(kinds[0]));
+	*nr_dst = nr;
+	return 0;
+}
+
+static int sim_store_ids(u16 *dst, u32 *nr_dst, const char *buf)
+{
+	u32 vals[MLX5_DIAG_SIM_MAX_COUNTERS];
+	u32 nr, i;
+
+	if (sim_parse_list(buf, vals, ARRAY_SIZE(vals), U16_MAX, &nr))
+		return -EINVAL;
+	for (i = 0; i < nr; i++)
+		dst[i] = vals[i];
+	if (sim_u16_dup(dst, nr))
+		return -EINVAL;
+	*nr_dst = nr;
+	return 0;
+}
+
+int mlx5_diag_sim_cap_store(struct mlx5_diag_sim_caps *caps, unsigned int cap,
+			    const char *buf)
+{
+	const struct sim_cap_desc *d;
+	u16 ids[MLX5_DIAG_SIM_MAX_COUNTERS];
+	u32 v, nr;
+
+	if (cap >= ARRAY_SIZE(sim_caps_desc))
+		return -EINVAL;
+	d = &sim_caps_desc[cap];
+	switch (d->type) {
+	case SIM_CAPT_DIALECT:
+		if (sim_parse_one(buf, &v) || (v != 64 && v != 16))
+			return -EINVAL;
+		caps->dialect64 = v == 64;
+		return 0;
+	case SIM_CAPT_KINDS:
+		return sim_store_kinds(caps->kinds, &caps->nr_kinds, buf);
+	case SIM_CAPT_SYNC_KINDS:
+		return sim_store_kinds(caps->sync_kinds, &caps->nr_sync_kinds,
+				       buf);
+	case SIM_CAPT_IDS:
+	case SIM_CAPT_SYNC_IDS:
+		if (sim_store_ids(ids, &nr, buf))
+			return -EINVAL;
+		if (d->type == SIM_CAPT_IDS) {
+			memcpy(caps->ids, ids, nr * sizeof(ids[0]));
+			caps->nr_ids = nr;
+		} else {
+			memcpy(caps->sync_ids, ids, nr * sizeof(ids[0]));
+			caps->nr_sync_ids = nr;
+		}
+		return 0;
+	case SIM_CAPT_U32:
+		if (sim_parse_one(buf, &v) || v < d->min || v > d->max)
+			return -EINVAL;
+		*(u32 *)((u8 *)caps + d->off) = v;
+		return 0;
+	case SIM_CAPT_BOOL:
+		if (sim_parse_one(buf, &v) || v > 1)
+			return -EINVAL;
+		*(bool *)((u8 *)caps + d->off) = v;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* Append to @buf at *@len; -EINVAL when it does not fit. */
+static __printf(4, 5) int sim_append(char *buf, size_t size, size_t *len,
+				     const char *fmt, ...)
+{
+	va_list args;
+	int n;
+
+	if (*len >= size)
+		return -EINVAL;
+	va_start(args, fmt);
+	n = vsnprintf(buf + *len, size - *len, fmt, args);
+	va_end(args);
+	if (n < 0 || (size_t)n >= size - *len)
+		return -EINVAL;
+	*len += n;
+	return 0;
+}
+
+int mlx5_diag_sim_cap_show(const struct mlx5_diag_sim_caps *caps,
+			   unsigned int cap, char *buf, size_t size)
+{
+	const struct sim_cap_desc *d;
+	const u32 *kinds = NULL;
+	const u16 *ids = NULL;
+	size_t len = 0;
+	u32 nr = 0, i, v;
+	int err = 0;
+
+	if (cap >= ARRAY_SIZE(sim_caps_desc) || !size)
+		return -EINVAL;
+	d = &sim_caps_desc[cap];
+	switch (d->type) {
+	case SIM_CAPT_DIALECT:
+		err = sim_append(buf, size, &len, "%u\n",
+				 caps->dialect64 ? 64U : 16U);
+		return err ? err : len;
+	case SIM_CAPT_U32:
+		v = *(const u32 *)((const u8 *)caps + d->off);
+		err = sim_append(buf, size, &len, "%u\n", v);
+		return err ? err : len;
+	case SIM_CAPT_BOOL:
+		v = *(const bool *)((const u8 *)caps + d->off);
+		err = sim_append(buf, size, &len, "%u\n", v);
+		return err ? err : len;
+	case SIM_CAPT_KINDS:
+		kinds = caps->kinds;
+		nr = caps->nr_kinds;
+		break;
+	case SIM_CAPT_SYNC_KINDS:
+		kinds = caps->sync_kinds;
+		nr = caps->nr_sync_kinds;
+		break;
+	case SIM_CAPT_IDS:
+		ids = caps->ids;
+		nr = caps->nr_ids;
+		break;
+	case SIM_CAPT_SYNC_IDS:
+		ids = caps->sync_ids;
+		nr = caps->nr_sync_ids;
+		break;
+	}
+	buf[0] = '\0';
+	for (i = 0; i < nr && !err; i++) {
+		if (kinds)
+			err = sim_append(buf, size, &len,
+					 i ? " 0x%08x" : "0x%08x", kinds[i]);
+		else
+			err = sim_append(buf, size, &len,
+					 i ? " 0x%04x" : "0x%04x", ids[i]);
+	}
+	if (!err)
+		err = sim_append(buf, size, &len, "\n");
+	return err ? err : len;
+}
+
+int mlx5_diag_sim_parse_fail_next(const char *buf, u32 *count, u8 *status,
+				  u32 *syndrome)
+{
+	u32 v[3] = {};
+	size_t pos = 0;
+	char tok[24];
+	int n = 0, len;
+
+	while ((len = sim_next_token(buf, &pos, tok, sizeof(tok))) > 0) {
+		if (n == ARRAY_SIZE(v) || kstrtou32(tok, 0, &v[n]))
+			return -EINVAL;
+		n++;
+	}
+	if (len < 0 || !n)
+		return -EINVAL;
+	if (v[0] && (n < 2 || !v[1] || v[1] > 0xff))
+		return -EINVAL;
+	if (!v[0] && n > 1)
+		return -EINVAL;
+	*count = v[0];
+	*status = v[0] ? v[1] : 0;
+	*syndrome = v[0] ? v[2] : 0;
+	return 0;
+}

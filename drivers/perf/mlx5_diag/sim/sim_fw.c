@@ -1,0 +1,924 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mlx5_diag_sim: the pure firmware core - per-device capabilities, the
+ * sampling engine with its cyclic buffer, and the command decoder.
+ *
+ * Nothing here sleeps (except create/destroy/set_caps, which allocate) or
+ * reads a clock: the caller passes the time, so KUnit can predict every
+ * value. The buffer is brought up to date lazily at each command.
+ */
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "sim_int.h"
+#include "sim_layout.h"
+
+#define SIM_DEFAULT_FREQ_KHZ		156250
+/* 2^32 minus 5 s of the default clock: the 32-bit timestamp wraps at 5 s */
+#define SIM_DEFAULT_CLOCK_OFFSET	\
+	((1ULL << 32) - 5ULL * SIM_DEFAULT_FREQ_KHZ * 1000)
+
+/* mlx5ctl's table of public 16-bit counter ids; sync on 0x0401..0x040b */
+static const u16 sim_default_ids[MLX5_DIAG_SIM_NUM_IDS16] = {
+	0x0401, 0x0402, 0x0403, 0x0406, 0x0409, 0x040a, 0x040b,
+	0x1001, 0x2001, 0x2006, 0x2c02, 0x2c03, 0x2c04,
+};
+
+/* One sample slot of the cyclic buffer. */
+struct sim_slot {
+	u64 j;		/* sample index since enable */
+	u64 ts;		/* device clock when taken */
+	bool written;
+	bool read;	/* a query returned it */
+};
+
+/* The diagnostic_params_context the firmware holds, and engine state. */
+struct sim_engine {
+	bool enabled;
+	bool single;
+	bool repetitive;
+	bool sync;
+	bool clear;
+	bool on_demand;
+	u32 log_num;		/* log_num_of_samples */
+	u32 log_period;		/* log_sample_period */
+	u32 num;		/* num_of_counters */
+	u64 ids[MLX5_DIAG_SIM_MAX_COUNTERS];
+	u64 enable_clock;	/* E: device clock at enable */
+	u64 next_j;		/* samples taken since enable */
+	u64 prev_clocks;	/* on demand: engine time of the last sample */
+};
+
+struct mlx5_diag_sim_fw {
+	unsigned int index;
+	struct mlx5_diag_sim_caps caps;
+	u64 clock_offset;
+	u64 last_now_ns;
+	unsigned int wrap_bits;
+	struct sim_engine eng;
+	u64 new_ids[MLX5_DIAG_SIM_MAX_COUNTERS];	/* SET scratch */
+	bool foreign;
+	/* the buffer: 2^buf_log slots and 2^buf_log values */
+	u32 buf_log;
+	u64 *values;
+	struct sim_slot *slots;
+	struct mlx5_diag_sim_stats stats;
+	u32 fail_count;
+	u8 fail_status;
+	u32 fail_syndrome;
+};
+
+/* One command being executed. */
+struct sim_cmd {
+	struct mlx5_diag_sim_fw *fw;
+	const void *in;
+	size_t inlen;
+	void *out;
+	size_t outlen;
+	u64 clock;
+	u32 syndrome;
+	bool foreign;
+};
+
+int mlx5_diag_sim_status_to_errno(u8 status)
+{
+	switch (status) {
+	case MLX5_DIAG_SIM_ST_OK:
+		return 0;
+	case MLX5_DIAG_SIM_ST_BAD_OP:
+	case MLX5_DIAG_SIM_ST_BAD_PARAM:
+	case MLX5_DIAG_SIM_ST_BAD_RES:
+	case MLX5_DIAG_SIM_ST_BAD_RES_STATE:
+	case MLX5_DIAG_SIM_ST_BAD_INDEX:
+	case MLX5_DIAG_SIM_ST_BAD_QP_STATE:
+	case MLX5_DIAG_SIM_ST_BAD_PKT:
+	case MLX5_DIAG_SIM_ST_BAD_SIZE:
+		return -EINVAL;
+	case MLX5_DIAG_SIM_ST_RES_BUSY:
+		return -EBUSY;
+	case MLX5_DIAG_SIM_ST_EXCEED_LIM:
+		return -ENOMEM;
+	case MLX5_DIAG_SIM_ST_NO_RES:
+		return -EAGAIN;
+	default:
+		return -EIO;
+	}
+}
+
+void mlx5_diag_sim_default_caps(struct mlx5_diag_sim_caps *caps)
+{
+	unsigned int i;
+
+	memset(caps, 0, sizeof(*caps));
+	caps->dialect64 = true;
+	mlx5_diag_sim_m64_default_kinds(caps);
+	for (i = 0; i < ARRAY_SIZE(sim_default_ids); i++) {
+		caps->ids[caps->nr_ids++] = sim_default_ids[i];
+		if (sim_default_ids[i] >= 0x0401 && sim_default_ids[i] <= 0x040b)
+			caps->sync_ids[caps->nr_sync_ids++] = sim_default_ids[i];
+	}
+	caps->max_num_data_ids = 16;
+	caps->log_max_samples = 13;
+	caps->log_min_sample_period = 14;
+	caps->freq_khz = SIM_DEFAULT_FREQ_KHZ;
+	caps->single = true;
+	caps->repetitive = true;
+	caps->on_demand = true;
+	caps->sync_start = true;
+	caps->data_clear = true;
+	caps->num_ports = 2;
+	caps->num_hosts = 1;
+	caps->num_functions = 8;
+	caps->num_pcie_links = 2;
+}
+
+/* Buffer of 2^log slots and values; all unwritten. */
+static int sim_buf_alloc(u32 log, u64 **values, struct sim_slot **slots)
+{
+	size_t n = (size_t)1 << log;
+
+	*values = kvcalloc(n, sizeof(**values), GFP_KERNEL);
+	*slots = kvcalloc(n, sizeof(**slots), GFP_KERNEL);
+	if (!*values || !*slots) {
+		kvfree(*values);
+		kvfree(*slots);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Rule 6/7: every slot unwritten. */
+static void sim_buf_reset(struct mlx5_diag_sim_fw *fw)
+{
+	size_t n = (size_t)1 << fw->buf_log;
+
+	memset(fw->values, 0, n * sizeof(*fw->values));
+	memset(fw->slots, 0, n * sizeof(*fw->slots));
+}
+
+struct mlx5_diag_sim_fw *mlx5_diag_sim_fw_create(unsigned int index)
+{
+	struct mlx5_diag_sim_fw *fw;
+
+	fw = kzalloc(sizeof(*fw), GFP_KERNEL);
+	if (!fw)
+		return NULL;
+	fw->index = index;
+	mlx5_diag_sim_default_caps(&fw->caps);
+	fw->clock_offset = SIM_DEFAULT_CLOCK_OFFSET;
+	fw->wrap_bits = 64;
+	fw->buf_log = fw->caps.log_max_samples;
+	if (sim_buf_alloc(fw->buf_log, &fw->values, &fw->slots)) {
+		kfree(fw);
+		return NULL;
+	}
+	return fw;
+}
+
+void mlx5_diag_sim_fw_destroy(struct mlx5_diag_sim_fw *fw)
+{
+	if (!fw)
+		return;
+	kvfree(fw->values);
+	kvfree(fw->slots);
+	kfree(fw);
+}
+
+/* Time never runs backwards. */
+static u64 sim_now(struct mlx5_diag_sim_fw *fw, u64 now_ns)
+{
+	if (now_ns < fw->last_now_ns)
+		return fw->last_now_ns;
+	fw->last_now_ns = now_ns;
+	return now_ns;
+}
+
+u64 mlx5_diag_sim_fw_clock(const struct mlx5_diag_sim_fw *fw, u64 now_ns)
+{
+	return fw->clock_offset +
+	       mul_u64_u32_div(now_ns, fw->caps.freq_khz, 1000000);
+}
+
+u64 mlx5_diag_sim_fw_clock_offset(const struct mlx5_diag_sim_fw *fw)
+{
+	return fw->clock_offset;
+}
+
+int mlx5_diag_sim_fw_set_clock_offset(struct mlx5_diag_sim_fw *fw,
+				      u64 offset)
+{
+	if (fw->eng.enabled)
+		return -EBUSY;
+	fw->clock_offset = offset;
+	return 0;
+}
+
+unsigned int mlx5_diag_sim_fw_counter_wrap_bits(const struct mlx5_diag_sim_fw *fw)
+{
+	return fw->wrap_bits;
+}
+
+int mlx5_diag_sim_fw_set_counter_wrap_bits(struct mlx5_diag_sim_fw *fw,
+					   unsigned int bits)
+{
+	if (bits != 32 && bits != 64)
+		return -EINVAL;
+	fw->wrap_bits = bits;
+	return 0;
+}
+
+void mlx5_diag_sim_fw_get_caps(const struct mlx5_diag_sim_fw *fw,
+			       struct mlx5_diag_sim_caps *caps)
+{
+	*caps = fw->caps;
+}
+
+void mlx5_diag_sim_fw_get_stats(const struct mlx5_diag_sim_fw *fw,
+				struct mlx5_diag_sim_stats *stats)
+{
+	*stats = fw->stats;
+}
+
+int mlx5_diag_sim_fw_fail_next(struct mlx5_diag_sim_fw *fw, u32 count,
+			       u8 status, u32 syndrome)
+{
+	if (count && status == MLX5_DIAG_SIM_ST_OK)
+		return -EINVAL;
+	fw->fail_count = count;
+	fw->fail_status = count ? status : 0;
+	fw->fail_syndrome = count ? syndrome : 0;
+	return 0;
+}
+
+void mlx5_diag_sim_fw_get_fail_next(const struct mlx5_diag_sim_fw *fw,
+				    u32 *count, u8 *status, u32 *syndrome)
+{
+	*count = fw->fail_count;
+	*status = fw->fail_status;
+	*syndrome = fw->fail_syndrome;
+}
+
+bool mlx5_diag_sim_fw_foreign_owner(const struct mlx5_diag_sim_fw *fw)
+{
+	return fw->foreign && fw->eng.enabled;
+}
+
+bool mlx5_diag_sim_fw_engine_enabled(const struct mlx5_diag_sim_fw *fw)
+{
+	return fw->eng.enabled;
+}
+
+/* Take sample @j into @slot at device clock @ts. */
+static void sim_take_sample(struct mlx5_diag_sim_fw *fw, u32 slot, u64 j,
+			    u64 ts, u64 prev_clocks, u64 clocks)
+{
+	struct sim_engine *eng = &fw->eng;
+	struct sim_slot *s = &fw->slots[slot];
+	u64 t_prev = mlx5_diag_sim_clocks_to_ns(prev_clocks, fw->caps.freq_khz);
+	u64 t = mlx5_diag_sim_clocks_to_ns(clocks, fw->caps.freq_khz);
+	bool delta = eng->sync && eng->clear;
+	u64 *v = &fw->values[(size_t)slot * eng->num];
+	u32 c;
+
+	if (s->written && !s->read)
+		fw->stats.samples_overwritten++;
+	s->written = true;
+	s->read = false;
+	s->j = j;
+	s->ts = ts;
+	for (c = 0; c < eng->num; c++)
+		v[c] = mlx5_diag_sim_traffic_value(eng->ids[c], fw->index,
+						   t_prev, t, j, delta,
+						   fw->wrap_bits);
+	fw->stats.samples_produced++;
+}
+
+/*
+ * Periodic modes: sample j is due at E + (j + 1) * P and lands in slot
+ * j mod 2^log_num. Only the last 2^log_num of a long gap are materialised;
+ * the ones before are counted as produced and overwritten.
+ */
+static void sim_engine_advance(struct mlx5_diag_sim_fw *fw, u64 clock)
+{
+	struct sim_engine *eng = &fw->eng;
+	u64 nslots = 1ULL << eng->log_num;
+	u64 due, k, j;
+	u32 s;
+
+	if (!eng->enabled || eng->on_demand)
+		return;
+	due = (clock - eng->enable_clock) >> eng->log_period;
+	if (eng->single)
+		due = min(due, nslots);
+	if (due <= eng->next_j)
+		return;
+	k = due - eng->next_j;
+	if (k > nslots) {
+		u64 skip = k - nslots;
+
+		/* every slot is taken over within this batch */
+		for (s = 0; s < nslots; s++) {
+			if (fw->slots[s].written && !fw->slots[s].read)
+				fw->stats.samples_overwritten++;
+			fw->slots[s].written = false;
+		}
+		fw->stats.samples_produced += skip;
+		fw->stats.samples_overwritten += skip;
+		eng->next_j += skip;
+	}
+	for (j = eng->next_j; j < due; j++)
+		sim_take_sample(fw, j & (nslots - 1), j,
+				eng->enable_clock + ((j + 1) << eng->log_period),
+				j << eng->log_period,
+				(j + 1) << eng->log_period);
+	eng->next_j = due;
+}
+
+void mlx5_diag_sim_fw_sync(struct mlx5_diag_sim_fw *fw, u64 now_ns)
+{
+	sim_engine_advance(fw, mlx5_diag_sim_fw_clock(fw, sim_now(fw, now_ns)));
+}
+
+static u8 sim_fail(struct sim_cmd *cmd, u8 status, u32 syndrome)
+{
+	cmd->syndrome = syndrome;
+	return status;
+}
+
+static u8 sim_short_input(struct sim_cmd *cmd)
+{
+	return sim_fail(cmd, MLX5_DIAG_SIM_ST_BAD_INP_LEN,
+			MLX5_DIAG_SIM_SYND_SHORT_INPUT);
+}
+
+static u8 sim_short_output(struct sim_cmd *cmd)
+{
+	return sim_fail(cmd, MLX5_DIAG_SIM_ST_BAD_OUTP_LEN,
+			MLX5_DIAG_SIM_SYND_SHORT_OUTPUT);
+}
+
+static u32 sim_nr_listed(const struct mlx5_diag_sim_caps *caps)
+{
+	return caps->dialect64 ? caps->nr_kinds : caps->nr_ids;
+}
+
+static bool sim_id16_in(const u16 *list, u32 nr, u16 id)
+{
+	u32 i;
+
+	for (i = 0; i < nr; i++)
+		if (list[i] == id)
+			return true;
+	return false;
+}
+
+static bool sim_kind_in(const u32 *list, u32 nr, u32 kind)
+{
+	u32 i;
+
+	for (i = 0; i < nr; i++)
+		if (list[i] == kind)
+			return true;
+	return false;
+}
+
+/* QUERY_HCA_CAP: general (op_mod 0x1) and DEBUG (op_mod 0x1b) caps. */
+static u8 sim_query_hca_cap(struct sim_cmd *cmd, u16 op_mod)
+{
+	const struct mlx5_diag_sim_caps *caps = &cmd->fw->caps;
+	const u32 base = SIM_CAP_OUT_BASE;
+	u32 n = sim_nr_listed(caps);
+	void *out = cmd->out;
+	size_t len = cmd->outlen;
+	u32 eb, i, off;
+
+	switch (op_mod) {
+	case SIM_OP_MOD_CAP_GENERAL:
+		if (len < sim_bytes(base + SIM_GEN_CAP_BITS))
+			return sim_short_output(cmd);
+		sim_set(out, len, base, SIM_GEN_DEBUG, 1);
+		sim_set(out, len, base, SIM_GEN_NUM_OF_DIAGNOSTIC_COUNTERS, n);
+		sim_set(out, len, base, SIM_GEN_DEVICE_FREQUENCY_MHZ,
+			caps->freq_khz / 1000);
+		sim_set(out, len, base, SIM_GEN_DEVICE_FREQUENCY_KHZ,
+			caps->freq_khz);
+		return MLX5_DIAG_SIM_ST_OK;
+	case SIM_OP_MOD_CAP_DEBUG:
+		eb = caps->dialect64 ? SIM_M64_KIND_BITS : SIM_CNTR_LAYOUT_BITS;
+		if (len < sim_bytes(base + SIM_DEBUG_CAP_LIST + (u64)eb * n))
+			return sim_short_output(cmd);
+		sim_set(out, len, base, SIM_DBG_LOG_MAX_SAMPLES,
+			caps->log_max_samples);
+		sim_set(out, len, base, SIM_DBG_SINGLE, caps->single);
+		sim_set(out, len, base, SIM_DBG_REPETITIVE, caps->repetitive);
+		sim_set(out, len, base, SIM_DBG_LOG_MIN_SAMPLE_PERIOD,
+			caps->log_min_sample_period);
+		mlx5_diag_sim_m64_put_debug_caps(caps, out, len, base);
+		for (i = 0; i < n; i++) {
+			off = base + SIM_DEBUG_CAP_LIST + eb * i;
+			if (caps->dialect64) {
+				u32 kind = caps->kinds[i];
+
+				mlx5_diag_sim_m64_put_kind(out, len, off, kind,
+							   sim_kind_in(caps->sync_kinds,
+								       caps->nr_sync_kinds,
+								       kind));
+			} else {
+				u16 id = caps->ids[i];
+
+				sim_set(out, len, off, SIM_CNTR_LAYOUT_SYNC,
+					sim_id16_in(caps->sync_ids,
+						    caps->nr_sync_ids, id));
+				sim_set(out, len, off,
+					SIM_CNTR_LAYOUT_COUNTER_ID, id);
+			}
+		}
+		return MLX5_DIAG_SIM_ST_OK;
+	default:
+		return sim_fail(cmd, MLX5_DIAG_SIM_ST_BAD_PARAM,
+				MLX5_DIAG_SIM_SYND_BAD_OP_MOD);
+	}
+}
+
+/* The requested context of a SET_DIAGNOSTIC_PARAMS input. */
+struct sim_set_req {
+	u32 num;
+	u32 log_num;
+	u32 log_period;
+	bool single;
+	bool repetitive;
+	bool sync;
+	bool clear;
+	bool on_demand;
+	bool enable;
+	bool tracer_dump;
+};
+
+/* Rules 1, 2, 3 and 9 of part 1: the mode bits. */
+static u8 sim_check_modes(struct sim_cmd *cmd, const struct sim_set_req *r)
+{
+	const struct mlx5_diag_sim_caps *caps = &cmd->fw->caps;
+	const u8 bad = MLX5_DIAG_SIM_ST_BAD_PARAM;
+
+	if (r->single && r->repetitive)
+		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_SINGLE_REPETITIVE);
+	if (r->on_demand &&
+	    (r->repetitive || r->clear || r->sync || r->single))
+		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_ON_DEMAND_COMBO);
+	/* clear without sync is the disable of rule 7 only */
+	if (r->clear && !r->sync && r->enable)
+		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_CLEAR_NO_SYNC);
+	if (!r->enable)
+		return MLX5_DIAG_SIM_ST_OK;
+	if (r->single && !caps->single)
+		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_SINGLE);
+	if (r->repetitive && !caps->repetitive)
+		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_REPETITIVE);
+	if (r->on_demand && !caps->on_demand)
+		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_ON_DEMAND);
+	if (r->sync && !caps->sync_start)
+		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_SYNC_START);
+	if (r->clear && !caps->data_clear)
+		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_DATA_CLEAR);
+	/* diag_counter_tracer_dump is never offered */
+	if (r->tracer_dump)
+		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_TRACER_DUMP);
+	if (!r->single && !r->repetitive && !r->on_demand)
+		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_MODE);
+	return MLX5_DIAG_SIM_ST_OK;
+}
+
+/* Rules 4, 8 (count) and 5: period and buffer geometry. */
+static u8 sim_check_geometry(struct sim_cmd *cmd, const struct sim_set_req *r)
+{
+	const struct mlx5_diag_sim_caps *caps = &cmd->fw->caps;
+	const u8 bad = MLX5_DIAG_SIM_ST_BAD_PARAM;
+	u32 max = caps->dialect64 ? caps->max_num_data_ids : caps->nr_ids;
+	u32 spare;
+
+	if (r->enable && (r->single || r->repetitive)) {
+		if (r->log_period < caps->log_min_sample_period)
+			return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_PERIOD_LOW);
+		if (r->log_period > MLX5_DIAG_SIM_MAX_LOG_PERIOD)
+			return sim_fail(cmd, bad,
+					MLX5_DIAG_SIM_SYND_PERIOD_HIGH);
+	}
+	if (r->enable && (r->num < 1 || r->num > max))
+		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NUM_COUNTERS);
+	if (r->log_num > caps->log_max_samples)
+		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_LOG_SAMPLES);
+	/* 2^(log_max_samples - log_num_of_samples) >= num_of_counters */
+	spare = caps->log_max_samples - r->log_num;
+	if (spare < 16 && (1U << spare) < r->num)
+		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_BUFFER_SHARE);
+	return MLX5_DIAG_SIM_ST_OK;
+}
+
+/* Rule 8: every id listed, with sync every id sync-capable. */
+static u8 sim_check_ids(struct sim_cmd *cmd, const struct sim_set_req *r,
+			u64 *ids)
+{
+	const struct mlx5_diag_sim_caps *caps = &cmd->fw->caps;
+	const u32 first = SIM_PARAMS_CTX_BASE + SIM_PARAMS_CTX_HDR_BITS;
+	const u8 bad = MLX5_DIAG_SIM_ST_BAD_PARAM;
+	enum mlx5_diag_sim_bad_id_reason why;
+	u32 i;
+
+	for (i = 0; i < r->num; i++) {
+		if (!caps->dialect64) {
+			u16 id = sim_get(cmd->in, cmd->inlen,
+					 first + SIM_PARAMS_CNTR_BITS * i,
+					 SIM_CTX_CNTR_COUNTER_ID);
+
+			if (!sim_id16_in(caps->ids, caps->nr_ids, id))
+				return sim_fail(cmd, bad,
+						MLX5_DIAG_SIM_SYND_UNSUPPORTED_ID);
+			if (r->sync &&
+			    !sim_id16_in(caps->sync_ids, caps->nr_sync_ids, id))
+				return sim_fail(cmd, bad,
+						MLX5_DIAG_SIM_SYND_NO_SYNC);
+			ids[i] = id;
+			continue;
+		}
+		ids[i] = mlx5_diag_sim_m64_get_id(cmd->in, cmd->inlen,
+						  first + SIM_M64_ID_BITS * i);
+		why = mlx5_diag_sim_check_data_id(caps, ids[i], r->sync);
+		if (why == MLX5_DIAG_SIM_BAD_ID_NONE)
+			continue;
+		mlx5_diag_sim_m64_put_bad_id(cmd->out, cmd->outlen, i, why);
+		switch (why) {
+		case MLX5_DIAG_SIM_BAD_ID_KIND:
+			return sim_fail(cmd, bad,
+					MLX5_DIAG_SIM_SYND_UNSUPPORTED_ID);
+		case MLX5_DIAG_SIM_BAD_ID_SYNC:
+			return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_SYNC);
+		default:
+			return sim_fail(cmd, bad,
+					MLX5_DIAG_SIM_SYND_BAD_INSTANCE);
+		}
+	}
+	return MLX5_DIAG_SIM_ST_OK;
+}
+
+static u8 sim_set_params(struct sim_cmd *cmd)
+{
+	struct mlx5_diag_sim_fw *fw = cmd->fw;
+	struct sim_engine *eng = &fw->eng;
+	const u32 ctx = SIM_PARAMS_CTX_BASE;
+	const void *in = cmd->in;
+	size_t inlen = cmd->inlen;
+	u64 *ids = fw->new_ids;
+	struct sim_set_req r;
+	u32 eb;
+	u8 st;
+
+	eb = fw->caps.dialect64 ? SIM_M64_ID_BITS : SIM_PARAMS_CNTR_BITS;
+	if (inlen < sim_bytes(ctx + SIM_PARAMS_CTX_HDR_BITS))
+		return sim_short_input(cmd);
+	r.num = sim_get(in, inlen, ctx, SIM_CTX_NUM_OF_COUNTERS);
+	if (inlen < sim_bytes(ctx + SIM_PARAMS_CTX_HDR_BITS + (u64)eb * r.num))
+		return sim_short_input(cmd);
+	r.log_num = sim_get(in, inlen, ctx, SIM_CTX_LOG_NUM_OF_SAMPLES);
+	r.log_period = sim_get(in, inlen, ctx, SIM_CTX_LOG_SAMPLE_PERIOD);
+	r.single = sim_get(in, inlen, ctx, SIM_CTX_SINGLE);
+	r.repetitive = sim_get(in, inlen, ctx, SIM_CTX_REPETITIVE);
+	r.sync = sim_get(in, inlen, ctx, SIM_CTX_SYNC);
+	r.clear = sim_get(in, inlen, ctx, SIM_CTX_CLEAR);
+	r.on_demand = sim_get(in, inlen, ctx, SIM_CTX_ON_DEMAND);
+	r.enable = sim_get(in, inlen, ctx, SIM_CTX_ENABLE);
+	r.tracer_dump = sim_get(in, inlen, ctx, SIM_CTX_TRACER_DUMP);
+
+	st = sim_check_modes(cmd, &r);
+	if (!st)
+		st = sim_check_geometry(cmd, &r);
+	if (st)
+		return st;
+
+	/* Rule 7: enable = 0 stops; with clear it also empties the buffer. */
+	if (!r.enable) {
+		eng->enabled = false;
+		if (r.clear)
+			sim_buf_reset(fw);
+		fw->foreign = false;
+		return MLX5_DIAG_SIM_ST_OK;
+	}
+
+	st = sim_check_ids(cmd, &r, ids);
+	if (st)
+		return st;
+
+	/*
+	 * Rule 6: another log_num_of_samples resets the buffer. So does
+	 * another counter list: its samples cannot be returned as entries of
+	 * the new list.
+	 */
+	if (r.log_num != eng->log_num || r.num != eng->num ||
+	    memcmp(ids, eng->ids, r.num * sizeof(ids[0])))
+		sim_buf_reset(fw);
+	eng->single = r.single;
+	eng->repetitive = r.repetitive;
+	eng->sync = r.sync;
+	eng->clear = r.clear;
+	eng->on_demand = r.on_demand;
+	eng->log_num = r.log_num;
+	eng->log_period = r.log_period;
+	eng->num = r.num;
+	memcpy(eng->ids, ids, r.num * sizeof(ids[0]));
+	eng->enabled = true;
+	eng->enable_clock = cmd->clock;
+	eng->next_j = 0;
+	eng->prev_clocks = 0;
+	fw->foreign = cmd->foreign;
+	return MLX5_DIAG_SIM_ST_OK;
+}
+
+static u8 sim_query_params(struct sim_cmd *cmd)
+{
+	struct mlx5_diag_sim_fw *fw = cmd->fw;
+	const struct sim_engine *eng = &fw->eng;
+	const u32 ctx = SIM_PARAMS_CTX_BASE;
+	const u32 first = ctx + SIM_PARAMS_CTX_HDR_BITS;
+	void *out = cmd->out;
+	size_t len = cmd->outlen;
+	u32 eb, i;
+
+	eb = fw->caps.dialect64 ? SIM_M64_ID_BITS : SIM_PARAMS_CNTR_BITS;
+	if (cmd->inlen < sim_bytes(SIM_QUERY_PARAMS_IN_BITS))
+		return sim_short_input(cmd);
+	if (len < sim_bytes(first + (u64)eb * eng->num))
+		return sim_short_output(cmd);
+	sim_set(out, len, ctx, SIM_CTX_NUM_OF_COUNTERS, eng->num);
+	sim_set(out, len, ctx, SIM_CTX_LOG_NUM_OF_SAMPLES, eng->log_num);
+	sim_set(out, len, ctx, SIM_CTX_SINGLE, eng->single);
+	sim_set(out, len, ctx, SIM_CTX_REPETITIVE, eng->repetitive);
+	sim_set(out, len, ctx, SIM_CTX_SYNC, eng->sync);
+	sim_set(out, len, ctx, SIM_CTX_CLEAR, eng->clear);
+	sim_set(out, len, ctx, SIM_CTX_ON_DEMAND, eng->on_demand);
+	sim_set(out, len, ctx, SIM_CTX_ENABLE, eng->enabled);
+	sim_set(out, len, ctx, SIM_CTX_LOG_SAMPLE_PERIOD, eng->log_period);
+	for (i = 0; i < eng->num; i++) {
+		if (fw->caps.dialect64)
+			mlx5_diag_sim_m64_put_id(out, len, first + eb * i,
+						 eng->ids[i]);
+		else
+			sim_set(out, len, first + eb * i,
+				SIM_CTX_CNTR_COUNTER_ID, eng->ids[i]);
+	}
+	return MLX5_DIAG_SIM_ST_OK;
+}
+
+/* Write slot @slot as sample @s of the answer (entries s * num ..). */
+static void sim_put_slot(struct sim_cmd *cmd, u32 s, u32 slot)
+{
+	struct mlx5_diag_sim_fw *fw = cmd->fw;
+	const struct sim_engine *eng = &fw->eng;
+	struct sim_slot *sl = &fw->slots[slot];
+	const u64 *v = &fw->values[(size_t)slot * eng->num];
+	void *out = cmd->out;
+	size_t len = cmd->outlen;
+	u32 c, off;
+
+	for (c = 0; c < eng->num; c++) {
+		u64 val = sl->written ? v[c] : 0;
+		u64 ts = sl->written ? sl->ts : 0;
+		u64 j = sl->written ? sl->j : 0;
+
+		if (fw->caps.dialect64) {
+			off = SIM_QUERY_CNTRS_OUT_BASE +
+			      SIM_M64_DATA_BITS * (s * eng->num + c);
+			mlx5_diag_sim_m64_put_sample(out, len, off, eng->ids[c],
+						     (u32)j, ts, val);
+			continue;
+		}
+		off = SIM_QUERY_CNTRS_OUT_BASE +
+		      SIM_CNTR_STRUCT_BITS * (s * eng->num + c);
+		sim_set(out, len, off, SIM_CS_COUNTER_ID, eng->ids[c]);
+		sim_set(out, len, off, SIM_CS_SAMPLE_ID, (u16)j);
+		sim_set(out, len, off, SIM_CS_TIME_STAMP_31_0, (u32)ts);
+		sim_set(out, len, off, SIM_CS_COUNTER_VALUE_H, val >> 32);
+		sim_set(out, len, off, SIM_CS_COUNTER_VALUE_L, (u32)val);
+	}
+	if (sl->written)
+		sl->read = true;
+}
+
+static u8 sim_query_counters(struct sim_cmd *cmd)
+{
+	struct mlx5_diag_sim_fw *fw = cmd->fw;
+	struct sim_engine *eng = &fw->eng;
+	const u8 bad = MLX5_DIAG_SIM_ST_BAD_PARAM;
+	u32 nslots = 1U << eng->log_num;
+	u32 n, index, es, s;
+
+	if (cmd->inlen < sim_bytes(SIM_QUERY_CNTRS_IN_BITS))
+		return sim_short_input(cmd);
+	n = sim_get(cmd->in, cmd->inlen, 0, SIM_QRY_NUM_OF_SAMPLES);
+	index = sim_get(cmd->in, cmd->inlen, 0, SIM_QRY_SAMPLE_INDEX);
+	if (!eng->num)
+		return sim_fail(cmd, MLX5_DIAG_SIM_ST_BAD_SYS_STATE,
+				MLX5_DIAG_SIM_SYND_NOT_CONFIGURED);
+	if (eng->on_demand) {
+		/* one sample at the query's clock, into slot 0 */
+		if (!n)
+			return sim_fail(cmd, bad,
+					MLX5_DIAG_SIM_SYND_ZERO_SAMPLES);
+		n = 1;
+		index = 0;
+	} else {
+		if (index >= nslots)
+			return sim_fail(cmd, bad,
+					MLX5_DIAG_SIM_SYND_SAMPLE_INDEX);
+		if (n > nslots)
+			return sim_fail(cmd, bad,
+					MLX5_DIAG_SIM_SYND_TOO_MANY_SAMPLES);
+	}
+	es = fw->caps.dialect64 ? SIM_M64_DATA_BITS : SIM_CNTR_STRUCT_BITS;
+	if (cmd->outlen < sim_bytes(SIM_QUERY_CNTRS_OUT_BASE +
+				    (u64)es * n * eng->num))
+		return sim_short_output(cmd);
+
+	if (eng->on_demand && eng->enabled) {
+		u64 clocks = cmd->clock - eng->enable_clock;
+
+		sim_take_sample(fw, 0, eng->next_j++, cmd->clock,
+				eng->prev_clocks, clocks);
+		eng->prev_clocks = clocks;
+	}
+	for (s = 0; s < n; s++)
+		sim_put_slot(cmd, s, (index + s) & (nslots - 1));
+	return MLX5_DIAG_SIM_ST_OK;
+}
+
+static u8 sim_dispatch(struct sim_cmd *cmd)
+{
+	u16 opcode, op_mod;
+
+	if (cmd->inlen < sim_bytes(SIM_HDR_BITS))
+		return sim_short_input(cmd);
+	opcode = sim_get(cmd->in, cmd->inlen, 0, SIM_IN_OPCODE);
+	op_mod = sim_get(cmd->in, cmd->inlen, 0, SIM_IN_OP_MOD);
+
+	switch (opcode) {
+	case SIM_OP_QUERY_HCA_CAP:
+		return sim_query_hca_cap(cmd, op_mod);
+	case SIM_OP_QUERY_DIAGNOSTIC_PARAMS:
+	case SIM_OP_SET_DIAGNOSTIC_PARAMS:
+	case SIM_OP_QUERY_DIAGNOSTIC_COUNTERS:
+		if (op_mod)
+			return sim_fail(cmd, MLX5_DIAG_SIM_ST_BAD_PARAM,
+					MLX5_DIAG_SIM_SYND_BAD_OP_MOD);
+		break;
+	default:
+		return sim_fail(cmd, MLX5_DIAG_SIM_ST_BAD_OP,
+				MLX5_DIAG_SIM_SYND_BAD_OPCODE);
+	}
+	switch (opcode) {
+	case SIM_OP_QUERY_DIAGNOSTIC_PARAMS:
+		return sim_query_params(cmd);
+	case SIM_OP_SET_DIAGNOSTIC_PARAMS:
+		return sim_set_params(cmd);
+	default:
+		return sim_query_counters(cmd);
+	}
+}
+
+int mlx5_diag_sim_fw_exec(struct mlx5_diag_sim_fw *fw, u64 now_ns,
+			  const void *in, int inlen, void *out, int outlen)
+{
+	struct sim_cmd cmd = {
+		.fw = fw,
+		.in = in,
+		.inlen = inlen,
+		.out = out,
+		.outlen = outlen,
+	};
+	u8 status;
+
+	if (!fw || !in || !out || inlen < 0 ||
+	    outlen < MLX5_DIAG_SIM_OUT_HDR_BYTES)
+		return -EINVAL;
+	memset(out, 0, outlen);
+	cmd.clock = mlx5_diag_sim_fw_clock(fw, sim_now(fw, now_ns));
+	sim_engine_advance(fw, cmd.clock);
+
+	fw->stats.commands++;
+	if (fw->fail_count) {
+		fw->fail_count--;
+		status = sim_fail(&cmd, fw->fail_status, fw->fail_syndrome);
+		if (!fw->fail_count) {
+			fw->fail_status = 0;
+			fw->fail_syndrome = 0;
+		}
+	} else {
+		status = sim_dispatch(&cmd);
+	}
+	if (status)
+		fw->stats.commands_failed++;
+	sim_set(out, outlen, 0, SIM_OUT_STATUS, status);
+	sim_set(out, outlen, 0, SIM_OUT_SYNDROME, cmd.syndrome);
+	return 0;
+}
+
+/* A SET_DIAGNOSTIC_PARAMS from "another agent": not a transport command. */
+static u8 sim_foreign_set(struct mlx5_diag_sim_fw *fw, u64 now_ns,
+			  bool enable)
+{
+	const u32 ctx = SIM_PARAMS_CTX_BASE;
+	const u32 first = ctx + SIM_PARAMS_CTX_HDR_BITS;
+	const struct mlx5_diag_sim_caps *caps = &fw->caps;
+	u8 in[(SIM_PARAMS_CTX_BASE + SIM_PARAMS_CTX_HDR_BITS +
+	       SIM_M64_ID_BITS) / 8] = {};
+	u8 out[16] = {};
+	struct sim_cmd cmd = {
+		.fw = fw,
+		.in = in,
+		.inlen = sizeof(in),
+		.out = out,
+		.outlen = sizeof(out),
+		.foreign = true,
+	};
+
+	cmd.clock = mlx5_diag_sim_fw_clock(fw, sim_now(fw, now_ns));
+	sim_engine_advance(fw, cmd.clock);
+	sim_set(in, sizeof(in), 0, SIM_IN_OPCODE, SIM_OP_SET_DIAGNOSTIC_PARAMS);
+	if (!enable) {
+		sim_set(in, sizeof(in), ctx, SIM_CTX_CLEAR, 1);
+		return sim_dispatch(&cmd);
+	}
+	sim_set(in, sizeof(in), ctx, SIM_CTX_NUM_OF_COUNTERS, 1);
+	sim_set(in, sizeof(in), ctx, SIM_CTX_LOG_NUM_OF_SAMPLES,
+		caps->log_max_samples);
+	sim_set(in, sizeof(in), ctx, SIM_CTX_REPETITIVE, 1);
+	sim_set(in, sizeof(in), ctx, SIM_CTX_ENABLE, 1);
+	sim_set(in, sizeof(in), ctx, SIM_CTX_LOG_SAMPLE_PERIOD,
+		caps->log_min_sample_period);
+	if (caps->dialect64)
+		mlx5_diag_sim_m64_put_id(in, sizeof(in), first,
+					 caps->nr_kinds ?
+					 (u64)caps->kinds[0] << 32 : 0);
+	else
+		sim_set(in, sizeof(in), first, SIM_CTX_CNTR_COUNTER_ID,
+			caps->nr_ids ? caps->ids[0] : 0);
+	return sim_dispatch(&cmd);
+}
+
+int mlx5_diag_sim_fw_foreign_enable(struct mlx5_diag_sim_fw *fw, u64 now_ns)
+{
+	return sim_foreign_set(fw, now_ns, true);
+}
+
+void mlx5_diag_sim_fw_foreign_disable(struct mlx5_diag_sim_fw *fw,
+				      u64 now_ns)
+{
+	if (mlx5_diag_sim_fw_foreign_owner(fw))
+		sim_foreign_set(fw, now_ns, false);
+}
+
+int mlx5_diag_sim_fw_set_caps(struct mlx5_diag_sim_fw *fw, u64 now_ns,
+			      const struct mlx5_diag_sim_caps *caps)
+{
+	const struct mlx5_diag_sim_caps *old = &fw->caps;
+	bool reset = caps->dialect64 != old->dialect64 ||
+		     caps->log_max_samples != old->log_max_samples;
+	struct sim_slot *slots = NULL;
+	u64 *values = NULL;
+	int err;
+
+	err = mlx5_diag_sim_caps_validate(caps);
+	if (err)
+		return err;
+	if (fw->eng.enabled && (reset || caps->freq_khz != old->freq_khz))
+		return -EBUSY;
+	if (caps->log_max_samples != fw->buf_log) {
+		err = sim_buf_alloc(caps->log_max_samples, &values, &slots);
+		if (err)
+			return err;
+	}
+	if (caps->freq_khz != old->freq_khz) {
+		/* keep the device clock continuous at now_ns */
+		u64 now = sim_now(fw, now_ns);
+
+		fw->clock_offset = mlx5_diag_sim_fw_clock(fw, now) -
+				   mul_u64_u32_div(now, caps->freq_khz,
+						   1000000);
+	}
+	if (values) {
+		kvfree(fw->values);
+		kvfree(fw->slots);
+		fw->values = values;
+		fw->slots = slots;
+		fw->buf_log = caps->log_max_samples;
+	}
+	if (reset) {
+		memset(&fw->eng, 0, sizeof(fw->eng));
+		fw->foreign = false;
+		sim_buf_reset(fw);
+	}
+	fw->caps = *caps;
+	return 0;
+}

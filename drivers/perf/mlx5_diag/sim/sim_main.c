@@ -1,0 +1,577 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mlx5_diag_sim: module glue - emulated devices on the auxiliary bus, their
+ * command transport (latency, stalls, locking) and the debugfs controls.
+ */
+#include <linux/auxiliary_bus.h>
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/kstrtox.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "mlx5_diag_aux.h"
+#include "sim.h"
+
+#define SIM_MAX_DEVICES		16
+#define SIM_DEFAULT_LATENCY_US	50
+#define SIM_MAX_LATENCY_US	1000000
+#define SIM_MAX_STALL_MS	60000
+#define SIM_DBG_BUF		PAGE_SIZE
+
+static unsigned int nr_devices = 2;
+module_param(nr_devices, uint, 0444);
+MODULE_PARM_DESC(nr_devices, "number of emulated devices (1..16, default 2)");
+
+/* debugfs files of a device, besides caps/<name> */
+enum sim_file_id {
+	SIM_F_PRESENT,
+	SIM_F_FOREIGN_OWNER,
+	SIM_F_FAIL_NEXT,
+	SIM_F_STALL_MS,
+	SIM_F_COUNTER_WRAP_BITS,
+	SIM_F_CMD_LATENCY_US,
+	SIM_F_CLOCK_OFFSET,
+	SIM_F_STAT_PRODUCED,
+	SIM_F_STAT_OVERWRITTEN,
+	SIM_F_STAT_COMMANDS,
+	SIM_F_STAT_FAILED,
+	SIM_F_CAP0,		/* caps/<mlx5_diag_sim_cap_name(id - SIM_F_CAP0)> */
+};
+
+static const char *const sim_file_names[SIM_F_CAP0] = {
+	[SIM_F_PRESENT]			= "present",
+	[SIM_F_FOREIGN_OWNER]		= "foreign_owner",
+	[SIM_F_FAIL_NEXT]		= "fail_next",
+	[SIM_F_STALL_MS]		= "stall_ms",
+	[SIM_F_COUNTER_WRAP_BITS]	= "counter_wrap_bits",
+	[SIM_F_CMD_LATENCY_US]		= "cmd_latency_us",
+	[SIM_F_CLOCK_OFFSET]		= "clock_offset",
+	[SIM_F_STAT_PRODUCED]		= "samples_produced",
+	[SIM_F_STAT_OVERWRITTEN]	= "samples_overwritten",
+	[SIM_F_STAT_COMMANDS]		= "commands",
+	[SIM_F_STAT_FAILED]		= "commands_failed",
+};
+
+struct sim_dev;
+
+/* What a debugfs file's i_private points at. */
+struct sim_file {
+	struct sim_dev *sd;
+	unsigned int id;
+};
+
+/* One registration of a device on the auxiliary bus. */
+struct sim_adev {
+	struct mlx5_diag_aux_dev dev;
+	struct sim_dev *sd;
+};
+
+/**
+ * struct sim_dev - an emulated device
+ * @index: n, as in "mlx5_diag_sim.diag.<n>" and "sim:<n>"
+ * @fw: the firmware core
+ * @lock: serialises commands and every access to @fw and the knobs; held
+ *	across a command's stall and latency
+ * @present_lock: serialises adding and deleting the auxiliary device
+ * @adev: the registration while present, NULL otherwise (written with both
+ *	locks held)
+ * @created_ns: ktime_get_ns() at creation: the firmware core's time zero
+ * @stall_ms: one-shot stall of the next command
+ * @cmd_latency_us: latency of every command
+ * @files: debugfs file contexts
+ * @nr_files: entries in @files
+ */
+struct sim_dev {
+	unsigned int index;
+	struct mlx5_diag_sim_fw *fw;
+	struct mutex lock;		/* see @lock above */
+	struct mutex present_lock;	/* see @present_lock above */
+	struct sim_adev *adev;
+	u64 created_ns;
+	unsigned int stall_ms;
+	unsigned int cmd_latency_us;
+	struct sim_file *files;
+	unsigned int nr_files;
+};
+
+static struct device *sim_root;
+static struct dentry *sim_dbg_root;
+static struct sim_dev **sim_devs;
+
+static u64 sim_now_ns(const struct sim_dev *sd)
+{
+	return ktime_get_ns() - sd->created_ns;
+}
+
+static int sim_exec(struct mlx5_diag_aux_dev *dev, const void *in, int inlen,
+		    void *out, int outlen)
+{
+	struct sim_adev *sa = container_of(dev, struct sim_adev, dev);
+	struct sim_dev *sd = sa->sd;
+	unsigned int stall, lat;
+	int ret;
+
+	might_sleep();
+	mutex_lock(&sd->lock);
+	if (sd->adev != sa) {
+		ret = -ENODEV;
+		goto out;
+	}
+	stall = sd->stall_ms;
+	sd->stall_ms = 0;
+	if (stall)
+		msleep(stall);
+	lat = sd->cmd_latency_us;
+	if (lat)
+		usleep_range(lat, lat + lat / 4 + 1);
+	ret = mlx5_diag_sim_fw_exec(sd->fw, sim_now_ns(sd), in, inlen, out,
+				    outlen);
+out:
+	mutex_unlock(&sd->lock);
+	return ret;
+}
+
+static const struct mlx5_diag_aux_ops sim_aux_ops = {
+	.exec = sim_exec,
+};
+
+static void sim_adev_release(struct device *dev)
+{
+	struct auxiliary_device *adev = to_auxiliary_dev(dev);
+
+	kfree(container_of(to_mlx5_diag_aux_dev(adev), struct sim_adev, dev));
+}
+
+/* Register the device on the auxiliary bus. Caller holds present_lock. */
+static int sim_dev_add(struct sim_dev *sd)
+{
+	struct sim_adev *sa;
+	int err;
+
+	if (sd->adev)
+		return 0;
+	sa = kzalloc(sizeof(*sa), GFP_KERNEL);
+	if (!sa)
+		return -ENOMEM;
+	sa->sd = sd;
+	sa->dev.ops = &sim_aux_ops;
+	snprintf(sa->dev.identifier, sizeof(sa->dev.identifier), "sim:%u",
+		 sd->index);
+	sa->dev.adev.name = MLX5_DIAG_AUX_DEV_NAME;
+	sa->dev.adev.id = sd->index;
+	sa->dev.adev.dev.parent = sim_root;
+	sa->dev.adev.dev.release = sim_adev_release;
+	err = auxiliary_device_init(&sa->dev.adev);
+	if (err) {
+		kfree(sa);
+		return err;
+	}
+	/* present before add: the driver's probe may run commands */
+	mutex_lock(&sd->lock);
+	sd->adev = sa;
+	mutex_unlock(&sd->lock);
+	err = auxiliary_device_add(&sa->dev.adev);
+	if (err) {
+		mutex_lock(&sd->lock);
+		sd->adev = NULL;
+		mutex_unlock(&sd->lock);
+		auxiliary_device_uninit(&sa->dev.adev);
+	}
+	return err;
+}
+
+/* Unregister the device. Caller holds present_lock. */
+static void sim_dev_del(struct sim_dev *sd)
+{
+	struct sim_adev *sa = sd->adev;
+
+	if (!sa)
+		return;
+	/* the driver's remove may still run commands: still present */
+	auxiliary_device_delete(&sa->dev.adev);
+	/* taking the lock waits for the command in flight, if any */
+	mutex_lock(&sd->lock);
+	sd->adev = NULL;
+	mutex_unlock(&sd->lock);
+	auxiliary_device_uninit(&sa->dev.adev);
+}
+
+static int sim_parse_uint(const char *buf, unsigned int max,
+			  unsigned int *val)
+{
+	unsigned int v;
+
+	if (kstrtouint(buf, 0, &v) || v > max)
+		return -EINVAL;
+	*val = v;
+	return 0;
+}
+
+static int sim_show_cap(struct sim_dev *sd, unsigned int cap, char *buf)
+{
+	struct mlx5_diag_sim_caps *caps;
+	int ret;
+
+	caps = kmalloc(sizeof(*caps), GFP_KERNEL);
+	if (!caps)
+		return -ENOMEM;
+	mutex_lock(&sd->lock);
+	mlx5_diag_sim_fw_get_caps(sd->fw, caps);
+	mutex_unlock(&sd->lock);
+	ret = mlx5_diag_sim_cap_show(caps, cap, buf, SIM_DBG_BUF);
+	kfree(caps);
+	return ret;
+}
+
+static int sim_store_cap(struct sim_dev *sd, unsigned int cap,
+			 const char *buf)
+{
+	struct mlx5_diag_sim_caps *caps;
+	int ret;
+
+	caps = kmalloc(sizeof(*caps), GFP_KERNEL);
+	if (!caps)
+		return -ENOMEM;
+	mutex_lock(&sd->lock);
+	mlx5_diag_sim_fw_get_caps(sd->fw, caps);
+	ret = mlx5_diag_sim_cap_store(caps, cap, buf);
+	if (!ret)
+		ret = mlx5_diag_sim_fw_set_caps(sd->fw, sim_now_ns(sd), caps);
+	mutex_unlock(&sd->lock);
+	kfree(caps);
+	return ret;
+}
+
+static int sim_show(struct sim_file *f, char *buf)
+{
+	struct sim_dev *sd = f->sd;
+	struct mlx5_diag_sim_stats st;
+	u32 count, synd;
+	int ret = 0;
+	u8 status;
+	u64 v = 0;
+
+	if (f->id >= SIM_F_CAP0)
+		return sim_show_cap(sd, f->id - SIM_F_CAP0, buf);
+	if (f->id == SIM_F_PRESENT) {
+		mutex_lock(&sd->present_lock);
+		v = !!sd->adev;
+		mutex_unlock(&sd->present_lock);
+		return scnprintf(buf, SIM_DBG_BUF, "%llu\n", v);
+	}
+	mutex_lock(&sd->lock);
+	switch (f->id) {
+	case SIM_F_FOREIGN_OWNER:
+		v = mlx5_diag_sim_fw_foreign_owner(sd->fw);
+		break;
+	case SIM_F_FAIL_NEXT:
+		mlx5_diag_sim_fw_get_fail_next(sd->fw, &count, &status, &synd);
+		ret = scnprintf(buf, SIM_DBG_BUF, "%u 0x%x 0x%x\n", count,
+				status, synd);
+		break;
+	case SIM_F_STALL_MS:
+		v = sd->stall_ms;
+		break;
+	case SIM_F_COUNTER_WRAP_BITS:
+		v = mlx5_diag_sim_fw_counter_wrap_bits(sd->fw);
+		break;
+	case SIM_F_CMD_LATENCY_US:
+		v = sd->cmd_latency_us;
+		break;
+	case SIM_F_CLOCK_OFFSET:
+		v = mlx5_diag_sim_fw_clock_offset(sd->fw);
+		break;
+	default:
+		mlx5_diag_sim_fw_sync(sd->fw, sim_now_ns(sd));
+		mlx5_diag_sim_fw_get_stats(sd->fw, &st);
+		if (f->id == SIM_F_STAT_PRODUCED)
+			v = st.samples_produced;
+		else if (f->id == SIM_F_STAT_OVERWRITTEN)
+			v = st.samples_overwritten;
+		else if (f->id == SIM_F_STAT_COMMANDS)
+			v = st.commands;
+		else
+			v = st.commands_failed;
+		break;
+	}
+	mutex_unlock(&sd->lock);
+	if (!ret)
+		ret = scnprintf(buf, SIM_DBG_BUF, "%llu\n", v);
+	return ret;
+}
+
+static int sim_store_present(struct sim_dev *sd, const char *buf)
+{
+	unsigned int v;
+	int ret = 0;
+
+	if (sim_parse_uint(buf, 1, &v))
+		return -EINVAL;
+	mutex_lock(&sd->present_lock);
+	if (v)
+		ret = sim_dev_add(sd);
+	else
+		sim_dev_del(sd);
+	mutex_unlock(&sd->present_lock);
+	return ret;
+}
+
+static int sim_store(struct sim_file *f, const char *buf)
+{
+	struct sim_dev *sd = f->sd;
+	unsigned int v;
+	u32 count, synd;
+	u8 status;
+	u64 off;
+	int ret;
+
+	if (f->id >= SIM_F_CAP0)
+		return sim_store_cap(sd, f->id - SIM_F_CAP0, buf);
+	switch (f->id) {
+	case SIM_F_PRESENT:
+		return sim_store_present(sd, buf);
+	case SIM_F_FOREIGN_OWNER:
+		if (sim_parse_uint(buf, 1, &v))
+			return -EINVAL;
+		mutex_lock(&sd->lock);
+		if (v) {
+			ret = mlx5_diag_sim_fw_foreign_enable(sd->fw,
+							      sim_now_ns(sd));
+			ret = mlx5_diag_sim_status_to_errno(ret);
+		} else {
+			mlx5_diag_sim_fw_foreign_disable(sd->fw,
+							 sim_now_ns(sd));
+			ret = 0;
+		}
+		mutex_unlock(&sd->lock);
+		return ret;
+	case SIM_F_FAIL_NEXT:
+		if (mlx5_diag_sim_parse_fail_next(buf, &count, &status, &synd))
+			return -EINVAL;
+		mutex_lock(&sd->lock);
+		ret = mlx5_diag_sim_fw_fail_next(sd->fw, count, status, synd);
+		mutex_unlock(&sd->lock);
+		return ret;
+	case SIM_F_STALL_MS:
+		if (sim_parse_uint(buf, SIM_MAX_STALL_MS, &v))
+			return -EINVAL;
+		mutex_lock(&sd->lock);
+		sd->stall_ms = v;
+		mutex_unlock(&sd->lock);
+		return 0;
+	case SIM_F_COUNTER_WRAP_BITS:
+		if (sim_parse_uint(buf, 64, &v))
+			return -EINVAL;
+		mutex_lock(&sd->lock);
+		ret = mlx5_diag_sim_fw_set_counter_wrap_bits(sd->fw, v);
+		mutex_unlock(&sd->lock);
+		return ret;
+	case SIM_F_CMD_LATENCY_US:
+		if (sim_parse_uint(buf, SIM_MAX_LATENCY_US, &v))
+			return -EINVAL;
+		mutex_lock(&sd->lock);
+		sd->cmd_latency_us = v;
+		mutex_unlock(&sd->lock);
+		return 0;
+	case SIM_F_CLOCK_OFFSET:
+		if (kstrtou64(buf, 0, &off))
+			return -EINVAL;
+		mutex_lock(&sd->lock);
+		ret = mlx5_diag_sim_fw_set_clock_offset(sd->fw, off);
+		mutex_unlock(&sd->lock);
+		return ret;
+	default:
+		return -EPERM;
+	}
+}
+
+static ssize_t sim_dbg_read(struct file *file, char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	char *buf;
+	ssize_t ret;
+	int len;
+
+	buf = kzalloc(SIM_DBG_BUF, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	len = sim_show(file->private_data, buf);
+	if (len < 0)
+		ret = len;
+	else
+		ret = simple_read_from_buffer(ubuf, count, ppos, buf, len);
+	kfree(buf);
+	return ret;
+}
+
+static ssize_t sim_dbg_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	char *buf;
+	int ret;
+
+	if (*ppos || count >= SIM_DBG_BUF)
+		return -EINVAL;
+	buf = memdup_user_nul(ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	ret = sim_store(file->private_data, buf);
+	kfree(buf);
+	return ret ? ret : count;
+}
+
+static const struct file_operations sim_dbg_rw_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = sim_dbg_read,
+	.write = sim_dbg_write,
+	.llseek = default_llseek,
+};
+
+static const struct file_operations sim_dbg_ro_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = sim_dbg_read,
+	.llseek = default_llseek,
+};
+
+static void sim_dev_debugfs(struct sim_dev *sd)
+{
+	struct dentry *dir, *caps, *stats;
+	char name[16];
+	unsigned int i;
+
+	snprintf(name, sizeof(name), "dev%u", sd->index);
+	dir = debugfs_create_dir(name, sim_dbg_root);
+	caps = debugfs_create_dir("caps", dir);
+	stats = debugfs_create_dir("stats", dir);
+	for (i = 0; i < sd->nr_files; i++) {
+		struct sim_file *f = &sd->files[i];
+
+		if (i >= SIM_F_CAP0)
+			debugfs_create_file(mlx5_diag_sim_cap_name(i - SIM_F_CAP0),
+					    0644, caps, f, &sim_dbg_rw_fops);
+		else if (i >= SIM_F_STAT_PRODUCED)
+			debugfs_create_file(sim_file_names[i], 0444, stats, f,
+					    &sim_dbg_ro_fops);
+		else
+			debugfs_create_file(sim_file_names[i], 0644, dir, f,
+					    &sim_dbg_rw_fops);
+	}
+}
+
+static void sim_dev_destroy(struct sim_dev *sd)
+{
+	if (!sd)
+		return;
+	mlx5_diag_sim_fw_destroy(sd->fw);
+	kfree(sd->files);
+	mutex_destroy(&sd->present_lock);
+	mutex_destroy(&sd->lock);
+	kfree(sd);
+}
+
+static struct sim_dev *sim_dev_create(unsigned int index)
+{
+	struct sim_dev *sd;
+	unsigned int i;
+
+	sd = kzalloc(sizeof(*sd), GFP_KERNEL);
+	if (!sd)
+		return NULL;
+	mutex_init(&sd->lock);
+	mutex_init(&sd->present_lock);
+	sd->index = index;
+	sd->cmd_latency_us = SIM_DEFAULT_LATENCY_US;
+	sd->nr_files = SIM_F_CAP0 + mlx5_diag_sim_cap_count();
+	sd->files = kcalloc(sd->nr_files, sizeof(*sd->files), GFP_KERNEL);
+	sd->fw = mlx5_diag_sim_fw_create(index);
+	if (!sd->files || !sd->fw) {
+		sim_dev_destroy(sd);
+		return NULL;
+	}
+	for (i = 0; i < sd->nr_files; i++) {
+		sd->files[i].sd = sd;
+		sd->files[i].id = i;
+	}
+	sd->created_ns = ktime_get_ns();
+	return sd;
+}
+
+static void sim_cleanup(void)
+{
+	unsigned int i;
+
+	/* no debugfs handler runs once this returns */
+	debugfs_remove_recursive(sim_dbg_root);
+	for (i = 0; sim_devs && i < nr_devices; i++) {
+		struct sim_dev *sd = sim_devs[i];
+
+		if (!sd)
+			continue;
+		mutex_lock(&sd->present_lock);
+		sim_dev_del(sd);
+		mutex_unlock(&sd->present_lock);
+		sim_dev_destroy(sd);
+	}
+	kfree(sim_devs);
+	if (!IS_ERR_OR_NULL(sim_root))
+		root_device_unregister(sim_root);
+}
+
+static int __init sim_init(void)
+{
+	unsigned int i;
+	int err;
+
+	if (nr_devices < 1 || nr_devices > SIM_MAX_DEVICES)
+		return -EINVAL;
+	sim_root = root_device_register(KBUILD_MODNAME);
+	if (IS_ERR(sim_root))
+		return PTR_ERR(sim_root);
+	sim_devs = kcalloc(nr_devices, sizeof(*sim_devs), GFP_KERNEL);
+	if (!sim_devs) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	sim_dbg_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	for (i = 0; i < nr_devices; i++) {
+		sim_devs[i] = sim_dev_create(i);
+		if (!sim_devs[i]) {
+			err = -ENOMEM;
+			goto fail;
+		}
+		sim_dev_debugfs(sim_devs[i]);
+	}
+	for (i = 0; i < nr_devices; i++) {
+		mutex_lock(&sim_devs[i]->present_lock);
+		err = sim_dev_add(sim_devs[i]);
+		mutex_unlock(&sim_devs[i]->present_lock);
+		if (err)
+			goto fail;
+	}
+	return 0;
+fail:
+	sim_cleanup();
+	return err;
+}
+
+static void __exit sim_exit(void)
+{
+	sim_cleanup();
+}
+
+module_init(sim_init);
+module_exit(sim_exit);
+
+MODULE_DESCRIPTION("Firmware emulator for the mlx5 diagnostic-counter PMU");
+MODULE_LICENSE("GPL");
