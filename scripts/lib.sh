@@ -79,3 +79,31 @@ build_modules() {
 
 # Lines of a kernel log that mean the run must fail.
 SPLAT_RE='BUG:|WARNING:|KASAN|UBSAN|possible circular locking|inconsistent lock state|possible recursive locking|sleeping function called from invalid context|scheduling while atomic|Kernel panic|general protection fault|Oops|Call Trace|suspected memory leak|ODEBUG'
+
+# Debian's stock headers the modules must also build against.
+STOCK_61_PKG=linux-headers-amd64
+
+# The newest 6.12 headers Debian ships for bookworm (already installed, or
+# the newest apt knows); prints the package name.
+stock_612_pkg() {
+	local p
+	p=$(dpkg-query -W -f='${Package}\n' 'linux-headers-6.12.*+deb12-amd64' 2>/dev/null |
+		sort -V | tail -1)
+	if [ -z "$p" ]; then
+		[ -n "$(apt-cache policy 2>/dev/null | head -1)" ] || apt-get update -q >/dev/null
+		p=$(apt-cache search --names-only '^linux-headers-6\.12\.[0-9.]+\+deb12-amd64$' |
+			cut -d' ' -f1 | sort -V | tail -1)
+	fi
+	[ -n "$p" ] || die "no Debian 6.12 headers package found"
+	echo "$p"
+}
+
+# Build dirs of the stock 6.1 and 6.12 headers, installing them if needed.
+stock_kdirs() {
+	local p612 v61
+	p612=$(stock_612_pkg)
+	ensure_pkgs "$STOCK_61_PKG" "$p612"
+	v61=$(dpkg-query -W -f='${Depends}' "$STOCK_61_PKG" | grep -o 'linux-headers-6\.1[^ ,]*' | head -1)
+	echo "/usr/src/$v61"
+	echo "/usr/src/$p612"
+}

@@ -200,7 +200,9 @@ int mlx5_diag_fw_parse_cap_entries(const struct mlx5_diag_fw_dialect *d,
 
 /* ---- SET/QUERY_DIAGNOSTIC_PARAMS ---- */
 
-#define MLX5_DIAG_CTX_OFF	MLX5_DIAG_BYTES(cmd_out)	/* bit 0x40 */
+/* The context follows the 0x40-bit header of the SET input and QUERY output. */
+#define MLX5_DIAG_CTX_OFF	MLX5_DIAG_BYTES(set_diagnostic_params_in)
+static_assert(MLX5_DIAG_CTX_OFF == MLX5_DIAG_BYTES(query_diagnostic_params_out));
 #define MLX5_DIAG_CTX_IDS_OFF \
 	(MLX5_DIAG_CTX_OFF + MLX5_DIAG_BYTES(diagnostic_params_context))
 

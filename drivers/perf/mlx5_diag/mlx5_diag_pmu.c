@@ -413,26 +413,29 @@ static int mlx5_diag_poll_once(struct mlx5_diag_dev *dd)
 		dd->poll_errors++;
 		return ret;
 	}
+	/* publish every value of this sample at once, as one generation */
+	spin_lock_irqsave(&dd->vlock, flags);
 	for (i = 0; i < dd->caps.max_ids; i++) {
 		struct mlx5_diag_count *c = &dd->counts[i];
-		u64 delta;
 
-		if (!c->users || !c->in_fw)
+		/* in firmware's order, even if its last user just left */
+		if (!c->in_fw)
 			continue;
 		mlx5_diag_fw_query_counters_entry(dd->dialect, dd->poll_out,
 						  k++, &e);
 		if (e.id != c->id) {
-			dev_err_ratelimited(dd->dev, "%s: firmware answered id 0x%llx where 0x%llx was set\n",
-					    dd->name, e.id, c->id);
-			dd->poll_errors++;
-			return -EPROTO;
+			ret = -EPROTO;
+			break;
 		}
-		delta = mlx5_diag_count_update(c, e.value);
-		spin_lock_irqsave(&dd->vlock, flags);
-		c->value += delta;
-		spin_unlock_irqrestore(&dd->vlock, flags);
+		c->value += mlx5_diag_count_update(c, e.value);
 	}
-	return 0;
+	spin_unlock_irqrestore(&dd->vlock, flags);
+	if (ret) {
+		dev_err_ratelimited(dd->dev, "%s: firmware answered id 0x%llx where 0x%llx was set\n",
+				    dd->name, e.id, dd->counts[i].id);
+		dd->poll_errors++;
+	}
+	return ret;
 }
 
 static void mlx5_diag_poll_work(struct work_struct *work)
@@ -464,6 +467,8 @@ static int mlx5_diag_apply_config(struct mlx5_diag_dev *dd, bool force)
 	p.num_ids = mlx5_diag_active_ids(dd, dd->fw_ids);
 	if (!p.num_ids) {
 		dd->num_fw_ids = 0;
+		for (i = 0; i < dd->caps.max_ids; i++)
+			dd->counts[i].in_fw = false;
 		if (!dd->owned)
 			return 0;
 		/* disable: enable = 0, clear = 1 */

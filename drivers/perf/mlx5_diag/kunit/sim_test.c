@@ -1,0 +1,1573 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite mlx5_diag_sim: drives the emulator's firmware core with fake
+ * time and mailboxes built here, and checks every rule and value exactly.
+ */
+#include <kunit/test.h>
+#include <linux/string.h>
+
+/* The code under test, compiled into this module (wrapper pattern). */
+#include "../sim/sim_fw.c"
+#include "../sim/sim_model64.c"
+#include "../sim/sim_traffic.c"
+#include "../sim/sim_caps.c"
+
+/*
+ * The test's own reading of the spec's offsets (not the emulator's
+ * tables): bit k of a mailbox is bit 7 - k % 8 of byte k / 8, which is
+ * the mlx5 "MSB of the first big-endian dword" convention.
+ */
+static void tb_put(u8 *buf, u32 off, u32 width, u64 val)
+{
+	u32 i;
+
+	for (i = 0; i < width; i++) {
+		u32 bit = off + i;
+		u8 mask = 0x80 >> (bit % 8);
+
+		if ((val >> (width - 1 - i)) & 1)
+			buf[bit / 8] |= mask;
+		else
+			buf[bit / 8] &= ~mask;
+	}
+}
+
+static u64 tb_get(const u8 *buf, u32 off, u32 width)
+{
+	u64 v = 0;
+	u32 i;
+
+	for (i = 0; i < width; i++) {
+		u32 bit = off + i;
+
+		v = v << 1 | !!(buf[bit / 8] & (0x80 >> (bit % 8)));
+	}
+	return v;
+}
+
+#define T_BUF		(64 * 1024)
+#define T_P		16384ULL	/* 2^14 clocks, the default minimum */
+#define T_OFFSET	3513717296ULL	/* 2^32 - 5 s at 156.25 MHz */
+
+/* Spec offsets used below (part 1 and part 2). */
+#define T_CTX		0x40
+#define T_IDS		(0x40 + 0xc0)
+#define T_ENTRIES	0x80
+
+struct t_sim {
+	struct mlx5_diag_sim_fw *fw;
+	u8 *in;
+	u8 *out;
+};
+
+static int t_init(struct kunit *test)
+{
+	struct t_sim *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->in = kunit_kzalloc(test, T_BUF, GFP_KERNEL);
+	t->out = kunit_kzalloc(test, T_BUF, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->in);
+	KUNIT_ASSERT_NOT_NULL(test, t->out);
+	t->fw = mlx5_diag_sim_fw_create(0);
+	KUNIT_ASSERT_NOT_NULL(test, t->fw);
+	test->priv = t;
+	return 0;
+}
+
+static void t_exit(struct kunit *test)
+{
+	struct t_sim *t = test->priv;
+
+	mlx5_diag_sim_fw_destroy(t->fw);
+}
+
+/* Independent transcription of the traffic model of part 3. */
+static u64 t_rate(u64 d, u64 n)
+{
+	return 1 + ((d >> 32) % 251 + 7 * (d & 0xffffffff) + 13 * n) % 509;
+}
+
+static u64 t_count(u64 d, u64 n, u64 t_ns)
+{
+	return t_rate(d, n) * t_ns / 1000;
+}
+
+/* engine clocks -> ns at the default 156250 kHz */
+static u64 t_ns(u64 clocks)
+{
+	return clocks * 1000000 / 156250;
+}
+
+/* device clock at now_ns with the default offset and frequency */
+static u64 t_clock(u64 now_ns)
+{
+	return T_OFFSET + now_ns * 156250 / 1000000;
+}
+
+static u8 t_status(const struct t_sim *t)
+{
+	return tb_get(t->out, 0x00, 8);
+}
+
+static u32 t_synd(const struct t_sim *t)
+{
+	return tb_get(t->out, 0x20, 32);
+}
+
+static u8 t_run(struct kunit *test, u64 now, int inlen, int outlen)
+{
+	struct t_sim *t = test->priv;
+
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_exec(t->fw, now, t->in, inlen,
+						    t->out, outlen), 0);
+	return t_status(t);
+}
+
+static void t_hdr(struct t_sim *t, u16 opcode, u16 op_mod)
+{
+	memset(t->in, 0, T_BUF);
+	tb_put(t->in, 0x00, 16, opcode);
+	tb_put(t->in, 0x30, 16, op_mod);
+}
+
+struct t_params {
+	u32 num;
+	u32 log_num;
+	u32 period;
+	bool single;
+	bool rep;
+	bool sync;
+	bool clear;
+	bool od;
+	bool enable;
+	bool tracer;
+	u32 nids;		/* ids given; entries past nids repeat ids[0] */
+	u64 ids[4];
+};
+
+/* SET_DIAGNOSTIC_PARAMS in the device's dialect; returns the status. */
+static u8 t_set(struct kunit *test, u64 now, bool dialect64,
+		const struct t_params *p)
+{
+	struct t_sim *t = test->priv;
+	u32 eb = dialect64 ? 64 : 32;
+	u32 i;
+
+	t_hdr(t, 0x820, 0);
+	tb_put(t->in, T_CTX + 0x00, 16, p->num);
+	tb_put(t->in, T_CTX + 0x18, 8, p->log_num);
+	tb_put(t->in, T_CTX + 0x20, 1, p->single);
+	tb_put(t->in, T_CTX + 0x21, 1, p->rep);
+	tb_put(t->in, T_CTX + 0x22, 1, p->sync);
+	tb_put(t->in, T_CTX + 0x23, 1, p->clear);
+	tb_put(t->in, T_CTX + 0x24, 1, p->od);
+	tb_put(t->in, T_CTX + 0x25, 1, p->enable);
+	tb_put(t->in, T_CTX + 0x26, 1, p->tracer);
+	tb_put(t->in, T_CTX + 0x38, 8, p->period);
+	for (i = 0; i < p->num; i++) {
+		u64 id = p->ids[i < p->nids ? i : 0];
+
+		if (dialect64)
+			tb_put(t->in, T_IDS + 64 * i, 64, id);
+		else
+			tb_put(t->in, T_IDS + 32 * i + 0x10, 16, id);
+	}
+	return t_run(test, now, (0x40 + 0xc0 + eb * p->num) / 8, 16);
+}
+
+/* QUERY_DIAGNOSTIC_COUNTERS; returns the status. */
+static u8 t_query(struct kunit *test, u64 now, u32 n, u32 index, int outlen)
+{
+	struct t_sim *t = test->priv;
+
+	t_hdr(t, 0x821, 0);
+	tb_put(t->in, 0x40, 16, n);
+	tb_put(t->in, 0x50, 16, index);
+	return t_run(test, now, 16, outlen);
+}
+
+struct t_entry {
+	u64 id;
+	u64 sample_id;
+	u64 ts;
+	u64 value;
+};
+
+static struct t_entry t_entry64(const struct t_sim *t, u32 e)
+{
+	u32 o = T_ENTRIES + 256 * e;
+
+	return (struct t_entry){
+		.id = tb_get(t->out, o + 0x00, 64),
+		.sample_id = tb_get(t->out, o + 0x40, 32),
+		.ts = tb_get(t->out, o + 0x60, 32) << 32 |
+		      tb_get(t->out, o + 0x80, 32),
+		.value = tb_get(t->out, o + 0xa0, 32) << 32 |
+			 tb_get(t->out, o + 0xc0, 32),
+	};
+}
+
+static struct t_entry t_entry16(const struct t_sim *t, u32 e)
+{
+	u32 o = T_ENTRIES + 128 * e;
+
+	return (struct t_entry){
+		.id = tb_get(t->out, o + 0x00, 16),
+		.sample_id = tb_get(t->out, o + 0x10, 16),
+		.ts = tb_get(t->out, o + 0x20, 32),
+		.value = tb_get(t->out, o + 0x40, 32) << 32 |
+			 tb_get(t->out, o + 0x60, 32),
+	};
+}
+
+static void t_dialect16(struct kunit *test)
+{
+	struct t_sim *t = test->priv;
+	struct mlx5_diag_sim_caps *caps;
+
+	caps = kunit_kzalloc(test, sizeof(*caps), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, caps);
+	mlx5_diag_sim_fw_get_caps(t->fw, caps);
+	caps->dialect64 = false;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_caps(t->fw, 0, caps), 0);
+}
+
+static struct mlx5_diag_sim_stats t_stats(struct kunit *test)
+{
+	struct t_sim *t = test->priv;
+	struct mlx5_diag_sim_stats st;
+
+	mlx5_diag_sim_fw_get_stats(t->fw, &st);
+	return st;
+}
+
+#define PORT_RX_BYTES(port)	(0x1020000100000000ULL | (port))
+#define PCIE_IN_BYTES(link)	(0x1160000100000000ULL | (link))
+#define ICMC_HITS		0x1180000200000000ULL
+
+/* ---- capabilities ---- */
+
+static void sim_test_caps_general(struct kunit *test)
+{
+	struct t_sim *t = test->priv;
+
+	t_hdr(t, 0x100, 0x1);
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 16, 16 + 511), 0x51);
+	KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_SHORT_OUTPUT);
+	t_hdr(t, 0x100, 0x1);
+	KUNIT_ASSERT_EQ(test, t_run(test, 0, 16, 16 + 512), 0);
+	KUNIT_EXPECT_EQ(test, t_synd(t), 0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, 0x80 + 0x183, 1), 1);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, 0x80 + 0x280, 16), 41);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, 0x80 + 0x4c0, 32), 156);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, 0x80 + 0x4e0, 32), 156250);
+
+	t_dialect16(test);
+	t_hdr(t, 0x100, 0x1);
+	KUNIT_ASSERT_EQ(test, t_run(test, 0, 8, 16 + 512), 0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, 0x80 + 0x280, 16), 13);
+}
+
+static void sim_test_caps_debug64(struct kunit *test)
+{
+	static const u32 sync_kinds[] = {
+		0x11600001, 0x11600002, 0x11600003, 0x11600004, 0x11600005,
+		0x11600006, 0x11600007, 0x11600008, 0x11600009, 0x1160000a,
+		0x1160000b, 0x1160000c, 0x1160000d, 0x1160000e, 0x1160000f,
+		0x11800001, 0x11800002, 0x11800003,
+	};
+	struct t_sim *t = test->priv;
+	const u32 c = 0x80;
+	u32 i, k, nsync = 0;
+
+	t_hdr(t, 0x100, 0x1b);
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 16, (0x80 + 0x200 + 64 * 41) / 8 - 1),
+			0x51);
+	t_hdr(t, 0x100, 0x1b);
+	KUNIT_ASSERT_EQ(test, t_run(test, 0, 16, (0x80 + 0x200 + 64 * 41) / 8),
+			0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x18, 8), 13);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x20, 1), 1);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x21, 1), 1);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x22, 1), 0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x23, 1), 0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x24, 1), 1);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x25, 1), 1);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x26, 1), 1);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x27, 1), 1);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x38, 8), 14);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x40, 16), 16);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x50, 8), 2);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x58, 8), 1);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x60, 16), 8);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x70, 8), 2);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x200 + 0x20, 32), 0x10200001);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x200 + 64 * 40 + 0x20, 32),
+			0x11800003);
+	for (i = 0; i < 41; i++) {
+		bool sync = tb_get(t->out, c + 0x200 + 64 * i, 1);
+		bool want = false;
+
+		k = tb_get(t->out, c + 0x200 + 64 * i + 0x20, 32);
+		for (nsync = 0; nsync < ARRAY_SIZE(sync_kinds); nsync++)
+			want |= sync_kinds[nsync] == k;
+		KUNIT_EXPECT_EQ_MSG(test, sync, want, "kind 0x%x", k);
+		/* bits 1..31 of the entry are reserved */
+		KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x200 + 64 * i + 1, 31),
+				0);
+	}
+}
+
+static void sim_test_caps_debug16(struct kunit *test)
+{
+	static const u16 ids[] = { 0x0401, 0x0402, 0x0403, 0x0406, 0x0409,
+				   0x040a, 0x040b, 0x1001, 0x2001, 0x2006,
+				   0x2c02, 0x2c03, 0x2c04 };
+	struct t_sim *t = test->priv;
+	const u32 c = 0x80;
+	u32 i;
+
+	t_dialect16(test);
+	t_hdr(t, 0x100, 0x1b);
+	KUNIT_ASSERT_EQ(test, t_run(test, 0, 16, (0x80 + 0x200 + 32 * 13) / 8),
+			0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x18, 8), 13);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x24, 3), 7);	/* modelled */
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x27, 1), 0);	/* 16-bit */
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x40, 64), 0);	/* reserved */
+	for (i = 0; i < ARRAY_SIZE(ids); i++) {
+		KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x200 + 32 * i + 0x10, 16),
+				ids[i]);
+		KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x200 + 32 * i, 1),
+				ids[i] <= 0x040b);
+	}
+	t_hdr(t, 0x100, 0x1b);
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 16, (0x80 + 0x200 + 32 * 13) / 8 - 1),
+			0x51);
+}
+
+/* ---- SET_DIAGNOSTIC_PARAMS rules ---- */
+
+struct t_rule {
+	const char *name;
+	bool dialect16;
+	void (*caps)(struct mlx5_diag_sim_caps *caps);
+	struct t_params p;
+	u8 status;
+	u32 syndrome;
+	u32 bad_index;
+	u32 bad_reason;
+};
+
+static void t_no_single(struct mlx5_diag_sim_caps *c) { c->single = false; }
+static void t_no_rep(struct mlx5_diag_sim_caps *c) { c->repetitive = false; }
+static void t_no_od(struct mlx5_diag_sim_caps *c) { c->on_demand = false; }
+static void t_no_sync(struct mlx5_diag_sim_caps *c) { c->sync_start = false; }
+static void t_no_clear(struct mlx5_diag_sim_caps *c) { c->data_clear = false; }
+
+static void t_drop_first_kind(struct mlx5_diag_sim_caps *c)
+{
+	memmove(c->kinds, c->kinds + 1, --c->nr_kinds * sizeof(c->kinds[0]));
+}
+
+static void t_port_sync(struct mlx5_diag_sim_caps *c)
+{
+	c->sync_kinds[c->nr_sync_kinds++] = 0x10200001;
+}
+
+#define REP(...) { .num = 1, .log_num = 4, .period = 14, .rep = 1,	\
+		   .enable = 1, .nids = 1, .ids = { PORT_RX_BYTES(0) },	\
+		   __VA_ARGS__ }
+#define OK 0, 0
+#define BAD(s) 0x3, MLX5_DIAG_SIM_SYND_##s
+#define INST(id) { "instance " #id, .p = REP(.ids = { id }),		\
+		   BAD(BAD_INSTANCE), 0, 3 }
+#define INST_OK(id) { "instance ok " #id, .p = REP(.ids = { id }), OK }
+
+static const struct t_rule t_rules[] = {
+	{ "repetitive ok", .p = REP(), OK },
+	{ "single ok", .p = REP(.rep = 0, .single = 1), OK },
+	{ "on_demand ok", .p = REP(.rep = 0, .od = 1, .period = 0), OK },
+	{ "single+repetitive", .p = REP(.single = 1), BAD(SINGLE_REPETITIVE) },
+	{ "single+repetitive disabled",
+	  .p = REP(.single = 1, .enable = 0), BAD(SINGLE_REPETITIVE) },
+	{ "on_demand+repetitive", .p = REP(.od = 1), BAD(ON_DEMAND_COMBO) },
+	{ "on_demand+single", .p = REP(.rep = 0, .single = 1, .od = 1),
+	  BAD(ON_DEMAND_COMBO) },
+	{ "on_demand+sync", .p = REP(.rep = 0, .od = 1, .sync = 1,
+				     .ids = { ICMC_HITS }),
+	  BAD(ON_DEMAND_COMBO) },
+	{ "on_demand+clear", .p = REP(.rep = 0, .od = 1, .clear = 1),
+	  BAD(ON_DEMAND_COMBO) },
+	{ "on_demand+sync+clear", .p = REP(.rep = 0, .od = 1, .sync = 1,
+					   .clear = 1, .ids = { ICMC_HITS }),
+	  BAD(ON_DEMAND_COMBO) },
+	{ "clear without sync", .p = REP(.clear = 1), BAD(CLEAR_NO_SYNC) },
+	{ "clear with sync", .p = REP(.clear = 1, .sync = 1,
+				      .ids = { ICMC_HITS }), OK },
+	{ "disable: clear without sync", .p = { .clear = 1 }, OK },
+	{ "disable without clear", .p = { .num = 0 }, OK },
+	{ "period below min", .p = REP(.period = 13), BAD(PERIOD_LOW) },
+	{ "period at min", .p = REP(.period = 14), OK },
+	{ "period 35", .p = REP(.period = 35), OK },
+	{ "period above 35", .p = REP(.period = 36), BAD(PERIOD_HIGH) },
+	{ "single period above 35", .p = REP(.rep = 0, .single = 1,
+					     .period = 255), BAD(PERIOD_HIGH) },
+	{ "on_demand ignores period", .p = REP(.rep = 0, .od = 1,
+					       .period = 200), OK },
+	{ "log_num = log_max", .p = REP(.log_num = 13), OK },
+	{ "log_num > log_max", .p = REP(.log_num = 14), BAD(LOG_SAMPLES) },
+	{ "log_num > log_max disabled", .p = { .log_num = 14 },
+	  BAD(LOG_SAMPLES) },
+	{ "2^(13-12) >= 2", .p = REP(.log_num = 12, .num = 2), OK },
+	{ "2^(13-12) < 3", .p = REP(.log_num = 12, .num = 3),
+	  BAD(BUFFER_SHARE) },
+	{ "2^(13-13) < 2", .p = REP(.log_num = 13, .num = 2),
+	  BAD(BUFFER_SHARE) },
+	{ "2^(13-9) >= 16", .p = REP(.log_num = 9, .num = 16), OK },
+	{ "2^(13-10) < 16", .p = REP(.log_num = 10, .num = 16),
+	  BAD(BUFFER_SHARE) },
+	{ "num_of_counters 0", .p = REP(.num = 0), BAD(NUM_COUNTERS) },
+	{ "num_of_counters 16", .p = REP(.num = 16), OK },
+	{ "num_of_counters 17", .p = REP(.num = 17), BAD(NUM_COUNTERS) },
+	{ "no mode", .p = REP(.rep = 0), BAD(NO_MODE) },
+	{ "tracer_dump", .p = REP(.tracer = 1), BAD(NO_TRACER_DUMP) },
+	{ "no single cap", .caps = t_no_single,
+	  .p = REP(.rep = 0, .single = 1), BAD(NO_SINGLE) },
+	{ "no repetitive cap", .caps = t_no_rep, .p = REP(),
+	  BAD(NO_REPETITIVE) },
+	{ "no on_demand cap", .caps = t_no_od,
+	  .p = REP(.rep = 0, .od = 1), BAD(NO_ON_DEMAND) },
+	{ "no sync cap", .caps = t_no_sync,
+	  .p = REP(.sync = 1, .ids = { ICMC_HITS }), BAD(NO_SYNC_START) },
+	{ "no clear cap", .caps = t_no_clear,
+	  .p = REP(.sync = 1, .clear = 1, .ids = { ICMC_HITS }),
+	  BAD(NO_DATA_CLEAR) },
+	{ "disable needs no clear cap", .caps = t_no_clear,
+	  .p = { .clear = 1 }, OK },
+	/* 64-bit data IDs: kind, sync, instance; index of the first bad one */
+	{ "unknown kind", .p = REP(.num = 3, .nids = 3,
+				   .ids = { PORT_RX_BYTES(0), ICMC_HITS,
+					    0x1020000700000000ULL }),
+	  BAD(UNSUPPORTED_ID), 2, 1 },
+	{ "kind not listed", .caps = t_drop_first_kind, .p = REP(),
+	  BAD(UNSUPPORTED_ID), 0, 1 },
+	{ "sync on port kind", .p = REP(.sync = 1, .num = 2, .nids = 2,
+					.ids = { ICMC_HITS, PORT_RX_BYTES(1) }),
+	  BAD(NO_SYNC), 1, 2 },
+	{ "sync kind before instance", .p = REP(.sync = 1,
+						.ids = { PORT_RX_BYTES(7) }),
+	  BAD(NO_SYNC), 0, 2 },
+	{ "sync made available", .caps = t_port_sync,
+	  .p = REP(.sync = 1, .ids = { PORT_RX_BYTES(1) }), OK },
+	{ "sync+clear on PCIe", .p = REP(.sync = 1, .clear = 1,
+					 .ids = { PCIE_IN_BYTES(1) }), OK },
+	INST_OK(0x1020000100000001ULL),
+	INST(0x1020000100000002ULL),		/* port >= num_ports */
+	INST(0x1020000100000100ULL),		/* other bits */
+	INST_OK(0x1020000200000701ULL),		/* port 1, prio 7 */
+	INST(0x1020000200000800ULL),		/* prio 8 */
+	INST(0x1020000200000002ULL),		/* port 2 */
+	INST(0x1020000200001000ULL),		/* bits above Y */
+	INST_OK(0x1040000100000000ULL),		/* host 0 */
+	INST(0x1040000100000001ULL),		/* host 1 */
+	INST(0x1080000100000100ULL),		/* host, other bits */
+	INST_OK(0x10c0000200000007ULL),		/* function 7 */
+	INST(0x10c0000200000008ULL),		/* function 8 */
+	INST(0x10c0000500010000ULL),		/* function, bits 31:16 */
+	INST_OK(0x1160000100000001ULL),		/* link 1 */
+	INST(0x1160000100000002ULL),		/* link 2 */
+	INST(0x1160000200000100ULL),		/* YY != 0 */
+	INST(0x1160000300010000ULL),		/* ZZ != 0 */
+	INST(0x1160000401000000ULL),		/* bits 31:24 */
+	INST_OK(0x1160000a00070001ULL),		/* link 1, tclass 7 */
+	INST(0x1160000a00080000ULL),		/* tclass 8 */
+	INST(0x1160000a00000002ULL),		/* tclass, link 2 */
+	INST(0x1160000a00000100ULL),		/* tclass, YY != 0 */
+	INST_OK(0x1160000f00090001ULL),		/* link 1, bin 9 */
+	INST(0x1160000f000a0000ULL),		/* bin 10 */
+	INST(0x1160000f00000102ULL),		/* bin, link 2 and YY */
+	INST_OK(0x1100000200000000ULL),		/* global */
+	INST(0x1100000200000001ULL),		/* global, instance */
+	INST(0x1180000180000000ULL),		/* global, bit 31 */
+	/* public 16-bit dialect */
+	{ "16: ok", .dialect16 = true, .p = REP(.ids = { 0x2006 }), OK },
+	{ "16: unsupported id", .dialect16 = true,
+	  .p = REP(.num = 2, .nids = 2, .ids = { 0x2006, 0x0404 }),
+	  BAD(UNSUPPORTED_ID) },
+	{ "16: sync on non-sync id", .dialect16 = true,
+	  .p = REP(.sync = 1, .ids = { 0x1001 }), BAD(NO_SYNC) },
+	{ "16: sync ok", .dialect16 = true,
+	  .p = REP(.sync = 1, .clear = 1, .ids = { 0x0401 }), OK },
+	{ "16: 13 counters", .dialect16 = true,
+	  .p = REP(.num = 13, .log_num = 9), OK },
+	{ "16: 14 counters", .dialect16 = true,
+	  .p = REP(.num = 14, .log_num = 9), BAD(NUM_COUNTERS) },
+};
+
+static void t_rule_desc(const struct t_rule *r, char *desc)
+{
+	strscpy(desc, r->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(t_rules, t_rules, t_rule_desc);
+
+static void sim_test_set_rules(struct kunit *test)
+{
+	const struct t_rule *r = test->param_value;
+	struct t_sim *t = test->priv;
+	struct mlx5_diag_sim_caps *caps;
+	u8 st;
+
+	caps = kunit_kzalloc(test, sizeof(*caps), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, caps);
+	mlx5_diag_sim_fw_get_caps(t->fw, caps);
+	caps->dialect64 = !r->dialect16;
+	if (r->caps)
+		r->caps(caps);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_caps(t->fw, 0, caps), 0);
+
+	st = t_set(test, 1000, !r->dialect16, &r->p);
+	KUNIT_EXPECT_EQ(test, st, r->status);
+	KUNIT_EXPECT_EQ(test, t_synd(t), r->syndrome);
+	if (!r->dialect16) {
+		KUNIT_EXPECT_EQ(test, tb_get(t->out, 0x40, 16), r->bad_index);
+		KUNIT_EXPECT_EQ(test, tb_get(t->out, 0x50, 8), r->bad_reason);
+	}
+	/* a refused SET leaves the engine as it was; a good one applies */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_engine_enabled(t->fw),
+			!st && r->p.enable);
+	KUNIT_EXPECT_EQ(test, t_stats(test).commands_failed, st ? 1 : 0);
+}
+
+/* ---- command decoding errors ---- */
+
+static void sim_test_cmd_errors(struct kunit *test)
+{
+	static const struct t_params rep = REP();
+	struct t_sim *t = test->priv;
+	u16 ops[] = { 0x819, 0x820, 0x821 };
+	u32 i;
+
+	/* no answer possible */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_exec(t->fw, 0, t->in, 16,
+						    t->out, 7), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_exec(t->fw, 0, NULL, 16,
+						    t->out, 16), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_exec(t->fw, 0, t->in, -1,
+						    t->out, 16), -EINVAL);
+	KUNIT_EXPECT_EQ(test, t_stats(test).commands, 0);
+
+	t_hdr(t, 0x822, 0);
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 16, 16), 0x2);
+	KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_BAD_OPCODE);
+	t_hdr(t, 0x0, 0);
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 16, 16), 0x2);
+
+	/* op_mod */
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		t_hdr(t, ops[i], 1);
+		KUNIT_EXPECT_EQ(test, t_run(test, 0, 64, 64), 0x3);
+		KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_BAD_OP_MOD);
+	}
+	t_hdr(t, 0x100, 0x0);	/* maximum values: not offered */
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 16, 1024), 0x3);
+	KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_BAD_OP_MOD);
+	t_hdr(t, 0x100, 0x1a);
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 16, 1024), 0x3);
+	t_hdr(t, 0x100, 0x3);
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 16, 1024), 0x3);
+
+	/* short input */
+	t_hdr(t, 0x100, 0x1);
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 7, 1024), 0x50);
+	KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_SHORT_INPUT);
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 0, 1024), 0x50);
+	t_hdr(t, 0x819, 0);
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 15, 1024), 0x50);
+	t_hdr(t, 0x821, 0);
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 15, 1024), 0x50);
+	t_hdr(t, 0x820, 0);
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 31, 16), 0x50);
+	/* SET: the ids must be there: 32 + 8 bytes for one 64-bit id */
+	t_set(test, 0, true, &rep);
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 39, 16), 0x50);
+	KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_SHORT_INPUT);
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 40, 16), 0);
+
+	/* short output */
+	t_hdr(t, 0x819, 0);
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 16, 8 + 24 + 8 - 1), 0x51);
+	KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_SHORT_OUTPUT);
+	t_hdr(t, 0x819, 0);
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 16, 8 + 24 + 8), 0);
+	KUNIT_EXPECT_EQ(test, t_query(test, 0, 2, 0, 16 + 2 * 32 - 1), 0x51);
+	KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_SHORT_OUTPUT);
+	KUNIT_EXPECT_EQ(test, t_query(test, 0, 2, 0, 16 + 2 * 32), 0);
+
+	/* a refusal answers the header only */
+	t_hdr(t, 0x822, 0);
+	memset(t->out, 0xff, 64);
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 16, 64), 0x2);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, 0x08, 24), 0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, 0x40, 64), 0);
+
+	KUNIT_EXPECT_EQ(test, t_stats(test).commands, 25);
+	KUNIT_EXPECT_EQ(test, t_stats(test).commands_failed, 20);
+}
+
+static void sim_test_query_not_configured(struct kunit *test)
+{
+	struct t_sim *t = test->priv;
+
+	KUNIT_EXPECT_EQ(test, t_query(test, 0, 1, 0, 1024), 0x4);
+	KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_NOT_CONFIGURED);
+	/* nothing configured: the held context is all zero */
+	t_hdr(t, 0x819, 0);
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 16, 8 + 24), 0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, 0x40, 0xc0), 0);
+}
+
+/* ---- QUERY_DIAGNOSTIC_PARAMS ---- */
+
+static void sim_test_query_params(struct kunit *test)
+{
+	const struct t_params p = REP(.num = 3, .nids = 3, .log_num = 11,
+				      .period = 20, .sync = 1, .clear = 1,
+				      .ids = { PCIE_IN_BYTES(1), ICMC_HITS,
+					       0x1160000f00090000ULL });
+	const struct t_params p16 = REP(.num = 2, .nids = 2, .single = 1,
+					.rep = 0, .ids = { 0x2c04, 0x0401 });
+	struct t_sim *t = test->priv;
+
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p), 0);
+	t_hdr(t, 0x819, 0);
+	KUNIT_ASSERT_EQ(test, t_run(test, 0, 16, 8 + 24 + 3 * 8), 0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x00, 16), 3);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x18, 8), 11);
+	/* single, repetitive, sync, clear, on_demand, enable, tracer_dump */
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x20, 7), 0x35);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x38, 8), 20);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_IDS, 64), PCIE_IN_BYTES(1));
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_IDS + 64, 64), ICMC_HITS);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_IDS + 128, 64),
+			0x1160000f00090000ULL);
+
+	t_dialect16(test);
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, false, &p16), 0);
+	t_hdr(t, 0x819, 0);
+	KUNIT_ASSERT_EQ(test, t_run(test, 0, 16, 8 + 24 + 2 * 4), 0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x00, 16), 2);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x20, 7), 0x41);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_IDS, 32), 0x2c04);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_IDS + 32, 32), 0x0401);
+}
+
+/* ---- sampling ---- */
+
+static void sim_test_periodic_timing(struct kunit *test)
+{
+	const u64 d = PORT_RX_BYTES(1);
+	const struct t_params p = REP(.ids = { d });
+	struct t_sim *t = test->priv;
+	const u64 en = 1000000;			/* enable at 1 ms */
+	const u64 e = t_clock(en);		/* E */
+	struct t_entry x;
+	u64 now;
+	u32 j;
+
+	KUNIT_EXPECT_EQ(test, e, T_OFFSET + 156250);
+	KUNIT_ASSERT_EQ(test, t_set(test, en, true, &p), 0);
+
+	/* last ns before E + P: nothing yet */
+	now = en + 104857;
+	KUNIT_EXPECT_EQ(test, t_clock(now) - e, T_P - 1);
+	KUNIT_ASSERT_EQ(test, t_query(test, now, 16, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 0);
+	x = t_entry64(t, 0);
+	KUNIT_EXPECT_EQ(test, x.id, d);		/* configured id, zeros */
+	KUNIT_EXPECT_EQ(test, x.sample_id, 0);
+	KUNIT_EXPECT_EQ(test, x.ts, 0);
+	KUNIT_EXPECT_EQ(test, x.value, 0);
+
+	/* first ns at or after E + P: sample 0 */
+	now = en + 104858;
+	KUNIT_EXPECT_EQ(test, t_clock(now) - e, T_P);
+	KUNIT_ASSERT_EQ(test, t_query(test, now, 16, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 1);
+	x = t_entry64(t, 0);
+	KUNIT_EXPECT_EQ(test, x.id, d);
+	KUNIT_EXPECT_EQ(test, x.sample_id, 0);
+	KUNIT_EXPECT_EQ(test, x.ts, e + T_P);
+	/* t = P clocks = 104857 ns; rate(0x10200001 port 1, dev 0) = 61 */
+	KUNIT_EXPECT_EQ(test, x.value, 6396);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 1).ts, 0);
+
+	/* 10 periods: samples 0..9 at E + (j + 1) P, values C(t_j) */
+	now = en + 10 * 104858;
+	KUNIT_ASSERT_EQ(test, t_query(test, now, 16, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 10);
+	for (j = 0; j < 10; j++) {
+		x = t_entry64(t, j);
+		KUNIT_EXPECT_EQ(test, x.sample_id, j);
+		KUNIT_EXPECT_EQ(test, x.ts, e + (j + 1) * T_P);
+		KUNIT_EXPECT_EQ(test, x.value,
+				t_count(d, 0, t_ns((j + 1) * T_P)));
+	}
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 10).ts, 0);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_overwritten, 0);
+}
+
+static void sim_test_sample_id_wrap16(struct kunit *test)
+{
+	const struct t_params p = REP(.ids = { 0x0401 });
+	struct t_sim *t = test->priv;
+	/* 65538 samples: j = 0..65537 */
+	const u64 now = 6872157389ULL;
+	struct t_entry x;
+
+	KUNIT_EXPECT_EQ(test, (t_clock(now) - T_OFFSET) / T_P, 65538);
+	t_dialect16(test);
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, false, &p), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, now, 16, 0, T_BUF), 0);
+	/* slot j mod 16: slot 0 = j 65536, slot 1 = j 65537, 15 = 65535 */
+	x = t_entry16(t, 0);
+	KUNIT_EXPECT_EQ(test, x.id, 0x0401);
+	KUNIT_EXPECT_EQ(test, x.sample_id, 0);
+	KUNIT_EXPECT_EQ(test, x.ts, (T_OFFSET + 65537 * T_P) & 0xffffffff);
+	KUNIT_EXPECT_EQ(test, x.value, t_count(0x0401, 0, t_ns(65537 * T_P)));
+	KUNIT_EXPECT_EQ(test, t_entry16(t, 1).sample_id, 1);
+	KUNIT_EXPECT_EQ(test, t_entry16(t, 15).sample_id, 0xffff);
+	KUNIT_EXPECT_EQ(test, t_entry16(t, 2).sample_id, 65522 & 0xffff);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 65538);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_overwritten, 65538 - 16);
+}
+
+static void sim_test_sample_id_wrap32(struct kunit *test)
+{
+	const struct t_params p = REP(.log_num = 2);
+	struct t_sim *t = test->priv;
+	const u64 n = (1ULL << 32) + 2;		/* samples j = 0 .. 2^32 + 1 */
+	/* enough ns for n periods: ceil(n * P * 6.4) */
+	const u64 now = DIV_ROUND_UP(n * T_P * 1000000, 156250);
+
+	KUNIT_EXPECT_EQ(test, (t_clock(now) - T_OFFSET) / T_P, n);
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, now, 4, 0, T_BUF), 0);
+	/* slot 0: j = 2^32, sample_id 0; slot 3: j = 2^32 - 1 */
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).sample_id, 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).ts, T_OFFSET + (n - 1) * T_P);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 1).sample_id, 1);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 3).sample_id, 0xffffffff);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, n);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_overwritten, n - 4);
+}
+
+static void sim_test_timestamp_wrap32(struct kunit *test)
+{
+	const struct t_params p = REP(.ids = { 0x0401 });
+	struct t_sim *t = test->priv;
+	const u64 now = 5000000000ULL;		/* 5 s: 47683 samples */
+
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_clock_offset(t->fw), T_OFFSET);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_clock(t->fw, now), 1ULL << 32);
+	t_dialect16(test);
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, false, &p), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, now + 1000000, 16, 0, T_BUF), 0);
+	/* j = 47682 in slot 2 before the wrap, j = 47683 in slot 3 after */
+	KUNIT_EXPECT_EQ(test, t_entry16(t, 2).sample_id, 47682);
+	KUNIT_EXPECT_EQ(test, t_entry16(t, 2).ts, 0xffffd230);
+	KUNIT_EXPECT_EQ(test, t_entry16(t, 3).sample_id, 47683);
+	KUNIT_EXPECT_EQ(test, t_entry16(t, 3).ts, 4656);
+
+	/* the same run in the 64-bit dialect keeps all 64 bits */
+	mlx5_diag_sim_fw_destroy(t->fw);
+	t->fw = mlx5_diag_sim_fw_create(0);
+	KUNIT_ASSERT_NOT_NULL(test, t->fw);
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &REP()), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, now + 1000000, 16, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 2).ts, 0xffffd230ULL);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 3).ts, 0x100001230ULL);
+}
+
+static void sim_test_repetitive_overwrite(struct kunit *test)
+{
+	const struct t_params p = REP(.log_num = 2);
+	struct mlx5_diag_sim_fw *step;
+	struct mlx5_diag_sim_stats a, b;
+	struct t_sim *t = test->priv;
+	/* ns at which n samples are due since enable at 0 */
+#define T_AT(n) DIV_ROUND_UP((n) * T_P * 1000000, 156250)
+	u64 i;
+
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p), 0);
+	/* 3 samples, all read by a query of the 4 slots */
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(3), 4, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 3);
+	/* j = 3..9: 7, 8, 9 take over the unread 3, 4, 5 */
+	mlx5_diag_sim_fw_sync(t->fw, T_AT(10));
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 10);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_overwritten, 3);
+	/* read slot 2 (j 6) only; j 10 and 11 take over j 6 (read), 7 */
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(10), 1, 2, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).sample_id, 6);
+	mlx5_diag_sim_fw_sync(t->fw, T_AT(12));
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_overwritten, 4);
+	/* a query covering a slot counts it read even when wrapping */
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(12), 4, 3, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).sample_id, 11);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 1).sample_id, 8);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 3).sample_id, 10);
+	mlx5_diag_sim_fw_sync(t->fw, T_AT(16));
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_overwritten, 4);
+
+	/* one jump and one step per period agree */
+	step = mlx5_diag_sim_fw_create(0);
+	KUNIT_ASSERT_NOT_NULL(test, step);
+	swap(step, t->fw);
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p), 0);
+	for (i = 1; i <= 1000; i++) {
+		mlx5_diag_sim_fw_sync(t->fw, T_AT(i));
+		if (i % 97 == 0)
+			KUNIT_ASSERT_EQ(test, t_query(test, T_AT(i), 1, i % 4,
+						      T_BUF), 0);
+	}
+	swap(step, t->fw);
+	mlx5_diag_sim_fw_destroy(t->fw);
+	t->fw = mlx5_diag_sim_fw_create(0);
+	KUNIT_ASSERT_NOT_NULL(test, t->fw);
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p), 0);
+	for (i = 97; i <= 1000; i += 97)
+		KUNIT_ASSERT_EQ(test, t_query(test, T_AT(i), 1, i % 4, T_BUF),
+				0);
+	mlx5_diag_sim_fw_sync(t->fw, T_AT(1000));
+	mlx5_diag_sim_fw_get_stats(step, &a);
+	mlx5_diag_sim_fw_get_stats(t->fw, &b);
+	mlx5_diag_sim_fw_destroy(step);
+	KUNIT_EXPECT_EQ(test, a.samples_produced, 1000);
+	KUNIT_EXPECT_EQ(test, b.samples_produced, 1000);
+	/* 1000 samples, 4 slots; 10 queries each read one fresh sample */
+	KUNIT_EXPECT_EQ(test, a.samples_overwritten, 1000 - 4 - 10 + 1);
+	KUNIT_EXPECT_EQ(test, b.samples_overwritten, a.samples_overwritten);
+}
+
+static void sim_test_single_stops(struct kunit *test)
+{
+	const struct t_params p = REP(.log_num = 2, .rep = 0, .single = 1);
+	struct t_sim *t = test->priv;
+	u32 j;
+
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p), 0);
+	mlx5_diag_sim_fw_sync(t->fw, T_AT(3));
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 3);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(1000), 4, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 4);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_overwritten, 0);
+	for (j = 0; j < 4; j++) {
+		KUNIT_EXPECT_EQ(test, t_entry64(t, j).sample_id, j);
+		KUNIT_EXPECT_EQ(test, t_entry64(t, j).ts,
+				T_OFFSET + (j + 1) * T_P);
+	}
+	/* still enabled (a restart re-sends SET), just full */
+	KUNIT_EXPECT_TRUE(test, mlx5_diag_sim_fw_engine_enabled(t->fw));
+	/* restart: sampling begins again at slot 0 */
+	KUNIT_ASSERT_EQ(test, t_set(test, T_AT(1000), true, &p), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(1000) + 104858, 4, 0, T_BUF),
+			0);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 5);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).sample_id, 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 1).sample_id, 1);	/* old run */
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_overwritten, 0);
+}
+
+static void sim_test_disable(struct kunit *test)
+{
+	const struct t_params p = REP(.log_num = 2);
+	const struct t_params stop = { .num = 0 };
+	const struct t_params off = { .clear = 1 };
+	struct t_sim *t = test->priv;
+	u64 v;
+
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(2), 4, 0, T_BUF), 0);
+	v = t_entry64(t, 1).value;
+	KUNIT_EXPECT_NE(test, v, 0);
+
+	/* enable 0 without clear: stops, keeps the samples */
+	KUNIT_ASSERT_EQ(test, t_set(test, T_AT(2), true, &stop), 0);
+	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_engine_enabled(t->fw));
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(50), 4, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 2);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 1).value, v);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 1).sample_id, 1);
+	t_hdr(t, 0x819, 0);
+	KUNIT_ASSERT_EQ(test, t_run(test, T_AT(50), 16, 64), 0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x25, 1), 0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x00, 16), 1);
+
+	/* disable = enable 0, clear 1, no sync: empties the buffer */
+	KUNIT_ASSERT_EQ(test, t_set(test, T_AT(50), true, &off), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(60), 4, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 1).value, 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 1).ts, 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 1).id, PORT_RX_BYTES(0));
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 2);
+}
+
+static void sim_test_resize_resets(struct kunit *test)
+{
+	const struct t_params p4 = REP(.log_num = 4);
+	const struct t_params p5 = REP(.log_num = 5);
+	const struct t_params other = REP(.log_num = 4,
+					  .ids = { PORT_RX_BYTES(1) });
+	struct t_sim *t = test->priv;
+
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p4), 0);
+	mlx5_diag_sim_fw_sync(t->fw, T_AT(5));
+	/* same size and list: samples stay until taken over */
+	KUNIT_ASSERT_EQ(test, t_set(test, T_AT(5), true, &p4), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(5) + 104858, 16, 0, T_BUF),
+			0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).ts, T_OFFSET +
+			(T_AT(5) * 156250 / 1000000) + T_P);	/* new j 0 */
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 3).sample_id, 3);	/* old j 3 */
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 3).ts, T_OFFSET + 4 * T_P);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_overwritten, 1);
+
+	/* rule 6: another log_num_of_samples resets the buffer */
+	KUNIT_ASSERT_EQ(test, t_set(test, T_AT(6), true, &p5), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(6), 32, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 3).ts, 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 3).sample_id, 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 3).value, 0);
+
+	/* another counter list too */
+	mlx5_diag_sim_fw_sync(t->fw, T_AT(9));
+	KUNIT_ASSERT_EQ(test, t_set(test, T_AT(9), true, &other), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(9), 16, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).ts, 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).id, PORT_RX_BYTES(1));
+}
+
+static void sim_test_on_demand(struct kunit *test)
+{
+	const u64 pk = 0x1160000c00000001ULL;	/* packets, link 1 */
+	const struct t_params p = REP(.rep = 0, .od = 1, .period = 0,
+				      .num = 2, .nids = 2,
+				      .ids = { ICMC_HITS, pk });
+	struct t_sim *t = test->priv;
+	const u64 en = 3000, q1 = 2000000, q2 = 2500000;
+	u64 e, c1, c2;
+
+	KUNIT_ASSERT_EQ(test, t_set(test, en, true, &p), 0);
+	e = t_clock(en);
+	mlx5_diag_sim_fw_sync(t->fw, 10000000);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 0);
+	KUNIT_EXPECT_EQ(test, t_query(test, q1, 0, 0, T_BUF), 0x3);
+	KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_ZERO_SAMPLES);
+	KUNIT_EXPECT_EQ(test, t_query(test, q1, 1, 0, 16 + 2 * 32 - 1), 0x51);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 0);
+
+	/* time is monotonic: q1 < 10 ms seen above, so this runs at 10 ms */
+	c1 = t_clock(10000000);
+	KUNIT_ASSERT_EQ(test, t_query(test, q1, 5, 77, 16 + 2 * 32), 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).id, ICMC_HITS);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).sample_id, 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).ts, c1);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).value,
+			t_count(ICMC_HITS, 0, t_ns(c1 - e)));
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 1).id, pk);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 1).value,
+			t_count(pk, 0, t_ns(c1 - e)));
+
+	c2 = t_clock(10000000 + q2);
+	KUNIT_ASSERT_EQ(test, t_query(test, 10000000 + q2, 1, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).sample_id, 1);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).ts, c2);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).value,
+			t_count(ICMC_HITS, 0, t_ns(c2 - e)));
+	/* statistic: the interval since the previous query */
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 1).value,
+			t_count(pk, 0, t_ns(c2 - e)) -
+			t_count(pk, 0, t_ns(c1 - e)));
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 2).ts, 0);	/* one sample only */
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 2);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_overwritten, 0);
+}
+
+static void sim_test_query_wrap(struct kunit *test)
+{
+	const struct t_params p = REP(.log_num = 8);
+	struct t_sim *t = test->priv;
+	u32 e;
+
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p), 0);
+	/* 300 samples: slots 0..43 hold j 256..299, 44..255 hold j 44..255 */
+	KUNIT_EXPECT_EQ(test, t_query(test, T_AT(300), 1, 256, T_BUF), 0x3);
+	KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_SAMPLE_INDEX);
+	KUNIT_EXPECT_EQ(test, t_query(test, T_AT(300), 257, 0, T_BUF), 0x3);
+	KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_TOO_MANY_SAMPLES);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(300), 256, 128,
+				      16 + 256 * 32), 0);
+	for (e = 0; e < 256; e++) {
+		u32 slot = (128 + e) % 256;
+		u32 j = slot < 44 ? slot + 256 : slot;
+
+		KUNIT_EXPECT_EQ(test, t_entry64(t, e).sample_id, j);
+		KUNIT_EXPECT_EQ(test, t_entry64(t, e).ts,
+				T_OFFSET + (j + 1) * T_P);
+	}
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_overwritten, 44);
+}
+
+/* ---- traffic model ---- */
+
+struct t_traffic {
+	const char *name;
+	u64 d;
+	u32 dev;
+	u64 t_prev;
+	u64 t;
+	u64 j;
+	bool delta;
+	u32 wrap;
+	u64 rate;
+	u64 value;
+};
+
+static const struct t_traffic t_traffic[] = {
+	/* rate 1 + (k % 251 + 7 i + 13 n) % 509, k = d >> 32, i = low 32 */
+	{ "port_rx_bytes p0 n0", 0x1020000100000000ULL, 0, 0, 1000000000, 0,
+	  false, 64, 41, 41000000 },
+	{ "port_rx_bytes p1 n1", 0x1020000100000001ULL, 1, 0, 1000000000, 0,
+	  false, 64, 61, 61000000 },
+	{ "16-bit 0x0401 n1", 0x0401, 1, 0, 104857, 0, false, 64, 63, 6605 },
+	{ "integer division", 0x1020000100000000ULL, 0, 0, 999, 0, false, 64,
+	  41, 40 },
+	{ "delta", 0x1180000200000000ULL, 0, 1000000, 3000000, 7, true, 64, 57,
+	  114000 },
+	{ "wrap 64", 0x1180000200000000ULL, 0, 0, 100000000000ULL, 0, false,
+	  64, 57, 5700000000ULL },
+	{ "wrap 32", 0x1180000200000000ULL, 0, 0, 100000000000ULL, 0, false,
+	  32, 57, 1405032704 },
+	{ "wrap 32 delta", 0x1180000200000000ULL, 0, 0, 100000000000ULL, 0,
+	  true, 32, 57, 1405032704 },
+	/* statistics: p = C(t) - C(t_prev), L = 400 + 10 (i % 64) */
+	{ "total latency", 0x1160000b00000001ULL, 1, 524288, 629145, 5, false,
+	  64, 39, 4089 * 410 },
+	{ "packets", 0x1160000c00000001ULL, 1, 524288, 629145, 5, false, 64,
+	  40, 4194 },
+	{ "max latency", 0x1160000d00000001ULL, 1, 524288, 629145, 5, false,
+	  64, 41, 410 + 100 + 5 },
+	{ "min latency", 0x1160000e00000001ULL, 1, 524288, 629145, 15, false,
+	  64, 42, 410 - 100 - 5 },
+	{ "max latency idle", 0x1160000d00000001ULL, 1, 5, 5, 5, false, 64,
+	  41, 0 },
+	{ "min latency idle", 0x1160000e00000001ULL, 1, 5, 5, 5, false, 64,
+	  42, 0 },
+	{ "histogram bin 5", 0x1160000f00050001ULL, 0, 524288, 629145, 5,
+	  false, 64, 236, 386 },
+	{ "histogram bin 0", 0x1160000f00000000ULL, 0, 0, 1000, 0, false,
+	  64, 202, 101 },
+	{ "statistic ignores wrap", 0x1160000c00000000ULL, 0, 0,
+	  100000000000ULL, 0, false, 32, 199, 19900000000ULL },
+};
+
+static void t_traffic_desc(const struct t_traffic *x, char *desc)
+{
+	strscpy(desc, x->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(t_traffic, t_traffic, t_traffic_desc);
+
+static void sim_test_traffic(struct kunit *test)
+{
+	const struct t_traffic *x = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_traffic_rate(x->d, x->dev), x->rate);
+	KUNIT_EXPECT_EQ(test, t_rate(x->d, x->dev), x->rate);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_traffic_value(x->d, x->dev,
+							  x->t_prev, x->t, x->j,
+							  x->delta, x->wrap),
+			x->value);
+}
+
+/* The traffic model through the engine: sync + clear and wrap 32. */
+static void sim_test_engine_values(struct kunit *test)
+{
+	const u64 tot = 0x1160000b00000001ULL;
+	const struct t_params p = REP(.sync = 1, .clear = 1, .num = 2,
+				      .nids = 2,
+				      .ids = { PCIE_IN_BYTES(1), tot });
+	struct t_sim *t = test->priv;
+	u64 big;
+	u32 j;
+
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(6), 6, 0, T_BUF), 0);
+	for (j = 0; j < 6; j++) {
+		u64 t0 = t_ns(j * T_P), t1 = t_ns((j + 1) * T_P);
+
+		KUNIT_EXPECT_EQ(test, t_entry64(t, 2 * j).value,
+				t_count(PCIE_IN_BYTES(1), 0, t1) -
+				t_count(PCIE_IN_BYTES(1), 0, t0));
+		KUNIT_EXPECT_EQ(test, t_entry64(t, 2 * j + 1).value,
+				(t_count(tot, 0, t1) - t_count(tot, 0, t0)) *
+				410);
+	}
+	/* sample 5: t_prev = 524288 ns, t = 629145 ns, as in the table */
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 11).value, 4089 * 410);
+
+	/* wrap 32: a counter beyond 2^32 after 100 s, repetitive */
+	mlx5_diag_sim_fw_destroy(t->fw);
+	t->fw = mlx5_diag_sim_fw_create(0);
+	KUNIT_ASSERT_NOT_NULL(test, t->fw);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_set_counter_wrap_bits(t->fw, 16),
+			-EINVAL);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_counter_wrap_bits(t->fw, 32),
+			0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_counter_wrap_bits(t->fw), 32);
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true,
+				    &REP(.ids = { ICMC_HITS })), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, 100000000000ULL, 16, 0, T_BUF), 0);
+	j = (t_clock(100000000000ULL) - T_OFFSET) / T_P - 1;	/* last j */
+	big = t_count(ICMC_HITS, 0, t_ns((u64)(j + 1) * T_P));
+	KUNIT_EXPECT_GT(test, big, 1ULL << 32);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, j % 16).sample_id, j);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, j % 16).value, big & 0xffffffff);
+}
+
+/* Engine values on another device index: 13 n in the rate. */
+static void sim_test_device_index(struct kunit *test)
+{
+	struct t_sim *t = test->priv;
+
+	mlx5_diag_sim_fw_destroy(t->fw);
+	t->fw = mlx5_diag_sim_fw_create(3);
+	KUNIT_ASSERT_NOT_NULL(test, t->fw);
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &REP()), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(1), 1, 0, T_BUF), 0);
+	/* rate 1 + (40 + 39) % 509 = 80, t = 104857 ns */
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).value, 80 * 104857 / 1000);
+}
+
+/* ---- clock and capabilities changes ---- */
+
+static void sim_test_clock(struct kunit *test)
+{
+	struct t_sim *t = test->priv;
+	struct mlx5_diag_sim_caps *caps;
+	u64 c;
+
+	caps = kunit_kzalloc(test, sizeof(*caps), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, caps);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_clock(t->fw, 0), T_OFFSET);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_clock(t->fw, 1000000000),
+			T_OFFSET + 156250000);
+	/* hours of uptime do not overflow */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_clock(t->fw,
+						     3600000000000000ULL),
+			T_OFFSET + 562500000000000ULL);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_clock_offset(t->fw, 5), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_clock(t->fw, 64), 15);
+
+	/* a frequency change keeps the clock continuous */
+	c = mlx5_diag_sim_fw_clock(t->fw, 2000000);
+	mlx5_diag_sim_fw_get_caps(t->fw, caps);
+	caps->freq_khz = 1000000;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_caps(t->fw, 2000000, caps),
+			0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_clock(t->fw, 2000000), c);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_clock(t->fw, 2000100), c + 100);
+	t_hdr(t, 0x100, 0x1);
+	KUNIT_ASSERT_EQ(test, t_run(test, 2000100, 16, 16 + 512), 0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, 0x80 + 0x4c0, 32), 1000);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, 0x80 + 0x4e0, 32), 1000000);
+
+	/* engine enabled: clock and geometry are locked */
+	KUNIT_ASSERT_EQ(test, t_set(test, 2000100, true,
+				    &REP(.period = 20)), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_set_clock_offset(t->fw, 0),
+			-EBUSY);
+	caps->freq_khz = 2000;
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_set_caps(t->fw, 2000100, caps),
+			-EBUSY);
+	caps->freq_khz = 1000000;
+	caps->log_max_samples = 12;
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_set_caps(t->fw, 2000100, caps),
+			-EBUSY);
+	caps->log_max_samples = 13;
+	caps->dialect64 = false;
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_set_caps(t->fw, 2000100, caps),
+			-EBUSY);
+	/* other caps change under a running engine */
+	caps->dialect64 = true;
+	caps->num_ports = 4;
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_set_caps(t->fw, 2000100, caps),
+			0);
+	KUNIT_ASSERT_EQ(test, t_set(test, 2000100, true, &(struct t_params){}),
+			0);
+	/* a log_max_samples change resets the engine and resizes */
+	caps->log_max_samples = 3;
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_set_caps(t->fw, 2000100, caps),
+			0);
+	KUNIT_EXPECT_EQ(test, t_query(test, 2000100, 1, 0, T_BUF), 0x4);
+	KUNIT_EXPECT_EQ(test, t_set(test, 2000100, true, &REP(.log_num = 4)),
+			0x3);
+	KUNIT_EXPECT_EQ(test, t_set(test, 2000100, true,
+				    &REP(.log_num = 2, .num = 2)), 0);
+	KUNIT_EXPECT_EQ(test, t_set(test, 2000100, true,
+				    &REP(.log_num = 2, .num = 3)), 0x3);
+}
+
+static void sim_test_time_monotonic(struct kunit *test)
+{
+	struct t_sim *t = test->priv;
+
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &REP(.log_num = 2)), 0);
+	mlx5_diag_sim_fw_sync(t->fw, T_AT(3));
+	KUNIT_ASSERT_EQ(test, t_query(test, 0, 4, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 3);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 2).sample_id, 2);
+}
+
+/* ---- foreign owner and fault injection ---- */
+
+static void sim_test_foreign_owner(struct kunit *test)
+{
+	struct t_sim *t = test->priv;
+	struct mlx5_diag_sim_caps *caps;
+
+	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_foreign_owner(t->fw));
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_foreign_enable(t->fw, 1000), 0);
+	KUNIT_EXPECT_TRUE(test, mlx5_diag_sim_fw_foreign_owner(t->fw));
+	KUNIT_EXPECT_EQ(test, t_stats(test).commands, 0);
+	/* what the transport then sees */
+	t_hdr(t, 0x819, 0);
+	KUNIT_ASSERT_EQ(test, t_run(test, 2000, 16, 8 + 24 + 8), 0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x00, 16), 1);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x18, 8), 13);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x20, 7), 0x24);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x38, 8), 14);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_IDS, 64), PORT_RX_BYTES(0));
+	/* the transport's own SET takes the engine back */
+	KUNIT_ASSERT_EQ(test, t_set(test, 3000, true, &REP()), 0);
+	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_foreign_owner(t->fw));
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_foreign_enable(t->fw, 4000), 0);
+	KUNIT_ASSERT_EQ(test, t_set(test, 5000, true, &(struct t_params){
+					.clear = 1 }), 0);
+	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_foreign_owner(t->fw));
+	/* the other agent lets go */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_foreign_enable(t->fw, 6000), 0);
+	mlx5_diag_sim_fw_foreign_disable(t->fw, 7000);
+	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_foreign_owner(t->fw));
+	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_engine_enabled(t->fw));
+	/* ... but never stops a configuration it does not own */
+	KUNIT_ASSERT_EQ(test, t_set(test, 8000, true, &REP()), 0);
+	mlx5_diag_sim_fw_foreign_disable(t->fw, 9000);
+	KUNIT_EXPECT_TRUE(test, mlx5_diag_sim_fw_engine_enabled(t->fw));
+
+	/* 16-bit dialect: the first listed counter id */
+	KUNIT_ASSERT_EQ(test, t_set(test, 9000, true, &(struct t_params){}), 0);
+	t_dialect16(test);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_foreign_enable(t->fw, 9000), 0);
+	t_hdr(t, 0x819, 0);
+	KUNIT_ASSERT_EQ(test, t_run(test, 9000, 16, 8 + 24 + 4), 0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_IDS, 32), 0x0401);
+	mlx5_diag_sim_fw_foreign_disable(t->fw, 9000);
+
+	/* nothing listed: the other agent is refused like anyone */
+	caps = kunit_kzalloc(test, sizeof(*caps), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, caps);
+	mlx5_diag_sim_fw_get_caps(t->fw, caps);
+	caps->nr_ids = 0;
+	caps->repetitive = false;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_caps(t->fw, 9000, caps), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_foreign_enable(t->fw, 9000),
+			0x3);
+	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_foreign_owner(t->fw));
+}
+
+static void sim_test_fail_next(struct kunit *test)
+{
+	struct t_sim *t = test->priv;
+	u32 count, synd;
+	u8 status;
+
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_fail_next(t->fw, 1, 0, 0),
+			-EINVAL);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_fail_next(t->fw, 2, 0x6,
+							 0x1234), 0);
+	mlx5_diag_sim_fw_get_fail_next(t->fw, &count, &status, &synd);
+	KUNIT_EXPECT_EQ(test, count, 2);
+	KUNIT_EXPECT_EQ(test, status, 0x6);
+	KUNIT_EXPECT_EQ(test, synd, 0x1234);
+	/* failed commands have no effect */
+	KUNIT_EXPECT_EQ(test, t_set(test, 0, true, &REP()), 0x6);
+	KUNIT_EXPECT_EQ(test, t_synd(t), 0x1234);
+	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_engine_enabled(t->fw));
+	t_hdr(t, 0x100, 0x1);
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 16, 1024), 0x6);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, 0x80 + 0x4e0, 32), 0);
+	mlx5_diag_sim_fw_get_fail_next(t->fw, &count, &status, &synd);
+	KUNIT_EXPECT_EQ(test, count, 0);
+	KUNIT_EXPECT_EQ(test, status, 0);
+	KUNIT_EXPECT_EQ(test, t_set(test, 0, true, &REP()), 0);
+	KUNIT_EXPECT_TRUE(test, mlx5_diag_sim_fw_engine_enabled(t->fw));
+	KUNIT_EXPECT_EQ(test, t_stats(test).commands, 3);
+	KUNIT_EXPECT_EQ(test, t_stats(test).commands_failed, 2);
+	/* cancel */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_fail_next(t->fw, 5, 0x1, 0), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_fail_next(t->fw, 0, 0, 0), 0);
+	t_hdr(t, 0x100, 0x1);
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 16, 1024), 0);
+}
+
+struct t_text {
+	const char *in;
+	int ret;
+	u32 count;
+	u8 status;
+	u32 syndrome;
+};
+
+static const struct t_text t_fail_texts[] = {
+	{ "2 3", 0, 2, 3, 0 },
+	{ "2 3\n", 0, 2, 3, 0 },
+	{ "1 0x51 0xdeadbeef\n", 0, 1, 0x51, 0xdeadbeef },
+	{ " 4\t255 7 ", 0, 4, 255, 7 },
+	{ "0", 0, 0, 0, 0 },
+	{ "0\n", 0, 0, 0, 0 },
+	{ "", -EINVAL },
+	{ "\n", -EINVAL },
+	{ "1", -EINVAL },
+	{ "1 0", -EINVAL },
+	{ "1 256", -EINVAL },
+	{ "1 2 3 4", -EINVAL },
+	{ "0 5", -EINVAL },
+	{ "x", -EINVAL },
+	{ "1 2 x", -EINVAL },
+	{ "-1 2", -EINVAL },
+	{ "4294967296 2", -EINVAL },
+	{ "1 2 4294967296", -EINVAL },
+	{ "1 000000000000000000000000000002", -EINVAL },
+};
+
+static void sim_test_fail_next_text(struct kunit *test)
+{
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(t_fail_texts); i++) {
+		const struct t_text *x = &t_fail_texts[i];
+		u32 count = 99, synd = 99;
+		u8 status = 99;
+		int ret;
+
+		ret = mlx5_diag_sim_parse_fail_next(x->in, &count, &status,
+						    &synd);
+		KUNIT_EXPECT_EQ_MSG(test, ret, x->ret, "\"%s\"", x->in);
+		if (ret || x->ret)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, count, x->count, "\"%s\"", x->in);
+		KUNIT_EXPECT_EQ_MSG(test, status, x->status, "\"%s\"", x->in);
+		KUNIT_EXPECT_EQ_MSG(test, synd, x->syndrome, "\"%s\"", x->in);
+	}
+}
+
+/* ---- capabilities as text ---- */
+
+static int t_cap_index(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < mlx5_diag_sim_cap_count(); i++)
+		if (!strcmp(mlx5_diag_sim_cap_name(i), name))
+			return i;
+	return -1;
+}
+
+struct t_cap_text {
+	const char *cap;
+	const char *in;
+	int ret;
+	const char *out;	/* what reads back on success */
+};
+
+static const struct t_cap_text t_cap_texts[] = {
+	{ "dialect", "16\n", 0, "16\n" },
+	{ "dialect", "64", 0, "64\n" },
+	{ "dialect", "32", -EINVAL },
+	{ "dialect", "", -EINVAL },
+	{ "kinds", "0x11800001, 0x10200001\n", 0, "0x11800001 0x10200001\n" },
+	{ "kinds", "11600001", 0, "0x11600001\n" },
+	{ "kinds", "\n", 0, "\n" },
+	{ "kinds", "0x12345678", -EINVAL },
+	{ "kinds", "0x11800001 0x11800001", -EINVAL },
+	{ "kinds", "0x1180000100000000", -EINVAL },
+	{ "kinds", "zz", -EINVAL },
+	{ "sync_kinds", "0x10200001", 0, "0x10200001\n" },
+	{ "sync_kinds", "0x10200008", -EINVAL },
+	{ "counter_ids", "0x2c04 401", 0, "0x2c04 0x0401\n" },
+	{ "counter_ids", "0x10000", -EINVAL },
+	{ "counter_ids", "1 1", -EINVAL },
+	{ "sync_counter_ids", "0x1001", 0, "0x1001\n" },
+	{ "sync_counter_ids", "0x1001,,0x2001", 0, "0x1001 0x2001\n" },
+	{ "max_num_data_ids", "256", 0, "256\n" },
+	{ "max_num_data_ids", "0", -EINVAL },
+	{ "max_num_data_ids", "257", -EINVAL },
+	{ "log_max_samples", "16", 0, "16\n" },
+	{ "log_max_samples", "0", 0, "0\n" },
+	{ "log_max_samples", "17", -EINVAL },
+	{ "log_min_sample_period", "35\n", 0, "35\n" },
+	{ "log_min_sample_period", "36", -EINVAL },
+	{ "device_frequency_khz", "0x3e8", 0, "1000\n" },
+	{ "device_frequency_khz", "0", -EINVAL },
+	{ "device_frequency_khz", "10000001", -EINVAL },
+	{ "single", "0", 0, "0\n" },
+	{ "single", "2", -EINVAL },
+	{ "repetitive", "1 1", -EINVAL },
+	{ "on_demand", "yes", -EINVAL },
+	{ "sync_start", "0", 0, "0\n" },
+	{ "data_clear", "-1", -EINVAL },
+	{ "num_ports", "255", 0, "255\n" },
+	{ "num_ports", "256", -EINVAL },
+	{ "num_hosts", "4", 0, "4\n" },
+	{ "num_functions", "65535", 0, "65535\n" },
+	{ "num_functions", "65536", -EINVAL },
+	{ "num_pcie_links", "", -EINVAL },
+};
+
+static void sim_test_caps_text(struct kunit *test)
+{
+	struct mlx5_diag_sim_caps *caps, *orig;
+	char *buf;
+	u32 i;
+
+	caps = kunit_kzalloc(test, sizeof(*caps), GFP_KERNEL);
+	orig = kunit_kzalloc(test, sizeof(*orig), GFP_KERNEL);
+	buf = kunit_kzalloc(test, 4096, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, caps);
+	KUNIT_ASSERT_NOT_NULL(test, orig);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_cap_count(), 18);
+	KUNIT_EXPECT_NULL(test, mlx5_diag_sim_cap_name(18));
+	mlx5_diag_sim_default_caps(caps);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_caps_validate(caps), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_cap_show(caps,
+						     t_cap_index("counter_ids"),
+						     buf, 4096), 91);
+	KUNIT_EXPECT_STREQ(test, buf,
+			   "0x0401 0x0402 0x0403 0x0406 0x0409 0x040a 0x040b 0x1001 0x2001 0x2006 0x2c02 0x2c03 0x2c04\n");
+	mlx5_diag_sim_cap_show(caps, t_cap_index("sync_counter_ids"), buf,
+			       4096);
+	KUNIT_EXPECT_STREQ(test, buf,
+			   "0x0401 0x0402 0x0403 0x0406 0x0409 0x040a 0x040b\n");
+	mlx5_diag_sim_cap_show(caps, t_cap_index("kinds"), buf, 4096);
+	KUNIT_EXPECT_EQ(test, strlen(buf), 41 * 11);
+	KUNIT_EXPECT_EQ(test, strncmp(buf, "0x10200001 0x10200002 ", 22), 0);
+	mlx5_diag_sim_cap_show(caps, t_cap_index("device_frequency_khz"), buf,
+			       4096);
+	KUNIT_EXPECT_STREQ(test, buf, "156250\n");
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_cap_show(caps, 0, buf, 3), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_cap_show(caps, 18, buf, 4096),
+			-EINVAL);
+
+	for (i = 0; i < ARRAY_SIZE(t_cap_texts); i++) {
+		const struct t_cap_text *x = &t_cap_texts[i];
+		int cap = t_cap_index(x->cap);
+		int ret;
+
+		KUNIT_ASSERT_GE_MSG(test, cap, 0, "%s", x->cap);
+		mlx5_diag_sim_default_caps(caps);
+		*orig = *caps;
+		ret = mlx5_diag_sim_cap_store(caps, cap, x->in);
+		KUNIT_EXPECT_EQ_MSG(test, ret, x->ret, "%s \"%s\"", x->cap,
+				    x->in);
+		if (ret) {
+			KUNIT_EXPECT_EQ_MSG(test, memcmp(caps, orig,
+							 sizeof(*caps)), 0,
+					    "%s changed on error", x->cap);
+			continue;
+		}
+		KUNIT_EXPECT_EQ(test, mlx5_diag_sim_caps_validate(caps), 0);
+		KUNIT_EXPECT_GT(test, mlx5_diag_sim_cap_show(caps, cap, buf,
+							     4096), 0);
+		KUNIT_EXPECT_STREQ_MSG(test, buf, x->out, "%s", x->cap);
+	}
+
+	/* whole-set validation */
+	mlx5_diag_sim_default_caps(caps);
+	caps->nr_kinds = 42;
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_caps_validate(caps), -EINVAL);
+	mlx5_diag_sim_default_caps(caps);
+	caps->ids[1] = caps->ids[0];
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_caps_validate(caps), -EINVAL);
+	mlx5_diag_sim_default_caps(caps);
+	caps->freq_khz = 0;
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_caps_validate(caps), -EINVAL);
+	mlx5_diag_sim_default_caps(caps);
+	caps->kinds[0] = 0x10200007;
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_caps_validate(caps), -EINVAL);
+}
+
+static void sim_test_status_errno(struct kunit *test)
+{
+	static const struct { u8 st; int err; } map[] = {
+		{ 0x0, 0 }, { 0x1, -EIO }, { 0x2, -EINVAL }, { 0x3, -EINVAL },
+		{ 0x4, -EIO }, { 0x5, -EINVAL }, { 0x6, -EBUSY },
+		{ 0x8, -ENOMEM }, { 0x9, -EINVAL }, { 0xa, -EINVAL },
+		{ 0xf, -EAGAIN }, { 0x10, -EINVAL }, { 0x30, -EINVAL },
+		{ 0x40, -EINVAL }, { 0x50, -EIO }, { 0x51, -EIO },
+		{ 0x7, -EIO }, { 0xff, -EIO },
+	};
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(map); i++)
+		KUNIT_EXPECT_EQ_MSG(test, mlx5_diag_sim_status_to_errno(map[i].st),
+				    map[i].err, "status 0x%x", map[i].st);
+}
+
+static struct kunit_case sim_test_cases[] = {
+	KUNIT_CASE(sim_test_caps_general),
+	KUNIT_CASE(sim_test_caps_debug64),
+	KUNIT_CASE(sim_test_caps_debug16),
+	KUNIT_CASE_PARAM(sim_test_set_rules, t_rules_gen_params),
+	KUNIT_CASE(sim_test_cmd_errors),
+	KUNIT_CASE(sim_test_query_not_configured),
+	KUNIT_CASE(sim_test_query_params),
+	KUNIT_CASE(sim_test_periodic_timing),
+	KUNIT_CASE(sim_test_sample_id_wrap16),
+	KUNIT_CASE(sim_test_sample_id_wrap32),
+	KUNIT_CASE(sim_test_timestamp_wrap32),
+	KUNIT_CASE(sim_test_repetitive_overwrite),
+	KUNIT_CASE(sim_test_single_stops),
+	KUNIT_CASE(sim_test_disable),
+	KUNIT_CASE(sim_test_resize_resets),
+	KUNIT_CASE(sim_test_on_demand),
+	KUNIT_CASE(sim_test_query_wrap),
+	KUNIT_CASE_PARAM(sim_test_traffic, t_traffic_gen_params),
+	KUNIT_CASE(sim_test_engine_values),
+	KUNIT_CASE(sim_test_device_index),
+	KUNIT_CASE(sim_test_clock),
+	KUNIT_CASE(sim_test_time_monotonic),
+	KUNIT_CASE(sim_test_foreign_owner),
+	KUNIT_CASE(sim_test_fail_next),
+	KUNIT_CASE(sim_test_fail_next_text),
+	KUNIT_CASE(sim_test_caps_text),
+	KUNIT_CASE(sim_test_status_errno),
+	{}
+};
+
+static struct kunit_suite sim_test_suite = {
+	.name = "mlx5_diag_sim",
+	.init = t_init,
+	.exit = t_exit,
+	.test_cases = sim_test_cases,
+};
+
+kunit_test_suite(sim_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the mlx5_diag firmware emulator");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,89 @@
+# shellcheck shell=sh
+# Helpers for the in-guest selftests: TAP lines, the emulator's debugfs, the
+# PMUs' sysfs and the traffic model of Documentation/driver-api/mlx5-diag-firmware.rst.
+# Every test prints "ok - NAME" or "not ok - NAME" lines; run.sh counts them.
+
+SIM=/sys/kernel/debug/mlx5_diag_sim
+PMUS=/sys/bus/event_source/devices
+MODDIR=${MODDIR:-/lib/modules/mlx5_diag}
+T_FAILED=0
+T_PREFIX=${T_PREFIX:-$(basename "$0" .sh)}
+
+ok() { echo "ok - $T_PREFIX: $*"; }
+not_ok() { echo "not ok - $T_PREFIX: $*"; T_FAILED=1; }
+diag() { echo "# $*"; }
+
+# check NAME COMMAND...: ok when COMMAND succeeds
+check() {
+	name=$1
+	shift
+	if "$@"; then ok "$name"; else not_ok "$name"; fi
+}
+
+# expect_eq NAME GOT WANT
+expect_eq() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1 (got '$2', want '$3')"
+	fi
+}
+
+# expect_range NAME VALUE LOW HIGH (integers)
+expect_range() {
+	if [ "$2" -ge "$3" ] 2>/dev/null && [ "$2" -le "$4" ]; then
+		ok "$1 ($2 in [$3, $4])"
+	else
+		not_ok "$1 (got '$2', want [$3, $4])"
+	fi
+}
+
+# The PMU (mlx5_diag_<n>) serving emulated device <sim index>.
+pmu_of_sim() {
+	for p in "$PMUS"/mlx5_diag_*; do
+		[ "$(cat "$p/identifier" 2>/dev/null)" = "sim:$1" ] && basename "$p" && return 0
+	done
+	return 1
+}
+
+# Re-add an emulated device so the driver binds it again with new caps.
+sim_readd() {
+	echo 0 >"$SIM/dev$1/present" && echo 1 >"$SIM/dev$1/present"
+}
+
+# The traffic model's rate r(d, n) in events per microsecond.
+model_rate() {
+	id=$1
+	n=$2
+	k=$(( (id >> 32) & 0xffffffff ))
+	i=$(( id & 0xffffffff ))
+	echo $(( 1 + (k % 251 + 7 * i + 13 * n) % 509 ))
+}
+
+# perf stat -x, one event; prints "value runtime_ns" (or the error text).
+perf_stat_value() {
+	ev=$1
+	shift
+	out=$(perf stat -x, -e "$ev" "$@" 2>&1)
+	line=$(echo "$out" | grep -F "$ev" | grep -v '^#' | tail -1)
+	val=$(echo "$line" | cut -d, -f1)
+	run=$(echo "$line" | cut -d, -f4)
+	case "$val" in
+	''|*[!0-9]*) echo "ERR $out" ;;
+	*) echo "$val $run" ;;
+	esac
+}
+
+# The errno perf_event_open gave an event, or 0 when perf stat worked.
+perf_open_errno() {
+	out=$(perf stat -e "$1" -a true 2>&1)
+	e=$(echo "$out" | sed -n 's/.*syscall returned with \([0-9]*\).*/\1/p' | head -1)
+	if [ -n "$e" ]; then
+		echo "$e"
+	elif echo "$out" | grep -q "Performance counter stats"; then
+		echo 0
+	else
+		echo "perf: $out" | head -3 >&2
+		echo unknown
+	fi
+}

@@ -1,0 +1,68 @@
+#!/bin/sh
+# sysfs discovery: one PMU per emulated device, format/, events/, caps/,
+# cpumask and identifier as the emulator's default capabilities say, and
+# perf list showing every event.
+. ./lib.sh
+
+n=$(ls -d "$PMUS"/mlx5_diag_* 2>/dev/null | wc -l)
+expect_eq "one PMU per emulated device" "$n" 2
+P0=$PMUS/$(pmu_of_sim 0)
+P1=$PMUS/$(pmu_of_sim 1)
+check "PMU for sim:0 found" test -d "$P0"
+check "PMU for sim:1 found" test -d "$P1"
+
+expect_eq "format kind" "$(cat "$P0/format/kind")" "config:32-63"
+expect_eq "format port" "$(cat "$P0/format/port")" "config:0-7"
+expect_eq "format prio" "$(cat "$P0/format/prio")" "config:8-11"
+expect_eq "format function" "$(cat "$P0/format/function")" "config:0-15"
+expect_eq "format link_zz" "$(cat "$P0/format/link_zz")" "config:16-23"
+expect_eq "format bin" "$(cat "$P0/format/bin")" "config:16-31"
+expect_eq "format force" "$(cat "$P0/format/force")" "config1:63"
+expect_eq "format period_ns" "$(cat "$P0/format/period_ns")" "config2:0-63"
+check "no fw_counter field on a 64-bit device" test ! -e "$P0/format/fw_counter"
+
+aliases=$(ls "$P0/events" | grep -vc '\.')
+expect_eq "an alias for each of the 41 data ID kinds" "$aliases" 41
+expect_eq "port_rx_bytes alias" "$(cat "$P0/events/port_rx_bytes")" \
+	"kind=0x10200001,port=?"
+expect_eq "port_prio_tx_bytes alias" "$(cat "$P0/events/port_prio_tx_bytes")" \
+	"kind=0x11400002,port=?,prio=?"
+expect_eq "pcie_read_latency_hist_packets alias" \
+	"$(cat "$P0/events/pcie_read_latency_hist_packets")" "kind=0x1160000f,link_xx=?,bin=?"
+expect_eq "icmc_hits alias" "$(cat "$P0/events/icmc_hits")" "kind=0x11800002"
+expect_eq "port_rx_bytes unit" "$(cat "$P0/events/port_rx_bytes.unit")" "Bytes"
+expect_eq "pcie_read_latency_total_ns unit" \
+	"$(cat "$P0/events/pcie_read_latency_total_ns.unit")" "ns"
+check "no unit on packet counts" test ! -e "$P0/events/port_rx_packets.unit"
+
+expect_eq "caps max_data_ids" "$(cat "$P0/caps/max_data_ids")" 16
+expect_eq "caps log_max_samples" "$(cat "$P0/caps/log_max_samples")" 13
+expect_eq "caps device_frequency_khz" "$(cat "$P0/caps/device_frequency_khz")" 156250
+# 2^14 clocks at 156.25 MHz = 104857.6 ns
+expect_eq "caps min_sample_period_ns" "$(cat "$P0/caps/min_sample_period_ns")" 104857
+expect_eq "caps modes" "$(cat "$P0/caps/modes")" "single repetitive on_demand"
+expect_eq "caps sync" "$(cat "$P0/caps/sync")" 1
+expect_eq "caps clear" "$(cat "$P0/caps/clear")" 1
+expect_eq "caps dialect" "$(cat "$P0/caps/dialect")" model64
+expect_eq "caps num_ports" "$(cat "$P0/caps/num_ports")" 2
+expect_eq "caps counting_refresh_ms" "$(cat "$P0/caps/counting_refresh_ms")" 100
+# sync only on the PCIe (0x116...) and ICMC (0x118...) kinds: 15 + 3
+expect_eq "caps sync_ids" "$(grep -c . "$P0/caps/sync_ids")" 18
+check "caps sync_ids lists icmc" grep -qx 0x1180000100000000 "$P0/caps/sync_ids"
+check "caps sync_ids omits ports" sh -c "! grep -q '^0x102' $P0/caps/sync_ids"
+
+cpus=$(cat "$P0/cpumask")
+case "$cpus" in
+*[!0-9]*|'') not_ok "cpumask is one CPU (got '$cpus')" ;;
+*) ok "cpumask is one CPU ($cpus)" ;;
+esac
+expect_eq "identifier sim:0" "$(cat "$P0/identifier")" "sim:0"
+expect_eq "identifier sim:1" "$(cat "$P1/identifier")" "sim:1"
+
+list=$(perf list pmu 2>&1)
+n=$(echo "$list" | grep -c "$(basename "$P0")/port_rx_bytes,port=?/")
+expect_eq "perf list shows port_rx_bytes with its port field" "$n" 1
+n=$(echo "$list" | grep -c "mlx5_diag_[0-9]*/")
+expect_eq "perf list shows 41 events on each of 2 PMUs" "$n" 82
+
+exit $T_FAILED
