@@ -40,7 +40,9 @@ static u64 tb_get(const u8 *buf, u32 off, u32 width)
 	for (i = 0; i < width; i++) {
 		u32 bit = off + i;
 
-		v = v << 1 | !!(buf[bit / 8] & (0x80 >> (bit % 8)));
+		v <<= 1;
+		if (buf[bit / 8] & (0x80 >> (bit % 8)))
+			v |= 1;
 	}
 	return v;
 }
@@ -93,17 +95,20 @@ static u64 t_count(u64 d, u64 n, u64 t_ns)
 	return t_rate(d, n) * t_ns / 1000;
 }
 
-/* engine clocks -> ns at the default 156250 kHz */
+/* engine clocks -> ns at the default 156250 kHz: 6.4 ns per clock */
 static u64 t_ns(u64 clocks)
 {
-	return clocks * 1000000 / 156250;
+	return clocks * 32 / 5;
 }
 
 /* device clock at now_ns with the default offset and frequency */
 static u64 t_clock(u64 now_ns)
 {
-	return T_OFFSET + now_ns * 156250 / 1000000;
+	return T_OFFSET + now_ns * 5 / 32;
 }
+
+/* the first ns at which n periods of T_P have passed since 0 */
+#define T_AT(n) DIV_ROUND_UP((u64)(n) * T_P * 32, 5)
 
 static u8 t_status(const struct t_sim *t)
 {
@@ -131,17 +136,20 @@ static void t_hdr(struct t_sim *t, u16 opcode, u16 op_mod)
 	tb_put(t->in, 0x30, 16, op_mod);
 }
 
+/* the mode bits of the context, as flags */
+#define TF_SINGLE	BIT(0)
+#define TF_REP		BIT(1)
+#define TF_SYNC		BIT(2)
+#define TF_CLEAR	BIT(3)
+#define TF_OD		BIT(4)
+#define TF_EN		BIT(5)
+#define TF_TRACER	BIT(6)
+
 struct t_params {
+	u32 flags;
 	u32 num;
 	u32 log_num;
 	u32 period;
-	bool single;
-	bool rep;
-	bool sync;
-	bool clear;
-	bool od;
-	bool enable;
-	bool tracer;
 	u32 nids;		/* ids given; entries past nids repeat ids[0] */
 	u64 ids[4];
 };
@@ -157,13 +165,13 @@ static u8 t_set(struct kunit *test, u64 now, bool dialect64,
 	t_hdr(t, 0x820, 0);
 	tb_put(t->in, T_CTX + 0x00, 16, p->num);
 	tb_put(t->in, T_CTX + 0x18, 8, p->log_num);
-	tb_put(t->in, T_CTX + 0x20, 1, p->single);
-	tb_put(t->in, T_CTX + 0x21, 1, p->rep);
-	tb_put(t->in, T_CTX + 0x22, 1, p->sync);
-	tb_put(t->in, T_CTX + 0x23, 1, p->clear);
-	tb_put(t->in, T_CTX + 0x24, 1, p->od);
-	tb_put(t->in, T_CTX + 0x25, 1, p->enable);
-	tb_put(t->in, T_CTX + 0x26, 1, p->tracer);
+	tb_put(t->in, T_CTX + 0x20, 1, !!(p->flags & TF_SINGLE));
+	tb_put(t->in, T_CTX + 0x21, 1, !!(p->flags & TF_REP));
+	tb_put(t->in, T_CTX + 0x22, 1, !!(p->flags & TF_SYNC));
+	tb_put(t->in, T_CTX + 0x23, 1, !!(p->flags & TF_CLEAR));
+	tb_put(t->in, T_CTX + 0x24, 1, !!(p->flags & TF_OD));
+	tb_put(t->in, T_CTX + 0x25, 1, !!(p->flags & TF_EN));
+	tb_put(t->in, T_CTX + 0x26, 1, !!(p->flags & TF_TRACER));
 	tb_put(t->in, T_CTX + 0x38, 8, p->period);
 	for (i = 0; i < p->num; i++) {
 		u64 id = p->ids[i < p->nids ? i : 0];
@@ -349,22 +357,45 @@ static void sim_test_caps_debug16(struct kunit *test)
 
 /* ---- SET_DIAGNOSTIC_PARAMS rules ---- */
 
+struct t_want {
+	u8 status;
+	u32 syndrome;
+	u32 bad_index;		/* 64-bit dialect */
+	u32 bad_reason;
+};
+
 struct t_rule {
 	const char *name;
 	bool dialect16;
 	void (*caps)(struct mlx5_diag_sim_caps *caps);
 	struct t_params p;
-	u8 status;
-	u32 syndrome;
-	u32 bad_index;
-	u32 bad_reason;
+	struct t_want want;
 };
 
-static void t_no_single(struct mlx5_diag_sim_caps *c) { c->single = false; }
-static void t_no_rep(struct mlx5_diag_sim_caps *c) { c->repetitive = false; }
-static void t_no_od(struct mlx5_diag_sim_caps *c) { c->on_demand = false; }
-static void t_no_sync(struct mlx5_diag_sim_caps *c) { c->sync_start = false; }
-static void t_no_clear(struct mlx5_diag_sim_caps *c) { c->data_clear = false; }
+static void t_no_single(struct mlx5_diag_sim_caps *c)
+{
+	c->single = false;
+}
+
+static void t_no_rep(struct mlx5_diag_sim_caps *c)
+{
+	c->repetitive = false;
+}
+
+static void t_no_od(struct mlx5_diag_sim_caps *c)
+{
+	c->on_demand = false;
+}
+
+static void t_no_sync(struct mlx5_diag_sim_caps *c)
+{
+	c->sync_start = false;
+}
+
+static void t_no_clear(struct mlx5_diag_sim_caps *c)
+{
+	c->data_clear = false;
+}
 
 static void t_drop_first_kind(struct mlx5_diag_sim_caps *c)
 {
@@ -376,94 +407,129 @@ static void t_port_sync(struct mlx5_diag_sim_caps *c)
 	c->sync_kinds[c->nr_sync_kinds++] = 0x10200001;
 }
 
-#define REP(...) { .num = 1, .log_num = 4, .period = 14, .rep = 1,	\
-		   .enable = 1, .nids = 1, .ids = { PORT_RX_BYTES(0) },	\
-		   __VA_ARGS__ }
-#define OK 0, 0
-#define BAD(s) 0x3, MLX5_DIAG_SIM_SYND_##s
-#define INST(id) { "instance " #id, .p = REP(.ids = { id }),		\
-		   BAD(BAD_INSTANCE), 0, 3 }
-#define INST_OK(id) { "instance ok " #id, .p = REP(.ids = { id }), OK }
+/*
+ * SETP(flags, num_of_counters, log_num_of_samples, log_sample_period, ids...)
+ * and PSETP(...) for a pointer to one.
+ */
+#define SETP(_fl, _num, _log, _per, ...) {				\
+	.flags = (_fl), .num = (_num), .log_num = (_log),		\
+	.period = (_per), .ids = { __VA_ARGS__ },			\
+	.nids = sizeof((u64[]){ __VA_ARGS__ }) / sizeof(u64) }
+#define PSETP(...) (&(const struct t_params)SETP(__VA_ARGS__))
+/* enabled in one mode */
+#define RE	(TF_REP | TF_EN)
+#define SE	(TF_SINGLE | TF_EN)
+#define OE	(TF_OD | TF_EN)
+#define P0	PORT_RX_BYTES(0)
+
+#define OK		{ 0 }
+#define BAD(s)		{ 0x3, MLX5_DIAG_SIM_SYND_##s }
+#define BADID(s, i, r)	{ 0x3, MLX5_DIAG_SIM_SYND_##s, i, r }
+#define INST(id) { "instance " #id, .p = SETP(RE, 1, 4, 14, id),	\
+		   .want = BADID(BAD_INSTANCE, 0, 3) }
+#define INST_OK(id) { "instance ok " #id, .p = SETP(RE, 1, 4, 14, id),	\
+		      .want = OK }
 
 static const struct t_rule t_rules[] = {
-	{ "repetitive ok", .p = REP(), OK },
-	{ "single ok", .p = REP(.rep = 0, .single = 1), OK },
-	{ "on_demand ok", .p = REP(.rep = 0, .od = 1, .period = 0), OK },
-	{ "single+repetitive", .p = REP(.single = 1), BAD(SINGLE_REPETITIVE) },
+	{ "repetitive ok", .p = SETP(RE, 1, 4, 14, P0), .want = OK },
+	{ "single ok", .p = SETP(SE, 1, 4, 14, P0), .want = OK },
+	{ "on_demand ok", .p = SETP(OE, 1, 4, 0, P0), .want = OK },
+	/* rule 1 */
+	{ "single+repetitive", .p = SETP(SE | TF_REP, 1, 4, 14, P0),
+	  .want = BAD(SINGLE_REPETITIVE) },
 	{ "single+repetitive disabled",
-	  .p = REP(.single = 1, .enable = 0), BAD(SINGLE_REPETITIVE) },
-	{ "on_demand+repetitive", .p = REP(.od = 1), BAD(ON_DEMAND_COMBO) },
-	{ "on_demand+single", .p = REP(.rep = 0, .single = 1, .od = 1),
-	  BAD(ON_DEMAND_COMBO) },
-	{ "on_demand+sync", .p = REP(.rep = 0, .od = 1, .sync = 1,
-				     .ids = { ICMC_HITS }),
-	  BAD(ON_DEMAND_COMBO) },
-	{ "on_demand+clear", .p = REP(.rep = 0, .od = 1, .clear = 1),
-	  BAD(ON_DEMAND_COMBO) },
-	{ "on_demand+sync+clear", .p = REP(.rep = 0, .od = 1, .sync = 1,
-					   .clear = 1, .ids = { ICMC_HITS }),
-	  BAD(ON_DEMAND_COMBO) },
-	{ "clear without sync", .p = REP(.clear = 1), BAD(CLEAR_NO_SYNC) },
-	{ "clear with sync", .p = REP(.clear = 1, .sync = 1,
-				      .ids = { ICMC_HITS }), OK },
-	{ "disable: clear without sync", .p = { .clear = 1 }, OK },
-	{ "disable without clear", .p = { .num = 0 }, OK },
-	{ "period below min", .p = REP(.period = 13), BAD(PERIOD_LOW) },
-	{ "period at min", .p = REP(.period = 14), OK },
-	{ "period 35", .p = REP(.period = 35), OK },
-	{ "period above 35", .p = REP(.period = 36), BAD(PERIOD_HIGH) },
-	{ "single period above 35", .p = REP(.rep = 0, .single = 1,
-					     .period = 255), BAD(PERIOD_HIGH) },
-	{ "on_demand ignores period", .p = REP(.rep = 0, .od = 1,
-					       .period = 200), OK },
-	{ "log_num = log_max", .p = REP(.log_num = 13), OK },
-	{ "log_num > log_max", .p = REP(.log_num = 14), BAD(LOG_SAMPLES) },
+	  .p = SETP(TF_SINGLE | TF_REP, 1, 4, 14, P0),
+	  .want = BAD(SINGLE_REPETITIVE) },
+	/* rule 2 */
+	{ "on_demand+repetitive", .p = SETP(OE | TF_REP, 1, 4, 14, P0),
+	  .want = BAD(ON_DEMAND_COMBO) },
+	{ "on_demand+single", .p = SETP(OE | TF_SINGLE, 1, 4, 14, P0),
+	  .want = BAD(ON_DEMAND_COMBO) },
+	{ "on_demand+sync", .p = SETP(OE | TF_SYNC, 1, 4, 14, ICMC_HITS),
+	  .want = BAD(ON_DEMAND_COMBO) },
+	{ "on_demand+clear", .p = SETP(OE | TF_CLEAR, 1, 4, 14, P0),
+	  .want = BAD(ON_DEMAND_COMBO) },
+	{ "on_demand+sync+clear",
+	  .p = SETP(OE | TF_SYNC | TF_CLEAR, 1, 4, 14, ICMC_HITS),
+	  .want = BAD(ON_DEMAND_COMBO) },
+	/* rule 3, and the disable of rule 7 */
+	{ "clear without sync", .p = SETP(RE | TF_CLEAR, 1, 4, 14, P0),
+	  .want = BAD(CLEAR_NO_SYNC) },
+	{ "clear with sync",
+	  .p = SETP(RE | TF_SYNC | TF_CLEAR, 1, 4, 14, ICMC_HITS),
+	  .want = OK },
+	{ "disable: clear without sync", .p = { .flags = TF_CLEAR },
+	  .want = OK },
+	{ "disable without clear", .p = { .num = 0 }, .want = OK },
+	/* rule 4 */
+	{ "period below min", .p = SETP(RE, 1, 4, 13, P0),
+	  .want = BAD(PERIOD_LOW) },
+	{ "period at min", .p = SETP(RE, 1, 4, 14, P0), .want = OK },
+	{ "period 35", .p = SETP(RE, 1, 4, 35, P0), .want = OK },
+	{ "period above 35", .p = SETP(RE, 1, 4, 36, P0),
+	  .want = BAD(PERIOD_HIGH) },
+	{ "single period above 35", .p = SETP(SE, 1, 4, 255, P0),
+	  .want = BAD(PERIOD_HIGH) },
+	{ "single period below min", .p = SETP(SE, 1, 4, 0, P0),
+	  .want = BAD(PERIOD_LOW) },
+	{ "on_demand ignores period", .p = SETP(OE, 1, 4, 200, P0),
+	  .want = OK },
+	/* rule 5 */
+	{ "log_num = log_max", .p = SETP(RE, 1, 13, 14, P0), .want = OK },
+	{ "log_num > log_max", .p = SETP(RE, 1, 14, 14, P0),
+	  .want = BAD(LOG_SAMPLES) },
 	{ "log_num > log_max disabled", .p = { .log_num = 14 },
-	  BAD(LOG_SAMPLES) },
-	{ "2^(13-12) >= 2", .p = REP(.log_num = 12, .num = 2), OK },
-	{ "2^(13-12) < 3", .p = REP(.log_num = 12, .num = 3),
-	  BAD(BUFFER_SHARE) },
-	{ "2^(13-13) < 2", .p = REP(.log_num = 13, .num = 2),
-	  BAD(BUFFER_SHARE) },
-	{ "2^(13-9) >= 16", .p = REP(.log_num = 9, .num = 16), OK },
-	{ "2^(13-10) < 16", .p = REP(.log_num = 10, .num = 16),
-	  BAD(BUFFER_SHARE) },
-	{ "num_of_counters 0", .p = REP(.num = 0), BAD(NUM_COUNTERS) },
-	{ "num_of_counters 16", .p = REP(.num = 16), OK },
-	{ "num_of_counters 17", .p = REP(.num = 17), BAD(NUM_COUNTERS) },
-	{ "no mode", .p = REP(.rep = 0), BAD(NO_MODE) },
-	{ "tracer_dump", .p = REP(.tracer = 1), BAD(NO_TRACER_DUMP) },
-	{ "no single cap", .caps = t_no_single,
-	  .p = REP(.rep = 0, .single = 1), BAD(NO_SINGLE) },
-	{ "no repetitive cap", .caps = t_no_rep, .p = REP(),
-	  BAD(NO_REPETITIVE) },
-	{ "no on_demand cap", .caps = t_no_od,
-	  .p = REP(.rep = 0, .od = 1), BAD(NO_ON_DEMAND) },
+	  .want = BAD(LOG_SAMPLES) },
+	{ "2^(13-12) >= 2", .p = SETP(RE, 2, 12, 14, P0), .want = OK },
+	{ "2^(13-12) < 3", .p = SETP(RE, 3, 12, 14, P0),
+	  .want = BAD(BUFFER_SHARE) },
+	{ "2^(13-13) < 2", .p = SETP(RE, 2, 13, 14, P0),
+	  .want = BAD(BUFFER_SHARE) },
+	{ "2^(13-9) >= 16", .p = SETP(RE, 16, 9, 14, P0), .want = OK },
+	{ "2^(13-10) < 16", .p = SETP(RE, 16, 10, 14, P0),
+	  .want = BAD(BUFFER_SHARE) },
+	/* rule 8: how many */
+	{ "num_of_counters 0", .p = SETP(RE, 0, 4, 14, P0),
+	  .want = BAD(NUM_COUNTERS) },
+	{ "num_of_counters 16", .p = SETP(RE, 16, 4, 14, P0), .want = OK },
+	{ "num_of_counters 17", .p = SETP(RE, 17, 4, 14, P0),
+	  .want = BAD(NUM_COUNTERS) },
+	/* rule 9 and the emulator's own */
+	{ "no mode", .p = SETP(TF_EN, 1, 4, 14, P0), .want = BAD(NO_MODE) },
+	{ "tracer_dump", .p = SETP(RE | TF_TRACER, 1, 4, 14, P0),
+	  .want = BAD(NO_TRACER_DUMP) },
+	{ "no single cap", .caps = t_no_single, .p = SETP(SE, 1, 4, 14, P0),
+	  .want = BAD(NO_SINGLE) },
+	{ "no repetitive cap", .caps = t_no_rep, .p = SETP(RE, 1, 4, 14, P0),
+	  .want = BAD(NO_REPETITIVE) },
+	{ "no on_demand cap", .caps = t_no_od, .p = SETP(OE, 1, 4, 14, P0),
+	  .want = BAD(NO_ON_DEMAND) },
 	{ "no sync cap", .caps = t_no_sync,
-	  .p = REP(.sync = 1, .ids = { ICMC_HITS }), BAD(NO_SYNC_START) },
+	  .p = SETP(RE | TF_SYNC, 1, 4, 14, ICMC_HITS),
+	  .want = BAD(NO_SYNC_START) },
 	{ "no clear cap", .caps = t_no_clear,
-	  .p = REP(.sync = 1, .clear = 1, .ids = { ICMC_HITS }),
-	  BAD(NO_DATA_CLEAR) },
+	  .p = SETP(RE | TF_SYNC | TF_CLEAR, 1, 4, 14, ICMC_HITS),
+	  .want = BAD(NO_DATA_CLEAR) },
 	{ "disable needs no clear cap", .caps = t_no_clear,
-	  .p = { .clear = 1 }, OK },
-	/* 64-bit data IDs: kind, sync, instance; index of the first bad one */
-	{ "unknown kind", .p = REP(.num = 3, .nids = 3,
-				   .ids = { PORT_RX_BYTES(0), ICMC_HITS,
-					    0x1020000700000000ULL }),
-	  BAD(UNSUPPORTED_ID), 2, 1 },
-	{ "kind not listed", .caps = t_drop_first_kind, .p = REP(),
-	  BAD(UNSUPPORTED_ID), 0, 1 },
-	{ "sync on port kind", .p = REP(.sync = 1, .num = 2, .nids = 2,
-					.ids = { ICMC_HITS, PORT_RX_BYTES(1) }),
-	  BAD(NO_SYNC), 1, 2 },
-	{ "sync kind before instance", .p = REP(.sync = 1,
-						.ids = { PORT_RX_BYTES(7) }),
-	  BAD(NO_SYNC), 0, 2 },
+	  .p = { .flags = TF_CLEAR }, .want = OK },
+	/* rule 8, 64-bit data IDs: kind, sync, instance; first bad index */
+	{ "unknown kind",
+	  .p = SETP(RE, 3, 4, 14, P0, ICMC_HITS, 0x1020000700000000ULL),
+	  .want = BADID(UNSUPPORTED_ID, 2, 1) },
+	{ "kind not listed", .caps = t_drop_first_kind,
+	  .p = SETP(RE, 1, 4, 14, P0), .want = BADID(UNSUPPORTED_ID, 0, 1) },
+	{ "sync on port kind",
+	  .p = SETP(RE | TF_SYNC, 2, 4, 14, ICMC_HITS, PORT_RX_BYTES(1)),
+	  .want = BADID(NO_SYNC, 1, 2) },
+	{ "sync kind before instance",
+	  .p = SETP(RE | TF_SYNC, 1, 4, 14, PORT_RX_BYTES(7)),
+	  .want = BADID(NO_SYNC, 0, 2) },
 	{ "sync made available", .caps = t_port_sync,
-	  .p = REP(.sync = 1, .ids = { PORT_RX_BYTES(1) }), OK },
-	{ "sync+clear on PCIe", .p = REP(.sync = 1, .clear = 1,
-					 .ids = { PCIE_IN_BYTES(1) }), OK },
-	INST_OK(0x1020000100000001ULL),
+	  .p = SETP(RE | TF_SYNC, 1, 4, 14, PORT_RX_BYTES(1)), .want = OK },
+	{ "sync+clear on PCIe",
+	  .p = SETP(RE | TF_SYNC | TF_CLEAR, 1, 4, 14, PCIE_IN_BYTES(1)),
+	  .want = OK },
+	INST_OK(0x1020000100000001ULL),		/* port 1 */
 	INST(0x1020000100000002ULL),		/* port >= num_ports */
 	INST(0x1020000100000100ULL),		/* other bits */
 	INST_OK(0x1020000200000701ULL),		/* port 1, prio 7 */
@@ -492,18 +558,19 @@ static const struct t_rule t_rules[] = {
 	INST(0x1100000200000001ULL),		/* global, instance */
 	INST(0x1180000180000000ULL),		/* global, bit 31 */
 	/* public 16-bit dialect */
-	{ "16: ok", .dialect16 = true, .p = REP(.ids = { 0x2006 }), OK },
+	{ "16: ok", .dialect16 = true, .p = SETP(RE, 1, 4, 14, 0x2006),
+	  .want = OK },
 	{ "16: unsupported id", .dialect16 = true,
-	  .p = REP(.num = 2, .nids = 2, .ids = { 0x2006, 0x0404 }),
-	  BAD(UNSUPPORTED_ID) },
+	  .p = SETP(RE, 2, 4, 14, 0x2006, 0x0404),
+	  .want = BAD(UNSUPPORTED_ID) },
 	{ "16: sync on non-sync id", .dialect16 = true,
-	  .p = REP(.sync = 1, .ids = { 0x1001 }), BAD(NO_SYNC) },
+	  .p = SETP(RE | TF_SYNC, 1, 4, 14, 0x1001), .want = BAD(NO_SYNC) },
 	{ "16: sync ok", .dialect16 = true,
-	  .p = REP(.sync = 1, .clear = 1, .ids = { 0x0401 }), OK },
+	  .p = SETP(RE | TF_SYNC | TF_CLEAR, 1, 4, 14, 0x0401), .want = OK },
 	{ "16: 13 counters", .dialect16 = true,
-	  .p = REP(.num = 13, .log_num = 9), OK },
+	  .p = SETP(RE, 13, 9, 14, 0x0401), .want = OK },
 	{ "16: 14 counters", .dialect16 = true,
-	  .p = REP(.num = 14, .log_num = 9), BAD(NUM_COUNTERS) },
+	  .p = SETP(RE, 14, 9, 14, 0x0401), .want = BAD(NUM_COUNTERS) },
 };
 
 static void t_rule_desc(const struct t_rule *r, char *desc)
@@ -529,15 +596,17 @@ static void sim_test_set_rules(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_caps(t->fw, 0, caps), 0);
 
 	st = t_set(test, 1000, !r->dialect16, &r->p);
-	KUNIT_EXPECT_EQ(test, st, r->status);
-	KUNIT_EXPECT_EQ(test, t_synd(t), r->syndrome);
+	KUNIT_EXPECT_EQ(test, st, r->want.status);
+	KUNIT_EXPECT_EQ(test, t_synd(t), r->want.syndrome);
 	if (!r->dialect16) {
-		KUNIT_EXPECT_EQ(test, tb_get(t->out, 0x40, 16), r->bad_index);
-		KUNIT_EXPECT_EQ(test, tb_get(t->out, 0x50, 8), r->bad_reason);
+		KUNIT_EXPECT_EQ(test, tb_get(t->out, 0x40, 16),
+				r->want.bad_index);
+		KUNIT_EXPECT_EQ(test, tb_get(t->out, 0x50, 8),
+				r->want.bad_reason);
 	}
 	/* a refused SET leaves the engine as it was; a good one applies */
 	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_engine_enabled(t->fw),
-			!st && r->p.enable);
+			!st && (r->p.flags & TF_EN));
 	KUNIT_EXPECT_EQ(test, t_stats(test).commands_failed, st ? 1 : 0);
 }
 
@@ -545,7 +614,7 @@ static void sim_test_set_rules(struct kunit *test)
 
 static void sim_test_cmd_errors(struct kunit *test)
 {
-	static const struct t_params rep = REP();
+	static const struct t_params rep = SETP(RE, 1, 4, 14, P0);
 	struct t_sim *t = test->priv;
 	u16 ops[] = { 0x819, 0x820, 0x821 };
 	u32 i;
@@ -613,8 +682,9 @@ static void sim_test_cmd_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, 0x08, 24), 0);
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, 0x40, 64), 0);
 
-	KUNIT_EXPECT_EQ(test, t_stats(test).commands, 25);
-	KUNIT_EXPECT_EQ(test, t_stats(test).commands_failed, 20);
+	/* 21 commands reached the firmware, 4 of them succeeded */
+	KUNIT_EXPECT_EQ(test, t_stats(test).commands, 21);
+	KUNIT_EXPECT_EQ(test, t_stats(test).commands_failed, 17);
 }
 
 static void sim_test_query_not_configured(struct kunit *test)
@@ -633,12 +703,10 @@ static void sim_test_query_not_configured(struct kunit *test)
 
 static void sim_test_query_params(struct kunit *test)
 {
-	const struct t_params p = REP(.num = 3, .nids = 3, .log_num = 11,
-				      .period = 20, .sync = 1, .clear = 1,
-				      .ids = { PCIE_IN_BYTES(1), ICMC_HITS,
-					       0x1160000f00090000ULL });
-	const struct t_params p16 = REP(.num = 2, .nids = 2, .single = 1,
-					.rep = 0, .ids = { 0x2c04, 0x0401 });
+	const struct t_params p = SETP(RE | TF_SYNC | TF_CLEAR, 3, 11, 20,
+				       PCIE_IN_BYTES(1), ICMC_HITS,
+				       0x1160000f00090000ULL);
+	const struct t_params p16 = SETP(SE, 2, 4, 14, 0x2c04, 0x0401);
 	struct t_sim *t = test->priv;
 
 	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p), 0);
@@ -647,19 +715,21 @@ static void sim_test_query_params(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x00, 16), 3);
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x18, 8), 11);
 	/* single, repetitive, sync, clear, on_demand, enable, tracer_dump */
-	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x20, 7), 0x35);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x20, 7), 0x3a);
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x38, 8), 20);
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_IDS, 64), PCIE_IN_BYTES(1));
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_IDS + 64, 64), ICMC_HITS);
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_IDS + 128, 64),
 			0x1160000f00090000ULL);
 
+	/* the dialect cannot change under a running engine */
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &(struct t_params){}), 0);
 	t_dialect16(test);
 	KUNIT_ASSERT_EQ(test, t_set(test, 0, false, &p16), 0);
 	t_hdr(t, 0x819, 0);
 	KUNIT_ASSERT_EQ(test, t_run(test, 0, 16, 8 + 24 + 2 * 4), 0);
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x00, 16), 2);
-	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x20, 7), 0x41);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x20, 7), 0x42);
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_IDS, 32), 0x2c04);
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_IDS + 32, 32), 0x0401);
 }
@@ -669,7 +739,7 @@ static void sim_test_query_params(struct kunit *test)
 static void sim_test_periodic_timing(struct kunit *test)
 {
 	const u64 d = PORT_RX_BYTES(1);
-	const struct t_params p = REP(.ids = { d });
+	const struct t_params p = SETP(RE, 1, 4, 14, d);
 	struct t_sim *t = test->priv;
 	const u64 en = 1000000;			/* enable at 1 ms */
 	const u64 e = t_clock(en);		/* E */
@@ -700,8 +770,8 @@ static void sim_test_periodic_timing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x.id, d);
 	KUNIT_EXPECT_EQ(test, x.sample_id, 0);
 	KUNIT_EXPECT_EQ(test, x.ts, e + T_P);
-	/* t = P clocks = 104857 ns; rate(0x10200001 port 1, dev 0) = 61 */
-	KUNIT_EXPECT_EQ(test, x.value, 6396);
+	/* t = P clocks = 104857 ns; rate(0x10200001 port 1, dev 0) = 48 */
+	KUNIT_EXPECT_EQ(test, x.value, 5033);
 	KUNIT_EXPECT_EQ(test, t_entry64(t, 1).ts, 0);
 
 	/* 10 periods: samples 0..9 at E + (j + 1) P, values C(t_j) */
@@ -721,7 +791,7 @@ static void sim_test_periodic_timing(struct kunit *test)
 
 static void sim_test_sample_id_wrap16(struct kunit *test)
 {
-	const struct t_params p = REP(.ids = { 0x0401 });
+	const struct t_params p = SETP(RE, 1, 4, 14, 0x0401);
 	struct t_sim *t = test->priv;
 	/* 65538 samples: j = 0..65537 */
 	const u64 now = 6872157389ULL;
@@ -746,11 +816,10 @@ static void sim_test_sample_id_wrap16(struct kunit *test)
 
 static void sim_test_sample_id_wrap32(struct kunit *test)
 {
-	const struct t_params p = REP(.log_num = 2);
+	const struct t_params p = SETP(RE, 1, 2, 14, P0);
 	struct t_sim *t = test->priv;
 	const u64 n = (1ULL << 32) + 2;		/* samples j = 0 .. 2^32 + 1 */
-	/* enough ns for n periods: ceil(n * P * 6.4) */
-	const u64 now = DIV_ROUND_UP(n * T_P * 1000000, 156250);
+	const u64 now = T_AT(n);
 
 	KUNIT_EXPECT_EQ(test, (t_clock(now) - T_OFFSET) / T_P, n);
 	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p), 0);
@@ -766,7 +835,7 @@ static void sim_test_sample_id_wrap32(struct kunit *test)
 
 static void sim_test_timestamp_wrap32(struct kunit *test)
 {
-	const struct t_params p = REP(.ids = { 0x0401 });
+	const struct t_params p = SETP(RE, 1, 4, 14, 0x0401);
 	struct t_sim *t = test->priv;
 	const u64 now = 5000000000ULL;		/* 5 s: 47683 samples */
 
@@ -785,7 +854,7 @@ static void sim_test_timestamp_wrap32(struct kunit *test)
 	mlx5_diag_sim_fw_destroy(t->fw);
 	t->fw = mlx5_diag_sim_fw_create(0);
 	KUNIT_ASSERT_NOT_NULL(test, t->fw);
-	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &REP()), 0);
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, PSETP(RE, 1, 4, 14, P0)), 0);
 	KUNIT_ASSERT_EQ(test, t_query(test, now + 1000000, 16, 0, T_BUF), 0);
 	KUNIT_EXPECT_EQ(test, t_entry64(t, 2).ts, 0xffffd230ULL);
 	KUNIT_EXPECT_EQ(test, t_entry64(t, 3).ts, 0x100001230ULL);
@@ -793,12 +862,10 @@ static void sim_test_timestamp_wrap32(struct kunit *test)
 
 static void sim_test_repetitive_overwrite(struct kunit *test)
 {
-	const struct t_params p = REP(.log_num = 2);
+	const struct t_params p = SETP(RE, 1, 2, 14, P0);
 	struct mlx5_diag_sim_fw *step;
 	struct mlx5_diag_sim_stats a, b;
 	struct t_sim *t = test->priv;
-	/* ns at which n samples are due since enable at 0 */
-#define T_AT(n) DIV_ROUND_UP((n) * T_P * 1000000, 156250)
 	u64 i;
 
 	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p), 0);
@@ -847,14 +914,17 @@ static void sim_test_repetitive_overwrite(struct kunit *test)
 	mlx5_diag_sim_fw_destroy(step);
 	KUNIT_EXPECT_EQ(test, a.samples_produced, 1000);
 	KUNIT_EXPECT_EQ(test, b.samples_produced, 1000);
-	/* 1000 samples, 4 slots; 10 queries each read one fresh sample */
-	KUNIT_EXPECT_EQ(test, a.samples_overwritten, 1000 - 4 - 10 + 1);
+	/*
+	 * 1000 samples: 10 read by the queries (each reads j = i - 4), the
+	 * last 4 still in the buffer, every other one taken over unread.
+	 */
+	KUNIT_EXPECT_EQ(test, a.samples_overwritten, 1000 - 10 - 4);
 	KUNIT_EXPECT_EQ(test, b.samples_overwritten, a.samples_overwritten);
 }
 
 static void sim_test_single_stops(struct kunit *test)
 {
-	const struct t_params p = REP(.log_num = 2, .rep = 0, .single = 1);
+	const struct t_params p = SETP(SE, 1, 2, 14, P0);
 	struct t_sim *t = test->priv;
 	u32 j;
 
@@ -883,9 +953,9 @@ static void sim_test_single_stops(struct kunit *test)
 
 static void sim_test_disable(struct kunit *test)
 {
-	const struct t_params p = REP(.log_num = 2);
+	const struct t_params p = SETP(RE, 1, 2, 14, P0);
 	const struct t_params stop = { .num = 0 };
-	const struct t_params off = { .clear = 1 };
+	const struct t_params off = { .flags = TF_CLEAR };
 	struct t_sim *t = test->priv;
 	u64 v;
 
@@ -911,16 +981,15 @@ static void sim_test_disable(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(60), 4, 0, T_BUF), 0);
 	KUNIT_EXPECT_EQ(test, t_entry64(t, 1).value, 0);
 	KUNIT_EXPECT_EQ(test, t_entry64(t, 1).ts, 0);
-	KUNIT_EXPECT_EQ(test, t_entry64(t, 1).id, PORT_RX_BYTES(0));
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 1).id, P0);
 	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 2);
 }
 
 static void sim_test_resize_resets(struct kunit *test)
 {
-	const struct t_params p4 = REP(.log_num = 4);
-	const struct t_params p5 = REP(.log_num = 5);
-	const struct t_params other = REP(.log_num = 4,
-					  .ids = { PORT_RX_BYTES(1) });
+	const struct t_params p4 = SETP(RE, 1, 4, 14, P0);
+	const struct t_params p5 = SETP(RE, 1, 5, 14, P0);
+	const struct t_params other = SETP(RE, 1, 5, 14, PORT_RX_BYTES(1));
 	struct t_sim *t = test->priv;
 
 	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p4), 0);
@@ -942,7 +1011,7 @@ static void sim_test_resize_resets(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t_entry64(t, 3).sample_id, 0);
 	KUNIT_EXPECT_EQ(test, t_entry64(t, 3).value, 0);
 
-	/* another counter list too */
+	/* another counter list (same log_num_of_samples) too */
 	mlx5_diag_sim_fw_sync(t->fw, T_AT(9));
 	KUNIT_ASSERT_EQ(test, t_set(test, T_AT(9), true, &other), 0);
 	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(9), 16, 0, T_BUF), 0);
@@ -953,9 +1022,7 @@ static void sim_test_resize_resets(struct kunit *test)
 static void sim_test_on_demand(struct kunit *test)
 {
 	const u64 pk = 0x1160000c00000001ULL;	/* packets, link 1 */
-	const struct t_params p = REP(.rep = 0, .od = 1, .period = 0,
-				      .num = 2, .nids = 2,
-				      .ids = { ICMC_HITS, pk });
+	const struct t_params p = SETP(OE, 2, 4, 0, ICMC_HITS, pk);
 	struct t_sim *t = test->priv;
 	const u64 en = 3000, q1 = 2000000, q2 = 2500000;
 	u64 e, c1, c2;
@@ -998,7 +1065,7 @@ static void sim_test_on_demand(struct kunit *test)
 
 static void sim_test_query_wrap(struct kunit *test)
 {
-	const struct t_params p = REP(.log_num = 8);
+	const struct t_params p = SETP(RE, 1, 8, 14, P0);
 	struct t_sim *t = test->priv;
 	u32 e;
 
@@ -1069,9 +1136,9 @@ static const struct t_traffic t_traffic[] = {
 	{ "histogram bin 5", 0x1160000f00050001ULL, 0, 524288, 629145, 5,
 	  false, 64, 236, 386 },
 	{ "histogram bin 0", 0x1160000f00000000ULL, 0, 0, 1000, 0, false,
-	  64, 202, 101 },
+	  64, 23, 11 },
 	{ "statistic ignores wrap", 0x1160000c00000000ULL, 0, 0,
-	  100000000000ULL, 0, false, 32, 199, 19900000000ULL },
+	  1000000000000ULL, 0, false, 32, 20, 20000000000ULL },
 };
 
 static void t_traffic_desc(const struct t_traffic *x, char *desc)
@@ -1097,9 +1164,8 @@ static void sim_test_traffic(struct kunit *test)
 static void sim_test_engine_values(struct kunit *test)
 {
 	const u64 tot = 0x1160000b00000001ULL;
-	const struct t_params p = REP(.sync = 1, .clear = 1, .num = 2,
-				      .nids = 2,
-				      .ids = { PCIE_IN_BYTES(1), tot });
+	const struct t_params p = SETP(RE | TF_SYNC | TF_CLEAR, 2, 4, 14,
+				       PCIE_IN_BYTES(1), tot);
 	struct t_sim *t = test->priv;
 	u64 big;
 	u32 j;
@@ -1116,8 +1182,8 @@ static void sim_test_engine_values(struct kunit *test)
 				(t_count(tot, 0, t1) - t_count(tot, 0, t0)) *
 				410);
 	}
-	/* sample 5: t_prev = 524288 ns, t = 629145 ns, as in the table */
-	KUNIT_EXPECT_EQ(test, t_entry64(t, 11).value, 4089 * 410);
+	/* sample 5: t_prev = 524288 ns, t = 629145 ns: rate 26, p = 2726 */
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 11).value, 2726 * 410);
 
 	/* wrap 32: a counter beyond 2^32 after 100 s, repetitive */
 	mlx5_diag_sim_fw_destroy(t->fw);
@@ -1129,7 +1195,7 @@ static void sim_test_engine_values(struct kunit *test)
 			0);
 	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_counter_wrap_bits(t->fw), 32);
 	KUNIT_ASSERT_EQ(test, t_set(test, 0, true,
-				    &REP(.ids = { ICMC_HITS })), 0);
+				    PSETP(RE, 1, 4, 14, ICMC_HITS)), 0);
 	KUNIT_ASSERT_EQ(test, t_query(test, 100000000000ULL, 16, 0, T_BUF), 0);
 	j = (t_clock(100000000000ULL) - T_OFFSET) / T_P - 1;	/* last j */
 	big = t_count(ICMC_HITS, 0, t_ns((u64)(j + 1) * T_P));
@@ -1146,7 +1212,7 @@ static void sim_test_device_index(struct kunit *test)
 	mlx5_diag_sim_fw_destroy(t->fw);
 	t->fw = mlx5_diag_sim_fw_create(3);
 	KUNIT_ASSERT_NOT_NULL(test, t->fw);
-	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &REP()), 0);
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, PSETP(RE, 1, 4, 14, P0)), 0);
 	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(1), 1, 0, T_BUF), 0);
 	/* rate 1 + (40 + 39) % 509 = 80, t = 104857 ns */
 	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).value, 80 * 104857 / 1000);
@@ -1187,7 +1253,7 @@ static void sim_test_clock(struct kunit *test)
 
 	/* engine enabled: clock and geometry are locked */
 	KUNIT_ASSERT_EQ(test, t_set(test, 2000100, true,
-				    &REP(.period = 20)), 0);
+				    PSETP(RE, 1, 4, 20, P0)), 0);
 	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_set_clock_offset(t->fw, 0),
 			-EBUSY);
 	caps->freq_khz = 2000;
@@ -1213,19 +1279,19 @@ static void sim_test_clock(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_set_caps(t->fw, 2000100, caps),
 			0);
 	KUNIT_EXPECT_EQ(test, t_query(test, 2000100, 1, 0, T_BUF), 0x4);
-	KUNIT_EXPECT_EQ(test, t_set(test, 2000100, true, &REP(.log_num = 4)),
+	KUNIT_EXPECT_EQ(test, t_set(test, 2000100, true, PSETP(RE, 1, 4, 14, P0)),
 			0x3);
 	KUNIT_EXPECT_EQ(test, t_set(test, 2000100, true,
-				    &REP(.log_num = 2, .num = 2)), 0);
+				    PSETP(RE, 2, 2, 14, P0)), 0);
 	KUNIT_EXPECT_EQ(test, t_set(test, 2000100, true,
-				    &REP(.log_num = 2, .num = 3)), 0x3);
+				    PSETP(RE, 3, 2, 14, P0)), 0x3);
 }
 
 static void sim_test_time_monotonic(struct kunit *test)
 {
 	struct t_sim *t = test->priv;
 
-	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &REP(.log_num = 2)), 0);
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, PSETP(RE, 1, 2, 14, P0)), 0);
 	mlx5_diag_sim_fw_sync(t->fw, T_AT(3));
 	KUNIT_ASSERT_EQ(test, t_query(test, 0, 4, 0, T_BUF), 0);
 	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 3);
@@ -1248,15 +1314,15 @@ static void sim_test_foreign_owner(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, t_run(test, 2000, 16, 8 + 24 + 8), 0);
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x00, 16), 1);
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x18, 8), 13);
-	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x20, 7), 0x24);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x20, 7), 0x22);
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x38, 8), 14);
-	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_IDS, 64), PORT_RX_BYTES(0));
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_IDS, 64), P0);
 	/* the transport's own SET takes the engine back */
-	KUNIT_ASSERT_EQ(test, t_set(test, 3000, true, &REP()), 0);
+	KUNIT_ASSERT_EQ(test, t_set(test, 3000, true, PSETP(RE, 1, 4, 14, P0)), 0);
 	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_foreign_owner(t->fw));
 	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_foreign_enable(t->fw, 4000), 0);
 	KUNIT_ASSERT_EQ(test, t_set(test, 5000, true, &(struct t_params){
-					.clear = 1 }), 0);
+					.flags = TF_CLEAR }), 0);
 	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_foreign_owner(t->fw));
 	/* the other agent lets go */
 	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_foreign_enable(t->fw, 6000), 0);
@@ -1264,7 +1330,7 @@ static void sim_test_foreign_owner(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_foreign_owner(t->fw));
 	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_engine_enabled(t->fw));
 	/* ... but never stops a configuration it does not own */
-	KUNIT_ASSERT_EQ(test, t_set(test, 8000, true, &REP()), 0);
+	KUNIT_ASSERT_EQ(test, t_set(test, 8000, true, PSETP(RE, 1, 4, 14, P0)), 0);
 	mlx5_diag_sim_fw_foreign_disable(t->fw, 9000);
 	KUNIT_EXPECT_TRUE(test, mlx5_diag_sim_fw_engine_enabled(t->fw));
 
@@ -1304,7 +1370,7 @@ static void sim_test_fail_next(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, status, 0x6);
 	KUNIT_EXPECT_EQ(test, synd, 0x1234);
 	/* failed commands have no effect */
-	KUNIT_EXPECT_EQ(test, t_set(test, 0, true, &REP()), 0x6);
+	KUNIT_EXPECT_EQ(test, t_set(test, 0, true, PSETP(RE, 1, 4, 14, P0)), 0x6);
 	KUNIT_EXPECT_EQ(test, t_synd(t), 0x1234);
 	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_engine_enabled(t->fw));
 	t_hdr(t, 0x100, 0x1);
@@ -1313,7 +1379,7 @@ static void sim_test_fail_next(struct kunit *test)
 	mlx5_diag_sim_fw_get_fail_next(t->fw, &count, &status, &synd);
 	KUNIT_EXPECT_EQ(test, count, 0);
 	KUNIT_EXPECT_EQ(test, status, 0);
-	KUNIT_EXPECT_EQ(test, t_set(test, 0, true, &REP()), 0);
+	KUNIT_EXPECT_EQ(test, t_set(test, 0, true, PSETP(RE, 1, 4, 14, P0)), 0);
 	KUNIT_EXPECT_TRUE(test, mlx5_diag_sim_fw_engine_enabled(t->fw));
 	KUNIT_EXPECT_EQ(test, t_stats(test).commands, 3);
 	KUNIT_EXPECT_EQ(test, t_stats(test).commands_failed, 2);
