@@ -273,7 +273,8 @@ int mlx5_diag_sim_fw_set_clock_offset(struct mlx5_diag_sim_fw *fw,
  *
  * Return: 64 or 32.
  */
-unsigned int mlx5_diag_sim_fw_counter_wrap_bits(const struct mlx5_diag_sim_fw *fw);
+unsigned int
+mlx5_diag_sim_fw_counter_wrap_bits(const struct mlx5_diag_sim_fw *fw);
 
 /**
  * mlx5_diag_sim_fw_set_counter_wrap_bits() - set the width of counters

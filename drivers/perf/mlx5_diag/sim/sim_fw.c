@@ -218,7 +218,8 @@ int mlx5_diag_sim_fw_set_clock_offset(struct mlx5_diag_sim_fw *fw,
 	return 0;
 }
 
-unsigned int mlx5_diag_sim_fw_counter_wrap_bits(const struct mlx5_diag_sim_fw *fw)
+unsigned int
+mlx5_diag_sim_fw_counter_wrap_bits(const struct mlx5_diag_sim_fw *fw)
 {
 	return fw->wrap_bits;
 }
