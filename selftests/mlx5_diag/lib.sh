@@ -60,30 +60,45 @@ model_rate() {
 	echo $(( 1 + (k % 251 + 7 * i + 13 * n) % 509 ))
 }
 
-# perf stat -x, one event; prints "value runtime_ns" (or the error text).
+# perf stat -x';' one event (event names contain commas); prints
+# "value runtime_ns", or "ERR <perf's output>".
 perf_stat_value() {
 	ev=$1
 	shift
-	out=$(perf stat -x, -e "$ev" "$@" 2>&1)
+	out=$(perf stat -x';' -e "$ev" "$@" 2>&1)
 	line=$(echo "$out" | grep -F "$ev" | grep -v '^#' | tail -1)
-	val=$(echo "$line" | cut -d, -f1)
-	run=$(echo "$line" | cut -d, -f4)
+	val=$(echo "$line" | cut -d';' -f1)
+	run=$(echo "$line" | cut -d';' -f4)
 	case "$val" in
 	''|*[!0-9]*) echo "ERR $out" ;;
 	*) echo "$val $run" ;;
 	esac
 }
 
-# The errno perf_event_open gave an event, or 0 when perf stat worked.
-perf_open_errno() {
-	out=$(perf stat -e "$1" -a true 2>&1)
-	e=$(echo "$out" | sed -n 's/.*syscall returned with \([0-9]*\).*/\1/p' | head -1)
+# perf_errno PERF-ARGS...: run perf with -vv and print the errno of the
+# first failed perf_event_open, or 0 when every open worked. (perf stat
+# shows some refusals only as "<not supported>"; -vv tells the errno.)
+perf_errno() {
+	sub=$1
+	shift
+	out=$(perf "$sub" -vv "$@" 2>&1)
+	# a failure that perf retries ("switching off ...") is not the answer
+	e=$(echo "$out" | awk '
+		/^sys_perf_event_open failed, error -/ { p = substr($NF, 2); next }
+		/^switching off/ { p = ""; next }
+		/^sys_perf_event_open:/ { if (p != "") { print p; done = 1; exit } }
+		END { if (!done && p != "") print p }')
 	if [ -n "$e" ]; then
 		echo "$e"
-	elif echo "$out" | grep -q "Performance counter stats"; then
+	elif echo "$out" | grep -q '^sys_perf_event_open: '; then
 		echo 0
 	else
-		echo "perf: $out" | head -3 >&2
+		echo "$out" | tail -3 | sed 's/^/# perf: /' >&2
 		echo unknown
 	fi
+}
+
+# The errno perf_event_open gives a system-wide counting event, or 0.
+perf_open_errno() {
+	perf_errno stat -e "$1" -a true
 }

@@ -31,15 +31,10 @@ refuse "min statistic in counting mode" "$P/pcie_read_latency_min_ns,link_xx=0/"
 refuse "16-bit counter id on a 64-bit device" "$P/config=0x0401/" $EOPNOTSUPP
 refuse "PCIe link the firmware does not know" "$P/pcie_in_bytes,link_xx=5/" $EINVAL
 
-# per-task counting
-e=$(perf stat -e "$P/icmc_hits/" -p 1 --timeout 200 2>&1 |
-	sed -n 's/.*syscall returned with \([0-9]*\).*/\1/p' | head -1)
-expect_eq "per-task event" "$e" $EINVAL
-
-# sampling (perf record)
-e=$(perf record -o /tmp/bad.data -e "$P/icmc_hits/" -a sleep 0.1 2>&1 |
-	sed -n 's/.*syscall returned with \([0-9]*\).*/\1/p' | head -1)
-expect_eq "sampling event" "$e" $EOPNOTSUPP
+expect_eq "per-task event" \
+	"$(perf_errno stat -e "$P/icmc_hits/" -p 1 --timeout 200)" $EINVAL
+expect_eq "sampling event" \
+	"$(perf_errno record -o /tmp/bad.data -e "$P/icmc_hits/" -a sleep 0.1)" $EOPNOTSUPP
 
 # one more data ID than the device counts at once (16)
 evs=""
@@ -49,9 +44,7 @@ for port in 0 1; do
 		evs="$evs${evs:+,}$P/kind=$k,port=$port/"
 	done
 done
-e=$(perf stat -e "$evs" -a true 2>&1 |
-	sed -n 's/.*syscall returned with \([0-9]*\).*/\1/p' | head -1)
-expect_eq "18 data IDs on a device that counts 16" "$e" $ENOSPC
+expect_eq "18 data IDs on a device that counts 16" "$(perf_open_errno "$evs")" $ENOSPC
 
 check "refusals are logged" sh -c "dmesg | grep -q 'refused: port out of range'"
 exit $T_FAILED

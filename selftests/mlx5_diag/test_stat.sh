@@ -45,30 +45,30 @@ stat_one "second device" "$P1/port_rx_bytes,port=0/" 0x1020000100000000 1
 
 # Total latency is packets x the link's base latency L = 400 + 10 * link,
 # sample by sample, so over any run: exactly.
-out=$(perf stat -x, -e "{$P0/pcie_read_latency_packets,link_xx=1/,$P0/pcie_read_latency_total_ns,link_xx=1/}" -a sleep 1 2>&1)
-pk=$(echo "$out" | grep packets | cut -d, -f1)
-tot=$(echo "$out" | grep total_ns | cut -d, -f1)
+out=$(perf stat -x';' -e "{$P0/pcie_read_latency_packets,link_xx=1/,$P0/pcie_read_latency_total_ns,link_xx=1/}" -a sleep 1 2>&1)
+pk=$(echo "$out" | grep packets | cut -d';' -f1)
+tot=$(echo "$out" | grep total_ns | cut -d';' -f1)
 expect_eq "total latency = 410 ns x packets, exactly" "$tot" "$((pk * 410))"
 check "packets were counted" test "${pk:-0}" -gt 0
 
 # Two devices at once, one perf stat: each at its own rate.
-out=$(perf stat -x, -e "$P0/icmc_accesses/,$P1/icmc_accesses/" -a sleep 1 2>&1)
-v0=$(echo "$out" | grep "$P0/" | cut -d, -f1)
-r0=$(echo "$out" | grep "$P0/" | cut -d, -f4)
-v1=$(echo "$out" | grep "$P1/" | cut -d, -f1)
-r1=$(echo "$out" | grep "$P1/" | cut -d, -f4)
+out=$(perf stat -x';' -e "$P0/icmc_accesses/,$P1/icmc_accesses/" -a sleep 1 2>&1)
+v0=$(echo "$out" | grep "$P0/" | cut -d';' -f1)
+r0=$(echo "$out" | grep "$P0/" | cut -d';' -f4)
+v1=$(echo "$out" | grep "$P1/" | cut -d';' -f1)
+r1=$(echo "$out" | grep "$P1/" | cut -d';' -f4)
 check_model "two devices: sim:0" "$v0" "$r0" "$(model_rate 0x1180000100000000 0)"
 check_model "two devices: sim:1" "$v1" "$r1" "$(model_rate 0x1180000100000000 1)"
 
 # -e mlx5_diag/... reaches every device.
-n=$(perf stat -x, -e mlx5_diag/icmc_misses/ -a sleep 0.2 2>&1 | grep -c icmc_misses)
+n=$(perf stat -x';' -e mlx5_diag/icmc_misses/ -a sleep 0.2 2>&1 | grep -c icmc_misses)
 expect_eq "mlx5_diag/icmc_misses/ opens on both devices" "$n" 2
 
 # Intervals: each 100 ms interval holds at most 2 refreshes' worth, none is
 # negative, and they add up to the model's total.
 rate=$(model_rate 0x1020000300000000 0)
-out=$(perf stat -x, -I 100 -e "$P0/port_rx_packets,port=0/" -a sleep 1 2>&1)
-vals=$(echo "$out" | grep port_rx_packets | cut -d, -f2)
+out=$(perf stat -x';' -I 100 -e "$P0/port_rx_packets,port=0/" -a sleep 1 2>&1)
+vals=$(echo "$out" | grep port_rx_packets | cut -d';' -f2)
 n=$(echo "$vals" | grep -c .)
 check "-I 100 printed 8 or more intervals ($n)" test "$n" -ge 8
 sum=0

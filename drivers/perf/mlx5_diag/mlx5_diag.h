@@ -229,7 +229,9 @@ struct mlx5_diag_dev {
 
 	/* perf */
 	struct pmu pmu;
-	int cpu;
+	bool registered;
+	int cpu;			/* handles the events; cpumask */
+	unsigned int preferred_cpu;
 	struct hlist_node cpuhp_node;
 	refcount_t refs;		/* device + one per event */
 	struct work_struct release_work;

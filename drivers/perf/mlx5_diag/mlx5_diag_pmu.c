@@ -13,7 +13,6 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
-#include <linux/version.h>
 #include <linux/workqueue.h>
 
 #include "mlx5_diag.h"
@@ -614,6 +613,12 @@ static int mlx5_diag_event_init(struct perf_event *event)
 
 	if (event->attr.type != event->pmu->type)
 		return -ENOENT;
+	/*
+	 * perf's first try carries exclude_guest and falls back without it:
+	 * refuse before touching firmware, and without a log line.
+	 */
+	if (event_has_any_exclude_flag(event))
+		return -EINVAL;
 	/* the device's last reference may be on its way to release */
 	if (READ_ONCE(dd->gone) || !refcount_inc_not_zero(&dd->refs))
 		return mlx5_diag_refuse(dd, -ENODEV, "device removed", id);
@@ -748,7 +753,12 @@ static int mlx5_diag_cpu_online(unsigned int cpu, struct hlist_node *node)
 	struct mlx5_diag_dev *dd = hlist_entry_safe(node, struct mlx5_diag_dev,
 						    cpuhp_node);
 
-	if (READ_ONCE(dd->cpu) >= nr_cpu_ids)
+	/*
+	 * While the instance is being added (PMU not yet registered) prefer
+	 * the device's spread CPU; afterwards only fill a vacancy.
+	 */
+	if (READ_ONCE(dd->cpu) >= nr_cpu_ids ||
+	    (!dd->registered && cpu == dd->preferred_cpu))
 		WRITE_ONCE(dd->cpu, cpu);
 	return 0;
 }
@@ -790,10 +800,12 @@ int mlx5_diag_pmu_register(struct mlx5_diag_dev *dd)
 	INIT_WORK(&dd->release_work, mlx5_diag_release_work);
 
 	dd->pmu = (struct pmu) {
+		/*
+		 * No .parent: the PMU may outlive the auxiliary device (events
+		 * open at removal), and a parent's release code would then run
+		 * from a provider module that may be gone.
+		 */
 		.module = THIS_MODULE,
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
-		.parent = dd->dev,
-#endif
 		.task_ctx_nr = perf_invalid_context,
 		.capabilities = PERF_PMU_CAP_NO_EXCLUDE,
 		.attr_groups = dd->attr_groups,
@@ -805,7 +817,11 @@ int mlx5_diag_pmu_register(struct mlx5_diag_dev *dd)
 		.read = mlx5_diag_event_read,
 	};
 
-	/* the online callback, run for every online CPU, picks the first */
+	/*
+	 * Devices spread over the CPUs of their node; the online callback, run
+	 * for every online CPU here, takes the preferred one or the first.
+	 */
+	dd->preferred_cpu = cpumask_local_spread(dd->index, dev_to_node(dd->dev));
 	dd->cpu = nr_cpu_ids;
 	ret = cpuhp_state_add_instance(mlx5_diag_cpuhp_state, &dd->cpuhp_node);
 	if (ret)
@@ -813,6 +829,7 @@ int mlx5_diag_pmu_register(struct mlx5_diag_dev *dd)
 	ret = perf_pmu_register(&dd->pmu, dd->name, -1);
 	if (ret)
 		goto err_cpuhp;
+	dd->registered = true;
 	return 0;
 
 err_cpuhp:
