@@ -65,7 +65,7 @@ model_rate() {
 perf_stat_value() {
 	ev=$1
 	shift
-	out=$(perf stat -x';' -e "$ev" "$@" 2>&1)
+	out=$(timeout 60 perf stat -x';' -e "$ev" "$@" 2>&1)
 	line=$(echo "$out" | grep -F "$ev" | grep -v '^#' | tail -1)
 	val=$(echo "$line" | cut -d';' -f1)
 	run=$(echo "$line" | cut -d';' -f4)
@@ -81,7 +81,7 @@ perf_stat_value() {
 perf_errno() {
 	sub=$1
 	shift
-	out=$(perf "$sub" -vv "$@" 2>&1)
+	out=$(timeout 60 perf "$sub" -vv "$@" 2>&1)
 	# a failure that perf retries ("switching off ...") is not the answer
 	e=$(echo "$out" | awk '
 		/^sys_perf_event_open failed, error -/ { p = substr($NF, 2); next }

@@ -24,7 +24,8 @@ done
 for t in ./test_*.sh; do
 	[ -e "$t" ] || continue
 	echo "# ---- $t"
-	sh "$t" >/tmp/test.out 2>&1
+	# a hung test is a failed test, not a hung run
+	timeout 600 sh "$t" >/tmp/test.out 2>&1
 	rc=$?
 	cat /tmp/test.out
 	# a script that failed without saying which check failed still fails

@@ -61,7 +61,7 @@ check_model "two devices: sim:0" "$v0" "$r0" "$(model_rate 0x1180000100000000 0)
 check_model "two devices: sim:1" "$v1" "$r1" "$(model_rate 0x1180000100000000 1)"
 
 # -e mlx5_diag/... reaches every device.
-n=$(perf stat -x';' -e mlx5_diag/icmc_misses/ -a sleep 0.2 2>&1 | grep -c icmc_misses)
+n=$(perf stat --no-merge -x';' -e mlx5_diag/icmc_misses/ -a sleep 0.2 2>&1 | grep -c icmc_misses)
 expect_eq "mlx5_diag/icmc_misses/ opens on both devices" "$n" 2
 
 # Intervals: each 100 ms interval holds at most 2 refreshes' worth, none is

@@ -148,7 +148,7 @@ const char *mlx5_diag_fw_status_name(u8 status);
 size_t mlx5_diag_fw_query_cap_in(void *in, u16 cap_type);
 size_t mlx5_diag_fw_general_cap_outlen(void);
 size_t mlx5_diag_fw_debug_cap_outlen(const struct mlx5_diag_fw_dialect *d,
-				      u16 num_entries);
+				     u16 num_entries);
 int mlx5_diag_fw_parse_general_cap(const void *out, struct mlx5_diag_caps *caps);
 const struct mlx5_diag_fw_dialect *
 mlx5_diag_fw_parse_debug_cap(const void *out, struct mlx5_diag_caps *caps);

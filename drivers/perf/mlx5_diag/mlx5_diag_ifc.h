@@ -11,6 +11,8 @@
 #include <linux/bits.h>
 #include <linux/build_bug.h>
 #include <linux/stddef.h>
+#include <linux/compiler.h>
+#include <linux/kernel.h>
 #include <linux/types.h>
 #include <asm/byteorder.h>
 
@@ -216,64 +218,63 @@ struct mlx5_diag_ifc_diagnostic_data_bits {
 	u8 reserved_at_e0[0x20];
 };
 
-#define MLX5_DIAG_BITS(typ)		(sizeof(struct mlx5_diag_ifc_##typ##_bits))
-#define MLX5_DIAG_BYTES(typ)		(MLX5_DIAG_BITS(typ) / 8)
-#define MLX5_DIAG_DWORDS(typ)		(MLX5_DIAG_BITS(typ) / 32)
-#define MLX5_DIAG_FLD_OFF(typ, fld)	(offsetof(struct mlx5_diag_ifc_##typ##_bits, fld))
-#define MLX5_DIAG_FLD_SZ(typ, fld) \
-	(sizeof(((struct mlx5_diag_ifc_##typ##_bits *)0)->fld))
-/* Byte offset of a field that starts a sub-structure (multiple of 32 bits). */
-#define MLX5_DIAG_BYTE_OFF(typ, fld)	(MLX5_DIAG_FLD_OFF(typ, fld) / 8)
+#define MLX5_DIAG_BITS(type)	(sizeof(struct mlx5_diag_ifc_##type##_bits))
+#define MLX5_DIAG_BYTES(type)	(MLX5_DIAG_BITS(type) / 8)
+#define MLX5_DIAG_DWORDS(type)	(MLX5_DIAG_BITS(type) / 32)
 
 /*
- * A field of at most 32 bits that does not cross a big-endian dword:
- * its dword index, the shift from the dword's LSB, and its mask.
+ * A field as a pointer into a structure placed at address 0: the pointer's
+ * value is the field's bit offset, its pointed-to array type the width.
  */
-#define MLX5_DIAG_FLD_CHECK(typ, fld)					\
-	BUILD_BUG_ON_ZERO(MLX5_DIAG_FLD_SZ(typ, fld) > 32 ||		\
-			  MLX5_DIAG_FLD_OFF(typ, fld) % 32 +		\
-			  MLX5_DIAG_FLD_SZ(typ, fld) > 32)
-#define MLX5_DIAG_DW(typ, fld)		(MLX5_DIAG_FLD_OFF(typ, fld) / 32)
-#define MLX5_DIAG_SHIFT(typ, fld) \
-	(32 - MLX5_DIAG_FLD_OFF(typ, fld) % 32 - MLX5_DIAG_FLD_SZ(typ, fld))
-#define MLX5_DIAG_MASK(typ, fld)	GENMASK(MLX5_DIAG_FLD_SZ(typ, fld) - 1, 0)
+#define MLX5_DIAG_FLD(type, fld) \
+	(&((struct mlx5_diag_ifc_##type##_bits *)NULL)[0].fld)
+#define MLX5_DIAG_FLD_SZ(type, fld)	sizeof(MLX5_DIAG_FLD(type, fld)[0])
 
-static inline u32 mlx5_diag_ifc_get(const void *p, size_t dw, unsigned int shift,
-				    u32 mask)
+/* Fields are at most 32 bits and never cross a big-endian dword. */
+static __always_inline u32 mlx5_diag_ifc_get(const void *p, unsigned long off,
+					     size_t bits)
 {
-	return (be32_to_cpu(((const __be32 *)p)[dw]) >> shift) & mask;
+	BUILD_BUG_ON(bits > 32 || off % 32 + bits > 32);
+	return (be32_to_cpu(((const __be32 *)p)[off / 32]) >>
+		(32 - off % 32 - bits)) & GENMASK(bits - 1, 0);
 }
 
-static inline void mlx5_diag_ifc_set(void *p, size_t dw, unsigned int shift,
-				     u32 mask, u32 v)
+static __always_inline void mlx5_diag_ifc_set(void *p, unsigned long off,
+					      size_t bits, u32 v)
 {
-	__be32 *w = (__be32 *)p + dw;
-	u32 cur = be32_to_cpu(*w);
+	__be32 *w = (__be32 *)p + off / 32;
+	unsigned int shift = 32 - off % 32 - bits;
+	u32 mask = GENMASK(bits - 1, 0);
 
-	cur &= ~(mask << shift);
-	cur |= (v & mask) << shift;
-	*w = cpu_to_be32(cur);
+	BUILD_BUG_ON(bits > 32 || off % 32 + bits > 32);
+	*w = cpu_to_be32((be32_to_cpu(*w) & ~(mask << shift)) |
+			 (v & mask) << shift);
 }
 
-#define MLX5_DIAG_GET(typ, p, fld)					\
-	(MLX5_DIAG_FLD_CHECK(typ, fld) +				\
-	 mlx5_diag_ifc_get(p, MLX5_DIAG_DW(typ, fld),			\
-			   MLX5_DIAG_SHIFT(typ, fld), MLX5_DIAG_MASK(typ, fld)))
-
-#define MLX5_DIAG_SET(typ, p, fld, v)					\
-	mlx5_diag_ifc_set(p, MLX5_DIAG_DW(typ, fld) +			\
-			  MLX5_DIAG_FLD_CHECK(typ, fld),		\
-			  MLX5_DIAG_SHIFT(typ, fld),			\
-			  MLX5_DIAG_MASK(typ, fld), v)
+#define __MLX5_DIAG_GET(p, f) \
+	mlx5_diag_ifc_get(p, (unsigned long)(f), sizeof((f)[0]))
+#define __MLX5_DIAG_SET(p, f, v) \
+	mlx5_diag_ifc_set(p, (unsigned long)(f), sizeof((f)[0]), v)
+#define MLX5_DIAG_GET(type, p, fld)	__MLX5_DIAG_GET(p, MLX5_DIAG_FLD(type, fld))
+#define MLX5_DIAG_SET(type, p, fld, v) \
+	__MLX5_DIAG_SET(p, MLX5_DIAG_FLD(type, fld), v)
 
 /* A 64-bit value stored as two adjacent 32-bit fields, high word first. */
-#define MLX5_DIAG_GET64(typ, p, hi, lo)					\
-	((u64)MLX5_DIAG_GET(typ, p, hi) << 32 | MLX5_DIAG_GET(typ, p, lo))
+#define MLX5_DIAG_GET64(type, p, hi, lo)				\
+	({								\
+		const void *__p = (p);					\
+									\
+		(u64)MLX5_DIAG_GET(type, __p, hi) << 32 |		\
+			MLX5_DIAG_GET(type, __p, lo);			\
+	})
 
-#define MLX5_DIAG_SET64(typ, p, hi, lo, v)				\
+#define MLX5_DIAG_SET64(type, p, hi, lo, v)				\
 	do {								\
-		MLX5_DIAG_SET(typ, p, hi, upper_32_bits(v));		\
-		MLX5_DIAG_SET(typ, p, lo, lower_32_bits(v));		\
+		void *__p = (p);					\
+		u64 __v = (v);						\
+									\
+		MLX5_DIAG_SET(type, __p, hi, upper_32_bits(__v));	\
+		MLX5_DIAG_SET(type, __p, lo, lower_32_bits(__v));	\
 	} while (0)
 
 #endif /* _MLX5_DIAG_IFC_H */

@@ -17,8 +17,8 @@
 
 #include "mlx5_diag.h"
 
-unsigned int mlx5_diag_refresh_ms = 100;
-bool mlx5_diag_force_ownership;
+static unsigned int mlx5_diag_refresh_ms = 100;
+static bool mlx5_diag_force_ownership;
 
 static int mlx5_diag_refresh_set(const char *val, const struct kernel_param *kp)
 {
@@ -62,57 +62,32 @@ static u64 mlx5_diag_clocks_to_ns(const struct mlx5_diag_caps *caps, u64 clocks)
 	return div_u64(clocks * 1000000, caps->freq_khz);
 }
 
-/* caps/ names clash with format/ ones (sync, clear): prefix the symbols. */
-#define MLX5_DIAG_CAP_SHOW(_name)					\
-static ssize_t mlx5_diag_caps_##_name##_show(struct device *dev,	\
-					     struct device_attribute *attr,\
-					     char *buf)
-#define MLX5_DIAG_CAP_ATTR(_name)					\
-static struct device_attribute mlx5_diag_caps_attr_##_name =		\
-	__ATTR(_name, 0444, mlx5_diag_caps_##_name##_show, NULL)
-#define MLX5_DIAG_CAP_SIMPLE(_name, _fmt, _expr)			\
-MLX5_DIAG_CAP_SHOW(_name)						\
-{									\
-	struct mlx5_diag_dev *dd = mlx5_diag_dev_from_sysfs(dev);	\
-									\
-	return sysfs_emit(buf, _fmt "\n", _expr);			\
-}									\
-MLX5_DIAG_CAP_ATTR(_name)
+enum mlx5_diag_cap {
+	MLX5_DIAG_CAP_MAX_DATA_IDS,
+	MLX5_DIAG_CAP_LOG_MAX_SAMPLES,
+	MLX5_DIAG_CAP_MIN_SAMPLE_PERIOD_NS,
+	MLX5_DIAG_CAP_DEVICE_FREQUENCY_KHZ,
+	MLX5_DIAG_CAP_MODES,
+	MLX5_DIAG_CAP_SYNC,
+	MLX5_DIAG_CAP_CLEAR,
+	MLX5_DIAG_CAP_SYNC_IDS,
+	MLX5_DIAG_CAP_DIALECT,
+	MLX5_DIAG_CAP_NUM_PORTS,
+	MLX5_DIAG_CAP_NUM_HOSTS,
+	MLX5_DIAG_CAP_NUM_FUNCTIONS,
+	MLX5_DIAG_CAP_NUM_PCIE_LINKS,
+	MLX5_DIAG_CAP_COUNTING_REFRESH_MS,
+};
 
-MLX5_DIAG_CAP_SIMPLE(max_data_ids, "%u", dd->caps.max_ids);
-MLX5_DIAG_CAP_SIMPLE(log_max_samples, "%u", dd->caps.log_max_samples);
-MLX5_DIAG_CAP_SIMPLE(min_sample_period_ns, "%llu",
-		     mlx5_diag_clocks_to_ns(&dd->caps,
-					    1ULL << dd->caps.log_min_sample_period));
-MLX5_DIAG_CAP_SIMPLE(device_frequency_khz, "%u", dd->caps.freq_khz);
-MLX5_DIAG_CAP_SIMPLE(sync, "%d", dd->caps.sync_start);
-MLX5_DIAG_CAP_SIMPLE(clear, "%d", dd->caps.data_clear);
-MLX5_DIAG_CAP_SIMPLE(dialect, "%s", dd->dialect->name);
-MLX5_DIAG_CAP_SIMPLE(num_ports, "%u", dd->caps.num_ports);
-MLX5_DIAG_CAP_SIMPLE(num_hosts, "%u", dd->caps.num_hosts);
-MLX5_DIAG_CAP_SIMPLE(num_functions, "%u", dd->caps.num_functions);
-MLX5_DIAG_CAP_SIMPLE(num_pcie_links, "%u", dd->caps.num_pcie_links);
-
-MLX5_DIAG_CAP_SHOW(counting_refresh_ms)
-{
-	return sysfs_emit(buf, "%u\n", READ_ONCE(mlx5_diag_refresh_ms));
-}
-MLX5_DIAG_CAP_ATTR(counting_refresh_ms);
-
-MLX5_DIAG_CAP_SHOW(modes)
-{
-	const struct mlx5_diag_caps *caps = &mlx5_diag_dev_from_sysfs(dev)->caps;
-
-	return sysfs_emit(buf, "%s%s%s\n", caps->single ? "single " : "",
-			  caps->repetitive ? "repetitive " : "",
-			  caps->on_demand ? "on_demand" : "");
-}
-MLX5_DIAG_CAP_ATTR(modes);
+struct mlx5_diag_cap_attr {
+	struct device_attribute attr;
+	enum mlx5_diag_cap cap;
+};
 
 /* The kinds (or fw counters) that support synchronized start, one a line. */
-MLX5_DIAG_CAP_SHOW(sync_ids)
+static ssize_t mlx5_diag_sync_ids_show(const struct mlx5_diag_caps *caps,
+				       char *buf)
 {
-	const struct mlx5_diag_caps *caps = &mlx5_diag_dev_from_sysfs(dev)->caps;
 	int len = 0;
 	unsigned int i;
 
@@ -122,23 +97,87 @@ MLX5_DIAG_CAP_SHOW(sync_ids)
 					     caps->entries[i].id);
 	return len;
 }
-MLX5_DIAG_CAP_ATTR(sync_ids);
+
+static ssize_t mlx5_diag_cap_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	struct mlx5_diag_dev *dd = mlx5_diag_dev_from_sysfs(dev);
+	const struct mlx5_diag_caps *caps = &dd->caps;
+
+	switch (container_of(attr, struct mlx5_diag_cap_attr, attr)->cap) {
+	case MLX5_DIAG_CAP_MAX_DATA_IDS:
+		return sysfs_emit(buf, "%u\n", caps->max_ids);
+	case MLX5_DIAG_CAP_LOG_MAX_SAMPLES:
+		return sysfs_emit(buf, "%u\n", caps->log_max_samples);
+	case MLX5_DIAG_CAP_MIN_SAMPLE_PERIOD_NS:
+		return sysfs_emit(buf, "%llu\n",
+				  mlx5_diag_clocks_to_ns(caps,
+							 1ULL << caps->log_min_sample_period));
+	case MLX5_DIAG_CAP_DEVICE_FREQUENCY_KHZ:
+		return sysfs_emit(buf, "%u\n", caps->freq_khz);
+	case MLX5_DIAG_CAP_MODES:
+		return sysfs_emit(buf, "%s%s%s\n", caps->single ? "single " : "",
+				  caps->repetitive ? "repetitive " : "",
+				  caps->on_demand ? "on_demand" : "");
+	case MLX5_DIAG_CAP_SYNC:
+		return sysfs_emit(buf, "%d\n", caps->sync_start);
+	case MLX5_DIAG_CAP_CLEAR:
+		return sysfs_emit(buf, "%d\n", caps->data_clear);
+	case MLX5_DIAG_CAP_SYNC_IDS:
+		return mlx5_diag_sync_ids_show(caps, buf);
+	case MLX5_DIAG_CAP_DIALECT:
+		return sysfs_emit(buf, "%s\n", dd->dialect->name);
+	case MLX5_DIAG_CAP_NUM_PORTS:
+		return sysfs_emit(buf, "%u\n", caps->num_ports);
+	case MLX5_DIAG_CAP_NUM_HOSTS:
+		return sysfs_emit(buf, "%u\n", caps->num_hosts);
+	case MLX5_DIAG_CAP_NUM_FUNCTIONS:
+		return sysfs_emit(buf, "%u\n", caps->num_functions);
+	case MLX5_DIAG_CAP_NUM_PCIE_LINKS:
+		return sysfs_emit(buf, "%u\n", caps->num_pcie_links);
+	case MLX5_DIAG_CAP_COUNTING_REFRESH_MS:
+		return sysfs_emit(buf, "%u\n", READ_ONCE(mlx5_diag_refresh_ms));
+	}
+	return -EINVAL;
+}
+
+/* caps/ file names clash with format/ ones (sync, clear): prefix the symbols. */
+#define MLX5_DIAG_CAP_ATTR(_name, _cap)					\
+	static struct mlx5_diag_cap_attr mlx5_diag_cap_attr_##_name = {	\
+		.attr = __ATTR(_name, 0444, mlx5_diag_cap_show, NULL),	\
+		.cap = _cap,						\
+	}
+
+MLX5_DIAG_CAP_ATTR(max_data_ids, MLX5_DIAG_CAP_MAX_DATA_IDS);
+MLX5_DIAG_CAP_ATTR(log_max_samples, MLX5_DIAG_CAP_LOG_MAX_SAMPLES);
+MLX5_DIAG_CAP_ATTR(min_sample_period_ns, MLX5_DIAG_CAP_MIN_SAMPLE_PERIOD_NS);
+MLX5_DIAG_CAP_ATTR(device_frequency_khz, MLX5_DIAG_CAP_DEVICE_FREQUENCY_KHZ);
+MLX5_DIAG_CAP_ATTR(modes, MLX5_DIAG_CAP_MODES);
+MLX5_DIAG_CAP_ATTR(sync, MLX5_DIAG_CAP_SYNC);
+MLX5_DIAG_CAP_ATTR(clear, MLX5_DIAG_CAP_CLEAR);
+MLX5_DIAG_CAP_ATTR(sync_ids, MLX5_DIAG_CAP_SYNC_IDS);
+MLX5_DIAG_CAP_ATTR(dialect, MLX5_DIAG_CAP_DIALECT);
+MLX5_DIAG_CAP_ATTR(num_ports, MLX5_DIAG_CAP_NUM_PORTS);
+MLX5_DIAG_CAP_ATTR(num_hosts, MLX5_DIAG_CAP_NUM_HOSTS);
+MLX5_DIAG_CAP_ATTR(num_functions, MLX5_DIAG_CAP_NUM_FUNCTIONS);
+MLX5_DIAG_CAP_ATTR(num_pcie_links, MLX5_DIAG_CAP_NUM_PCIE_LINKS);
+MLX5_DIAG_CAP_ATTR(counting_refresh_ms, MLX5_DIAG_CAP_COUNTING_REFRESH_MS);
 
 static struct attribute *mlx5_diag_caps_attrs[] = {
-	&mlx5_diag_caps_attr_max_data_ids.attr,
-	&mlx5_diag_caps_attr_log_max_samples.attr,
-	&mlx5_diag_caps_attr_min_sample_period_ns.attr,
-	&mlx5_diag_caps_attr_device_frequency_khz.attr,
-	&mlx5_diag_caps_attr_modes.attr,
-	&mlx5_diag_caps_attr_sync.attr,
-	&mlx5_diag_caps_attr_clear.attr,
-	&mlx5_diag_caps_attr_sync_ids.attr,
-	&mlx5_diag_caps_attr_dialect.attr,
-	&mlx5_diag_caps_attr_num_ports.attr,
-	&mlx5_diag_caps_attr_num_hosts.attr,
-	&mlx5_diag_caps_attr_num_functions.attr,
-	&mlx5_diag_caps_attr_num_pcie_links.attr,
-	&mlx5_diag_caps_attr_counting_refresh_ms.attr,
+	&mlx5_diag_cap_attr_max_data_ids.attr.attr,
+	&mlx5_diag_cap_attr_log_max_samples.attr.attr,
+	&mlx5_diag_cap_attr_min_sample_period_ns.attr.attr,
+	&mlx5_diag_cap_attr_device_frequency_khz.attr.attr,
+	&mlx5_diag_cap_attr_modes.attr.attr,
+	&mlx5_diag_cap_attr_sync.attr.attr,
+	&mlx5_diag_cap_attr_clear.attr.attr,
+	&mlx5_diag_cap_attr_sync_ids.attr.attr,
+	&mlx5_diag_cap_attr_dialect.attr.attr,
+	&mlx5_diag_cap_attr_num_ports.attr.attr,
+	&mlx5_diag_cap_attr_num_hosts.attr.attr,
+	&mlx5_diag_cap_attr_num_functions.attr.attr,
+	&mlx5_diag_cap_attr_num_pcie_links.attr.attr,
+	&mlx5_diag_cap_attr_counting_refresh_ms.attr.attr,
 	NULL
 };
 
@@ -305,6 +344,13 @@ mlx5_diag_cap_lookup(const struct mlx5_diag_caps *caps, u64 id)
 	return NULL;
 }
 
+/* Data IDs on a 64-bit device, firmware counters on a public 16-bit one. */
+static bool mlx5_diag_entry_in_dialect(const struct mlx5_diag_dev *dd,
+				       const struct mlx5_diag_catalog_entry *e)
+{
+	return (e->group == MLX5_DIAG_GRP_FW_COUNTER) != dd->caps.model64;
+}
+
 static u64 mlx5_diag_entry_key(const struct mlx5_diag_catalog_entry *e)
 {
 	if (e->group == MLX5_DIAG_GRP_FW_COUNTER)
@@ -355,7 +401,7 @@ static int mlx5_diag_build_events(struct mlx5_diag_dev *dd)
 	for (i = 0; i < mlx5_diag_catalog_size && !ret; i++) {
 		const struct mlx5_diag_catalog_entry *e = &mlx5_diag_catalog[i];
 
-		if ((e->group == MLX5_DIAG_GRP_FW_COUNTER) == dd->caps.model64 ||
+		if (!mlx5_diag_entry_in_dialect(dd, e) ||
 		    !mlx5_diag_cap_lookup(&dd->caps, mlx5_diag_entry_key(e)))
 			continue;
 		ret = mlx5_diag_add_event_attr(dd, e, MLX5_DIAG_EV_ALIAS, "");
@@ -581,7 +627,7 @@ static int mlx5_diag_event_validate(struct mlx5_diag_dev *dd,
 	if (!e)
 		return mlx5_diag_refuse(dd, -EINVAL, "unknown data ID", id);
 	cap = mlx5_diag_cap_lookup(&dd->caps, id);
-	if (!cap || (e->group == MLX5_DIAG_GRP_FW_COUNTER) == dd->caps.model64)
+	if (!cap || !mlx5_diag_entry_in_dialect(dd, e))
 		return mlx5_diag_refuse(dd, -EOPNOTSUPP,
 					"data ID not supported by this device",
 					id);
@@ -613,18 +659,22 @@ static int mlx5_diag_event_init(struct perf_event *event)
 
 	if (event->attr.type != event->pmu->type)
 		return -ENOENT;
-	/*
-	 * perf's first try carries exclude_guest and falls back without it:
-	 * refuse before touching firmware, and without a log line.
-	 */
-	if (event_has_any_exclude_flag(event))
-		return -EINVAL;
 	/* the device's last reference may be on its way to release */
 	if (READ_ONCE(dd->gone) || !refcount_inc_not_zero(&dd->refs))
 		return mlx5_diag_refuse(dd, -ENODEV, "device removed", id);
 	ret = mlx5_diag_event_validate(dd, event, &e);
 	if (ret)
 		goto err_put;
+	/*
+	 * perf's first try carries exclude_guest and falls back without it:
+	 * refuse that before touching firmware, and without a log line. This
+	 * comes after validation: perf 6.12 stat loops forever when a retry
+	 * without exclude_guest meets EOPNOTSUPP.
+	 */
+	if (event_has_any_exclude_flag(event)) {
+		ret = -EINVAL;
+		goto err_put;
+	}
 
 	mutex_lock(&dd->cfg_lock);
 	for (i = 0; i < dd->caps.max_ids; i++) {

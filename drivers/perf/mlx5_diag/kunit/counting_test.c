@@ -10,6 +10,7 @@
 static const struct mlx5_diag_catalog_entry counter = {
 	.kind = 0x10200001, .class = MLX5_DIAG_CLASS_COUNTER,
 };
+
 static const struct mlx5_diag_catalog_entry stat_sum = {
 	.kind = 0x1160000b, .class = MLX5_DIAG_CLASS_STAT_SUM,
 };

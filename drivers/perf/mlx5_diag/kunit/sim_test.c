@@ -1120,9 +1120,12 @@ static const struct t_traffic t_traffic[] = {
 	  32, 57, 1405032704 },
 	{ "wrap 32 delta", 0x1180000200000000ULL, 0, 0, 100000000000ULL, 0,
 	  true, 32, 57, 1405032704 },
-	/* statistics: p = C(t) - C(t_prev), L = 400 + 10 (i % 64) */
+	/*
+	 * statistics: p = C(t) - C(t_prev) at the rate of the link's packets
+	 * id 0x1160000c, L = 400 + 10 (i % 64)
+	 */
 	{ "total latency", 0x1160000b00000001ULL, 1, 524288, 629145, 5, false,
-	  64, 39, 4089 * 410 },
+	  64, 39, 4194 * 410 },
 	{ "packets", 0x1160000c00000001ULL, 1, 524288, 629145, 5, false, 64,
 	  40, 4194 },
 	{ "max latency", 0x1160000d00000001ULL, 1, 524288, 629145, 5, false,
@@ -1134,9 +1137,9 @@ static const struct t_traffic t_traffic[] = {
 	{ "min latency idle", 0x1160000e00000001ULL, 1, 5, 5, 5, false, 64,
 	  42, 0 },
 	{ "histogram bin 5", 0x1160000f00050001ULL, 0, 524288, 629145, 5,
-	  false, 64, 236, 386 },
+	  false, 64, 236, 44 },
 	{ "histogram bin 0", 0x1160000f00000000ULL, 0, 0, 1000, 0, false,
-	  64, 23, 11 },
+	  64, 23, 10 },
 	{ "statistic ignores wrap", 0x1160000c00000000ULL, 0, 0,
 	  1000000000000ULL, 0, false, 32, 20, 20000000000ULL },
 };
@@ -1164,6 +1167,7 @@ static void sim_test_traffic(struct kunit *test)
 static void sim_test_engine_values(struct kunit *test)
 {
 	const u64 tot = 0x1160000b00000001ULL;
+	const u64 pkt = 0x1160000c00000001ULL;
 	const struct t_params p = SETP(RE | TF_SYNC | TF_CLEAR, 2, 4, 14,
 				       PCIE_IN_BYTES(1), tot);
 	struct t_sim *t = test->priv;
@@ -1179,11 +1183,11 @@ static void sim_test_engine_values(struct kunit *test)
 				t_count(PCIE_IN_BYTES(1), 0, t1) -
 				t_count(PCIE_IN_BYTES(1), 0, t0));
 		KUNIT_EXPECT_EQ(test, t_entry64(t, 2 * j + 1).value,
-				(t_count(tot, 0, t1) - t_count(tot, 0, t0)) *
+				(t_count(pkt, 0, t1) - t_count(pkt, 0, t0)) *
 				410);
 	}
-	/* sample 5: t_prev = 524288 ns, t = 629145 ns: rate 26, p = 2726 */
-	KUNIT_EXPECT_EQ(test, t_entry64(t, 11).value, 2726 * 410);
+	/* sample 5: t_prev = 524288 ns, t = 629145 ns: packets rate 27, p = 2831 */
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 11).value, 2831 * 410);
 
 	/* wrap 32: a counter beyond 2^32 after 100 s, repetitive */
 	mlx5_diag_sim_fw_destroy(t->fw);

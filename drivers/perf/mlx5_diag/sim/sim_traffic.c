@@ -46,6 +46,20 @@ u64 mlx5_diag_sim_traffic_value(u64 id, unsigned int dev, u64 t_prev_ns,
 	u64 lat = 400 + 10 * (inst % 64);
 	u64 v;
 
+	/*
+	 * The read-latency statistics of a link all describe the link's
+	 * packets: p is counted at the rate of the packets id of that link
+	 * (bits 15:0 for the histogram, whose bits 31:16 are the bin).
+	 */
+	if (kind >= SIM_KIND_READ_LAT_TOTAL && kind <= SIM_KIND_READ_LAT_HIST) {
+		u64 pid = (u64)SIM_KIND_READ_LAT_PACKETS << 32 |
+			  (kind == SIM_KIND_READ_LAT_HIST ? inst & 0xffff :
+							    inst & 0xffffff);
+
+		p = mlx5_diag_sim_traffic_count(pid, dev, t_ns) -
+		    mlx5_diag_sim_traffic_count(pid, dev, t_prev_ns);
+	}
+
 	switch (kind) {
 	case SIM_KIND_READ_LAT_TOTAL:
 		return p * lat;
