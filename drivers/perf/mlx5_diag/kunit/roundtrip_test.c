@@ -298,14 +298,15 @@ static void rt_samples_test(struct kunit *test)
 	}
 	/* read in id order from the oldest slot: ids extend past 65535 */
 	for (j = 0; j < 16; j++) {
+		u64 t;
+
 		mlx5_diag_fw_query_counters_entry(r->d, r->out, (j + 4) % 16, &e);
 		sid = j ? mlx5_diag_extend(sid, e.sample_id, 16) : e.sample_id;
 		KUNIT_EXPECT_EQ(test, sid, 65524 + j);
+		t = mlx5_diag_sim_clocks_to_ns((sid + 1) * 16384, 156250);
 		KUNIT_EXPECT_EQ(test, e.value,
-				mlx5_diag_sim_traffic_value(0x0406, 0, 0,
-							    mlx5_diag_sim_clocks_to_ns((sid + 1) * 16384,
-										       156250),
-							    sid, false, 64));
+				mlx5_diag_sim_traffic_value(0x0406, 0, 0, t, sid,
+							    false, 64));
 	}
 
 	/* model dialect: 32-bit sample ids and 64-bit timestamps as is */
