@@ -107,3 +107,41 @@ stock_kdirs() {
 	echo "/usr/src/$v61"
 	echo "/usr/src/$p612"
 }
+
+# Debian's own perf 6.12 (bookworm-backports), unpacked beside the cache
+# rather than installed over the host's perf; its libraries are installed.
+DEBIAN_PERF_LIBS="libbabeltrace1 libdebuginfod1 libdw1 libelf1 liblzma5 libnuma1
+libopencsd1 libperl5.36 libpython3.11 libslang2 libstdc++6 libtraceevent1 libunwind8
+libzstd1 zlib1g"
+
+debian_perf_bin() {
+	local list=/etc/apt/sources.list.d/mlx5-diag-backports.list dir deb
+	dir=$MLX5_DIAG_CACHE/debian-perf
+	if [ ! -x "$dir/usr/bin/perf" ]; then
+		if ! grep -rqs bookworm-backports /etc/apt/sources.list /etc/apt/sources.list.d/; then
+			echo "deb http://deb.debian.org/debian bookworm-backports main" >"$list"
+			apt-get update -q >/dev/null
+		fi
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		(cd "$dir" && apt-get download -q linux-perf/bookworm-backports >/dev/null 2>&1) ||
+			{ apt-get update -q >/dev/null &&
+			  (cd "$dir" && apt-get download -q linux-perf/bookworm-backports >/dev/null 2>&1); } ||
+			die "cannot download linux-perf from bookworm-backports"
+		deb=$(ls "$dir"/linux-perf_*.deb)
+		dpkg-deb -x "$deb" "$dir"
+		dpkg-deb -f "$deb" Version >"$dir/version"
+	fi
+	# shellcheck disable=SC2086
+	ensure_pkgs $DEBIAN_PERF_LIBS
+	echo "$dir/usr/bin/perf"
+}
+
+# Copy a dynamically linked binary and the libraries it loads into root $2 as $3.
+install_with_libs() {
+	local bin=$1 root=$2 dest=$3 lib
+	install -D -m755 "$bin" "$root$dest"
+	for lib in $(ldd "$bin" | grep -o '/[^ ]*'); do
+		[ -e "$root$lib" ] || install -D -m644 "$lib" "$root$lib"
+	done
+}

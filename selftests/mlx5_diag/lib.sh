@@ -9,6 +9,11 @@ MODDIR=${MODDIR:-/lib/modules/mlx5_diag}
 T_FAILED=0
 T_PREFIX=${T_PREFIX:-$(basename "$0" .sh)}
 
+# PERF names the perf binary to test with (default: the one built from the
+# test kernel's source; run.sh also runs tests with Debian's perf-debian).
+PERF_BIN=${PERF:-perf}
+perf() { command "$PERF_BIN" "$@"; }
+
 ok() { echo "ok - $T_PREFIX: $*"; }
 not_ok() { echo "not ok - $T_PREFIX: $*"; T_FAILED=1; }
 diag() { echo "# $*"; }
@@ -65,7 +70,7 @@ model_rate() {
 perf_stat_value() {
 	ev=$1
 	shift
-	out=$(timeout 60 perf stat -x';' -e "$ev" "$@" 2>&1)
+	out=$(timeout 60 "$PERF_BIN" stat -x';' -e "$ev" "$@" 2>&1)
 	line=$(echo "$out" | grep -F "$ev" | grep -v '^#' | tail -1)
 	val=$(echo "$line" | cut -d';' -f1)
 	run=$(echo "$line" | cut -d';' -f4)
@@ -81,7 +86,7 @@ perf_stat_value() {
 perf_errno() {
 	sub=$1
 	shift
-	out=$(timeout 60 perf "$sub" -vv "$@" 2>&1)
+	out=$(timeout 60 "$PERF_BIN" "$sub" -vv "$@" 2>&1)
 	# a failure that perf retries ("switching off ...") is not the answer
 	e=$(echo "$out" | awk '
 		/^sys_perf_event_open failed, error -/ { p = substr($NF, 2); next }
