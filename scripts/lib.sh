@@ -142,6 +142,6 @@ install_with_libs() {
 	local bin=$1 root=$2 dest=$3 lib
 	install -D -m755 "$bin" "$root$dest"
 	for lib in $(ldd "$bin" | grep -o '/[^ ]*'); do
-		[ -e "$root$lib" ] || install -D -m644 "$lib" "$root$lib"
+		[ -e "$root$lib" ] || install -D -m755 "$lib" "$root$lib"
 	done
 }

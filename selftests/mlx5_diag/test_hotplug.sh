@@ -3,14 +3,14 @@
 # move to another CPU and keep counting.
 . ./lib.sh
 
-P=$(pmu_of_sim 1)
-cpu=$(cat "$PMUS/$P/cpumask")
-if [ ! -e /sys/devices/system/cpu/cpu$cpu/online ]; then
-	P=$(pmu_of_sim 0)
-	cpu=$(cat "$PMUS/$P/cpumask")
-fi
-check "a PMU sits on a CPU that can go offline (cpu$cpu)" \
-	test -e /sys/devices/system/cpu/cpu$cpu/online
+# Fresh PMU numbers: devices spread over the CPUs by PMU number, so
+# mlx5_diag_1 sits on cpu1, which (unlike cpu0) can go offline.
+rmmod mlx5_diag_sim && rmmod mlx5_diag
+insmod "$MODDIR/mlx5_diag.ko" && insmod "$MODDIR/mlx5_diag_sim.ko"
+expect_eq "mlx5_diag_0 on cpu0" "$(cat "$PMUS/mlx5_diag_0/cpumask")" 0
+expect_eq "mlx5_diag_1 on cpu1" "$(cat "$PMUS/mlx5_diag_1/cpumask")" 1
+P=mlx5_diag_1
+cpu=1
 perf stat -x';' -I 500 -e "$P/icmc_hits/" -a sleep 3 >/tmp/hp.out 2>&1 &
 pid=$!
 sleep 1
