@@ -263,8 +263,11 @@ static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
 	struct mlx5_diag_dev *dd = mlx5_diag_dev_from_sysfs(dev);
+	int cpu = READ_ONCE(dd->cpu);
 
-	return cpumap_print_to_pagebuf(true, buf, cpumask_of(READ_ONCE(dd->cpu)));
+	if (cpu >= nr_cpu_ids)
+		return sysfs_emit(buf, "\n");
+	return cpumap_print_to_pagebuf(true, buf, cpumask_of(cpu));
 }
 static DEVICE_ATTR_RO(cpumask);
 
