@@ -4,17 +4,32 @@
 . ./lib.sh
 P0=$(pmu_of_sim 0)
 P1=$(pmu_of_sim 1)
-set -x
-ls "$PMUS" | grep mlx5_diag
-cat "$PMUS/$P0/identifier" "$PMUS/$P0/cpumask"
-grep . "$PMUS/$P0"/caps/*
-perf list pmu 2>/dev/null | grep "$P0/" | head -12
-perf stat -e "$P0/port_rx_bytes,port=0/,$P0/port_tx_bytes,port=0/,$P0/port_prio_rx_packets,port=1,prio=3/" \
-	-e "$P0/pcie_read_latency_total_ns,link_xx=0/,$P0/pcie_read_latency_packets,link_xx=0/" \
+
+show() {
+	echo
+	echo "\$ $*"
+	"$@" 2>&1
+}
+
+show ls "$PMUS" | grep mlx5_diag
+show cat "$PMUS/$P0/identifier" "$PMUS/$P0/cpumask"
+show grep . "$PMUS/$P0"/caps/max_data_ids "$PMUS/$P0"/caps/min_sample_period_ns \
+	"$PMUS/$P0"/caps/modes "$PMUS/$P0"/caps/dialect "$PMUS/$P0"/caps/counting_refresh_ms
+show cat "$PMUS/$P0/events/port_prio_tx_bytes" "$PMUS/$P0/format/prio"
+echo
+echo "\$ perf list pmu | grep mlx5_diag/ | head -12"
+perf list pmu 2>/dev/null | grep mlx5_diag/ | head -12
+show perf stat -e "$P0/port_rx_bytes,port=0/,$P0/port_tx_bytes,port=0/,$P0/port_prio_rx_packets,port=1,prio=3/" \
+	-e "{$P0/pcie_read_latency_total_ns,link_xx=0/,$P0/pcie_read_latency_packets,link_xx=0/}" \
 	-e "$P0/icmc_accesses/,$P0/icmc_hits/" -a sleep 1
-perf stat -I 250 -e "mlx5_diag/icmc_misses/" -a sleep 1
-perf stat -e "$P0/pcie_read_latency_max_ns,link_xx=0/" -a true || true
+show perf stat --no-merge -I 250 -e mlx5_diag/icmc_misses/ -a sleep 1
+show perf stat -e "$P0/port_rx_bytes,port=7/" -a true
+show perf stat -e "$P0/pcie_read_latency_max_ns,link_xx=0/" -a true
+echo
+echo "\$ echo 1 > $SIM/dev1/foreign_owner    # a DOCA user takes the engine"
 echo 1 >"$SIM/dev1/foreign_owner"
-perf stat -e "$P1/icmc_hits/" -a true || true
-perf stat -e "$P1/icmc_hits,force=1/" -a sleep 0.5
+show perf stat -e "$P1/icmc_hits/" -a true
+show perf stat -e "$P1/icmc_hits,force=1/" -a sleep 0.5
+echo
+echo "\$ dmesg | grep mlx5_diag | tail -5"
 dmesg | grep mlx5_diag | tail -5

@@ -709,7 +709,7 @@ static int mlx5_diag_event_init(struct perf_event *event)
 				dev_err_ratelimited(dd->dev, "%s: could not restore the previous data IDs\n",
 						    dd->name);
 			ret = mlx5_diag_refuse(dd, ret,
-					       "firmware refused the configuration",
+					       "could not configure the diagnostic engine",
 					       id);
 			goto err_unlock;
 		}
