@@ -224,7 +224,6 @@ struct mlx5_diag_dev {
 	struct mlx5_diag_fw_params fw_state;	/* as found before taking it */
 	struct delayed_work poll_work;
 	void *poll_out;			/* QUERY_DIAGNOSTIC_COUNTERS outbox */
-	unsigned long polls, poll_errors;
 	spinlock_t vlock;		/* counts[].value for pmu->read */
 
 	/* perf */

@@ -456,11 +456,8 @@ static int mlx5_diag_poll_once(struct mlx5_diag_dev *dd)
 						    dd->num_fw_ids);
 	mlx5_diag_fw_query_counters_in(in, 1, 0);
 	ret = mlx5_diag_cmd(dd, in, sizeof(in), dd->poll_out, outlen, NULL);
-	dd->polls++;
-	if (ret) {
-		dd->poll_errors++;
+	if (ret)
 		return ret;
-	}
 	/* publish every value of this sample at once, as one generation */
 	spin_lock_irqsave(&dd->vlock, flags);
 	for (i = 0; i < dd->caps.max_ids; i++) {
@@ -481,7 +478,6 @@ static int mlx5_diag_poll_once(struct mlx5_diag_dev *dd)
 	if (ret) {
 		dev_err_ratelimited(dd->dev, "%s: firmware answered id 0x%llx where 0x%llx was set\n",
 				    dd->name, e.id, dd->counts[i].id);
-		dd->poll_errors++;
 	}
 	return ret;
 }
