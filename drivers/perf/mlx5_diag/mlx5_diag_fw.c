@@ -36,25 +36,29 @@ static const struct {
 	{ MLX5_DIAG_STATUS_BAD_OUTP_LEN,  -EIO,	   "BAD_OUTP_LEN" },
 };
 
-/* The errno mlx5_core's cmd_status_to_err() gives a firmware status. */
-int mlx5_diag_fw_status_to_errno(u8 status)
+static int mlx5_diag_fw_status_index(u8 status)
 {
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(mlx5_diag_fw_statuses); i++)
 		if (mlx5_diag_fw_statuses[i].status == status)
-			return mlx5_diag_fw_statuses[i].err;
-	return -EIO;
+			return i;
+	return -1;
+}
+
+/* The errno mlx5_core's cmd_status_to_err() gives a firmware status. */
+int mlx5_diag_fw_status_to_errno(u8 status)
+{
+	int i = mlx5_diag_fw_status_index(status);
+
+	return i < 0 ? -EIO : mlx5_diag_fw_statuses[i].err;
 }
 
 const char *mlx5_diag_fw_status_name(u8 status)
 {
-	unsigned int i;
+	int i = mlx5_diag_fw_status_index(status);
 
-	for (i = 0; i < ARRAY_SIZE(mlx5_diag_fw_statuses); i++)
-		if (mlx5_diag_fw_statuses[i].status == status)
-			return mlx5_diag_fw_statuses[i].name;
-	return "UNKNOWN";
+	return i < 0 ? "UNKNOWN" : mlx5_diag_fw_statuses[i].name;
 }
 
 u8 mlx5_diag_fw_out_status(const void *out, u32 *syndrome)

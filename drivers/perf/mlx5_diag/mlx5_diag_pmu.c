@@ -496,10 +496,35 @@ static void mlx5_diag_poll_work(struct work_struct *work)
 	mutex_unlock(&dd->cfg_lock);
 }
 
+/* Firmware runs no id of ours (any more, or as far as we know). */
+static void mlx5_diag_forget_fw_ids(struct mlx5_diag_dev *dd)
+{
+	unsigned int i;
+
+	dd->num_fw_ids = 0;
+	for (i = 0; i < dd->caps.max_ids; i++)
+		dd->counts[i].in_fw = false;
+}
+
+/* Give the engine back: disable is enable = 0, clear = 1. */
+static int mlx5_diag_release_engine(struct mlx5_diag_dev *dd)
+{
+	struct mlx5_diag_fw_params off = { .clear = true };
+	int ret = 0;
+
+	lockdep_assert_held(&dd->cfg_lock);
+	mlx5_diag_forget_fw_ids(dd);
+	if (dd->owned)
+		ret = mlx5_diag_fw_set_params(dd, &off);
+	dd->owned = false;
+	return ret;
+}
+
 /*
  * Program the firmware with every id open events name (on-demand mode), or
- * disable the engine when none is left. Takes the engine over from another
- * agent only when @force. Sleeps; called with cfg_lock held.
+ * disable the engine when none is left. What the old set counted is banked
+ * first. Takes the engine over from another agent only when @force. Sleeps;
+ * called with cfg_lock held.
  */
 static int mlx5_diag_apply_config(struct mlx5_diag_dev *dd, bool force)
 {
@@ -508,19 +533,11 @@ static int mlx5_diag_apply_config(struct mlx5_diag_dev *dd, bool force)
 	int ret;
 
 	lockdep_assert_held(&dd->cfg_lock);
+	if (dd->owned && dd->num_fw_ids)
+		mlx5_diag_poll_once(dd);
 	p.num_ids = mlx5_diag_active_ids(dd, dd->fw_ids);
-	if (!p.num_ids) {
-		dd->num_fw_ids = 0;
-		for (i = 0; i < dd->caps.max_ids; i++)
-			dd->counts[i].in_fw = false;
-		if (!dd->owned)
-			return 0;
-		/* disable: enable = 0, clear = 1 */
-		p.clear = true;
-		ret = mlx5_diag_fw_set_params(dd, &p);
-		dd->owned = false;
-		return ret;
-	}
+	if (!p.num_ids)
+		return mlx5_diag_release_engine(dd);
 	if (!dd->owned) {
 		ret = mlx5_diag_fw_query_params(dd, &dd->fw_state);
 		if (ret)
@@ -539,9 +556,7 @@ static int mlx5_diag_apply_config(struct mlx5_diag_dev *dd, bool force)
 	p.log_sample_period = dd->caps.log_min_sample_period;
 	ret = mlx5_diag_fw_set_params(dd, &p);
 	if (ret) {
-		dd->num_fw_ids = 0;
-		for (i = 0; i < dd->caps.max_ids; i++)
-			dd->counts[i].in_fw = false;
+		mlx5_diag_forget_fw_ids(dd);
 		return ret;
 	}
 	dd->owned = true;
@@ -572,9 +587,6 @@ static void mlx5_diag_event_destroy(struct perf_event *event)
 
 	mutex_lock(&dd->cfg_lock);
 	if (!--c->users && !READ_ONCE(dd->gone)) {
-		/* bank what the remaining ids counted under the old set */
-		if (dd->owned)
-			mlx5_diag_poll_once(dd);
 		ret = mlx5_diag_apply_config(dd, false);
 		if (ret)
 			dev_err_ratelimited(dd->dev, "%s: releasing data ID 0x%llx: firmware error %d\n",
@@ -692,8 +704,6 @@ static int mlx5_diag_event_init(struct perf_event *event)
 		goto err_unlock;
 	}
 	if (!slot->users) {
-		if (dd->owned)
-			mlx5_diag_poll_once(dd);
 		slot->id = id;
 		slot->entry = e;
 		slot->value = 0;
@@ -902,13 +912,10 @@ err_free:
  */
 void mlx5_diag_pmu_remove(struct mlx5_diag_dev *dd)
 {
-	struct mlx5_diag_fw_params off = { .clear = true };
-
 	mutex_lock(&dd->cfg_lock);
-	if (dd->owned && mlx5_diag_fw_set_params(dd, &off))
+	if (mlx5_diag_release_engine(dd))
 		dev_warn(dd->dev, "%s: could not disable the engine on removal\n",
 			 dd->name);
-	dd->owned = false;
 	down_write(&dd->exec_lock);
 	WRITE_ONCE(dd->gone, true);
 	up_write(&dd->exec_lock);
