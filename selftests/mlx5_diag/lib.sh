@@ -43,10 +43,13 @@ expect_range() {
 	fi
 }
 
-# The PMU (mlx5_diag_<n>) serving emulated device <sim index>.
+# The PMU (mlx5_diag_<n>) serving emulated device <sim index> (not one kept
+# after its device left while events were open: its engine is "gone").
 pmu_of_sim() {
 	for p in "$PMUS"/mlx5_diag_*; do
-		[ "$(cat "$p/identifier" 2>/dev/null)" = "sim:$1" ] && basename "$p" && return 0
+		[ "$(cat "$p/identifier" 2>/dev/null)" = "sim:$1" ] &&
+			[ "$(cat "$p/engine/state" 2>/dev/null)" != gone ] &&
+			basename "$p" && return 0
 	done
 	return 1
 }

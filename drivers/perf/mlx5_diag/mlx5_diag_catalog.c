@@ -132,40 +132,41 @@ enum mlx5_diag_limit {
 #define MLX5_DIAG_GROUP_MAX_FIELDS	3
 
 /*
- * The instance fields each group of data IDs uses, in events/ order. The
- * events/ alias asks for the first @nr_asked; the others default to 0.
+ * The instance fields each group of data IDs uses, in events/ order; the
+ * events/ alias asks for those marked @ask, the others default to 0.
  */
 static const struct {
-	u8 nr, nr_asked;
+	u8 nr;
 	struct {
 		enum mlx5_diag_field_id f;
 		enum mlx5_diag_limit limit;
+		bool ask;
 	} fields[MLX5_DIAG_GROUP_MAX_FIELDS];
 } mlx5_diag_groups[] = {
-	[MLX5_DIAG_GRP_GLOBAL] = { 0, 0 },
-	[MLX5_DIAG_GRP_PORT] = { 1, 1, {
-		{ MLX5_DIAG_F_PORT, MLX5_DIAG_LIM_PORTS } } },
-	[MLX5_DIAG_GRP_PORT_PRIO] = { 2, 2, {
-		{ MLX5_DIAG_F_PORT, MLX5_DIAG_LIM_PORTS },
-		{ MLX5_DIAG_F_PRIO, MLX5_DIAG_LIM_PRIOS } } },
-	[MLX5_DIAG_GRP_HOST] = { 1, 1, {
-		{ MLX5_DIAG_F_HOST, MLX5_DIAG_LIM_HOSTS } } },
-	[MLX5_DIAG_GRP_FUNCTION] = { 1, 1, {
-		{ MLX5_DIAG_F_FUNCTION, MLX5_DIAG_LIM_FUNCTIONS } } },
-	[MLX5_DIAG_GRP_PCIE_LINK] = { 3, 1, {
-		{ MLX5_DIAG_F_LINK_XX, MLX5_DIAG_LIM_FIRMWARE },
-		{ MLX5_DIAG_F_LINK_YY, MLX5_DIAG_LIM_FIRMWARE },
-		{ MLX5_DIAG_F_LINK_ZZ, MLX5_DIAG_LIM_FIRMWARE } } },
-	[MLX5_DIAG_GRP_PCIE_LINK_TCLASS] = { 3, 2, {
-		{ MLX5_DIAG_F_LINK_XX, MLX5_DIAG_LIM_FIRMWARE },
-		{ MLX5_DIAG_F_LINK_YY, MLX5_DIAG_LIM_FIRMWARE },
-		{ MLX5_DIAG_F_TCLASS, MLX5_DIAG_LIM_TCLASSES } } },
-	[MLX5_DIAG_GRP_PCIE_LINK_BIN] = { 3, 2, {
-		{ MLX5_DIAG_F_LINK_XX, MLX5_DIAG_LIM_FIRMWARE },
-		{ MLX5_DIAG_F_LINK_YY, MLX5_DIAG_LIM_FIRMWARE },
-		{ MLX5_DIAG_F_BIN, MLX5_DIAG_LIM_BINS } } },
-	[MLX5_DIAG_GRP_FW_COUNTER] = { 1, 0, {
-		{ MLX5_DIAG_F_FW_COUNTER, MLX5_DIAG_LIM_FIRMWARE } } },
+	[MLX5_DIAG_GRP_GLOBAL] = { 0 },
+	[MLX5_DIAG_GRP_PORT] = { 1, {
+		{ MLX5_DIAG_F_PORT, MLX5_DIAG_LIM_PORTS, true } } },
+	[MLX5_DIAG_GRP_PORT_PRIO] = { 2, {
+		{ MLX5_DIAG_F_PORT, MLX5_DIAG_LIM_PORTS, true },
+		{ MLX5_DIAG_F_PRIO, MLX5_DIAG_LIM_PRIOS, true } } },
+	[MLX5_DIAG_GRP_HOST] = { 1, {
+		{ MLX5_DIAG_F_HOST, MLX5_DIAG_LIM_HOSTS, true } } },
+	[MLX5_DIAG_GRP_FUNCTION] = { 1, {
+		{ MLX5_DIAG_F_FUNCTION, MLX5_DIAG_LIM_FUNCTIONS, true } } },
+	[MLX5_DIAG_GRP_PCIE_LINK] = { 3, {
+		{ MLX5_DIAG_F_LINK_XX, MLX5_DIAG_LIM_FIRMWARE, true },
+		{ MLX5_DIAG_F_LINK_YY, MLX5_DIAG_LIM_FIRMWARE, false },
+		{ MLX5_DIAG_F_LINK_ZZ, MLX5_DIAG_LIM_FIRMWARE, false } } },
+	[MLX5_DIAG_GRP_PCIE_LINK_TCLASS] = { 3, {
+		{ MLX5_DIAG_F_LINK_XX, MLX5_DIAG_LIM_FIRMWARE, true },
+		{ MLX5_DIAG_F_LINK_YY, MLX5_DIAG_LIM_FIRMWARE, false },
+		{ MLX5_DIAG_F_TCLASS, MLX5_DIAG_LIM_TCLASSES, true } } },
+	[MLX5_DIAG_GRP_PCIE_LINK_BIN] = { 3, {
+		{ MLX5_DIAG_F_LINK_XX, MLX5_DIAG_LIM_FIRMWARE, true },
+		{ MLX5_DIAG_F_LINK_YY, MLX5_DIAG_LIM_FIRMWARE, false },
+		{ MLX5_DIAG_F_BIN, MLX5_DIAG_LIM_BINS, true } } },
+	[MLX5_DIAG_GRP_FW_COUNTER] = { 1, {
+		{ MLX5_DIAG_F_FW_COUNTER, MLX5_DIAG_LIM_FIRMWARE, false } } },
 };
 
 static u32 mlx5_diag_limit(enum mlx5_diag_limit limit,
@@ -236,8 +237,9 @@ int mlx5_diag_catalog_event_string(const struct mlx5_diag_catalog_entry *e,
 	if (e->group == MLX5_DIAG_GRP_FW_COUNTER)
 		return scnprintf(buf, len, "fw_counter=0x%04x\n", e->fw_counter);
 	n = scnprintf(buf, len, "kind=0x%08x", e->kind);
-	for (i = 0; i < mlx5_diag_groups[e->group].nr_asked; i++)
-		n += scnprintf(buf + n, len - n, ",%s=?",
-			       mlx5_diag_fields[mlx5_diag_groups[e->group].fields[i].f].name);
+	for (i = 0; i < mlx5_diag_groups[e->group].nr; i++)
+		if (mlx5_diag_groups[e->group].fields[i].ask)
+			n += scnprintf(buf + n, len - n, ",%s=?",
+				       mlx5_diag_fields[mlx5_diag_groups[e->group].fields[i].f].name);
 	return n + scnprintf(buf + n, len - n, "\n");
 }

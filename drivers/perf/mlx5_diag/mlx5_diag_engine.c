@@ -434,13 +434,13 @@ static void mlx5_diag_engine_release(struct mlx5_diag_engine *eng)
 	struct mlx5_diag_fw_params off = { .clear = true };
 
 	mlx5_diag_engine_unmap(eng);
+	eng->displaced_valid = false;
 	if (!mlx5_diag_engine_owned(eng)) {
 		if (eng->state != MLX5_DIAG_ENGINE_GONE)
 			eng->state = MLX5_DIAG_ENGINE_OFF;
 		return;
 	}
 	if (mlx5_diag_fw_set_params(eng->fw, &off)) {
-		eng->stats.disable_retries++;
 		if (eng->state != MLX5_DIAG_ENGINE_RELEASING)
 			pr_warn("%s: could not disable the diagnostic engine; retrying every poll\n",
 				eng->fw->name);
@@ -590,6 +590,14 @@ int mlx5_diag_engine_count_get(struct mlx5_diag_engine *eng, u64 id,
 		ret = -ENODEV;
 		goto out;
 	}
+	/* is the other agent still there? */
+	if (eng->state == MLX5_DIAG_ENGINE_FOREIGN && !force &&
+	    !mlx5_diag_fw_query_params(eng->fw, &eng->queried) &&
+	    !eng->queried.enable) {
+		eng->state = MLX5_DIAG_ENGINE_OFF;
+		if (eng->users)
+			mlx5_diag_engine_apply(eng, false, took_over, &why);
+	}
 	if (eng->state == MLX5_DIAG_ENGINE_FOREIGN && !force) {
 		why = "another agent holds the diagnostic engine; see force";
 		ret = -EBUSY;
@@ -713,7 +721,7 @@ void mlx5_diag_engine_poll(struct mlx5_diag_engine *eng)
 		eng->stats.disable_retries++;
 		if (!mlx5_diag_fw_set_params(eng->fw, &off)) {
 			eng->state = MLX5_DIAG_ENGINE_OFF;
-			pr_info("%s: diagnostic engine disabled after %llu attempt(s)\n",
+			pr_info("%s: diagnostic engine disabled after %llu retries\n",
 				eng->fw->name, eng->stats.disable_retries);
 			if (eng->users)
 				mlx5_diag_engine_apply(eng, false, &took_over,

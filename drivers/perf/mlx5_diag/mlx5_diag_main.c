@@ -19,6 +19,9 @@ static LIST_HEAD(mlx5_diag_devs);
 static DEFINE_MUTEX(mlx5_diag_devs_lock);
 static struct workqueue_struct *mlx5_diag_wq;
 
+/* How often PMUs kept after their device left are looked at. */
+#define MLX5_DIAG_REAP_MS	500
+
 static void mlx5_diag_dev_destroy(struct mlx5_diag_dev *dd)
 {
 	mlx5_diag_pmu_unregister(dd);
@@ -29,8 +32,49 @@ static void mlx5_diag_dev_destroy(struct mlx5_diag_dev *dd)
 }
 
 /*
- * A PMU kept after its device left, for the same identifier and the same
- * capabilities (so the same events and formats): its events count again.
+ * Unregister the PMUs whose device left, once no event of this module
+ * exists: each event holds a reference on the module until __free_event()
+ * is done with its PMU (module_put() comes last), so a zero count means no
+ * event can still touch one. Returns true while some remain.
+ */
+static bool mlx5_diag_reap(void)
+{
+	struct mlx5_diag_dev *dd, *tmp;
+	bool left = false;
+
+	lockdep_assert_held(&mlx5_diag_devs_lock);
+	list_for_each_entry_safe(dd, tmp, &mlx5_diag_devs, node) {
+		if (dd->attached)
+			continue;
+		if (module_refcount(THIS_MODULE)) {
+			left = true;
+			continue;
+		}
+		list_del(&dd->node);
+		mlx5_diag_dev_destroy(dd);
+	}
+	return left;
+}
+
+static void mlx5_diag_reap_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(mlx5_diag_reap_work, mlx5_diag_reap_fn);
+
+static void mlx5_diag_reap_fn(struct work_struct *work)
+{
+	bool again;
+
+	mutex_lock(&mlx5_diag_devs_lock);
+	again = mlx5_diag_reap();
+	mutex_unlock(&mlx5_diag_devs_lock);
+	if (again)
+		queue_delayed_work(mlx5_diag_wq, &mlx5_diag_reap_work,
+				   msecs_to_jiffies(MLX5_DIAG_REAP_MS));
+}
+
+/*
+ * A PMU kept after its device left (its events still open), for the same
+ * identifier and the same capabilities (so the same events and formats):
+ * its events count again.
  */
 static struct mlx5_diag_dev *mlx5_diag_reattach(struct mlx5_diag_aux_dev *aux)
 {
@@ -110,6 +154,7 @@ static int mlx5_diag_probe(struct auxiliary_device *adev,
 		return -EINVAL;
 	}
 	mutex_lock(&mlx5_diag_devs_lock);
+	mlx5_diag_reap();
 	dd = mlx5_diag_reattach(aux);
 	if (!dd) {
 		again = false;
@@ -133,9 +178,10 @@ static int mlx5_diag_probe(struct auxiliary_device *adev,
 /*
  * The device goes: its engine is disabled and fenced at once. A PMU that
  * never had an event is unregistered; one that had events stays registered
- * (their counts frozen) until module exit or until the device comes back:
- * Linux 6.12 cannot unregister a PMU with live events, and touches the PMU
- * after an event's ->destroy(), so it is never unregistered from there.
+ * (their counts frozen) until no event of this module is left (the reaper),
+ * or until the device comes back: Linux 6.12 cannot unregister a PMU with
+ * live events, and touches the PMU after an event's ->destroy(), so it is
+ * never unregistered from there.
  */
 static void mlx5_diag_remove(struct auxiliary_device *adev)
 {
@@ -149,11 +195,14 @@ static void mlx5_diag_remove(struct auxiliary_device *adev)
 	if (!keep)
 		list_del(&dd->node);
 	mutex_unlock(&mlx5_diag_devs_lock);
-	if (keep)
-		pr_info("%s: device %s removed; the PMU stays until module unload or the device's return\n",
+	if (keep) {
+		pr_info("%s: device %s removed; the PMU stays while events are open, or until the device's return\n",
 			dd->name, dd->identifier);
-	else
+		queue_delayed_work(mlx5_diag_wq, &mlx5_diag_reap_work,
+				   msecs_to_jiffies(MLX5_DIAG_REAP_MS));
+	} else {
 		mlx5_diag_dev_destroy(dd);
+	}
 }
 
 static const struct auxiliary_device_id mlx5_diag_id_table[] = {
@@ -198,6 +247,7 @@ static void __exit mlx5_diag_exit(void)
 	struct mlx5_diag_dev *dd, *tmp;
 
 	auxiliary_driver_unregister(&mlx5_diag_driver);
+	cancel_delayed_work_sync(&mlx5_diag_reap_work);
 	list_for_each_entry_safe(dd, tmp, &mlx5_diag_devs, node) {
 		list_del(&dd->node);
 		mlx5_diag_dev_destroy(dd);

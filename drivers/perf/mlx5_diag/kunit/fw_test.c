@@ -82,7 +82,12 @@ static void fw_debug_cap_public_test(struct kunit *test)
 	u8 *out = kunit_kzalloc(test, len, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, out);
-	KUNIT_EXPECT_EQ(test, len, 16 + 0x200 / 8 + 3 * 4);
+	/* the whole capability union, which the list fits in */
+	KUNIT_EXPECT_EQ(test, len, 16 + 0x8000 / 8);
+	/* a list longer than the union: header, DEBUG cap and the list */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_fw_debug_cap_outlen(&mlx5_diag_fw_public16,
+							    1020),
+			16 + 0x200 / 8 + 1020 * 4);
 	tb_put(out, CAP + 0x18, 8, 13);
 	tb_put(out, CAP + 0x20, 1, 1);
 	tb_put(out, CAP + 0x21, 1, 0);
@@ -119,7 +124,10 @@ static void fw_debug_cap_model64_test(struct kunit *test)
 	u8 *out = kunit_kzalloc(test, len, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, out);
-	KUNIT_EXPECT_EQ(test, len, 16 + 0x200 / 8 + 2 * 8);
+	KUNIT_EXPECT_EQ(test, len, 16 + 0x8000 / 8);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_fw_debug_cap_outlen(&mlx5_diag_fw_model64,
+							    510),
+			16 + 0x200 / 8 + 510 * 8);
 	tb_put(out, CAP + 0x21, 1, 1);
 	tb_put(out, CAP + 0x24, 1, 1);
 	tb_put(out, CAP + 0x25, 1, 1);
