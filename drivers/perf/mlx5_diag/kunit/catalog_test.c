@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: the data-ID catalog names every id of the seed's table once, finds
- * ids by value, checks instance fields and writes perf event strings.
+ * KUnit: the data-ID catalog names every id of the DOCA Telemetry Diagnostics
+ * guide's data-ID table once, finds ids by value, checks instance fields and
+ * writes perf event strings.
  */
 #include <kunit/test.h>
 #include <linux/ctype.h>
@@ -26,7 +27,7 @@ static void catalog_names_test(struct kunit *test)
 		else
 			kinds++;
 	}
-	/* the seed's table and mlx5ctl's table */
+	/* the DOCA guide's data-ID table and mlx5ctl's table */
 	KUNIT_EXPECT_EQ(test, kinds, 41);
 	KUNIT_EXPECT_EQ(test, fw, 13);
 }
