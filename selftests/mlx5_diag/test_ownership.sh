@@ -17,7 +17,7 @@ configs=$(cat "$D/stats/configs")
 expect_eq "EBUSY while another agent owns the engine" \
 	"$(perf_open_errno "$P/icmc_hits/")" 16
 check "the refusal says why" sh -c \
-	"dmesg | grep -q 'refused: another agent (DOCA over fwctl, a crashed owner) has the engine'"
+	"dmesg | grep -q 'refused: another agent has the engine (DOCA, a crashed owner)'"
 expect_eq "the foreign configuration is untouched" "$(cat "$D/foreign_owner")" 1
 expect_eq "no SET reached the firmware" "$(cat "$D/stats/configs")" "$configs"
 expect_eq "the engine is seen as foreign" "$(eng "$P" state)" foreign

@@ -237,9 +237,12 @@ int mlx5_diag_catalog_event_string(const struct mlx5_diag_catalog_entry *e,
 	if (e->group == MLX5_DIAG_GRP_FW_COUNTER)
 		return scnprintf(buf, len, "fw_counter=0x%04x\n", e->fw_counter);
 	n = scnprintf(buf, len, "kind=0x%08x", e->kind);
-	for (i = 0; i < mlx5_diag_groups[e->group].nr; i++)
+	for (i = 0; i < mlx5_diag_groups[e->group].nr; i++) {
+		enum mlx5_diag_field_id f = mlx5_diag_groups[e->group].fields[i].f;
+
 		if (mlx5_diag_groups[e->group].fields[i].ask)
 			n += scnprintf(buf + n, len - n, ",%s=?",
-				       mlx5_diag_fields[mlx5_diag_groups[e->group].fields[i].f].name);
+				       mlx5_diag_fields[f].name);
+	}
 	return n + scnprintf(buf + n, len - n, "\n");
 }

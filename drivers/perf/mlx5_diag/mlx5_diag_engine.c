@@ -530,7 +530,7 @@ static int mlx5_diag_engine_apply(struct mlx5_diag_engine *eng, bool force,
 		}
 		if (eng->queried.enable && !force) {
 			eng->state = MLX5_DIAG_ENGINE_FOREIGN;
-			*why = "another agent (DOCA over fwctl, a crashed owner) has the engine; see force";
+			*why = "another agent has the engine (DOCA, a crashed owner); see force";
 			return -EBUSY;
 		}
 		if (eng->queried.enable) {

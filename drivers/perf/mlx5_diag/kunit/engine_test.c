@@ -333,7 +333,8 @@ static void engine_takeover_test(struct kunit *test)
 
 	/* it lets go: ours again, counting from a new baseline */
 	mlx5_diag_sim_fw_foreign_disable(t->sim, t->now);
-	enable2 = t->now = 40000000;
+	t->now = 40000000;
+	enable2 = t->now;
 	mlx5_diag_engine_poll(&t->eng);
 	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_COUNT);
 	t->now = 90000000;
@@ -393,8 +394,8 @@ static void engine_public_folded_test(struct kunit *test)
 {
 	struct et *t = test->priv;
 	struct mlx5_diag_sim_stats st;
-	u64 enable = 1000, period_ns, last;
-	unsigned int a, b, nslots;
+	u64 enable = 1000, period_ns, first_ns, last;
+	unsigned int a, b, nslots, lp;
 
 	et_public(test);
 	et_bind(test);
@@ -405,17 +406,17 @@ static void engine_public_folded_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, t->eng.programmed.mode, MLX5_DIAG_FW_REPETITIVE);
 	nslots = 1U << t->eng.programmed.log_num_of_samples;
 	KUNIT_EXPECT_EQ(test, nslots, 16);
-	period_ns = mlx5_diag_sim_clocks_to_ns(1ULL << t->eng.programmed.log_sample_period,
-					       156250);
+	lp = t->eng.programmed.log_sample_period;
+	period_ns = mlx5_diag_sim_clocks_to_ns(1ULL << lp, 156250);
+	/* sample 0, the baseline, is taken one period after enable */
+	first_ns = period_ns;
 	/* 5 periods and a bit: samples 0..4 */
 	t->now = enable + 5 * period_ns + period_ns / 2;
 	mlx5_diag_engine_poll(&t->eng);
 	/* the first sample is the baseline: 4 periods counted */
-	last = 5ULL << t->eng.programmed.log_sample_period;
+	last = 5ULL << lp;
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, a),
-			et_model(ET_FW_TX_PACKETS,
-				 mlx5_diag_sim_clocks_to_ns(1ULL << t->eng.programmed.log_sample_period,
-							    156250),
+			et_model(ET_FW_TX_PACKETS, first_ns,
 				 mlx5_diag_sim_clocks_to_ns(last, 156250)));
 	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 0);
 	/* 40 more periods without a poll: 40 - 16 overwritten */
@@ -425,11 +426,9 @@ static void engine_public_folded_test(struct kunit *test)
 	mlx5_diag_sim_fw_get_stats(t->sim, &st);
 	KUNIT_EXPECT_EQ(test, st.samples_overwritten, 24);
 	/* a counter loses nothing to overwrites: its next value carries it */
-	last = 45ULL << t->eng.programmed.log_sample_period;
+	last = 45ULL << lp;
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, b),
-			et_model(ET_FW_RX_STEERING,
-				 mlx5_diag_sim_clocks_to_ns(1ULL << t->eng.programmed.log_sample_period,
-							    156250),
+			et_model(ET_FW_RX_STEERING, first_ns,
 				 mlx5_diag_sim_clocks_to_ns(last, 156250)));
 	mlx5_diag_engine_count_put(&t->eng, a, false);
 	mlx5_diag_engine_count_put(&t->eng, b, false);
