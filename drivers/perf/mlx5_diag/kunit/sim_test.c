@@ -2410,7 +2410,24 @@ static void t_relations_at(struct kunit *test, u32 n, u64 t0, u64 t1)
 
 static void sim_test_traffic_relations(struct kunit *test)
 {
-	u32 n, k;
+	struct mlx5_diag_sim_caps *caps;
+	u32 n, k, x;
+
+	/* nothing has happened at engine time 0, so totals are sums too */
+	caps = kunit_kzalloc(test, sizeof(*caps), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, caps);
+	mlx5_diag_sim_default_caps(caps);
+	for (k = 0; k < caps->nr_kinds; k++)
+		for (x = 0; x < 2; x++) {
+			u64 id = (u64)caps->kinds[k] << 32 | x;
+
+			KUNIT_EXPECT_EQ_MSG(test,
+					    mlx5_diag_sim_traffic_count(id, 3, 0),
+					    0, "id 0x%llx", id);
+		}
+	for (k = 0; k < caps->nr_ids; k++)
+		KUNIT_EXPECT_EQ(test, mlx5_diag_sim_traffic_count(caps->ids[k], 3, 0),
+				0);
 
 	for (n = 0; n < 16; n += 7)
 		for (k = 1; k < 60; k++) {
