@@ -306,8 +306,8 @@ static void rt_samples_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, sid, 65524 + j);
 		t = mlx5_diag_sim_clocks_to_ns((sid + 1) * 16384, 156250);
 		KUNIT_EXPECT_EQ(test, e.value,
-				mlx5_diag_sim_traffic_value(0x0406, 0, 0, t, sid,
-							    false, 64));
+				mlx5_diag_sim_traffic_value(0x0406, 0, 0, t, false,
+							    64));
 	}
 
 	/* model dialect: 32-bit sample ids and 64-bit timestamps as is */
