@@ -44,16 +44,16 @@ sim_manual 1
 perf stat -x';' -e "$P/icmc_accesses/" -a -- sh -c "
 	. ./lib.sh; . ./engine_lib.sh
 	c0=\$(sim_clock 1)
-	advance_polled 1 $P 2000000
+	sim_advance 1 2000000
 	c1=\$(sim_clock 1)
 	perf_open_errno $P/icmc_misses/ >/tmp/own.errno
-	advance_polled 1 $P 3000000
+	sim_advance 1 3000000
 	echo \$c0 \$c1 \$(sim_clock 1) >/tmp/own.clocks
 " >/tmp/own1.out 2>&1
 sim_running 1
 expect_eq "a second user of the same device shares the engine" "$(cat /tmp/own.errno)" 0
 set -- $(cat /tmp/own.clocks)
-expect_eq "the first user counted on, exactly" "$(count_of /tmp/own1.out icmc_accesses)" \
+expect_eq "the first user counted on, exactly" "$(stat_value "$(cat /tmp/own1.out)" icmc_accesses)" \
 	$(( $(sim_model 1 $ACC 0 "$(clocks_ns 1 $(($2 - $1)))") +
 	    $(sim_model 1 $ACC 0 "$(clocks_ns 1 $(($3 - $2)))") ))
 

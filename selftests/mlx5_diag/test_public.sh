@@ -26,7 +26,7 @@ perf stat -x';' -e "$P/fw_tx_packets/,$P/fw_rx_steering_packets/" -a -- sh -c "
 	sample_grid 1 >/tmp/pub.grid
 	i=0
 	while [ \$i -lt 10 ]; do
-		advance_polled 1 $P 3000000
+		sim_advance 1 3000000
 		i=\$((i + 1))
 	done
 	sim_clock 1 >/tmp/pub.now
@@ -41,9 +41,9 @@ diag "enable clock $E, period $PER clocks, $due samples"
 t0=$(clocks_ns 1 "$PER")
 t1=$(clocks_ns 1 $((due * PER)))
 expect_eq "fw_tx_packets equals the model over the sample grid" \
-	"$(count_of /tmp/pub1.out fw_tx_packets)" "$(sim_model 1 $TXP "$t0" "$t1")"
+	"$(stat_value "$(cat /tmp/pub1.out)" fw_tx_packets)" "$(sim_model 1 $TXP "$t0" "$t1")"
 expect_eq "fw_rx_steering_packets too" \
-	"$(count_of /tmp/pub1.out fw_rx_steering_packets)" "$(sim_model 1 $STEER "$t0" "$t1")"
+	"$(stat_value "$(cat /tmp/pub1.out)" fw_rx_steering_packets)" "$(sim_model 1 $STEER "$t0" "$t1")"
 expect_eq "no sample was lost" "$(cat /tmp/pub.lost)" 0
 
 # a 4-sample buffer, 20 periods between polls: 16 overwritten each time
@@ -54,8 +54,8 @@ perf stat -x';' -e "$P/fw_tx_packets/" -a -- sh -c "
 	. ./lib.sh; . ./engine_lib.sh
 	set -- \$(sample_grid 1)
 	per_ns=\$(clocks_ns 1 \$2)
-	advance_polled 1 $P \$((20 * per_ns + per_ns / 2))
-	advance_polled 1 $P \$((20 * per_ns))
+	sim_advance 1 \$((20 * per_ns + per_ns / 2))
+	sim_advance 1 \$((20 * per_ns))
 	eng $P lost_samples >/tmp/pub.lost
 	cat $D/stats/samples_overwritten >/tmp/pub.over
 " >/tmp/pub2.out 2>&1

@@ -15,7 +15,7 @@ sim_manual 1
 perf stat -x';' -e "$P/icmc_hits/" -a -- sh -c "
 	. ./lib.sh; . ./engine_lib.sh
 	c0=\$(sim_clock 1)
-	advance_polled 1 $P 4000000
+	sim_advance 1 4000000
 	c1=\$(sim_clock 1)
 	echo 0 >$D/present
 	cat $PMUS/$P/identifier >/tmp/rm.id
@@ -25,7 +25,7 @@ perf stat -x';' -e "$P/icmc_hits/" -a -- sh -c "
 	echo 1 >$D/present
 	pmu_of_sim 1 >/tmp/rm.back
 	c2=\$(sim_clock 1)
-	advance_polled 1 $P 5000000
+	sim_advance 1 5000000
 	c3=\$(sim_clock 1)
 	echo \$c0 \$c1 \$c2 \$c3 >/tmp/rm.clocks
 " >/tmp/rm1.out 2>&1
@@ -39,7 +39,7 @@ set -- $(cat /tmp/rm.clocks)
 want=$(( $(sim_model 1 $HITS 0 "$(clocks_ns 1 $(($2 - $1)))") +
 	 $(sim_model 1 $HITS 0 "$(clocks_ns 1 $(($4 - $3)))") ))
 expect_eq "counts froze while the device was away, then went on exactly" \
-	"$(count_of /tmp/rm1.out icmc_hits)" "$want"
+	"$(stat_value "$(cat /tmp/rm1.out)" icmc_hits)" "$want"
 sim_running 1
 
 # a kept PMU goes once its last event is closed
@@ -83,13 +83,13 @@ sim_manual 1
 perf stat -x';' -e "$P/icmc_hits/" -a -- sh -c "
 	. ./lib.sh; . ./engine_lib.sh
 	c0=\$(sim_clock 1)
-	advance_polled 1 $P 3000000
+	sim_advance 1 3000000
 	c1=\$(sim_clock 1)
 	echo \$c0 \$c1 >/tmp/rm.clocks
 " >/tmp/rm2.out 2>&1
 set -- $(cat /tmp/rm.clocks)
 expect_eq "the device counts exactly after the stress" \
-	"$(count_of /tmp/rm2.out icmc_hits)" \
+	"$(stat_value "$(cat /tmp/rm2.out)" icmc_hits)" \
 	"$(sim_model 1 $HITS 0 "$(clocks_ns 1 $(($2 - $1)))")"
 sim_running 1
 
