@@ -591,12 +591,18 @@ int mlx5_diag_engine_count_get(struct mlx5_diag_engine *eng, u64 id,
 		goto out;
 	}
 	/* is the other agent still there? */
-	if (eng->state == MLX5_DIAG_ENGINE_FOREIGN && !force &&
-	    !mlx5_diag_fw_query_params(eng->fw, &eng->queried) &&
-	    !eng->queried.enable) {
-		eng->state = MLX5_DIAG_ENGINE_OFF;
-		if (eng->users)
-			mlx5_diag_engine_apply(eng, false, took_over, &why);
+	if (eng->state == MLX5_DIAG_ENGINE_FOREIGN && !force) {
+		ret = mlx5_diag_fw_query_params(eng->fw, &eng->queried);
+		if (ret) {
+			why = "could not query the diagnostic engine";
+			goto out;
+		}
+		if (!eng->queried.enable) {
+			eng->state = MLX5_DIAG_ENGINE_OFF;
+			if (eng->users)
+				mlx5_diag_engine_apply(eng, false, took_over,
+						       &why);
+		}
 	}
 	if (eng->state == MLX5_DIAG_ENGINE_FOREIGN && !force) {
 		why = "another agent holds the diagnostic engine; see force";
