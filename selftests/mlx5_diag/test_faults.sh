@@ -27,8 +27,18 @@ expect_eq "three commands failed" $(($(cat "$D/stats/commands_failed") - failed_
 check "poll failures are logged" sh -c \
 	"dmesg | grep -q 'QUERY_DIAGNOSTIC_COUNTERS failed: status INT_ERR'"
 
-echo 300 >"$D/stall_ms"
+# One command of the open stalls STALL ms: the open takes that much longer
+# than one without the stall (give or take a quarter of it), not more.
+STALL=1000
+t0=$(uptime_ms)
+perf_open_errno "$P/icmc_hits/" >/dev/null
+t1=$(uptime_ms)
+echo $STALL >"$D/stall_ms"
 expect_eq "a stalled command delays but does not fail an open" \
 	"$(perf_open_errno "$P/icmc_hits/")" 0
+t2=$(uptime_ms)
+expect_range "the stall delayed the open by stall_ms (it took $((t2 - t1)) ms, $((t1 - t0)) ms without)" \
+	$((t2 - t1 - (t1 - t0))) $((STALL * 3 / 4)) $((STALL * 5 / 4))
+expect_eq "the stall knob is one-shot" "$(cat "$D/stall_ms")" 0
 
 exit $T_FAILED

@@ -5,18 +5,21 @@
 . ./lib.sh
 
 P=$(pmu_of_sim 0)
-perf stat -x';' -e "$P/port_rx_bytes,port=0/" -a sleep 3 >/tmp/unbind.out 2>&1 &
+perf stat -x';' -e "$P/port_rx_bytes,port=0/" -a sleep 4 >/tmp/unbind.out 2>&1 &
 pid=$!
 sleep 1
 echo 0 >"$SIM/dev0/present"
 check "the PMU stays while its event is open" test -d "$PMUS/$P"
+expect_eq "opening another event on the removed device is ENODEV" \
+	"$(perf_open_errno "$P/icmc_hits/")" 19
+check "(while the first event was still open)" kill -0 $pid
 wait $pid
 expect_eq "perf stat ended cleanly" "$?" 0
 v=$(grep port_rx_bytes /tmp/unbind.out | cut -d';' -f1)
 check "perf stat reported the count up to the removal ($v)" test "${v:-0}" -gt 0
 sleep 1
 check "the PMU is gone after its last event closed" test ! -d "$PMUS/$P"
-expect_eq "opening on a removed device fails" "$(pmu_of_sim 0 || echo none)" none
+expect_eq "no PMU serves the removed device" "$(pmu_of_sim 0 || echo none)" none
 
 echo 1 >"$SIM/dev0/present"
 P=$(pmu_of_sim 0)
