@@ -10,9 +10,10 @@ sh ./demo.sh >/tmp/demo.out 2>&1
 expect_eq "the demo exits 0" "$?" 0
 sed 's/^/# /' /tmp/demo.out
 
-# section TEXT: the output of the demo's command whose "$ " line holds TEXT
+# section TEXT: the output (but blank lines) of the demo's command whose
+# "$ " line holds TEXT
 section() {
-	awk -v t="$1" '/^\$ / { on = index($0, t) > 0; next } on' /tmp/demo.out
+	awk -v t="$1" '/^\$ / { on = index($0, t) > 0; next } on && NF' /tmp/demo.out
 }
 # counted TEXT: section TEXT's perf stat lines with a count
 counted() {
