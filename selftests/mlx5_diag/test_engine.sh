@@ -16,6 +16,7 @@ expect_eq "the engine starts off" "$(eng "$P" state)" off
 
 # ---- a refused SET: the firmware keeps its configuration, we keep counting
 failed0=$(cat "$D/stats/commands_failed")
+setfail0=$(eng "$P" set_failures)
 perf stat -x';' -e "$P/port_tx_packets,port=0/" -a -- sh -c "
 	. ./lib.sh; . ./engine_lib.sh
 	c0=\$(sim_clock 0)
@@ -23,7 +24,7 @@ perf stat -x';' -e "$P/port_tx_packets,port=0/" -a -- sh -c "
 	sim_advance 0 1000000
 	# PCIe link 5 of 2: only firmware knows, and refuses it (BAD_PARAM)
 	perf_open_errno $P/pcie_in_bytes,link_xx=5/ >/tmp/eng.errno
-	eng $P set_failures >/tmp/eng.fail
+	echo \$((\$(eng $P set_failures) - $setfail0)) >/tmp/eng.fail
 	echo \$((\$(cat $D/stats/commands_failed) - $failed0)) >/tmp/eng.refused
 	eng $P state >/tmp/eng.state
 	sim_advance 0 2000000
@@ -146,6 +147,8 @@ expect_eq "no SET reached the firmware after the refused group" \
 	"$(cat "$D/stats/configs")" "$configs"
 echo 0 >"$D/foreign_owner"
 echo "$paranoid" >/proc/sys/kernel/perf_event_paranoid
+expect_eq "once the other agent lets go, an open works" "$(perf_open_errno "$P/icmc_hits/")" 0
+expect_eq "and leaves the engine off" "$(eng "$P" state)" off
 
 sim_running 0
 exit $T_FAILED
