@@ -3,11 +3,15 @@
 # time and as a logged, survivable poll failure while counting; a stalled
 # command delays an open by the stall.
 . ./lib.sh
+. ./engine_lib.sh
 
 P=$(pmu_of_sim 0)
 D=$SIM/dev0
 HITS=0x1180000200000000		# icmc_hits
 trap 'sim_running 0' EXIT
+
+# (an open meets another state first: a foreign owner's is EBUSY)
+expect_eq "the engine starts off" "$(eng "$P" state)" off
 
 echo "1 0x1" >"$D/fail_next"
 expect_eq "INT_ERR at open is EIO" "$(perf_open_errno "$P/icmc_hits/")" 5
