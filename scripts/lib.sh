@@ -77,8 +77,25 @@ build_modules() {
 	echo "$copy"
 }
 
-# Lines of a kernel log that mean the run must fail.
-SPLAT_RE='BUG:|WARNING:|KASAN|UBSAN|possible circular locking|inconsistent lock state|possible recursive locking|sleeping function called from invalid context|scheduling while atomic|Kernel panic|general protection fault|Oops|Call Trace|suspected memory leak|ODEBUG'
+# The modules for the test kernel, built once for three uses: with W=1 for
+# check-builds (build.log), sparse for check-style (sparse.log, apart from
+# the compiler's warnings) and the .ko files for the VM. Prints the copy's
+# path; run-tests passes it on as MLX5_DIAG_MODULES.
+build_test_modules() {
+	local kdir sparse copy
+	kdir=$("$MLX5_DIAG_ROOT/scripts/build-kernel") || return 1
+	sparse=$(mktemp /tmp/mlx5-diag-sparse.XXXXXX)
+	copy=$(SPARSE_LOG=$sparse build_modules "$kdir" W=1 C=1 \
+		CHECK="$MLX5_DIAG_ROOT/scripts/sparse-logged") || { rm -f "$sparse"; return 1; }
+	mv "$sparse" "$copy/sparse.log"
+	echo "$copy"
+}
+
+# Lines of a kernel log that mean the run must fail: reports of BUG (soft
+# lockups and workqueue stalls among them), WARN, KASAN, UBSAN, lockdep,
+# sleeping in atomic context, debugobjects, kmemleak (a leak, or kmemleak
+# switching itself off), RCU stalls and hung tasks, and any backtrace.
+SPLAT_RE='BUG:|WARNING:|KASAN|UBSAN|possible circular locking|inconsistent lock state|possible recursive locking|sleeping function called from invalid context|scheduling while atomic|Kernel panic|general protection fault|Oops|Call Trace|suspected memory leak|Kernel memory leak detector disabled|ODEBUG|detected (expedited )?stall|blocked for more than'
 
 # Debian's stock headers the modules must also build against.
 STOCK_61_PKG=linux-headers-amd64

@@ -1,7 +1,9 @@
 # shellcheck shell=sh
 # Helpers for the in-guest selftests: TAP lines, the emulator's debugfs, the
 # PMUs' sysfs and the traffic model of Documentation/driver-api/mlx5-diag-firmware.rst.
-# Every test prints "ok - NAME" or "not ok - NAME" lines; run.sh counts them.
+# Every test prints "ok - NAME" or "not ok - NAME" lines, one per check, and
+# exits non-zero when one failed; a test that cannot run prints "# SKIP REASON"
+# and exits 0 (the host accepts only reasons declared in scripts/allowed-skips).
 
 SIM=/sys/kernel/debug/mlx5_diag_sim
 PMUS=/sys/bus/event_source/devices
@@ -32,6 +34,20 @@ expect_eq() {
 	else
 		not_ok "$1 (got '$2', want '$3')"
 	fi
+}
+
+# expect_range NAME VALUE LOW HIGH (integers)
+expect_range() {
+	if [ "$2" -ge "$3" ] 2>/dev/null && [ "$2" -le "$4" ]; then
+		ok "$1 ($2 in [$3, $4])"
+	else
+		not_ok "$1 (got '$2', want [$3, $4])"
+	fi
+}
+
+# Milliseconds since boot (10 ms resolution).
+uptime_ms() {
+	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
 }
 
 # The PMU (mlx5_diag_<n>) serving emulated device <sim index> (not one kept

@@ -151,6 +151,8 @@ expect_eq "no SET reached the firmware after the refused group" \
 	"$(cat "$D/stats/configs")" "$configs"
 echo 0 >"$D/foreign_owner"
 echo "$paranoid" >/proc/sys/kernel/perf_event_paranoid
+expect_eq "once the other agent lets go, an open works" "$(perf_open_errno "$P/icmc_hits/")" 0
+expect_eq "and leaves the engine off" "$(eng "$P" state)" off
 
 sim_running 0
 exit $T_FAILED

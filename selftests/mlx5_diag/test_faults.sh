@@ -1,10 +1,17 @@
 #!/bin/sh
 # Firmware faults from the emulator's debugfs reach perf as errnos at open
-# time and as a logged, survivable poll failure while counting.
+# time and as a logged, survivable poll failure while counting; a stalled
+# command delays an open by the stall.
 . ./lib.sh
+. ./engine_lib.sh
 
 P=$(pmu_of_sim 0)
 D=$SIM/dev0
+HITS=0x1180000200000000		# icmc_hits
+trap 'sim_running 0' EXIT
+
+# (an open meets another state first: a foreign owner's is EBUSY)
+expect_eq "the engine starts off" "$(eng "$P" state)" off
 
 echo "1 0x1" >"$D/fail_next"
 expect_eq "INT_ERR at open is EIO" "$(perf_open_errno "$P/icmc_hits/")" 5
@@ -14,21 +21,45 @@ expect_eq "the next open works" "$(perf_open_errno "$P/icmc_hits/")" 0
 check "the firmware status is logged by name" sh -c \
 	"dmesg | grep -q 'failed: status RES_BUSY (0x6)'"
 
+# Three polls fail between two steps of the emulator's time: the count
+# still ends at exactly the model over both steps.
 failed_before=$(cat "$D/stats/commands_failed")
-perf stat -x';' -e "$P/icmc_hits/" -a sleep 2 >/tmp/faults.out 2>&1 &
-pid=$!
-sleep 1
-echo "3 0x1" >"$D/fail_next"
-wait $pid
+sim_manual 0
+perf stat -x';' -e "$P/icmc_hits/" -a -- sh -c "
+	. ./lib.sh
+	sleep 0.5
+	sim_advance 0 2000000 || echo STEP-TIMEOUT
+	echo '3 0x1' >$D/fail_next
+	sim_wait_cmds 0 3 && sim_advance 0 1000000 || echo STEP-TIMEOUT
+" >/tmp/faults.out 2>&1
 expect_eq "perf stat survives failing polls" "$?" 0
-v=$(grep icmc_hits /tmp/faults.out | cut -d';' -f1)
-check "and reports a count ($v)" test "${v:-0}" -gt 0
+expect_eq "and reports the count over the failures, exactly" \
+	"$(stat_value "$(cat /tmp/faults.out)" icmc_hits)" "$(sim_model 0 $HITS 0 3000000)"
+sim_running 0
 expect_eq "three commands failed" $(($(cat "$D/stats/commands_failed") - failed_before)) 3
 check "poll failures are logged" sh -c \
 	"dmesg | grep -q 'QUERY_DIAGNOSTIC_COUNTERS failed: status INT_ERR'"
 
-echo 300 >"$D/stall_ms"
-expect_eq "a stalled command delays but does not fail an open" \
-	"$(perf_open_errno "$P/icmc_hits/")" 0
+# One command of the open stalls STALL ms: the open takes that much longer
+# than the faster of two opens without a stall, not less and not twice that
+# (the knob is one-shot). An open takes 0.4-0.8 s under TCG.
+STALL=2000
+# timed_open: open an event; sets errno, and ms to how long it took
+timed_open() {
+	t=$(uptime_ms)
+	errno=$(perf_open_errno "$P/icmc_hits/")
+	ms=$(($(uptime_ms) - t))
+}
+timed_open
+base=$ms
+echo $STALL >"$D/stall_ms"
+timed_open
+expect_eq "a stalled command delays but does not fail an open" "$errno" 0
+stalled=$ms
+timed_open
+[ "$ms" -lt "$base" ] && base=$ms
+expect_range "the stall delayed the open by stall_ms ($stalled ms, $base ms without)" \
+	$((stalled - base)) $((STALL * 7 / 8)) $((STALL * 3 / 2))
+expect_eq "the stall knob is one-shot" "$(cat "$D/stall_ms")" 0
 
 exit $T_FAILED

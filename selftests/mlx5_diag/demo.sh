@@ -1,6 +1,7 @@
 #!/bin/sh
-# Demo, run inside the test VM by scripts/demo: discovery and counting of the
-# emulated devices' diagnostic data IDs with plain perf.
+# Demo, run inside the test VM by scripts/demo (and checked by test_demo.sh
+# in every test run): discovery and counting of the emulated devices'
+# diagnostic data IDs with plain perf.
 . ./lib.sh
 P0=$(pmu_of_sim 0)
 P1=$(pmu_of_sim 1)
@@ -11,7 +12,9 @@ show() {
 	"$@" 2>&1
 }
 
-show ls "$PMUS" | grep mlx5_diag
+echo "\$ ls $PMUS | grep mlx5_diag"
+# shellcheck disable=SC2010 # shown as an operator types it
+ls "$PMUS" | grep mlx5_diag
 show cat "$PMUS/$P0/identifier" "$PMUS/$P0/cpumask"
 show grep . "$PMUS/$P0"/caps/max_data_ids "$PMUS/$P0"/caps/min_sample_period_ns \
 	"$PMUS/$P0"/caps/modes "$PMUS/$P0"/caps/dialect "$PMUS/$P0"/caps/counting_refresh_ms

@@ -1,0 +1,50 @@
+#!/bin/sh
+# The demo (scripts/demo, the README's first command) runs here too, and
+# shows what it promises: both PMUs, caps, perf list, counts, intervals,
+# the refusals and the ownership takeover.
+. ./lib.sh
+
+P0=$(pmu_of_sim 0)
+P1=$(pmu_of_sim 1)
+sh ./demo.sh >/tmp/demo.out 2>&1
+expect_eq "the demo exits 0" "$?" 0
+sed 's/^/# /' /tmp/demo.out
+
+# section TEXT: the output (but blank lines) of the demo's command whose
+# "$ " line holds TEXT
+section() {
+	awk -v t="$1" '/^\$ / { on = index($0, t) > 0; next } on && NF' /tmp/demo.out
+}
+# counted TEXT: section TEXT's perf stat lines with a count
+counted() {
+	section "$1" | grep -E '^ +[0-9]+ '
+}
+
+expect_eq "ls shows both PMUs" "$(section "ls $PMUS" | tr '\n' ' ')" \
+	"mlx5_diag_0 mlx5_diag_1 "
+expect_eq "identifier and cpumask" "$(section "$P0/identifier" | head -1)" "sim:0"
+expect_eq "caps shown" "$(section "caps/max_data_ids" | grep -c '/caps/max_data_ids:16$')" 1
+expect_eq "perf list shows 12 events" \
+	"$(section "perf list" | grep -c '^  mlx5_diag/.*\[Kernel PMU event\]')" 12
+
+s="port_tx_bytes,port=0/"
+expect_eq "perf stat counts all 7 events" "$(counted "$s" | wc -l)" 7
+pk=$(counted "$s" | awk '/pcie_read_latency_packets/ { print $1 }')
+tot=$(counted "$s" | awk '/pcie_read_latency_total_ns/ { print $1 }')
+expect_eq "total latency = 400 ns x packets on link 0" "$tot" "$((${pk:-0} * 400))"
+
+for p in "$P0" "$P1"; do
+	n=$(section "-I 250" | grep -cE "^ +[0-9.]+ +CPU[0-9]+ +[0-9]+ +$p/icmc_misses/")
+	check "intervals count on $p ($n)" test "$n" -ge 3
+done
+
+expect_eq "port 7 refused" "$(section "port=7/" | grep -c '<not supported>')" 1
+expect_eq "max statistic refused" \
+	"$(section "pcie_read_latency_max_ns" | grep -c '<not supported>')" 1
+expect_eq "a foreign owner makes the open EBUSY" "$(section "$P1/icmc_hits/" |
+	grep -c "returned with 16 (Device or resource busy) for event ($P1/icmc_hits/)")" 1
+expect_eq "force=1 counts" "$(counted "icmc_hits,force=1/" | wc -l)" 1
+expect_eq "the log shows the takeover" \
+	"$(section "dmesg" | grep -c "$P1: taking the diagnostic engine over")" 1
+
+exit "$T_FAILED"
