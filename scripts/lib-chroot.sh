@@ -70,20 +70,24 @@ bookworm_base() {
 	echo "$base"
 }
 
+# The directory of the install layer for the kernel images " linux-image-<rel>=<version>...".
+install_layer_dir() {
+	echo "$CHROOT_DIR/install-$(echo "$1" | sha256sum | cut -c1-16)"
+}
+
 # A layer for scripts/check-install: bookworm_base with Debian's kernels
 # RELS... installed (as on a machine that runs them; no initramfs), then what
 # the install guide has the user install: dkms and the kernels' headers.
 # Prints its directory; made once per set of kernel versions.
 install_layer() {
-	local base key dir rel images="" headers="" v
+	local base dir rel images="" headers="" v
 	base=$(bookworm_base) || exit 1
 	for rel in "$@"; do
 		v=$(apt_version "linux-image-$rel") || exit 1
 		images="$images linux-image-$rel=$v"
 		headers="$headers linux-headers-$rel=$v"
 	done
-	key=$(echo "$images" | sha256sum | cut -c1-16)
-	dir=$CHROOT_DIR/install-$key
+	dir=$(install_layer_dir "$images")
 	if [ ! -f "$dir/.done" ]; then
 		exec 7>"$CHROOT_DIR/.lock"
 		flock 7

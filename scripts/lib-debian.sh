@@ -189,6 +189,10 @@ unpack_stock_kernel() {
 		die "unexpected Makefile in linux-headers-$rel"
 	[ -f "$root/boot/vmlinuz-$rel" ] || die "linux-image-$rel has no /boot/vmlinuz-$rel"
 	depmod -b "$root" "$rel" || die "depmod for $rel failed"
+	# what it was made from (scripts/clean-cache keeps these .debs)
+	for deb in $debs; do
+		basename "$deb"
+	done >"$root/.debs"
 	touch "$root/.done"
 }
 
@@ -221,6 +225,7 @@ debian_perf_bin() {
 			rm -rf "$dir"
 			mkdir -p "$dir"
 			dpkg-deb -x "$deb" "$dir" || die "dpkg-deb -x $deb failed"
+			basename "$deb" >"$dir/.debs"
 		fi
 		exec 8>&-
 	fi
