@@ -30,9 +30,13 @@ ensure_pkgs() {
 	[ ${#missing[@]} -eq 0 ] && return 0
 	[ "$(id -u)" = 0 ] || die "missing packages (run as root to install): ${missing[*]}"
 	log "installing: ${missing[*]}"
-	apt_update_once
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-		"${missing[@]}" >/dev/null
+	# with the package lists as they are, else once more after their update
+	apt_install "${missing[@]}" 2>/dev/null || { apt_update_once && apt_install "${missing[@]}"; } ||
+		die "cannot install ${missing[*]}"
+}
+
+apt_install() {
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >/dev/null
 }
 
 ensure_host_deps() {
