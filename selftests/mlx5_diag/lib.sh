@@ -34,19 +34,13 @@ expect_eq() {
 	fi
 }
 
-# expect_range NAME VALUE LOW HIGH (integers)
-expect_range() {
-	if [ "$2" -ge "$3" ] 2>/dev/null && [ "$2" -le "$4" ]; then
-		ok "$1 ($2 in [$3, $4])"
-	else
-		not_ok "$1 (got '$2', want [$3, $4])"
-	fi
-}
-
-# The PMU (mlx5_diag_<n>) serving emulated device <sim index>.
+# The PMU (mlx5_diag_<n>) serving emulated device <sim index> (not one kept
+# after its device left while events were open: its engine is "gone").
 pmu_of_sim() {
 	for p in "$PMUS"/mlx5_diag_*; do
-		[ "$(cat "$p/identifier" 2>/dev/null)" = "sim:$1" ] && basename "$p" && return 0
+		[ "$(cat "$p/identifier" 2>/dev/null)" = "sim:$1" ] &&
+			[ "$(cat "$p/engine/state" 2>/dev/null)" != gone ] &&
+			basename "$p" && return 0
 	done
 	return 1
 }
@@ -56,28 +50,66 @@ sim_readd() {
 	echo 0 >"$SIM/dev$1/present" && echo 1 >"$SIM/dev$1/present"
 }
 
-# The traffic model's rate r(d, n) in events per microsecond.
-model_rate() {
-	id=$1
-	n=$2
-	k=$(( (id >> 32) & 0xffffffff ))
-	i=$(( id & 0xffffffff ))
-	echo $(( 1 + (k % 251 + 7 * i + 13 * n) % 509 ))
+# The emulator's time on device DEV stands still (sim_manual DEV) or follows
+# the host again (sim_running DEV).
+sim_manual() { echo manual >"$SIM/dev$1/clock_mode"; }
+sim_running() { echo running >"$SIM/dev$1/clock_mode"; }
+
+# sim_model DEV ID T0 T1: the traffic model of device DEV (the emulator's own
+# code): C(T1) - C(T0) for a counter, or the value of a statistic over
+# [T0, T1), engine ns (ns since the engine's enable on the device clock).
+sim_model() {
+	echo "$2 $3 $4" >"$SIM/dev$1/model" && cat "$SIM/dev$1/model"
 }
 
-# perf stat -x';' one event (event names contain commas); prints
-# "value runtime_ns", or "ERR <perf's output>".
-perf_stat_value() {
-	ev=$1
+# sim_wait_cmds DEV N: wait until device DEV answered N more commands than
+# when called (10 s at most).
+sim_wait_cmds() {
+	want=$(($(cat "$SIM/dev$1/stats/commands") + $2))
+	tries=0
+	while [ "$(cat "$SIM/dev$1/stats/commands")" -lt "$want" ]; do
+		tries=$((tries + 1))
+		[ $tries -gt 200 ] && return 1
+		sleep 0.05
+	done
+}
+
+# sim_advance DEV NS: move the manual time of device DEV on by NS ns and
+# return after three more commands: the driver's next poll has then been
+# answered and folded into its counts. Use multiples of 32 ns: whole
+# clocks of the 156.25 MHz default, so engine time moves by exactly NS.
+sim_advance() {
+	echo "$2" >"$SIM/dev$1/advance_ns" && sim_wait_cmds "$1" 3
+}
+
+# stat_stepped [-I MS] EVENTS DEV:NS...: perf stat -x';' (per MS ms
+# intervals with -I) of EVENTS system-wide while the manual time of each
+# device DEV (frozen here) moves on by NS, one step after the other, 0.3 s
+# apart, after 0.5 s for perf to enable the counters. The engine time starts
+# at 0 when perf opens the events, so a counter ends at exactly
+# sim_model DEV ID 0 <the sum of DEV's steps>. Prints perf's output (and
+# STEP-TIMEOUT if the driver did not poll after a step).
+stat_stepped() {
+	opts=""
+	if [ "$1" = -I ]; then
+		opts="-I $2"
+		shift 2
+	fi
+	evs=$1
 	shift
-	out=$(timeout 60 "$PERF_BIN" stat -x';' -e "$ev" "$@" 2>&1)
-	line=$(echo "$out" | grep -F "$ev" | grep -v '^#' | tail -1)
-	val=$(echo "$line" | cut -d';' -f1)
-	run=$(echo "$line" | cut -d';' -f4)
-	case "$val" in
-	''|*[!0-9]*) echo "ERR $out" ;;
-	*) echo "$val $run" ;;
-	esac
+	steps=""
+	for s in "$@"; do
+		sim_manual "${s%%:*}"
+		steps="$steps sleep 0.3; sim_advance ${s%%:*} ${s#*:} || echo STEP-TIMEOUT;"
+	done
+	# shellcheck disable=SC2086
+	timeout 120 "$PERF_BIN" stat $opts -x';' -e "$evs" -a -- \
+		sh -c ". ./lib.sh; sleep 0.5; $steps" 2>&1
+}
+
+# stat_value OUTPUT EVENT: the count of EVENT in perf stat -x';' OUTPUT
+stat_value() {
+	echo "$1" | grep -F "$2" | grep -v '^#' | tail -1 | cut -d';' -f1
 }
 
 # perf_errno PERF-ARGS...: run perf with -vv and print the errno of the

@@ -45,11 +45,11 @@ check "data-ID fields hidden" test ! -e "$PMUS/$P/format/port"
 expect_eq "caps/max_data_ids = number of counters" "$(cat "$PMUS/$P/caps/max_data_ids")" 13
 expect_eq "a data ID on a 16-bit device is refused" \
 	"$(perf_open_errno "$P/config=0x1180000100000000/")" 95
-set -- $(perf_stat_value "$P/fw_tx_packets/" -a sleep 1)
-rate=$(model_rate 0x2006 1)
-tol=$((rate * ($(cat "$PMUS/$P/caps/counting_refresh_ms") + 60) * 1000))
-expect_range "fw_tx_packets follows the model" "$1" $((rate * $2 / 1000 - tol)) \
-	$((rate * $2 / 1000 + tol))
+# exactly the model over 25 ms of manual time
+out=$(stat_stepped "$P/fw_tx_packets/" 1:25000000)
+sim_running 1
+expect_eq "fw_tx_packets counts exactly the model" "$(stat_value "$out" "$P/fw_tx_packets/")" \
+	"$(sim_model 1 0x2006 0 25000000)"
 
 # Back to the defaults.
 echo 64 >"$C/dialect"

@@ -45,7 +45,8 @@ expect_eq "caps sync" "$(cat "$P0/caps/sync")" 1
 expect_eq "caps clear" "$(cat "$P0/caps/clear")" 1
 expect_eq "caps dialect" "$(cat "$P0/caps/dialect")" model64
 expect_eq "caps num_ports" "$(cat "$P0/caps/num_ports")" 2
-expect_eq "caps counting_refresh_ms" "$(cat "$P0/caps/counting_refresh_ms")" 100
+expect_eq "caps counting_refresh_ms" "$(cat "$P0/caps/counting_refresh_ms")" 5
+expect_eq "caps counting_mode" "$(cat "$P0/caps/counting_mode")" on_demand
 # sync only on the PCIe (0x116...) and ICMC (0x118...) kinds: 15 + 3
 expect_eq "caps sync_ids" "$(grep -c . "$P0/caps/sync_ids")" 18
 check "caps sync_ids lists icmc" grep -qx 0x1180000100000000 "$P0/caps/sync_ids"

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The data-ID catalog: every 64-bit data ID kind of the DOCA Telemetry
- * Diagnostics table and every public 16-bit firmware counter id, with the
- * perf event name, the class that gives it a counting meaning, its unit and
- * the instance fields it needs.
+ * Diagnostics guide's data-ID table and every public 16-bit firmware counter
+ * id (mlx5ctl's description table), with the
+ * perf event name, the class that gives it a counting meaning, its unit
+ * and the instance fields it needs.
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
 
-#include "mlx5_diag.h"
+#include "mlx5_diag_catalog.h"
+#include "mlx5_diag_fields.h"
 
 #define KIND(_kind, _grp, _class, _name, _unit)				\
 	{ .kind = _kind, .group = MLX5_DIAG_GRP_##_grp,			\
@@ -93,7 +95,7 @@ const unsigned int mlx5_diag_catalog_size = ARRAY_SIZE(mlx5_diag_catalog);
 /* The catalog entry naming @id: a data ID, or a fw counter (bits 63:16 zero). */
 const struct mlx5_diag_catalog_entry *mlx5_diag_catalog_find(u64 id)
 {
-	u32 kind = id >> MLX5_DIAG_KIND_SHIFT;
+	u32 kind = mlx5_diag_field_get(MLX5_DIAG_F_KIND, id);
 	unsigned int i;
 
 	for (i = 0; i < mlx5_diag_catalog_size; i++) {
@@ -108,87 +110,117 @@ const struct mlx5_diag_catalog_entry *mlx5_diag_catalog_find(u64 id)
 	return NULL;
 }
 
-/* Instance fields of a data ID (bits 31:0), as the seed's table lays them. */
-#define INST_XX(id)	((u32)(id) & 0xff)
-#define INST_Y(id)	(((u32)(id) >> 8) & 0xf)
-#define INST_YY(id)	(((u32)(id) >> 8) & 0xff)
-#define INST_ZZ(id)	(((u32)(id) >> 16) & 0xff)
-#define INST_ZZZZ(id)	((u32)(id) >> 16)
-#define INST_XXXX(id)	((u32)(id) & 0xffff)
+/* The catalog key of an entry: its kind in place, or the fw counter id. */
+u64 mlx5_diag_catalog_key(const struct mlx5_diag_catalog_entry *e)
+{
+	if (e->group == MLX5_DIAG_GRP_FW_COUNTER)
+		return e->fw_counter;
+	return mlx5_diag_field_prep(MLX5_DIAG_F_KIND, e->kind);
+}
+
+/* What bounds an instance field. */
+enum mlx5_diag_limit {
+	MLX5_DIAG_LIM_FIRMWARE,	/* which links exist is no capability */
+	MLX5_DIAG_LIM_PORTS,
+	MLX5_DIAG_LIM_HOSTS,
+	MLX5_DIAG_LIM_FUNCTIONS,
+	MLX5_DIAG_LIM_PRIOS,
+	MLX5_DIAG_LIM_TCLASSES,
+	MLX5_DIAG_LIM_BINS,
+};
+
+#define MLX5_DIAG_GROUP_MAX_FIELDS	3
+
+/*
+ * The instance fields each group of data IDs uses, in events/ order; the
+ * events/ alias asks for those marked @ask, the others default to 0.
+ */
+static const struct {
+	u8 nr;
+	struct {
+		enum mlx5_diag_field_id f;
+		enum mlx5_diag_limit limit;
+		bool ask;
+	} fields[MLX5_DIAG_GROUP_MAX_FIELDS];
+} mlx5_diag_groups[] = {
+	[MLX5_DIAG_GRP_GLOBAL] = { 0 },
+	[MLX5_DIAG_GRP_PORT] = { 1, {
+		{ MLX5_DIAG_F_PORT, MLX5_DIAG_LIM_PORTS, true } } },
+	[MLX5_DIAG_GRP_PORT_PRIO] = { 2, {
+		{ MLX5_DIAG_F_PORT, MLX5_DIAG_LIM_PORTS, true },
+		{ MLX5_DIAG_F_PRIO, MLX5_DIAG_LIM_PRIOS, true } } },
+	[MLX5_DIAG_GRP_HOST] = { 1, {
+		{ MLX5_DIAG_F_HOST, MLX5_DIAG_LIM_HOSTS, true } } },
+	[MLX5_DIAG_GRP_FUNCTION] = { 1, {
+		{ MLX5_DIAG_F_FUNCTION, MLX5_DIAG_LIM_FUNCTIONS, true } } },
+	[MLX5_DIAG_GRP_PCIE_LINK] = { 3, {
+		{ MLX5_DIAG_F_LINK_XX, MLX5_DIAG_LIM_FIRMWARE, true },
+		{ MLX5_DIAG_F_LINK_YY, MLX5_DIAG_LIM_FIRMWARE, false },
+		{ MLX5_DIAG_F_LINK_ZZ, MLX5_DIAG_LIM_FIRMWARE, false } } },
+	[MLX5_DIAG_GRP_PCIE_LINK_TCLASS] = { 3, {
+		{ MLX5_DIAG_F_LINK_XX, MLX5_DIAG_LIM_FIRMWARE, true },
+		{ MLX5_DIAG_F_LINK_YY, MLX5_DIAG_LIM_FIRMWARE, false },
+		{ MLX5_DIAG_F_TCLASS, MLX5_DIAG_LIM_TCLASSES, true } } },
+	[MLX5_DIAG_GRP_PCIE_LINK_BIN] = { 3, {
+		{ MLX5_DIAG_F_LINK_XX, MLX5_DIAG_LIM_FIRMWARE, true },
+		{ MLX5_DIAG_F_LINK_YY, MLX5_DIAG_LIM_FIRMWARE, false },
+		{ MLX5_DIAG_F_BIN, MLX5_DIAG_LIM_BINS, true } } },
+	[MLX5_DIAG_GRP_FW_COUNTER] = { 1, {
+		{ MLX5_DIAG_F_FW_COUNTER, MLX5_DIAG_LIM_FIRMWARE, false } } },
+};
+
+static u32 mlx5_diag_limit(enum mlx5_diag_limit limit,
+			   const struct mlx5_diag_instance_limits *lim)
+{
+	switch (limit) {
+	case MLX5_DIAG_LIM_PORTS:
+		return lim->num_ports;
+	case MLX5_DIAG_LIM_HOSTS:
+		return lim->num_hosts;
+	case MLX5_DIAG_LIM_FUNCTIONS:
+		return lim->num_functions;
+	case MLX5_DIAG_LIM_PRIOS:
+		return MLX5_DIAG_NUM_PRIOS;
+	case MLX5_DIAG_LIM_TCLASSES:
+		return MLX5_DIAG_NUM_TCLASSES;
+	case MLX5_DIAG_LIM_BINS:
+		return MLX5_DIAG_NUM_HIST_BINS;
+	case MLX5_DIAG_LIM_FIRMWARE:
+		break;
+	}
+	return U32_MAX;
+}
 
 /*
  * Check the instance part of @id against the device's limits. Returns 0, or
- * -EINVAL with @why saying which field is wrong. The link tuple itself is
- * checked by firmware (which links exist is not a capability).
+ * -EINVAL with @why naming the field that is wrong. The link tuple itself is
+ * checked by firmware.
  */
 int mlx5_diag_catalog_check_instance(const struct mlx5_diag_catalog_entry *e,
-				     u64 id, const struct mlx5_diag_caps *caps,
+				     u64 id,
+				     const struct mlx5_diag_instance_limits *lim,
 				     const char **why)
 {
-	u32 inst = (u32)id;
-	u32 used;
+	u64 used = e->group == MLX5_DIAG_GRP_FW_COUNTER ? 0 :
+		   mlx5_diag_field_mask(MLX5_DIAG_F_KIND);
+	unsigned int i;
 
-	switch (e->group) {
-	case MLX5_DIAG_GRP_GLOBAL:
-		used = 0;
-		break;
-	case MLX5_DIAG_GRP_PORT:
-		used = 0xff;
-		if (INST_XX(id) >= caps->num_ports) {
-			*why = "port out of range";
-			return -EINVAL;
-		}
-		break;
-	case MLX5_DIAG_GRP_PORT_PRIO:
-		used = 0xfff;
-		if (INST_XX(id) >= caps->num_ports) {
-			*why = "port out of range";
-			return -EINVAL;
-		}
-		if (INST_Y(id) >= MLX5_DIAG_NUM_PRIOS) {
-			*why = "priority out of range (0-7)";
-			return -EINVAL;
-		}
-		break;
-	case MLX5_DIAG_GRP_HOST:
-		used = 0xff;
-		if (INST_XX(id) >= caps->num_hosts) {
-			*why = "host out of range";
-			return -EINVAL;
-		}
-		break;
-	case MLX5_DIAG_GRP_FUNCTION:
-		used = 0xffff;
-		if (INST_XXXX(id) >= caps->num_functions) {
-			*why = "function out of range";
-			return -EINVAL;
-		}
-		break;
-	case MLX5_DIAG_GRP_PCIE_LINK:
-		used = 0xffffff;
-		break;
-	case MLX5_DIAG_GRP_PCIE_LINK_TCLASS:
-		used = 0xffffffff;
-		if (INST_ZZZZ(id) >= MLX5_DIAG_NUM_TCLASSES) {
-			*why = "tclass out of range (0-7)";
-			return -EINVAL;
-		}
-		break;
-	case MLX5_DIAG_GRP_PCIE_LINK_BIN:
-		used = 0xffffffff;
-		if (INST_ZZZZ(id) >= MLX5_DIAG_NUM_HIST_BINS) {
-			*why = "histogram bin out of range (0-9)";
-			return -EINVAL;
-		}
-		break;
-	case MLX5_DIAG_GRP_FW_COUNTER:
-		used = 0xffff;
-		break;
-	default:
+	if (e->group >= ARRAY_SIZE(mlx5_diag_groups)) {
 		*why = "unknown instance group";
 		return -EINVAL;
 	}
-	if (inst & ~used) {
+	for (i = 0; i < mlx5_diag_groups[e->group].nr; i++) {
+		enum mlx5_diag_field_id f = mlx5_diag_groups[e->group].fields[i].f;
+		u32 max = mlx5_diag_limit(mlx5_diag_groups[e->group].fields[i].limit,
+					  lim);
+
+		used |= mlx5_diag_field_mask(f);
+		if (mlx5_diag_field_get(f, id) >= max) {
+			*why = mlx5_diag_fields[f].name;
+			return -ERANGE;
+		}
+	}
+	if (id & ~used) {
 		*why = "instance bits set that this data ID does not use";
 		return -EINVAL;
 	}
@@ -199,18 +231,18 @@ int mlx5_diag_catalog_check_instance(const struct mlx5_diag_catalog_entry *e,
 int mlx5_diag_catalog_event_string(const struct mlx5_diag_catalog_entry *e,
 				   char *buf, size_t len)
 {
-	static const char * const fields[] = {
-		[MLX5_DIAG_GRP_GLOBAL] = "",
-		[MLX5_DIAG_GRP_PORT] = ",port=?",
-		[MLX5_DIAG_GRP_PORT_PRIO] = ",port=?,prio=?",
-		[MLX5_DIAG_GRP_HOST] = ",host=?",
-		[MLX5_DIAG_GRP_FUNCTION] = ",function=?",
-		[MLX5_DIAG_GRP_PCIE_LINK] = ",link_xx=?",
-		[MLX5_DIAG_GRP_PCIE_LINK_TCLASS] = ",link_xx=?,tclass=?",
-		[MLX5_DIAG_GRP_PCIE_LINK_BIN] = ",link_xx=?,bin=?",
-	};
+	unsigned int i;
+	int n;
 
 	if (e->group == MLX5_DIAG_GRP_FW_COUNTER)
 		return scnprintf(buf, len, "fw_counter=0x%04x\n", e->fw_counter);
-	return scnprintf(buf, len, "kind=0x%08x%s\n", e->kind, fields[e->group]);
+	n = scnprintf(buf, len, "kind=0x%08x", e->kind);
+	for (i = 0; i < mlx5_diag_groups[e->group].nr; i++) {
+		enum mlx5_diag_field_id f = mlx5_diag_groups[e->group].fields[i].f;
+
+		if (mlx5_diag_groups[e->group].fields[i].ask)
+			n += scnprintf(buf + n, len - n, ",%s=?",
+				       mlx5_diag_fields[f].name);
+	}
+	return n + scnprintf(buf + n, len - n, "\n");
 }

@@ -3,32 +3,40 @@
  * Counting arithmetic: how raw firmware values fold into the 64-bit running
  * counts perf reads. Pure functions, tested by KUnit.
  */
-#include <linux/limits.h>
-
-#include "mlx5_diag.h"
+#include "mlx5_diag_count.h"
 
 /*
- * Fold one raw firmware value into a running count; returns the increase.
- * A counter's first value after (re)configuration is its baseline. A counter
- * that goes backwards from a value that fits 32 bits wrapped at 2^32 (the
- * 32-bit output format); otherwise it wrapped at 2^64. A summed statistic
- * is cleared by firmware at each sample, so every value adds.
+ * Fold one raw firmware value of a @class id whose values are @width bits
+ * wide (64, or less where the dialect or output format declares it).
+ *
+ * A summed statistic is cleared by firmware at each sample: every value
+ * adds. A counter's first value is its baseline. A counter below its last
+ * value wrapped only when its declared width is under 64 bits; otherwise it
+ * was reset (firmware reset, another agent re-enabled the engine, a zeroed
+ * slot): it is re-primed and adds nothing, never about 2^64.
  */
-u64 mlx5_diag_count_update(struct mlx5_diag_count *c, u64 raw)
+enum mlx5_diag_fold mlx5_diag_count_fold(struct mlx5_diag_count_state *s,
+					 enum mlx5_diag_class class,
+					 unsigned int width, u64 raw,
+					 u64 *delta)
 {
-	u64 delta;
+	u64 mask = width >= 64 ? ~0ULL : (1ULL << width) - 1;
 
-	if (c->entry->class != MLX5_DIAG_CLASS_COUNTER)
-		return raw;
-	if (!c->primed) {
-		c->primed = true;
-		c->last = raw;
-		return 0;
+	*delta = 0;
+	if (class != MLX5_DIAG_CLASS_COUNTER) {
+		*delta = raw;
+		return MLX5_DIAG_FOLD_ADDED;
 	}
-	if (raw < c->last && c->last <= U32_MAX)
-		delta = mlx5_diag_counter_delta(c->last, raw, 32);
-	else
-		delta = mlx5_diag_counter_delta(c->last, raw, 64);
-	c->last = raw;
-	return delta;
+	if (!s->primed) {
+		s->primed = true;
+		s->last = raw;
+		return MLX5_DIAG_FOLD_PRIMED;
+	}
+	if (raw > mask || (raw < s->last && width >= 64)) {
+		s->last = raw;
+		return MLX5_DIAG_FOLD_RESET;
+	}
+	*delta = (raw - s->last) & mask;
+	s->last = raw;
+	return MLX5_DIAG_FOLD_ADDED;
 }

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Firmware command layer: encode and decode the diagnostic-counter commands
- * (public 16-bit dialect here, the modelled 64-bit one in
+ * (the dialects' entry layouts are in mlx5_diag_fw_public16.c and
  * mlx5_diag_fw_model64.c) and run them over the device's transport.
  */
-#include <linux/device.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "mlx5_diag.h"
+#include "mlx5_diag_fields.h"
+#include "mlx5_diag_fw.h"
 #include "mlx5_diag_ifc.h"
 
 static const struct {
@@ -74,48 +74,6 @@ static void mlx5_diag_fw_cmd_hdr(void *in, u16 opcode, u16 op_mod)
 	MLX5_DIAG_SET(cmd_in, in, op_mod, op_mod);
 }
 
-/* ---- public 16-bit dialect ---- */
-
-static void mlx5_diag_public16_cap_entry_get(const void *p,
-					     struct mlx5_diag_cap_entry *e)
-{
-	e->sync = MLX5_DIAG_GET(diagnostic_counter_cap, p, sync);
-	e->id = MLX5_DIAG_GET(diagnostic_counter_cap, p, counter_id);
-}
-
-static void mlx5_diag_public16_param_id_set(void *p, u64 id)
-{
-	MLX5_DIAG_SET(counter_id, p, counter_id, id);
-}
-
-static u64 mlx5_diag_public16_param_id_get(const void *p)
-{
-	return MLX5_DIAG_GET(counter_id, p, counter_id);
-}
-
-static void mlx5_diag_public16_sample_entry_get(const void *p,
-						struct mlx5_diag_fw_entry *e)
-{
-	e->id = MLX5_DIAG_GET(diagnostic_cntr, p, counter_id);
-	e->sample_id = MLX5_DIAG_GET(diagnostic_cntr, p, sample_id);
-	e->timestamp = MLX5_DIAG_GET(diagnostic_cntr, p, time_stamp_31_0);
-	e->value = MLX5_DIAG_GET64(diagnostic_cntr, p, counter_value_h,
-				   counter_value_l);
-}
-
-const struct mlx5_diag_fw_dialect mlx5_diag_fw_public16 = {
-	.name = "public16",
-	.cap_entry_bits = MLX5_DIAG_BITS(diagnostic_counter_cap),
-	.param_id_bits = MLX5_DIAG_BITS(counter_id),
-	.sample_entry_bits = MLX5_DIAG_BITS(diagnostic_cntr),
-	.sample_id_bits = MLX5_DIAG_FLD_SZ(diagnostic_cntr, sample_id),
-	.timestamp_bits = MLX5_DIAG_FLD_SZ(diagnostic_cntr, time_stamp_31_0),
-	.cap_entry_get = mlx5_diag_public16_cap_entry_get,
-	.param_id_set = mlx5_diag_public16_param_id_set,
-	.param_id_get = mlx5_diag_public16_param_id_get,
-	.sample_entry_get = mlx5_diag_public16_sample_entry_get,
-};
-
 /* ---- QUERY_HCA_CAP ---- */
 
 #define MLX5_DIAG_CAP_OFF	MLX5_DIAG_BYTES(query_hca_cap_out)
@@ -128,16 +86,26 @@ size_t mlx5_diag_fw_query_cap_in(void *in, u16 cap_type)
 	return MLX5_DIAG_BYTES(cmd_in);
 }
 
+/*
+ * QUERY_HCA_CAP outboxes are at least the whole capability union, as
+ * mlx5_core passes them; firmware may refuse a shorter one (BAD_OUTP_LEN).
+ */
+static size_t mlx5_diag_fw_cap_outlen(size_t cap_bytes)
+{
+	return MLX5_DIAG_CAP_OFF + max_t(size_t, cap_bytes,
+					 MLX5_DIAG_HCA_CAP_UNION_BYTES);
+}
+
 size_t mlx5_diag_fw_general_cap_outlen(void)
 {
-	return MLX5_DIAG_CAP_OFF + MLX5_DIAG_BYTES(general_cap);
+	return mlx5_diag_fw_cap_outlen(MLX5_DIAG_BYTES(general_cap));
 }
 
 size_t mlx5_diag_fw_debug_cap_outlen(const struct mlx5_diag_fw_dialect *d,
 				     u16 num_entries)
 {
-	return MLX5_DIAG_CAP_OFF + MLX5_DIAG_BYTES(debug_cap) +
-	       (size_t)num_entries * d->cap_entry_bits / 8;
+	return mlx5_diag_fw_cap_outlen(MLX5_DIAG_BYTES(debug_cap) +
+				       (size_t)num_entries * d->cap_entry_bits / 8);
 }
 
 int mlx5_diag_fw_parse_general_cap(const void *out, struct mlx5_diag_caps *caps)
@@ -174,9 +142,10 @@ mlx5_diag_fw_parse_debug_cap(const void *out, struct mlx5_diag_caps *caps)
 	caps->sync_start = MLX5_DIAG_GET(debug_cap, cap, sync_start);
 	caps->data_clear = MLX5_DIAG_GET(debug_cap, cap, data_clear);
 	caps->model64 = MLX5_DIAG_GET(debug_cap, cap, diag_data_id_64);
-	caps->num_ports = MLX5_DIAG_GET(debug_cap, cap, num_ports);
-	caps->num_hosts = MLX5_DIAG_GET(debug_cap, cap, num_hosts);
-	caps->num_functions = MLX5_DIAG_GET(debug_cap, cap, num_functions);
+	caps->limits.num_ports = MLX5_DIAG_GET(debug_cap, cap, num_ports);
+	caps->limits.num_hosts = MLX5_DIAG_GET(debug_cap, cap, num_hosts);
+	caps->limits.num_functions = MLX5_DIAG_GET(debug_cap, cap,
+						   num_functions);
 	caps->num_pcie_links = MLX5_DIAG_GET(debug_cap, cap, num_pcie_links);
 	if (caps->model64) {
 		caps->max_ids = MLX5_DIAG_GET(debug_cap, cap, max_num_data_ids);
@@ -200,6 +169,47 @@ int mlx5_diag_fw_parse_cap_entries(const struct mlx5_diag_fw_dialect *d,
 		d->cap_entry_get(list + i * d->cap_entry_bits / 8,
 				 &caps->entries[i]);
 	return 0;
+}
+
+void mlx5_diag_fw_free_caps(struct mlx5_diag_caps *caps)
+{
+	kfree(caps->entries);
+	caps->entries = NULL;
+}
+
+/* Would a device with @b publish the same PMU (events, formats, caps) as @a? */
+bool mlx5_diag_fw_caps_equal(const struct mlx5_diag_caps *a,
+			     const struct mlx5_diag_caps *b)
+{
+	unsigned int i;
+
+	if (a->model64 != b->model64 || a->num_entries != b->num_entries ||
+	    a->max_ids != b->max_ids || a->log_max_samples != b->log_max_samples ||
+	    a->log_min_sample_period != b->log_min_sample_period ||
+	    a->freq_khz != b->freq_khz || a->single != b->single ||
+	    a->repetitive != b->repetitive || a->on_demand != b->on_demand ||
+	    a->sync_start != b->sync_start || a->data_clear != b->data_clear ||
+	    a->num_pcie_links != b->num_pcie_links ||
+	    memcmp(&a->limits, &b->limits, sizeof(a->limits)))
+		return false;
+	for (i = 0; i < a->num_entries; i++)
+		if (a->entries[i].id != b->entries[i].id ||
+		    a->entries[i].sync != b->entries[i].sync)
+			return false;
+	return true;
+}
+
+/* The capability entry listing @id's kind (or fw counter), or NULL. */
+const struct mlx5_diag_cap_entry *
+mlx5_diag_fw_cap_lookup(const struct mlx5_diag_caps *caps, u64 id)
+{
+	u64 key = caps->model64 ? id & mlx5_diag_field_mask(MLX5_DIAG_F_KIND) : id;
+	unsigned int i;
+
+	for (i = 0; i < caps->num_entries; i++)
+		if (caps->entries[i].id == key)
+			return &caps->entries[i];
+	return NULL;
 }
 
 /* ---- SET/QUERY_DIAGNOSTIC_PARAMS ---- */
@@ -292,6 +302,18 @@ int mlx5_diag_fw_query_params_out(const struct mlx5_diag_fw_dialect *d,
 	return 0;
 }
 
+/* The same configuration: mode, geometry, period and ids in order. */
+bool mlx5_diag_fw_params_equal(const struct mlx5_diag_fw_params *a,
+			       const struct mlx5_diag_fw_params *b)
+{
+	return a->enable == b->enable && a->mode == b->mode &&
+	       a->sync == b->sync && a->clear == b->clear &&
+	       a->log_num_of_samples == b->log_num_of_samples &&
+	       a->log_sample_period == b->log_sample_period &&
+	       a->num_ids == b->num_ids &&
+	       !memcmp(a->ids, b->ids, a->num_ids * sizeof(*a->ids));
+}
+
 /* ---- QUERY_DIAGNOSTIC_COUNTERS ---- */
 
 #define MLX5_DIAG_SAMPLES_OFF	MLX5_DIAG_BYTES(query_diagnostic_counters_out)
@@ -308,15 +330,12 @@ size_t mlx5_diag_fw_query_counters_in(void *in, u16 num_samples, u16 index)
 	return len;
 }
 
-/*
- * The one place that decides what num_of_samples counts: samples, each of
- * @num_ids entries in the order the ids were set (MLNX_OFED's reading).
- */
+/* Bytes of an outbox holding @num_entries sample entries. */
 size_t mlx5_diag_fw_query_counters_outlen(const struct mlx5_diag_fw_dialect *d,
-					  u16 num_samples, u16 num_ids)
+					  unsigned int num_entries)
 {
 	return MLX5_DIAG_SAMPLES_OFF +
-	       (size_t)num_samples * num_ids * d->sample_entry_bits / 8;
+	       (size_t)num_entries * d->sample_entry_bits / 8;
 }
 
 void mlx5_diag_fw_query_counters_entry(const struct mlx5_diag_fw_dialect *d,
@@ -344,12 +363,39 @@ static const char *mlx5_diag_fw_opcode_name(u16 opcode)
 	return "unknown command";
 }
 
+void mlx5_diag_fw_init(struct mlx5_diag_fw *fw, const char *name,
+		       struct mlx5_diag_aux_dev *aux)
+{
+	fw->name = name;
+	fw->aux = aux;
+	init_rwsem(&fw->lock);
+}
+
+/* The provider's device (again): commands reach it from now on. */
+void mlx5_diag_fw_attach(struct mlx5_diag_fw *fw, struct mlx5_diag_aux_dev *aux)
+{
+	down_write(&fw->lock);
+	fw->aux = aux;
+	up_write(&fw->lock);
+}
+
 /*
- * Run one command. Sleeps; refuses once the device is gone. A firmware
+ * The provider's device is going: once this returns, no command is running
+ * and none will reach it.
+ */
+void mlx5_diag_fw_detach(struct mlx5_diag_fw *fw)
+{
+	down_write(&fw->lock);
+	fw->aux = NULL;
+	up_write(&fw->lock);
+}
+
+/*
+ * Run one command. Sleeps; -ENODEV once the device is detached. A firmware
  * status becomes an errno and one rate-limited log line.
  */
-int mlx5_diag_cmd(struct mlx5_diag_dev *dd, const void *in, size_t inlen,
-		  void *out, size_t outlen, u32 *syndrome)
+int mlx5_diag_fw_cmd(struct mlx5_diag_fw *fw, const void *in, size_t inlen,
+		     void *out, size_t outlen)
 {
 	u16 opcode = MLX5_DIAG_GET(cmd_in, in, opcode);
 	u32 synd;
@@ -358,57 +404,51 @@ int mlx5_diag_cmd(struct mlx5_diag_dev *dd, const void *in, size_t inlen,
 
 	might_sleep();
 	memset(out, 0, outlen);
-	down_read(&dd->exec_lock);
-	if (dd->gone)
-		ret = -ENODEV;
+	down_read(&fw->lock);
+	if (fw->aux)
+		ret = fw->aux->ops->exec(fw->aux, in, inlen, out, outlen);
 	else
-		ret = dd->aux->ops->exec(dd->aux, in, inlen, out, outlen);
-	up_read(&dd->exec_lock);
+		ret = -ENODEV;
+	up_read(&fw->lock);
 	if (ret) {
-		dev_err_ratelimited(dd->dev, "%s: %s: transport error %d\n",
-				    dd->name, mlx5_diag_fw_opcode_name(opcode),
-				    ret);
+		if (ret != -ENODEV)
+			pr_err_ratelimited("%s: %s: transport error %d\n", fw->name,
+					   mlx5_diag_fw_opcode_name(opcode), ret);
 		return ret;
 	}
 	status = mlx5_diag_fw_out_status(out, &synd);
-	if (syndrome)
-		*syndrome = synd;
 	if (status == MLX5_DIAG_STATUS_OK)
 		return 0;
-	dev_err_ratelimited(dd->dev, "%s: %s failed: status %s (0x%x), syndrome 0x%x\n",
-			    dd->name, mlx5_diag_fw_opcode_name(opcode),
-			    mlx5_diag_fw_status_name(status), status, synd);
+	pr_err_ratelimited("%s: %s failed: status %s (0x%x), syndrome 0x%x\n",
+			   fw->name, mlx5_diag_fw_opcode_name(opcode),
+			   mlx5_diag_fw_status_name(status), status, synd);
 	return mlx5_diag_fw_status_to_errno(status);
 }
 
-void mlx5_diag_fw_free_caps(struct mlx5_diag_caps *caps)
-{
-	kfree(caps->entries);
-	caps->entries = NULL;
-}
-
 /* Discover the engine: general then DEBUG capabilities; picks the dialect. */
-int mlx5_diag_fw_query_caps(struct mlx5_diag_dev *dd)
+int mlx5_diag_fw_query_caps(struct mlx5_diag_fw *fw,
+			    struct mlx5_diag_caps *caps,
+			    const struct mlx5_diag_fw_dialect **dialect)
 {
-	struct mlx5_diag_caps *caps = &dd->caps;
 	u32 in[MLX5_DIAG_DWORDS(cmd_in)];
 	size_t outlen;
 	void *out;
 	int ret;
 
+	memset(caps, 0, sizeof(*caps));
 	outlen = mlx5_diag_fw_general_cap_outlen();
 	out = kzalloc(outlen, GFP_KERNEL);
 	if (!out)
 		return -ENOMEM;
 	mlx5_diag_fw_query_cap_in(in, MLX5_DIAG_CAP_GENERAL);
-	ret = mlx5_diag_cmd(dd, in, sizeof(in), out, outlen, NULL);
+	ret = mlx5_diag_fw_cmd(fw, in, sizeof(in), out, outlen);
 	if (!ret)
 		ret = mlx5_diag_fw_parse_general_cap(out, caps);
 	kfree(out);
 	if (ret == -EOPNOTSUPP || ret == -EINVAL)
-		dev_err(dd->dev, "%s: %s\n", dd->name, ret == -EOPNOTSUPP ?
-			"no diagnostic counters (debug capability off)" :
-			"device reports no clock frequency");
+		pr_err("%s: %s\n", fw->name, ret == -EOPNOTSUPP ?
+		       "no diagnostic counters (debug capability off)" :
+		       "device reports no clock frequency");
 	if (ret)
 		return ret;
 
@@ -419,29 +459,29 @@ int mlx5_diag_fw_query_caps(struct mlx5_diag_dev *dd)
 	if (!out)
 		return -ENOMEM;
 	mlx5_diag_fw_query_cap_in(in, MLX5_DIAG_CAP_DEBUG);
-	ret = mlx5_diag_cmd(dd, in, sizeof(in), out, outlen, NULL);
+	ret = mlx5_diag_fw_cmd(fw, in, sizeof(in), out, outlen);
 	if (ret)
 		goto out;
-	dd->dialect = mlx5_diag_fw_parse_debug_cap(out, caps);
+	*dialect = mlx5_diag_fw_parse_debug_cap(out, caps);
 	if (!caps->max_ids || caps->log_max_samples > 31 ||
 	    caps->log_min_sample_period > MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD) {
-		dev_err(dd->dev, "%s: inconsistent DEBUG capability (max ids %u, log_max_samples %u, log_min_sample_period %u)\n",
-			dd->name, caps->max_ids, caps->log_max_samples,
-			caps->log_min_sample_period);
+		pr_err("%s: inconsistent DEBUG capability (max ids %u, log_max_samples %u, log_min_sample_period %u)\n",
+		       fw->name, caps->max_ids, caps->log_max_samples,
+		       caps->log_min_sample_period);
 		ret = -EPROTO;
 		goto out;
 	}
-	ret = mlx5_diag_fw_parse_cap_entries(dd->dialect, out, caps);
+	ret = mlx5_diag_fw_parse_cap_entries(*dialect, out, caps);
 out:
 	kvfree(out);
 	return ret;
 }
 
-int mlx5_diag_fw_set_params(struct mlx5_diag_dev *dd,
+int mlx5_diag_fw_set_params(struct mlx5_diag_fw *fw,
 			    const struct mlx5_diag_fw_params *p)
 {
 	u32 out[MLX5_DIAG_DWORDS(set_diagnostic_params_out)];
-	size_t inlen = mlx5_diag_fw_params_len(dd->dialect, p->num_ids);
+	size_t inlen = mlx5_diag_fw_params_len(fw->dialect, p->num_ids);
 	u16 bad_index;
 	u8 reason;
 	void *in;
@@ -450,22 +490,23 @@ int mlx5_diag_fw_set_params(struct mlx5_diag_dev *dd,
 	in = kzalloc(inlen, GFP_KERNEL);
 	if (!in)
 		return -ENOMEM;
-	mlx5_diag_fw_set_params_in(dd->dialect, in, p);
-	ret = mlx5_diag_cmd(dd, in, inlen, out, sizeof(out), NULL);
-	if (ret == -EINVAL && dd->caps.model64) {
+	mlx5_diag_fw_set_params_in(fw->dialect, in, p);
+	ret = mlx5_diag_fw_cmd(fw, in, inlen, out, sizeof(out));
+	if (ret == -EINVAL && fw->caps.model64) {
 		mlx5_diag_fw_set_params_bad_id(out, &bad_index, &reason);
 		if (bad_index < p->num_ids)
-			dev_err_ratelimited(dd->dev, "%s: firmware refused data ID 0x%016llx (reason %u)\n",
-					    dd->name, p->ids[bad_index], reason);
+			pr_err_ratelimited("%s: firmware refused data ID 0x%016llx (reason %u)\n",
+					   fw->name, p->ids[bad_index], reason);
 	}
 	kfree(in);
 	return ret;
 }
 
-int mlx5_diag_fw_query_params(struct mlx5_diag_dev *dd,
+/* What the firmware holds; @p->ids has room for caps.max_ids. */
+int mlx5_diag_fw_query_params(struct mlx5_diag_fw *fw,
 			      struct mlx5_diag_fw_params *p)
 {
-	size_t outlen = mlx5_diag_fw_params_len(dd->dialect, dd->caps.max_ids);
+	size_t outlen = mlx5_diag_fw_params_len(fw->dialect, fw->caps.max_ids);
 	u32 in[MLX5_DIAG_DWORDS(cmd_in)];
 	void *out;
 	int ret;
@@ -474,10 +515,10 @@ int mlx5_diag_fw_query_params(struct mlx5_diag_dev *dd,
 	if (!out)
 		return -ENOMEM;
 	mlx5_diag_fw_query_params_in(in);
-	ret = mlx5_diag_cmd(dd, in, sizeof(in), out, outlen, NULL);
+	ret = mlx5_diag_fw_cmd(fw, in, sizeof(in), out, outlen);
 	if (!ret)
-		ret = mlx5_diag_fw_query_params_out(dd->dialect, out, outlen, p,
-						    dd->caps.max_ids);
+		ret = mlx5_diag_fw_query_params_out(fw->dialect, out, outlen, p,
+						    fw->caps.max_ids);
 	kfree(out);
 	return ret;
 }

@@ -6,15 +6,16 @@
  * Documentation/driver-api/mlx5-diag-firmware.rst part 2, and the only one
  * to replace when the real layout is known.
  */
-#include "mlx5_diag.h"
+#include "mlx5_diag_fields.h"
+#include "mlx5_diag_fw.h"
 #include "mlx5_diag_ifc.h"
 
 static void mlx5_diag_model64_cap_entry_get(const void *p,
 					    struct mlx5_diag_cap_entry *e)
 {
 	e->sync = MLX5_DIAG_GET(diagnostic_data_kind, p, sync);
-	e->id = (u64)MLX5_DIAG_GET(diagnostic_data_kind, p, kind) <<
-		MLX5_DIAG_KIND_SHIFT;
+	e->id = mlx5_diag_field_prep(MLX5_DIAG_F_KIND,
+				     MLX5_DIAG_GET(diagnostic_data_kind, p, kind));
 }
 
 static void mlx5_diag_model64_param_id_set(void *p, u64 id)

@@ -127,6 +127,12 @@ struct mlx5_diag_ifc_query_hca_cap_out_bits {
 	/* capability from bit 0x80 */
 };
 
+/*
+ * The capability union of query_hca_cap_out (0x8000 bits in mlx5_ifc.h):
+ * mlx5_core always passes an outbox of at least the header and this.
+ */
+#define MLX5_DIAG_HCA_CAP_UNION_BYTES	(0x8000 / 8)
+
 struct mlx5_diag_ifc_diagnostic_params_context_bits {
 	u8 num_of_counters[0x10];
 	u8 reserved_at_10[0x8];

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: the data-ID catalog names every id of the seed's table once, finds
- * ids by value, checks instance fields and writes perf event strings.
+ * KUnit: the data-ID catalog names every id of the DOCA Telemetry Diagnostics
+ * guide's data-ID table once, finds ids by value, checks instance fields and
+ * writes perf event strings.
  */
 #include <kunit/test.h>
 #include <linux/ctype.h>
 
-#include "mlx5_diag.h"
+#include "mlx5_diag_catalog.h"
 
 static void catalog_names_test(struct kunit *test)
 {
@@ -26,7 +27,7 @@ static void catalog_names_test(struct kunit *test)
 		else
 			kinds++;
 	}
-	/* the seed's table and mlx5ctl's table */
+	/* the DOCA guide's data-ID table and mlx5ctl's table */
 	KUNIT_EXPECT_EQ(test, kinds, 41);
 	KUNIT_EXPECT_EQ(test, fw, 13);
 }
@@ -56,28 +57,27 @@ static void catalog_find_test(struct kunit *test)
 
 static void catalog_instance_test(struct kunit *test)
 {
-	static const struct mlx5_diag_caps caps = {
+	static const struct mlx5_diag_instance_limits lim = {
 		.num_ports = 2, .num_hosts = 1, .num_functions = 8,
-		.num_pcie_links = 2,
 	};
-	static const struct { u64 id; int err; } cases[] = {
+	static const struct { u64 id; int err; const char *field; } cases[] = {
 		{ 0x1020000100000001ULL, 0 },
-		{ 0x1020000100000002ULL, -EINVAL },	/* port 2 of 2 */
+		{ 0x1020000100000002ULL, -ERANGE, "port" },	/* port 2 of 2 */
 		{ 0x1020000100000100ULL, -EINVAL },	/* prio on a port id */
 		{ 0x1020000200000701ULL, 0 },
-		{ 0x1020000200000801ULL, -EINVAL },	/* prio 8 */
+		{ 0x1020000200000801ULL, -ERANGE, "prio" },	/* prio 8 */
 		{ 0x1020000200001001ULL, -EINVAL },	/* bits 15:12 */
 		{ 0x1040000100000000ULL, 0 },
-		{ 0x1040000100000001ULL, -EINVAL },	/* host 1 of 1 */
+		{ 0x1040000100000001ULL, -ERANGE, "host" },	/* host 1 of 1 */
 		{ 0x10c0000200000007ULL, 0 },
-		{ 0x10c0000200000008ULL, -EINVAL },	/* function 8 of 8 */
+		{ 0x10c0000200000008ULL, -ERANGE, "function" },	/* function 8 of 8 */
 		{ 0x10c0000200010000ULL, -EINVAL },	/* bits above function */
 		{ 0x1160000100030201ULL, 0 },		/* link tuple: firmware's */
 		{ 0x1160000101000000ULL, -EINVAL },	/* bits 31:24 */
 		{ 0x1160000a00070001ULL, 0 },
-		{ 0x1160000a00080001ULL, -EINVAL },	/* tclass 8 */
+		{ 0x1160000a00080001ULL, -ERANGE, "tclass" },	/* tclass 8 */
 		{ 0x1160000f00090001ULL, 0 },
-		{ 0x1160000f000a0001ULL, -EINVAL },	/* bin 10 */
+		{ 0x1160000f000a0001ULL, -ERANGE, "bin" },	/* bin 10 */
 		{ 0x1180000100000000ULL, 0 },
 		{ 0x1180000100000001ULL, -EINVAL },	/* global with instance */
 		{ 0x0000000000000406ULL, 0 },
@@ -92,10 +92,13 @@ static void catalog_instance_test(struct kunit *test)
 		KUNIT_ASSERT_NOT_NULL(test, e);
 		KUNIT_EXPECT_EQ_MSG(test,
 				    mlx5_diag_catalog_check_instance(e, cases[i].id,
-								     &caps, &why),
+								     &lim, &why),
 				    cases[i].err, "id 0x%016llx", cases[i].id);
 		if (cases[i].err)
 			KUNIT_EXPECT_NOT_NULL(test, why);
+		/* an out-of-range field is named */
+		if (cases[i].field)
+			KUNIT_EXPECT_STREQ(test, why, cases[i].field);
 	}
 }
 

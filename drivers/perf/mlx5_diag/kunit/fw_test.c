@@ -6,7 +6,7 @@
 #include <kunit/test.h>
 #include <linux/slab.h>
 
-#include "mlx5_diag.h"
+#include "mlx5_diag_fw.h"
 #include "test_bits.h"
 
 static void fw_status_errno_test(struct kunit *test)
@@ -50,7 +50,8 @@ static void fw_general_cap_test(struct kunit *test)
 				GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, out);
-	KUNIT_EXPECT_EQ(test, mlx5_diag_fw_general_cap_outlen(), 16 + 512);
+	/* at least the capability union mlx5_core passes (0x8000 bits) */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_fw_general_cap_outlen(), 16 + 4096);
 	tb_put(out, CAP + 0x183, 1, 1);
 	tb_put(out, CAP + 0x280, 16, 41);
 	tb_put(out, CAP + 0x4c0, 32, 156);
@@ -81,7 +82,12 @@ static void fw_debug_cap_public_test(struct kunit *test)
 	u8 *out = kunit_kzalloc(test, len, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, out);
-	KUNIT_EXPECT_EQ(test, len, 16 + 0x200 / 8 + 3 * 4);
+	/* the whole capability union, which the list fits in */
+	KUNIT_EXPECT_EQ(test, len, 16 + 0x8000 / 8);
+	/* a list longer than the union: header, DEBUG cap and the list */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_fw_debug_cap_outlen(&mlx5_diag_fw_public16,
+							    1020),
+			16 + 0x200 / 8 + 1020 * 4);
 	tb_put(out, CAP + 0x18, 8, 13);
 	tb_put(out, CAP + 0x20, 1, 1);
 	tb_put(out, CAP + 0x21, 1, 0);
@@ -118,7 +124,10 @@ static void fw_debug_cap_model64_test(struct kunit *test)
 	u8 *out = kunit_kzalloc(test, len, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, out);
-	KUNIT_EXPECT_EQ(test, len, 16 + 0x200 / 8 + 2 * 8);
+	KUNIT_EXPECT_EQ(test, len, 16 + 0x8000 / 8);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_fw_debug_cap_outlen(&mlx5_diag_fw_model64,
+							    510),
+			16 + 0x200 / 8 + 510 * 8);
 	tb_put(out, CAP + 0x21, 1, 1);
 	tb_put(out, CAP + 0x24, 1, 1);
 	tb_put(out, CAP + 0x25, 1, 1);
@@ -141,9 +150,9 @@ static void fw_debug_cap_model64_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, caps.sync_start);
 	KUNIT_EXPECT_FALSE(test, caps.data_clear);
 	KUNIT_EXPECT_EQ(test, caps.max_ids, 16);
-	KUNIT_EXPECT_EQ(test, caps.num_ports, 2);
-	KUNIT_EXPECT_EQ(test, caps.num_hosts, 3);
-	KUNIT_EXPECT_EQ(test, caps.num_functions, 300);
+	KUNIT_EXPECT_EQ(test, caps.limits.num_ports, 2);
+	KUNIT_EXPECT_EQ(test, caps.limits.num_hosts, 3);
+	KUNIT_EXPECT_EQ(test, caps.limits.num_functions, 300);
 	KUNIT_EXPECT_EQ(test, caps.num_pcie_links, 4);
 	KUNIT_ASSERT_EQ(test, mlx5_diag_fw_parse_cap_entries(d, out, &caps), 0);
 	KUNIT_EXPECT_EQ(test, caps.entries[0].id, 0x1020000100000000ULL);
@@ -287,11 +296,11 @@ static void fw_query_counters_outlen_test(struct kunit *test)
 	/* 4096 samples of 2 counters: no 16-bit truncation of the size */
 	KUNIT_EXPECT_EQ(test,
 			mlx5_diag_fw_query_counters_outlen(&mlx5_diag_fw_public16,
-							   4096, 2),
+							   4096 * 2),
 			16 + 4096 * 2 * 16);
 	KUNIT_EXPECT_EQ(test,
 			mlx5_diag_fw_query_counters_outlen(&mlx5_diag_fw_model64,
-							   1, 16),
+							   16),
 			16 + 16 * 32);
 }
 

@@ -7,7 +7,8 @@
 #include <kunit/test.h>
 #include <linux/slab.h>
 
-#include "mlx5_diag.h"
+#include "mlx5_diag_count.h"
+#include "mlx5_diag_fw.h"
 #include "mlx5_diag_ifc.h"
 #include "sim/sim.h"
 
@@ -110,9 +111,9 @@ static void rt_caps_model64_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->caps.on_demand, sc->on_demand);
 	KUNIT_EXPECT_EQ(test, r->caps.sync_start, sc->sync_start);
 	KUNIT_EXPECT_EQ(test, r->caps.data_clear, sc->data_clear);
-	KUNIT_EXPECT_EQ(test, r->caps.num_ports, sc->num_ports);
-	KUNIT_EXPECT_EQ(test, r->caps.num_hosts, sc->num_hosts);
-	KUNIT_EXPECT_EQ(test, r->caps.num_functions, sc->num_functions);
+	KUNIT_EXPECT_EQ(test, r->caps.limits.num_ports, sc->num_ports);
+	KUNIT_EXPECT_EQ(test, r->caps.limits.num_hosts, sc->num_hosts);
+	KUNIT_EXPECT_EQ(test, r->caps.limits.num_functions, sc->num_functions);
 	KUNIT_EXPECT_EQ(test, r->caps.num_pcie_links, sc->num_pcie_links);
 	for (i = 0; i < r->caps.num_entries; i++) {
 		KUNIT_EXPECT_EQ(test, r->caps.entries[i].id,
@@ -287,7 +288,7 @@ static void rt_samples_test(struct kunit *test)
 	now = RT_AT(65540) + 1000;
 	mlx5_diag_fw_query_counters_in(in, 16, 0);
 	KUNIT_ASSERT_EQ(test, rt_exec(test, r, now, in, 16,
-				      mlx5_diag_fw_query_counters_outlen(r->d, 16, 1)),
+				      mlx5_diag_fw_query_counters_outlen(r->d, 16)),
 			0);
 	for (j = 0; j < 16; j++) {
 		u64 want_j = 65536 + j - (j >= 4 ? 16 : 0);
@@ -305,8 +306,8 @@ static void rt_samples_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, sid, 65524 + j);
 		t = mlx5_diag_sim_clocks_to_ns((sid + 1) * 16384, 156250);
 		KUNIT_EXPECT_EQ(test, e.value,
-				mlx5_diag_sim_traffic_value(0x0406, 0, 0, t, sid,
-							    false, 64));
+				mlx5_diag_sim_traffic_value(0x0406, 0, 0, t, false,
+							    64));
 	}
 
 	/* model dialect: 32-bit sample ids and 64-bit timestamps as is */
@@ -321,7 +322,7 @@ static void rt_samples_test(struct kunit *test)
 				      mlx5_diag_fw_params_len(r->d, 1), 16), 0);
 	mlx5_diag_fw_query_counters_in(in, 1, 2);
 	KUNIT_ASSERT_EQ(test, rt_exec(test, r, RT_AT(3) + 1, in, 16,
-				      mlx5_diag_fw_query_counters_outlen(r->d, 1, 1)),
+				      mlx5_diag_fw_query_counters_outlen(r->d, 1)),
 			0);
 	mlx5_diag_fw_query_counters_entry(r->d, r->out, 0, &e);
 	KUNIT_EXPECT_EQ(test, e.id, id);
@@ -336,21 +337,19 @@ static void rt_samples_test(struct kunit *test)
 
 /*
  * Counting as the PMU does it: on-demand queries folded by
- * mlx5_diag_count_update() add up to exactly C(t_last) - C(t_first) for a
+ * mlx5_diag_count_fold() add up to exactly C(t_last) - C(t_first) for a
  * counter and to the packets of every query for a summed statistic.
  */
 static void rt_counting_test(struct kunit *test)
 {
-	static const struct mlx5_diag_catalog_entry cnt = {
-		.class = MLX5_DIAG_CLASS_COUNTER,
-	};
-	static const struct mlx5_diag_catalog_entry sum = {
-		.class = MLX5_DIAG_CLASS_STAT_SUM,
+	static const enum mlx5_diag_class class[2] = {
+		MLX5_DIAG_CLASS_COUNTER, MLX5_DIAG_CLASS_STAT_SUM,
 	};
 	static const u64 times[] = { 5000, 100005000, 200017000, 299990000,
 				     400000000, 1000000000 };
 	u64 ids[2] = { 0x1140000300000001ULL, 0x1160000c00000001ULL };
-	struct mlx5_diag_count c[2] = { { .entry = &cnt }, { .entry = &sum } };
+	struct mlx5_diag_count_state c[2] = {};
+	u64 value[2] = {}, delta;
 	struct mlx5_diag_fw_params p = {
 		.enable = true, .mode = MLX5_DIAG_FW_ON_DEMAND,
 		.log_sample_period = 14, .num_ids = 2, .ids = ids,
@@ -368,21 +367,23 @@ static void rt_counting_test(struct kunit *test)
 	for (q = 0; q < ARRAY_SIZE(times); q++) {
 		mlx5_diag_fw_query_counters_in(in, 1, 0);
 		KUNIT_ASSERT_EQ(test, rt_exec(test, r, times[q], in, 16,
-					      mlx5_diag_fw_query_counters_outlen(r->d, 1, 2)),
+					      mlx5_diag_fw_query_counters_outlen(r->d, 2)),
 				0);
 		for (k = 0; k < 2; k++) {
 			mlx5_diag_fw_query_counters_entry(r->d, r->out, k, &e);
 			KUNIT_ASSERT_EQ(test, e.id, ids[k]);
-			c[k].value += mlx5_diag_count_update(&c[k], e.value);
+			mlx5_diag_count_fold(&c[k], class[k], 64, e.value,
+					     &delta);
+			value[k] += delta;
 		}
 	}
 	/* engine time is counted in whole device clocks since enable */
 #define RT_ENGINE_NS(t) \
 	mlx5_diag_sim_clocks_to_ns(RT_CLOCKS(t) - RT_CLOCKS(enable_ns), 156250)
-	KUNIT_EXPECT_EQ(test, c[0].value,
+	KUNIT_EXPECT_EQ(test, value[0],
 			mlx5_diag_sim_traffic_count(ids[0], 0, RT_ENGINE_NS(times[5])) -
 			mlx5_diag_sim_traffic_count(ids[0], 0, RT_ENGINE_NS(times[0])));
-	KUNIT_EXPECT_EQ(test, c[1].value,
+	KUNIT_EXPECT_EQ(test, value[1],
 			mlx5_diag_sim_traffic_count(ids[1], 0, RT_ENGINE_NS(times[5])));
 #undef RT_ENGINE_NS
 }

@@ -4,6 +4,7 @@
  * the round-trip tests (driver encode -> emulator -> driver decode).
  */
 #include "../sim/sim_fw.c"
+#include "../sim/sim_clock.c"
 #include "../sim/sim_model64.c"
 #include "../sim/sim_traffic.c"
 #include "../sim/sim_caps.c"

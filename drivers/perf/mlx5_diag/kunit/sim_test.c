@@ -8,6 +8,7 @@
 
 /* The code under test, compiled into this module (wrapper pattern). */
 #include "../sim/sim_fw.c"
+#include "../sim/sim_clock.c"
 #include "../sim/sim_model64.c"
 #include "../sim/sim_traffic.c"
 #include "../sim/sim_caps.c"
@@ -84,15 +85,74 @@ static void t_exit(struct kunit *test)
 	mlx5_diag_sim_fw_destroy(t->fw);
 }
 
-/* Independent transcription of the traffic model of part 3. */
-static u64 t_rate(u64 d, u64 n)
+/*
+ * Independent transcription of the traffic model of part 3, slot by slot
+ * where the emulator counts whole cycles.
+ */
+static const u64 t_w[13] = { 8, 11, 5, 9, 12, 6, 10, 4, 7, 11, 5, 9, 7 };
+
+static u64 t_weighted(u64 t, u64 phase)
 {
-	return 1 + ((d >> 32) % 251 + 7 * (d & 0xffffffff) + 13 * n) % 509;
+	u64 slots = t / 65536, s, sum = 0;
+
+	for (s = 0; s < slots % 13; s++)
+		sum += t_w[(phase + s) % 13];
+	return (slots / 13 * 104 + sum) * 65536 +
+	       t_w[(phase + slots) % 13] * (t % 65536);
 }
 
-static u64 t_count(u64 d, u64 n, u64 t_ns)
+static u64 t_leaf(u64 key, u64 x, u64 y, u64 n, u64 t)
 {
-	return t_rate(d, n) * t_ns / 1000;
+	u64 b = 1 + (key % 251 + 13 * n) % 509;
+
+	return mul_u64_u64_div_u64(t_weighted(t, (key + y + n) % 13),
+				   b * (1000 + 7 * x), 8000000);
+}
+
+static u64 t_count(u64 d, u64 n, u64 t)
+{
+	u64 k = d >> 32, i = d & 0xffffffff, x = i & 0xff, q = (i >> 8) & 0xf;
+	u64 sum = 0, y;
+
+	switch (k) {
+	case 0:
+		return t_leaf(i, 0, 0, n, t);
+	case 0x10200001:
+	case 0x11400001:
+		for (y = 0; y < 8; y++)
+			sum += 64 * t_leaf(k + 3, x, y, n, t) +
+			       t_leaf(k + 1, x, y, n, t);
+		return sum;
+	case 0x10200003:
+	case 0x11400003:
+		for (y = 0; y < 8; y++)
+			sum += t_leaf(k + 1, x, y, n, t);
+		return sum;
+	case 0x10200002:
+	case 0x11400002:
+		return 64 * t_leaf(k + 2, x, q, n, t) + t_leaf(k, x, q, n, t);
+	case 0x10200004:
+	case 0x11400004:
+	case 0x10200006:
+	case 0x11400005:
+		return t_leaf(k, x, q, n, t);
+	case 0x11600001:
+	case 0x11600002:
+		return t_leaf(k + 2, x, 0, n, t) + t_leaf(k, x, 0, n, t);
+	case 0x1160000a:
+	case 0x1160000f:
+		return t_leaf(k, x, i >> 16, n, t);
+	case 0x1160000b:
+	case 0x1160000c:
+		for (y = 0; y < 10; y++)
+			sum += t_leaf(0x1160000f, x, y, n, t);
+		return k == 0x1160000b ? (400 + 10 * (x % 64)) * sum : sum;
+	case 0x11800001:
+		return t_leaf(0x11800002, 0, 0, n, t) +
+		       t_leaf(0x11800003, 0, 0, n, t);
+	default:
+		return t_leaf(k, i & 0xffff, 0, n, t);
+	}
 }
 
 /* engine clocks -> ns at the default 156250 kHz: 6.4 ns per clock */
@@ -144,6 +204,7 @@ static void t_hdr(struct t_sim *t, u16 opcode, u16 op_mod)
 #define TF_OD		BIT(4)
 #define TF_EN		BIT(5)
 #define TF_TRACER	BIT(6)
+#define TF_RTC		BIT(7)
 
 struct t_params {
 	u32 flags;
@@ -172,6 +233,7 @@ static u8 t_set(struct kunit *test, u64 now, bool dialect64,
 	tb_put(t->in, T_CTX + 0x24, 1, !!(p->flags & TF_OD));
 	tb_put(t->in, T_CTX + 0x25, 1, !!(p->flags & TF_EN));
 	tb_put(t->in, T_CTX + 0x26, 1, !!(p->flags & TF_TRACER));
+	tb_put(t->in, T_CTX + 0x28, 1, !!(p->flags & TF_RTC));
 	tb_put(t->in, T_CTX + 0x38, 8, p->period);
 	for (i = 0; i < p->num; i++) {
 		u64 id = p->ids[i < p->nids ? i : 0];
@@ -304,6 +366,8 @@ static void sim_test_caps_debug64(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x25, 1), 1);
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x26, 1), 1);
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x27, 1), 1);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x28, 1), 1);	/* RTC */
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x29, 15), 0);
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x38, 8), 14);
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x40, 16), 16);
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x50, 8), 2);
@@ -343,6 +407,7 @@ static void sim_test_caps_debug16(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x18, 8), 13);
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x24, 3), 7);	/* modelled */
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x27, 1), 0);	/* 16-bit */
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x28, 1), 0);	/* no RTC */
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x40, 64), 0);	/* reserved */
 	for (i = 0; i < ARRAY_SIZE(ids); i++) {
 		KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x200 + 32 * i + 0x10, 16),
@@ -770,8 +835,9 @@ static void sim_test_periodic_timing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x.id, d);
 	KUNIT_EXPECT_EQ(test, x.sample_id, 0);
 	KUNIT_EXPECT_EQ(test, x.ts, e + T_P);
-	/* t = P clocks = 104857 ns; rate(0x10200001 port 1, dev 0) = 48 */
-	KUNIT_EXPECT_EQ(test, x.value, 5033);
+	/* t = P clocks = 104857 ns: C(t) of port_rx_bytes, port 1 */
+	KUNIT_EXPECT_EQ(test, x.value, 2522167);
+	KUNIT_EXPECT_EQ(test, x.value, t_count(d, 0, 104857));
 	KUNIT_EXPECT_EQ(test, t_entry64(t, 1).ts, 0);
 
 	/* 10 periods: samples 0..9 at E + (j + 1) P, values C(t_j) */
@@ -941,11 +1007,12 @@ static void sim_test_single_stops(struct kunit *test)
 	}
 	/* still enabled (a restart re-sends SET), just full */
 	KUNIT_EXPECT_TRUE(test, mlx5_diag_sim_fw_engine_enabled(t->fw));
-	/* restart: sampling begins again at slot 0 */
+	/* restart: sampling begins again at slot 0, new statistics */
 	KUNIT_ASSERT_EQ(test, t_set(test, T_AT(1000), true, &p), 0);
 	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(1000) + 104858, 4, 0, T_BUF),
 			0);
-	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 5);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 1);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_returned, 1);
 	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).sample_id, 0);
 	KUNIT_EXPECT_EQ(test, t_entry64(t, 1).sample_id, 1);	/* old run */
 	KUNIT_EXPECT_EQ(test, t_stats(test).samples_overwritten, 0);
@@ -1002,7 +1069,10 @@ static void sim_test_resize_resets(struct kunit *test)
 			(T_AT(5) * 156250 / 1000000) + T_P);	/* new j 0 */
 	KUNIT_EXPECT_EQ(test, t_entry64(t, 3).sample_id, 3);	/* old j 3 */
 	KUNIT_EXPECT_EQ(test, t_entry64(t, 3).ts, T_OFFSET + 4 * T_P);
-	KUNIT_EXPECT_EQ(test, t_stats(test).samples_overwritten, 1);
+	/* the old run's unread j 0 was taken over: not this run's loss */
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_overwritten, 0);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 1);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_returned, 1);
 
 	/* rule 6: another log_num_of_samples resets the buffer */
 	KUNIT_ASSERT_EQ(test, t_set(test, T_AT(6), true, &p5), 0);
@@ -1096,52 +1166,61 @@ struct t_traffic {
 	u32 dev;
 	u64 t_prev;
 	u64 t;
-	u64 j;
 	bool delta;
 	u32 wrap;
-	u64 rate;
 	u64 value;
 };
 
+/* Values from a transcription of part 3 outside the kernel tree. */
 static const struct t_traffic t_traffic[] = {
-	/* rate 1 + (k % 251 + 7 i + 13 n) % 509, k = d >> 32, i = low 32 */
-	{ "port_rx_bytes p0 n0", 0x1020000100000000ULL, 0, 0, 1000000000, 0,
-	  false, 64, 41, 41000000 },
-	{ "port_rx_bytes p1 n1", 0x1020000100000001ULL, 1, 0, 1000000000, 0,
-	  false, 64, 61, 61000000 },
-	{ "16-bit 0x0401 n1", 0x0401, 1, 0, 104857, 0, false, 64, 63, 6605 },
-	{ "integer division", 0x1020000100000000ULL, 0, 0, 999, 0, false, 64,
-	  41, 40 },
-	{ "delta", 0x1180000200000000ULL, 0, 1000000, 3000000, 7, true, 64, 57,
-	  114000 },
-	{ "wrap 64", 0x1180000200000000ULL, 0, 0, 100000000000ULL, 0, false,
-	  64, 57, 5700000000ULL },
-	{ "wrap 32", 0x1180000200000000ULL, 0, 0, 100000000000ULL, 0, false,
-	  32, 57, 1405032704 },
-	{ "wrap 32 delta", 0x1180000200000000ULL, 0, 0, 100000000000ULL, 0,
-	  true, 32, 57, 1405032704 },
-	/*
-	 * statistics: p = C(t) - C(t_prev) at the rate of the link's packets
-	 * id 0x1160000c, L = 400 + 10 (i % 64)
-	 */
-	{ "total latency", 0x1160000b00000001ULL, 1, 524288, 629145, 5, false,
-	  64, 39, 4194 * 410 },
-	{ "packets", 0x1160000c00000001ULL, 1, 524288, 629145, 5, false, 64,
-	  40, 4194 },
-	{ "max latency", 0x1160000d00000001ULL, 1, 524288, 629145, 5, false,
-	  64, 41, 410 + 100 + 5 },
-	{ "min latency", 0x1160000e00000001ULL, 1, 524288, 629145, 15, false,
-	  64, 42, 410 - 100 - 5 },
-	{ "max latency idle", 0x1160000d00000001ULL, 1, 5, 5, 5, false, 64,
-	  41, 0 },
-	{ "min latency idle", 0x1160000e00000001ULL, 1, 5, 5, 5, false, 64,
-	  42, 0 },
-	{ "histogram bin 5", 0x1160000f00050001ULL, 0, 524288, 629145, 5,
-	  false, 64, 236, 44 },
-	{ "histogram bin 0", 0x1160000f00000000ULL, 0, 0, 1000, 0, false,
-	  64, 23, 10 },
+	{ "port_rx_bytes p0 n0", 0x1020000100000000ULL, 0, 0, 1000000000,
+	  false, 64, 22863867205ULL },
+	{ "port_rx_packets p1 n1", 0x1020000300000001ULL, 1, 0, 1000000000,
+	  false, 64, 459187665 },
+	{ "port_prio_tx_bytes p1 q3", 0x1140000200000301ULL, 0, 0, 123456789,
+	  false, 64, 1745630881 },
+	{ "port_prio_rx_pause p0 q7", 0x1020000600000700ULL, 0, 0, 5000000,
+	  false, 64, 230975 },
+	{ "16-bit 0x0401 n1", 0x0401, 1, 0, 104857, false, 64, 3383 },
+	/* one slot of weight 8: b = 1 + 0x2006 % 251 = 19 per us */
+	{ "16-bit 0x2006 inside a slot", 0x2006, 0, 0, 65535, false, 64,
+	  9576 },
+	{ "function_tx_cqes f7", 0x10c0000500000007ULL, 0, 0, 1000000, false,
+	  64, 30365 },
+	{ "pcie_in_bytes l1", 0x1160000100000001ULL, 0, 0, 2000000, false, 64,
+	  39947 },
+	{ "stall ordering l1 tc5", 0x1160000a00050001ULL, 0, 0, 2000000, false,
+	  64, 36175 },
+	{ "icmc_accesses n1", 0x1180000100000000ULL, 1, 0, 777777, false, 64,
+	  107997 },
+	{ "delta", 0x1180000200000000ULL, 0, 1000000, 3000000, true, 64,
+	  115087 },
+	{ "wrap 64", 0x1180000200000000ULL, 0, 0, 100000000000ULL, false, 64,
+	  5700000423ULL },
+	{ "wrap 32", 0x1180000200000000ULL, 0, 0, 100000000000ULL, false, 32,
+	  1405033127 },
+	{ "wrap 32 delta", 0x1180000200000000ULL, 0, 0, 100000000000ULL, true,
+	  32, 1405033127 },
+	/* statistics describe [t_prev, t); L = 400 + 10 * link */
+	{ "total latency", 0x1160000b00000001ULL, 1, 524288, 629145, false, 64,
+	  37360 * 410 },
+	{ "packets", 0x1160000c00000001ULL, 1, 524288, 629145, false, 64,
+	  37360 },
+	/* t >> 16 = 9: L + 100 + 9 */
+	{ "max latency", 0x1160000d00000001ULL, 1, 524288, 629145, false, 64,
+	  410 + 100 + 9 },
+	/* t >> 16 = 18: L - 100 - 8 */
+	{ "min latency", 0x1160000e00000001ULL, 1, 524288, 1200000, false, 64,
+	  410 - 100 - 8 },
+	{ "max latency idle", 0x1160000d00000001ULL, 1, 5, 5, false, 64, 0 },
+	{ "min latency idle", 0x1160000e00000001ULL, 1, 5, 5, false, 64, 0 },
+	{ "histogram bin 5", 0x1160000f00050001ULL, 0, 524288, 629145, false,
+	  64, 2581 },
+	/* b = 23, phase 8: weight 7; 23000 * 7 * 1000 / 8e6 */
+	{ "histogram bin 0", 0x1160000f00000000ULL, 0, 0, 1000, false, 64,
+	  20 },
 	{ "statistic ignores wrap", 0x1160000c00000000ULL, 0, 0,
-	  1000000000000ULL, 0, false, 32, 20, 20000000000ULL },
+	  1000000000000ULL, false, 32, 230000000043ULL },
 };
 
 static void t_traffic_desc(const struct t_traffic *x, char *desc)
@@ -1154,12 +1233,19 @@ KUNIT_ARRAY_PARAM(t_traffic, t_traffic, t_traffic_desc);
 static void sim_test_traffic(struct kunit *test)
 {
 	const struct t_traffic *x = test->param_value;
+	bool stat = (x->d >> 32) >= 0x1160000b && (x->d >> 32) <= 0x1160000f;
 
-	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_traffic_rate(x->d, x->dev), x->rate);
-	KUNIT_EXPECT_EQ(test, t_rate(x->d, x->dev), x->rate);
 	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_traffic_value(x->d, x->dev,
-							  x->t_prev, x->t, x->j,
+							  x->t_prev, x->t,
 							  x->delta, x->wrap),
+			x->value);
+	/* the test's own transcription agrees, for counts and deltas */
+	if ((x->d >> 32) == 0x1160000d || (x->d >> 32) == 0x1160000e)
+		return;
+	KUNIT_EXPECT_EQ(test, (t_count(x->d, x->dev, x->t) -
+			       (x->delta || stat ?
+				t_count(x->d, x->dev, x->t_prev) : 0)) &
+			      (x->wrap == 32 && !stat ? U32_MAX : U64_MAX),
 			x->value);
 }
 
@@ -1186,8 +1272,8 @@ static void sim_test_engine_values(struct kunit *test)
 				(t_count(pkt, 0, t1) - t_count(pkt, 0, t0)) *
 				410);
 	}
-	/* sample 5: t_prev = 524288 ns, t = 629145 ns: packets rate 27, p = 2831 */
-	KUNIT_EXPECT_EQ(test, t_entry64(t, 11).value, 2831 * 410);
+	/* sample 5: t_prev = 524288 ns, t = 629145 ns: 24170 packets */
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 11).value, 24170 * 410);
 
 	/* wrap 32: a counter beyond 2^32 after 100 s, repetitive */
 	mlx5_diag_sim_fw_destroy(t->fw);
@@ -1218,8 +1304,10 @@ static void sim_test_device_index(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, t->fw);
 	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, PSETP(RE, 1, 4, 14, P0)), 0);
 	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(1), 1, 0, T_BUF), 0);
-	/* rate 1 + (40 + 39) % 509 = 80, t = 104857 ns */
-	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).value, 80 * 104857 / 1000);
+	/* b = 1 + (40 + 13 n) % 509 with n = 3, t = 104857 ns */
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).value, 4524415);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).value,
+			t_count(PORT_RX_BYTES(0), 3, 104857));
 }
 
 /* ---- clock and capabilities changes ---- */
@@ -1500,6 +1588,8 @@ static const struct t_cap_text t_cap_texts[] = {
 	{ "on_demand", "yes", -EINVAL },
 	{ "sync_start", "0", 0, "0\n" },
 	{ "data_clear", "-1", -EINVAL },
+	{ "rtc_timestamp", "0\n", 0, "0\n" },
+	{ "rtc_timestamp", "2", -EINVAL },
 	{ "num_ports", "255", 0, "255\n" },
 	{ "num_ports", "256", -EINVAL },
 	{ "num_hosts", "4", 0, "4\n" },
@@ -1521,8 +1611,8 @@ static void sim_test_caps_text(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, orig);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 
-	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_cap_count(), 18);
-	KUNIT_EXPECT_NULL(test, mlx5_diag_sim_cap_name(18));
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_cap_count(), 19);
+	KUNIT_EXPECT_NULL(test, mlx5_diag_sim_cap_name(19));
 	mlx5_diag_sim_default_caps(caps);
 	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_caps_validate(caps), 0);
 	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_cap_show(caps,
@@ -1541,7 +1631,7 @@ static void sim_test_caps_text(struct kunit *test)
 			       4096);
 	KUNIT_EXPECT_STREQ(test, buf, "156250\n");
 	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_cap_show(caps, 0, buf, 3), -EINVAL);
-	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_cap_show(caps, 18, buf, 4096),
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_cap_show(caps, 19, buf, 4096),
 			-EINVAL);
 
 	for (i = 0; i < ARRAY_SIZE(t_cap_texts); i++) {
@@ -1599,6 +1689,850 @@ static void sim_test_status_errno(struct kunit *test)
 				    map[i].err, "status 0x%x", map[i].st);
 }
 
+/* ---- profiles ---- */
+
+static void t_set_profile(struct kunit *test, enum mlx5_diag_sim_profile p)
+{
+	struct t_sim *t = test->priv;
+
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_profile(t->fw, p), 0);
+}
+
+static void sim_test_public_caps(struct kunit *test)
+{
+	struct t_sim *t = test->priv;
+	const u32 c = 0x80, union_len = 16 + 4096;
+	u32 i;
+
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_profile(t->fw),
+			MLX5_DIAG_SIM_MODEL64);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_set_profile(t->fw, 2), -EINVAL);
+	t_set_profile(test, MLX5_DIAG_SIM_PUBLIC);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_profile(t->fw),
+			MLX5_DIAG_SIM_PUBLIC);
+
+	/* mlx5_core passes the whole capability union; less is refused */
+	t_hdr(t, 0x100, 0x1);
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 16, 16 + 512), 0x51);
+	KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_SHORT_OUTPUT);
+	t_hdr(t, 0x100, 0x1);
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 16, union_len - 1), 0x51);
+	t_hdr(t, 0x100, 0x1);
+	KUNIT_ASSERT_EQ(test, t_run(test, 0, 16, union_len), 0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x183, 1), 1);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x280, 16), 13);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x4e0, 32), 156250);
+	t_hdr(t, 0x100, 0x1b);
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 16, (0x80 + 0x200 + 32 * 13) / 8),
+			0x51);
+	t_hdr(t, 0x100, 0x1b);
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 16, union_len - 1), 0x51);
+	t_hdr(t, 0x100, 0x1b);
+	KUNIT_ASSERT_EQ(test, t_run(test, 0, 16, union_len), 0);
+	/* the public fields ... */
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x18, 8), 13);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x20, 2), 3);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x38, 8), 14);
+	/* ... and every modelled one reserved: 0 */
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x24, 20), 0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x40, 64), 0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x80, 64), 0);
+	for (i = 0; i < 13; i++)
+		KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x200 + 32 * i, 1),
+				i < 7);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x200 + 32 * 12 + 0x10, 16),
+			0x2c04);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x200 + 32 * 13, 32), 0);
+
+	/* back to the model: the 64-bit dialect and short outputs again */
+	t_set_profile(test, MLX5_DIAG_SIM_MODEL64);
+	t_hdr(t, 0x100, 0x1);
+	KUNIT_ASSERT_EQ(test, t_run(test, 0, 16, 16 + 512), 0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, c + 0x280, 16), 41);
+}
+
+static void t_public_caps(struct mlx5_diag_sim_caps *c)
+{
+	/* what the public profile must ignore */
+	c->on_demand = true;
+	c->sync_start = false;
+	c->data_clear = false;
+}
+
+static void sim_test_public_rules(struct kunit *test)
+{
+	struct t_sim *t = test->priv;
+	struct mlx5_diag_sim_caps *caps;
+
+	caps = kunit_kzalloc(test, sizeof(*caps), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, caps);
+	mlx5_diag_sim_fw_get_caps(t->fw, caps);
+	t_public_caps(caps);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_caps(t->fw, 0, caps), 0);
+	t_set_profile(test, MLX5_DIAG_SIM_PUBLIC);
+
+	/* on demand: nothing tells a driver it exists */
+	KUNIT_EXPECT_EQ(test, t_set(test, 0, false, PSETP(OE, 1, 4, 0, 0x2006)),
+			0x3);
+	KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_NO_ON_DEMAND);
+	/* sync and clear: the per-counter bits alone decide */
+	KUNIT_EXPECT_EQ(test, t_set(test, 0, false,
+				    PSETP(RE | TF_SYNC | TF_CLEAR, 2, 4, 14,
+					  0x0401, 0x040b)), 0);
+	KUNIT_EXPECT_EQ(test, t_set(test, 0, false,
+				    PSETP(RE | TF_SYNC, 2, 4, 14, 0x0401,
+					  0x1001)), 0x3);
+	KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_NO_SYNC);
+	KUNIT_EXPECT_EQ(test, t_set(test, 0, false,
+				    PSETP(RE | TF_CLEAR, 1, 4, 14, 0x0401)), 0x3);
+	KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_CLEAR_NO_SYNC);
+	KUNIT_EXPECT_EQ(test, t_set(test, 0, false,
+				    PSETP(RE | TF_RTC, 1, 4, 14, 0x0401)), 0x3);
+	KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_NO_RTC);
+	/* the 64-bit caps stay set but the device speaks 16 bits */
+	KUNIT_EXPECT_TRUE(test, caps->dialect64);
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, false,
+				    PSETP(RE, 1, 4, 14, 0x2006)), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(1), 1, 0, 16 + 16), 0);
+	KUNIT_EXPECT_EQ(test, t_entry16(t, 0).id, 0x2006);
+	KUNIT_EXPECT_EQ(test, t_entry16(t, 0).value,
+			t_count(0x2006, 0, t_ns(T_P)));
+	/* no profile change under a running engine */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_set_profile(t->fw,
+							   MLX5_DIAG_SIM_MODEL64),
+			-EBUSY);
+	KUNIT_ASSERT_EQ(test, t_set(test, T_AT(1), false,
+				    &(struct t_params){ .flags = TF_CLEAR }), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_foreign_enable(t->fw, T_AT(1)),
+			0);
+	t_hdr(t, 0x819, 0);
+	KUNIT_ASSERT_EQ(test, t_run(test, T_AT(1), 16, 8 + 24 + 4), 0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_IDS, 32), 0x0401);
+	mlx5_diag_sim_fw_foreign_disable(t->fw, T_AT(1));
+	t_set_profile(test, MLX5_DIAG_SIM_MODEL64);
+	/* the model honours its own bits again */
+	KUNIT_EXPECT_EQ(test, t_set(test, T_AT(1), true,
+				    PSETP(RE | TF_SYNC, 1, 4, 14, ICMC_HITS)),
+			0x3);
+	KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_NO_SYNC_START);
+	KUNIT_EXPECT_EQ(test, t_set(test, T_AT(1), true,
+				    PSETP(OE, 1, 4, 0, ICMC_HITS)), 0);
+}
+
+/* ---- num_of_samples: samples or entries ---- */
+
+static void sim_test_num_samples_unit(struct kunit *test)
+{
+	static const u64 ids[] = { P0, ICMC_HITS, PCIE_IN_BYTES(1) };
+	const struct t_params p = SETP(RE, 3, 2, 14, P0, ICMC_HITS,
+				       PCIE_IN_BYTES(1));
+	struct t_sim *t = test->priv;
+	u32 e;
+
+	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_entries_unit(t->fw));
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p), 0);
+	/* 5 samples: slot 0 holds j 4, slots 1..3 hold j 1..3 */
+	mlx5_diag_sim_fw_sync(t->fw, T_AT(5));
+
+	/* samples (OFED): 2 samples from slot 3 are 6 entries */
+	KUNIT_EXPECT_EQ(test, t_query(test, T_AT(5), 2, 3, 16 + 6 * 32 - 1),
+			0x51);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(5), 2, 3, T_BUF), 0);
+	for (e = 0; e < 6; e++) {
+		KUNIT_EXPECT_EQ(test, t_entry64(t, e).id, ids[e % 3]);
+		KUNIT_EXPECT_EQ(test, t_entry64(t, e).sample_id, e < 3 ? 3 : 4);
+	}
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 6).id, 0);
+	KUNIT_EXPECT_EQ(test, t_query(test, T_AT(5), 5, 0, T_BUF), 0x3);
+	KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_TOO_MANY_SAMPLES);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_returned, 2);
+
+	/* entries (mlx5ctl): 5 entries from slot 1 end inside slot 2 */
+	mlx5_diag_sim_fw_set_entries_unit(t->fw, true);
+	KUNIT_EXPECT_TRUE(test, mlx5_diag_sim_fw_entries_unit(t->fw));
+	KUNIT_EXPECT_EQ(test, t_query(test, T_AT(5), 5, 1, 16 + 5 * 32 - 1),
+			0x51);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(5), 5, 1, 16 + 5 * 32), 0);
+	for (e = 0; e < 5; e++) {
+		KUNIT_EXPECT_EQ(test, t_entry64(t, e).id, ids[e % 3]);
+		KUNIT_EXPECT_EQ(test, t_entry64(t, e).sample_id, e < 3 ? 1 : 2);
+		KUNIT_EXPECT_EQ(test, t_entry64(t, e).value,
+				t_count(ids[e % 3], 0,
+					t_ns((e < 3 ? 2 : 3) * T_P)));
+	}
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_returned, 4);
+	/* every entry of the buffer, wrapping from slot 3; one more is refused */
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(5), 12, 3, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).sample_id, 3);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 3).sample_id, 4);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 11).sample_id, 2);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 11).id, PCIE_IN_BYTES(1));
+	KUNIT_EXPECT_EQ(test, t_query(test, T_AT(5), 13, 0, T_BUF), 0x3);
+	KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_TOO_MANY_SAMPLES);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_returned, 4);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 5);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_overwritten, 1);
+
+	/* on demand: one whole sample whatever the unit */
+	KUNIT_ASSERT_EQ(test, t_set(test, T_AT(5), true,
+				    PSETP(OE, 3, 2, 0, P0, ICMC_HITS,
+					  PCIE_IN_BYTES(1))), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(6), 1, 0, 16 + 3 * 32), 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 2).id, PCIE_IN_BYTES(1));
+}
+
+/* ---- time: manual time, drift, steps, sample times ---- */
+
+static void sim_test_manual_time(struct kunit *test)
+{
+	struct mlx5_diag_sim_time tm;
+
+	mlx5_diag_sim_time_init(&tm, 5000);
+	KUNIT_EXPECT_FALSE(test, tm.manual);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_time_now(&tm, 5000), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_time_now(&tm, 8000), 3000);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_time_to_host(&tm, 3000), 8000);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_time_advance(&tm, 10), -EINVAL);
+
+	/* manual: frozen where it was, moved only by advance */
+	mlx5_diag_sim_time_set_manual(&tm, 9000, true);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_time_now(&tm, 9000), 4000);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_time_now(&tm, 99999), 4000);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_time_to_host(&tm, 4000), 4000);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_time_advance(&tm, 1000000), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_time_now(&tm, 0), 1004000);
+	mlx5_diag_sim_time_set_manual(&tm, 123456, true);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_time_now(&tm, 0), 1004000);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_time_advance(&tm, U64_MAX),
+			-EOVERFLOW);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_time_now(&tm, 0), 1004000);
+
+	/* running again: on from where it stood, never backwards */
+	mlx5_diag_sim_time_set_manual(&tm, 200000, false);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_time_now(&tm, 200000), 1004000);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_time_now(&tm, 200500), 1004500);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_time_to_host(&tm, 1004500), 200500);
+}
+
+static void sim_test_drift(struct kunit *test)
+{
+	struct t_sim *t = test->priv;
+	u64 ns, clock;
+	u32 j;
+
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_drift_ppm(t->fw), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_set_drift_ppm(t->fw, 0, 1001),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_set_drift_ppm(t->fw, 0, -1001),
+			-EINVAL);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_drift_ppm(t->fw, 0, -1000),
+			0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_clock(t->fw, 1000000000),
+			T_OFFSET + 156093750);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_drift_ppm(t->fw, 0, 1000),
+			0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_drift_ppm(t->fw), 1000);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_clock(t->fw, 1000000000),
+			T_OFFSET + 156406250);
+	/* a change keeps the clock and its fraction of a clock: 156.5626 */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_clock(t->fw, 1001),
+			T_OFFSET + 156);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_drift_ppm(t->fw, 1001, -333),
+			0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_clock(t->fw, 1001),
+			T_OFFSET + 156);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_clock(t->fw, 1000000007),
+			T_OFFSET + 156197970);
+
+	/* sampling follows the device: +1000 ppm, periods of 104752.8 ns */
+	mlx5_diag_sim_fw_destroy(t->fw);
+	t->fw = mlx5_diag_sim_fw_create(0);
+	KUNIT_ASSERT_NOT_NULL(test, t->fw);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_drift_ppm(t->fw, 0, 1000),
+			0);
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, PSETP(RE, 1, 4, 14, P0)), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_sample_time(t->fw, 0, &ns,
+							   &clock), 0);
+	KUNIT_EXPECT_EQ(test, ns, 104753);
+	KUNIT_EXPECT_EQ(test, clock, T_OFFSET + T_P);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_sample_time(t->fw, 2, &ns,
+							   &clock), 0);
+	KUNIT_EXPECT_EQ(test, ns, 314259);
+	/* sample j is taken exactly at its time, not a nanosecond before */
+	for (j = 0; j < 12; j++) {
+		KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_sample_time(t->fw, j,
+								   &ns, &clock),
+				0);
+		mlx5_diag_sim_fw_sync(t->fw, ns - 1);
+		KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, j);
+		mlx5_diag_sim_fw_sync(t->fw, ns);
+		KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, j + 1);
+		KUNIT_EXPECT_EQ(test, clock, T_OFFSET + (j + 1) * T_P);
+	}
+	/* device time counts the traffic: t = P clocks = 104857 ns */
+	KUNIT_ASSERT_EQ(test, t_query(test, ns, 1, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).value,
+			t_count(P0, 0, t_ns(T_P)));
+	/* drift changed while sampling: later samples at the new rate */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_drift_ppm(t->fw, ns + 10,
+							     -1000), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_sample_time(t->fw, 11, &ns,
+							   &clock), 0);
+	KUNIT_EXPECT_EQ(test, ns, 1257035);	/* unchanged: already taken */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_sample_time(t->fw, 12, &ns,
+							   &clock), 0);
+	mlx5_diag_sim_fw_sync(t->fw, ns - 1);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 12);
+	mlx5_diag_sim_fw_sync(t->fw, ns);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 13);
+}
+
+static void sim_test_clock_step(struct kunit *test)
+{
+	struct t_sim *t = test->priv;
+	u64 ns, clock;
+	u32 j;
+
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, PSETP(RE, 1, 4, 14, P0)), 0);
+	/* +1000 clocks after sample 2 was taken */
+	mlx5_diag_sim_fw_clock_step(t->fw, T_AT(3) + 10, 1000);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_clock(t->fw, T_AT(3) + 10),
+			t_clock(T_AT(3) + 10) + 1000);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_clock_offset(t->fw), T_OFFSET);
+	/* -2^40: the clock is modulo 2^64 */
+	mlx5_diag_sim_fw_clock_step(t->fw, T_AT(5) + 10, -(1LL << 40));
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(8), 8, 0, T_BUF), 0);
+	for (j = 0; j < 8; j++) {
+		u64 want = T_OFFSET + (j + 1) * T_P;
+
+		if (j >= 3)
+			want += 1000;
+		if (j >= 5)
+			want -= 1ULL << 40;
+		KUNIT_EXPECT_EQ_MSG(test, t_entry64(t, j).ts, want, "j %u", j);
+		/* the schedule did not move */
+		KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_sample_time(t->fw, j,
+								   &ns, &clock),
+				0);
+		KUNIT_EXPECT_EQ(test, ns, T_AT(j + 1));
+		KUNIT_EXPECT_EQ(test, clock, want);
+		KUNIT_EXPECT_EQ(test, t_entry64(t, j).value,
+				t_count(P0, 0, t_ns((j + 1) * T_P)));
+	}
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_clock(t->fw, T_AT(8)),
+			t_clock(T_AT(8)) + 1000 - (1ULL << 40));
+}
+
+static void sim_test_sample_time(struct kunit *test)
+{
+	const u64 en = 1000000;
+	struct t_sim *t = test->priv;
+	u64 ns = 0, clock = 0;
+
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_sample_time(t->fw, 0, &ns,
+							   &clock), -ENODATA);
+	KUNIT_ASSERT_EQ(test, t_set(test, en, true, PSETP(OE, 1, 4, 0, P0)), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_sample_time(t->fw, 0, &ns,
+							   &clock), -ENODATA);
+	KUNIT_ASSERT_EQ(test, t_set(test, en, true, PSETP(SE, 1, 2, 14, P0)), 0);
+	/* enabled at clock E = offset + 156250: sample 0 due at E + P */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_sample_time(t->fw, 0, &ns,
+							   &clock), 0);
+	KUNIT_EXPECT_EQ(test, ns, en + 104858);
+	KUNIT_EXPECT_EQ(test, clock, T_OFFSET + 156250 + T_P);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_sample_time(t->fw, 3, &ns,
+							   &clock), 0);
+	KUNIT_EXPECT_EQ(test, ns, en + T_AT(4));
+	KUNIT_EXPECT_EQ(test, clock, T_OFFSET + 156250 + 4 * T_P);
+	/* a single run of 4 samples never takes sample 4 */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_sample_time(t->fw, 4, &ns,
+							   &clock), -ENODATA);
+	KUNIT_ASSERT_EQ(test, t_set(test, en, true, PSETP(RE, 1, 2, 35, P0)), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_sample_time(t->fw, 1ULL << 40,
+							   &ns, &clock),
+			-ERANGE);
+	KUNIT_ASSERT_EQ(test, t_set(test, en, true,
+				    &(struct t_params){ .flags = TF_CLEAR }), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_sample_time(t->fw, 0, &ns,
+							   &clock), -ENODATA);
+}
+
+/* ---- statistics per configuration ---- */
+
+static void t_expect_stats(struct kunit *test, u64 produced, u64 returned,
+			   u64 overwritten, u64 discarded, u64 configs)
+{
+	struct mlx5_diag_sim_stats st = t_stats(test);
+
+	KUNIT_EXPECT_EQ(test, st.samples_produced, produced);
+	KUNIT_EXPECT_EQ(test, st.samples_returned, returned);
+	KUNIT_EXPECT_EQ(test, st.samples_overwritten, overwritten);
+	KUNIT_EXPECT_EQ(test, st.samples_discarded, discarded);
+	KUNIT_EXPECT_EQ(test, st.configs, configs);
+}
+
+static void sim_test_stats(struct kunit *test)
+{
+	const struct t_params p = SETP(RE, 1, 2, 14, P0);
+	struct t_sim *t = test->priv;
+
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p), 0);
+	/* 6 samples in 4 slots: j 0, 1 taken over unread */
+	mlx5_diag_sim_fw_sync(t->fw, T_AT(6));
+	t_expect_stats(test, 6, 0, 2, 0, 1);
+	/* slot 2 (j 2) and slot 3 (j 3) returned, twice: counted once */
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(6), 2, 2, T_BUF), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(6), 1, 3, T_BUF), 0);
+	t_expect_stats(test, 6, 2, 2, 0, 1);
+	/* j 6, 7 take over returned samples: no loss */
+	mlx5_diag_sim_fw_sync(t->fw, T_AT(8));
+	t_expect_stats(test, 8, 2, 2, 0, 1);
+	/* stop keeps the samples and the statistics */
+	KUNIT_ASSERT_EQ(test, t_set(test, T_AT(8), true,
+				    &(struct t_params){ .log_num = 2 }), 0);
+	t_expect_stats(test, 8, 2, 2, 0, 2);
+	/* disable empties the buffer: the 4 unreturned are discarded */
+	KUNIT_ASSERT_EQ(test, t_set(test, T_AT(9), true,
+				    &(struct t_params){ .flags = TF_CLEAR }), 0);
+	t_expect_stats(test, 8, 2, 2, 4, 3);
+
+	/* a new configuration starts from zero, configs counts on */
+	KUNIT_ASSERT_EQ(test, t_set(test, T_AT(10), true, &p), 0);
+	t_expect_stats(test, 0, 0, 0, 0, 4);
+	mlx5_diag_sim_fw_sync(t->fw, T_AT(13));
+	t_expect_stats(test, 3, 0, 0, 0, 4);
+	/* a refused SET changes nothing */
+	KUNIT_EXPECT_EQ(test, t_set(test, T_AT(13), true,
+				    PSETP(RE, 1, 2, 13, P0)), 0x3);
+	t_expect_stats(test, 3, 0, 0, 0, 4);
+	/* rule 6: a resize discards, then the new configuration counts */
+	KUNIT_ASSERT_EQ(test, t_set(test, T_AT(13), true,
+				    PSETP(RE, 1, 3, 14, P0)), 0);
+	t_expect_stats(test, 0, 0, 0, 0, 5);
+	/* a capability reset with samples held discards them */
+	mlx5_diag_sim_fw_sync(t->fw, T_AT(15));
+	KUNIT_ASSERT_EQ(test, t_set(test, T_AT(15), true,
+				    &(struct t_params){ .log_num = 3 }), 0);
+	t_dialect16(test);
+	t_expect_stats(test, 2, 0, 0, 2, 6);
+	/* another agent's configuration is a configuration too */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_foreign_enable(t->fw, T_AT(15)),
+			0);
+	t_expect_stats(test, 0, 0, 0, 0, 7);
+	/* on demand: every sample is returned by its query */
+	mlx5_diag_sim_fw_foreign_disable(t->fw, T_AT(15));
+	KUNIT_ASSERT_EQ(test, t_set(test, T_AT(15), false,
+				    PSETP(OE, 1, 0, 0, 0x2006)), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(16), 1, 0, T_BUF), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(17), 1, 0, T_BUF), 0);
+	t_expect_stats(test, 2, 2, 0, 0, 9);
+	KUNIT_EXPECT_EQ(test, t_stats(test).commands, 12);
+	KUNIT_EXPECT_EQ(test, t_stats(test).commands_failed, 1);
+}
+
+/* ---- the actual period ---- */
+
+struct t_period {
+	const char *name;
+	bool dialect16;
+	struct t_params p;
+	u32 actual;
+};
+
+#define T_LAT_TOTAL	0x1160000b00000000ULL
+
+static const struct t_period t_periods[] = {
+	{ "1 counter", .p = SETP(RE, 1, 4, 14, P0), .actual = 14 },
+	{ "8 counters", .p = SETP(RE, 8, 4, 14, P0), .actual = 14 },
+	{ "9 counters", .p = SETP(RE, 9, 4, 14, P0), .actual = 15 },
+	{ "16 counters", .p = SETP(RE, 16, 4, 14, P0), .actual = 15 },
+	{ "16 counters at 2^20", .p = SETP(RE, 16, 4, 20, P0), .actual = 20 },
+	{ "2 statistics", .p = SETP(SE, 2, 4, 14, T_LAT_TOTAL), .actual = 14 },
+	{ "3 statistics", .p = SETP(SE, 3, 4, 14, T_LAT_TOTAL), .actual = 15 },
+	{ "16 statistics", .p = SETP(RE, 16, 4, 14, T_LAT_TOTAL),
+	  .actual = 17 },
+	/* 7 x 512 + 2048 = 5632 clocks, x 4 = 22528 */
+	{ "7 counters and a statistic",
+	  .p = SETP(RE, 8, 4, 14, P0, T_LAT_TOTAL),
+	  .actual = 15 },
+	{ "on demand keeps it", .p = SETP(OE, 16, 4, 3, T_LAT_TOTAL),
+	  .actual = 3 },
+	{ "13 public counters", .dialect16 = true,
+	  .p = SETP(RE, 13, 4, 14, 0x0401), .actual = 15 },
+};
+
+static void t_period_desc(const struct t_period *x, char *desc)
+{
+	strscpy(desc, x->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(t_periods, t_periods, t_period_desc);
+
+static void sim_test_period_raise(struct kunit *test)
+{
+	const struct t_period *x = test->param_value;
+	struct t_sim *t = test->priv;
+	u64 ns, clock;
+
+	if (x->dialect16)
+		t_dialect16(test);
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, !x->dialect16, &x->p), 0);
+	t_hdr(t, 0x819, 0);
+	KUNIT_ASSERT_EQ(test, t_run(test, 0, 16, 1024), 0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x38, 8), x->actual);
+	if (x->p.flags & TF_OD)
+		return;
+	/* sampling runs at the actual period */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_sample_time(t->fw, 0, &ns,
+							   &clock), 0);
+	KUNIT_EXPECT_EQ(test, clock, T_OFFSET + (1ULL << x->actual));
+	mlx5_diag_sim_fw_sync(t->fw, ns - 1);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 0);
+	mlx5_diag_sim_fw_sync(t->fw, ns);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 1);
+}
+
+/* ---- changing the period while enabled ---- */
+
+static void sim_test_period_change(struct kunit *test)
+{
+	const struct t_params p14 = SETP(RE | TF_SYNC | TF_CLEAR, 1, 4, 14,
+					 ICMC_HITS);
+	const struct t_params p16 = SETP(RE | TF_SYNC | TF_CLEAR, 1, 4, 16,
+					 ICMC_HITS);
+	const u64 set = T_AT(3) + 1000;		/* samples 0..2 taken */
+	struct t_sim *t = test->priv;
+	u64 c_set, ns, clock, t2, t3;
+
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p14), 0);
+	c_set = t_clock(set);
+	KUNIT_ASSERT_EQ(test, t_set(test, set, true, &p16), 0);
+	t_hdr(t, 0x819, 0);
+	KUNIT_ASSERT_EQ(test, t_run(test, set, 16, 1024), 0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x38, 8), 16);
+	/* numbering and statistics go on; sample 3 is one new period away */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_sample_time(t->fw, 3, &ns,
+							   &clock), 0);
+	KUNIT_EXPECT_EQ(test, clock, c_set + (1 << 16));
+	mlx5_diag_sim_fw_sync(t->fw, ns - 1);
+	t_expect_stats(test, 3, 0, 0, 0, 2);
+	mlx5_diag_sim_fw_sync(t->fw, ns);
+	t_expect_stats(test, 4, 0, 0, 0, 2);
+	/* the ones before keep their times */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_sample_time(t->fw, 1, &ns,
+							   &clock), 0);
+	KUNIT_EXPECT_EQ(test, ns, T_AT(2));
+	KUNIT_EXPECT_EQ(test, clock, T_OFFSET + 2 * T_P);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_sample_time(t->fw, 4, &ns,
+							   &clock), 0);
+	KUNIT_EXPECT_EQ(test, clock, c_set + (2 << 16));
+	KUNIT_ASSERT_EQ(test, t_query(test, ns, 16, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 2).sample_id, 2);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 3).sample_id, 3);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 3).ts, c_set + (1 << 16));
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 4).sample_id, 4);
+	/* sample 3 covers the time since sample 2, across the change */
+	t2 = t_ns(3 * T_P);
+	t3 = t_ns(c_set + (1 << 16) - T_OFFSET);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 3).value,
+			t_count(ICMC_HITS, 0, t3) - t_count(ICMC_HITS, 0, t2));
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 4).value,
+			t_count(ICMC_HITS, 0, t_ns(c_set + (2 << 16) - T_OFFSET)) -
+			t_count(ICMC_HITS, 0, t3));
+	t_expect_stats(test, 5, 5, 0, 0, 2);
+
+	/* the same period again is a new configuration: sample 0 next */
+	KUNIT_ASSERT_EQ(test, t_set(test, ns, true, &p16), 0);
+	t_expect_stats(test, 0, 0, 0, 0, 3);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_sample_time(t->fw, 0, &ns,
+							   &clock), 0);
+	KUNIT_EXPECT_EQ(test, clock, c_set + (3 << 16));
+	/* so is any other change with it */
+	KUNIT_ASSERT_EQ(test, t_set(test, ns, true,
+				    PSETP(RE | TF_SYNC, 1, 4, 14, ICMC_HITS)), 0);
+	t_expect_stats(test, 0, 0, 0, 0, 4);
+
+	/* on demand: only the period QUERY returns changes */
+	KUNIT_ASSERT_EQ(test, t_set(test, ns, true, PSETP(OE, 1, 4, 3, P0)), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, ns + 1000, 1, 0, T_BUF), 0);
+	KUNIT_ASSERT_EQ(test, t_set(test, ns + 2000, true,
+				    PSETP(OE, 1, 4, 5, P0)), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, ns + 3000, 1, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).sample_id, 1);
+	t_expect_stats(test, 2, 2, 0, 0, 6);
+	t_hdr(t, 0x819, 0);
+	KUNIT_ASSERT_EQ(test, t_run(test, ns + 3000, 16, 1024), 0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x38, 8), 5);
+}
+
+/* ---- RTC timestamps ---- */
+
+/* The modelled RTC at device clock @c of the default 156.25 MHz clock. */
+static u64 t_rtc(u64 c)
+{
+	u64 ns = 1700000000ULL * 1000000000ULL + c * 32 / 5;
+
+	return (ns / 1000000000) << 32 | ns % 1000000000;
+}
+
+static void sim_test_rtc(struct kunit *test)
+{
+	const struct t_params p = SETP(RE | TF_RTC, 1, 4, 14, P0);
+	struct t_sim *t = test->priv;
+	struct mlx5_diag_sim_caps *caps;
+	u64 e;
+	u32 j;
+
+	KUNIT_EXPECT_EQ(test, t_rtc(0), 1700000000ULL << 32);
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p), 0);
+	t_hdr(t, 0x819, 0);
+	KUNIT_ASSERT_EQ(test, t_run(test, 0, 16, 1024), 0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x28, 1), 1);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x20, 7), 0x22);
+	/* h = seconds, l = nanoseconds of the RTC at each sample's clock */
+	mlx5_diag_sim_fw_clock_step(t->fw, T_AT(2) + 1, 3000000000LL);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(4), 4, 0, T_BUF), 0);
+	for (j = 0; j < 4; j++) {
+		e = T_OFFSET + (j + 1) * T_P + (j >= 2 ? 3000000000ULL : 0);
+		KUNIT_EXPECT_EQ_MSG(test, t_entry64(t, j).ts, t_rtc(e), "j %u", j);
+		KUNIT_EXPECT_LT(test, t_entry64(t, j).ts & U32_MAX,
+				1000000000);
+	}
+	/* P + 3e9 clocks = 19.2 s later: from 22.488 s to 41.688 s */
+	KUNIT_EXPECT_EQ(test, (t_entry64(t, 2).ts >> 32) -
+			      (t_entry64(t, 1).ts >> 32), 19);
+	/* on demand, too */
+	KUNIT_ASSERT_EQ(test, t_set(test, T_AT(4), true,
+				    PSETP(OE | TF_RTC, 1, 4, 0, P0)), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(5), 1, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).ts,
+			t_rtc(t_clock(T_AT(5)) + 3000000000ULL));
+
+	/* refused where it is not offered */
+	caps = kunit_kzalloc(test, sizeof(*caps), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, caps);
+	KUNIT_ASSERT_EQ(test, t_set(test, T_AT(5), true,
+				    &(struct t_params){ .flags = TF_CLEAR }), 0);
+	mlx5_diag_sim_fw_get_caps(t->fw, caps);
+	caps->rtc = false;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_caps(t->fw, T_AT(5), caps),
+			0);
+	KUNIT_EXPECT_EQ(test, t_set(test, T_AT(5), true, &p), 0x3);
+	KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_NO_RTC);
+	t_hdr(t, 0x100, 0x1b);
+	KUNIT_ASSERT_EQ(test, t_run(test, T_AT(5), 16, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, 0x80 + 0x28, 1), 0);
+	caps->rtc = true;
+	caps->dialect64 = false;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_caps(t->fw, T_AT(5), caps),
+			0);
+	KUNIT_EXPECT_EQ(test, t_set(test, T_AT(5), false,
+				    PSETP(RE | TF_RTC, 1, 4, 14, 0x0401)), 0x3);
+	KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_NO_RTC);
+	/* stop accepts the bit: nothing is sampled */
+	KUNIT_EXPECT_EQ(test, t_set(test, T_AT(5), false,
+				    &(struct t_params){ .flags = TF_RTC }), 0);
+}
+
+/* ---- traffic: relations and time variation ---- */
+
+/* Increasing engine times at slot edges and odd places. */
+static u64 t_rel_time(u32 k)
+{
+	return (u64)k * 1234567 + (k % 7) * 65536 - (k % 3);
+}
+
+/* C(t1) - C(t0) of @id on device @n */
+static u64 t_delta(u64 id, u32 n, u64 t0, u64 t1)
+{
+	return mlx5_diag_sim_traffic_count(id, n, t1) -
+	       mlx5_diag_sim_traffic_count(id, n, t0);
+}
+
+static void t_relations_at(struct kunit *test, u32 n, u64 t0, u64 t1)
+{
+#define D(id)	t_delta(id, n, t0, t1)
+	u64 port, prio, sum_pk, sum_by, bins, pk, stall;
+	u32 q, b, fam, x;
+
+	KUNIT_EXPECT_EQ(test, D(0x1180000200000000ULL) +
+			D(0x1180000300000000ULL), D(0x1180000100000000ULL));
+	for (x = 0; x < 2; x++) {
+		KUNIT_EXPECT_LE(test, D(0x1160000300000000ULL | x),
+				D(0x1160000100000000ULL | x));
+		KUNIT_EXPECT_LE(test, D(0x1160000400000000ULL | x),
+				D(0x1160000200000000ULL | x));
+		for (fam = 0; fam < 2; fam++) {
+			port = fam ? 0x1140000000000000ULL :
+				     0x1020000000000000ULL;
+			sum_pk = 0;
+			sum_by = 0;
+			for (q = 0; q < 8; q++) {
+				prio = port | (u64)q << 8 | x;
+				pk = D(prio | 4ULL << 32);
+				KUNIT_EXPECT_GE(test, D(prio | 2ULL << 32),
+						64 * pk);
+				sum_pk += pk;
+				sum_by += D(prio | 2ULL << 32);
+			}
+			KUNIT_EXPECT_EQ(test, sum_pk, D(port | 3ULL << 32 | x));
+			KUNIT_EXPECT_EQ(test, sum_by, D(port | 1ULL << 32 | x));
+			KUNIT_EXPECT_GE(test, D(port | 1ULL << 32 | x),
+					64 * D(port | 3ULL << 32 | x));
+		}
+		bins = 0;
+		for (b = 0; b < 10; b++)
+			bins += D(0x1160000f00000000ULL | (u64)b << 16 | x);
+		pk = D(0x1160000c00000000ULL | x);
+		KUNIT_EXPECT_EQ(test, bins, pk);
+		KUNIT_EXPECT_EQ(test, D(0x1160000b00000000ULL | x),
+				(400 + 10 * x) * pk);
+		KUNIT_EXPECT_EQ(test, mlx5_diag_sim_traffic_value(0x1160000b00000000ULL | x,
+								  n, t0, t1, false, 32),
+				(400 + 10 * x) * pk);
+		if (pk) {
+			KUNIT_EXPECT_GT(test,
+					mlx5_diag_sim_traffic_value(0x1160000d00000000ULL | x,
+								    n, t0, t1, false, 64),
+					400 + 10 * x);
+			KUNIT_EXPECT_LT(test,
+					mlx5_diag_sim_traffic_value(0x1160000e00000000ULL | x,
+								    n, t0, t1, false, 64),
+					400 + 10 * x);
+		}
+		for (b = 5; b <= 9; b++) {
+			stall = D(0x1160000000000000ULL | (u64)b << 32 | x);
+			KUNIT_EXPECT_LE(test, stall, t1 - t0);
+		}
+	}
+#undef D
+}
+
+static void sim_test_traffic_relations(struct kunit *test)
+{
+	struct mlx5_diag_sim_caps *caps;
+	u32 n, k, x;
+
+	/* nothing has happened at engine time 0, so totals are sums too */
+	caps = kunit_kzalloc(test, sizeof(*caps), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, caps);
+	mlx5_diag_sim_default_caps(caps);
+	for (k = 0; k < caps->nr_kinds; k++)
+		for (x = 0; x < 2; x++) {
+			u64 id = (u64)caps->kinds[k] << 32 | x;
+
+			KUNIT_EXPECT_EQ_MSG(test,
+					    mlx5_diag_sim_traffic_count(id, 3, 0),
+					    0, "id 0x%llx", id);
+		}
+	for (k = 0; k < caps->nr_ids; k++)
+		KUNIT_EXPECT_EQ(test, mlx5_diag_sim_traffic_count(caps->ids[k], 3, 0),
+				0);
+
+	for (n = 0; n < 16; n += 7)
+		for (k = 1; k < 60; k++) {
+			t_relations_at(test, n, 0, t_rel_time(k));
+			t_relations_at(test, n, t_rel_time(k - 1),
+				       t_rel_time(k));
+		}
+	/* tiny intervals, inside one slot and across an edge; whole cycles */
+	t_relations_at(test, 1, 851968, 3 * 851968);
+	t_relations_at(test, 1, 65535, 65536);
+	t_relations_at(test, 1, 65530, 65541);
+	t_relations_at(test, 1, 851967, 851969);
+	/* the widest link and the last device: stalls still below time */
+	KUNIT_EXPECT_LE(test, mlx5_diag_sim_traffic_count(0x11600009000000ffULL,
+							  15, 1000000000),
+			1000000000);
+}
+
+static void sim_test_time_varying(struct kunit *test)
+{
+	const struct t_params p = SETP(RE | TF_SYNC | TF_CLEAR, 2, 4, 14,
+				       ICMC_HITS, PCIE_IN_BYTES(1));
+	struct t_sim *t = test->priv;
+	u64 v[16][2];
+	u32 j, c;
+
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(16), 16, 0, T_BUF), 0);
+	for (j = 0; j < 16; j++)
+		for (c = 0; c < 2; c++) {
+			v[j][c] = t_entry64(t, 2 * j + c).value;
+			KUNIT_EXPECT_EQ(test, v[j][c],
+					t_count(p.ids[c], 0, t_ns((j + 1) * T_P)) -
+					t_count(p.ids[c], 0, t_ns(j * T_P)));
+		}
+	/* a sample shifted by one changes every value */
+	for (j = 0; j + 1 < 16; j++)
+		for (c = 0; c < 2; c++)
+			KUNIT_EXPECT_NE_MSG(test, v[j][c], v[j + 1][c],
+					    "j %u id %u", j, c);
+	/* b = 57 per us, phase 0: weights 8 then 11 over 65536 ns each */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_traffic_count(ICMC_HITS, 0, 65536),
+			3735);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_traffic_count(ICMC_HITS, 0, 131072),
+			8871);
+}
+
+/* Neighbouring ports differ by 0.7 %, at every sample. */
+static void sim_test_close_rates(struct kunit *test)
+{
+	u64 a, b, t;
+
+	for (t = 100000; t < 1000000000; t = t * 3 + 17) {
+		a = mlx5_diag_sim_traffic_count(0x1020000300000000ULL, 0, t);
+		b = mlx5_diag_sim_traffic_count(0x1020000300000001ULL, 0, t);
+		KUNIT_EXPECT_GT(test, b, a);
+		KUNIT_EXPECT_LT(test, b - a, a / 100);
+	}
+}
+
+/* ---- the model file's text ---- */
+
+struct t_model_text {
+	const char *in;
+	int ret;
+	u64 id;
+	u64 t0;
+	u64 t1;
+};
+
+static const struct t_model_text t_model_texts[] = {
+	{ "0x1180000200000000 0 1000000\n", 0, ICMC_HITS, 0, 1000000 },
+	{ "1180000200000000 5 5", 0, ICMC_HITS, 5, 5 },
+	{ "0x2006\t100 200", 0, 0x2006, 100, 200 },
+	{ "0x1180000200000000 18446744073709551615 18446744073709551615", 0,
+	  ICMC_HITS, U64_MAX, U64_MAX },
+	{ "0x1180000200000000 10 9", -EINVAL },
+	{ "0x1180000200000000 0", -EINVAL },
+	{ "0x1180000200000000 0 1 2", -EINVAL },
+	{ "0x1180000200000000 0x10 20", -EINVAL },
+	{ "0x1180000200000000 -1 20", -EINVAL },
+	{ "zz 0 1", -EINVAL },
+	{ "0x11800002000000001 0 1", -EINVAL },
+	{ "", -EINVAL },
+};
+
+static void sim_test_model_text(struct kunit *test)
+{
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(t_model_texts); i++) {
+		const struct t_model_text *x = &t_model_texts[i];
+		u64 id = 7, t0 = 7, t1 = 7;
+		int ret;
+
+		ret = mlx5_diag_sim_parse_model(x->in, &id, &t0, &t1);
+		KUNIT_EXPECT_EQ_MSG(test, ret, x->ret, "\"%s\"", x->in);
+		if (ret || x->ret)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, id, x->id, "\"%s\"", x->in);
+		KUNIT_EXPECT_EQ_MSG(test, t0, x->t0, "\"%s\"", x->in);
+		KUNIT_EXPECT_EQ_MSG(test, t1, x->t1, "\"%s\"", x->in);
+	}
+}
+
 static struct kunit_case sim_test_cases[] = {
 	KUNIT_CASE(sim_test_caps_general),
 	KUNIT_CASE(sim_test_caps_debug64),
@@ -1627,6 +2561,21 @@ static struct kunit_case sim_test_cases[] = {
 	KUNIT_CASE(sim_test_fail_next_text),
 	KUNIT_CASE(sim_test_caps_text),
 	KUNIT_CASE(sim_test_status_errno),
+	KUNIT_CASE(sim_test_public_caps),
+	KUNIT_CASE(sim_test_public_rules),
+	KUNIT_CASE(sim_test_num_samples_unit),
+	KUNIT_CASE(sim_test_manual_time),
+	KUNIT_CASE(sim_test_drift),
+	KUNIT_CASE(sim_test_clock_step),
+	KUNIT_CASE(sim_test_sample_time),
+	KUNIT_CASE(sim_test_stats),
+	KUNIT_CASE_PARAM(sim_test_period_raise, t_periods_gen_params),
+	KUNIT_CASE(sim_test_period_change),
+	KUNIT_CASE(sim_test_rtc),
+	KUNIT_CASE(sim_test_traffic_relations),
+	KUNIT_CASE(sim_test_time_varying),
+	KUNIT_CASE(sim_test_close_rates),
+	KUNIT_CASE(sim_test_model_text),
 	{}
 };
 

@@ -11,12 +11,29 @@
 struct mlx5_diag_sim_fw;
 
 #define MLX5_DIAG_SIM_MAX_COUNTERS	256	/* ids per configuration, list sizes */
-#define MLX5_DIAG_SIM_NUM_KINDS		41	/* the seed's table */
+#define MLX5_DIAG_SIM_NUM_KINDS		41	/* DOCA's data-ID table */
 #define MLX5_DIAG_SIM_NUM_IDS16		13	/* mlx5ctl's table */
 #define MLX5_DIAG_SIM_MAX_LOG_SAMPLES	16	/* sample_index is 16 bits */
 #define MLX5_DIAG_SIM_MAX_LOG_PERIOD	35	/* rule 4 */
 #define MLX5_DIAG_SIM_MAX_FREQ_KHZ	10000000
 #define MLX5_DIAG_SIM_OUT_HDR_BYTES	8	/* status + syndrome */
+#define MLX5_DIAG_SIM_MAX_DRIFT_PPM	1000
+/* the modelled real-time clock reads this many seconds at device clock 0 */
+#define MLX5_DIAG_SIM_RTC_EPOCH_S	1700000000ULL
+
+/**
+ * enum mlx5_diag_sim_profile - which firmware the device behaves like
+ * @MLX5_DIAG_SIM_MODEL64: the project's model: the capabilities of part 3,
+ *	modelled DEBUG bits included
+ * @MLX5_DIAG_SIM_PUBLIC: firmware that speaks only the public PRM
+ *	interface: 16-bit counter ids, every modelled DEBUG bit reserved (0),
+ *	no on-demand mode, sync by the per-counter bits only, and
+ *	QUERY_HCA_CAP answered only into a whole capability union
+ */
+enum mlx5_diag_sim_profile {
+	MLX5_DIAG_SIM_MODEL64,
+	MLX5_DIAG_SIM_PUBLIC,
+};
 
 /* Firmware status codes (part 1). */
 enum mlx5_diag_sim_status {
@@ -66,6 +83,7 @@ enum mlx5_diag_sim_syndrome {
 	MLX5_DIAG_SIM_SYND_NO_SYNC_START	= 0x5d1a0094,	/* rule 9 */
 	MLX5_DIAG_SIM_SYND_NO_DATA_CLEAR	= 0x5d1a0095,	/* rule 9 */
 	MLX5_DIAG_SIM_SYND_NO_TRACER_DUMP	= 0x5d1a0096,	/* rule 9 */
+	MLX5_DIAG_SIM_SYND_NO_RTC		= 0x5d1a0097,	/* part 2 */
 	MLX5_DIAG_SIM_SYND_NO_MODE		= 0x5d1a00a0,
 	/* QUERY_DIAGNOSTIC_COUNTERS */
 	MLX5_DIAG_SIM_SYND_NOT_CONFIGURED	= 0x5d1a00b0,
@@ -88,7 +106,7 @@ enum mlx5_diag_sim_bad_id_reason {
  *	false: the public 16-bit dialect
  * @nr_kinds: entries in @kinds
  * @kinds: data-ID kinds (bits 63:32) listed in the DEBUG capability, in
- *	order; each one of the seed's table, no duplicates
+ *	order; each one of DOCA's data-ID table, no duplicates
  * @nr_sync_kinds: entries in @sync_kinds
  * @sync_kinds: kinds that support synchronized start (listed or not)
  * @nr_ids: entries in @ids
@@ -104,6 +122,8 @@ enum mlx5_diag_sim_bad_id_reason {
  * @on_demand: on-demand mode supported (modelled)
  * @sync_start: synchronized start supported (modelled)
  * @data_clear: clear with synchronized start supported (modelled)
+ * @rtc: the real-time clock timestamp source is offered (modelled; with
+ *	@dialect64 only)
  * @num_ports: valid port numbers 0..num_ports-1
  * @num_hosts: valid host indices
  * @num_functions: valid function numbers
@@ -128,6 +148,7 @@ struct mlx5_diag_sim_caps {
 	bool on_demand;
 	bool sync_start;
 	bool data_clear;
+	bool rtc;
 	u32 num_ports;
 	u32 num_hosts;
 	u32 num_functions;
@@ -137,14 +158,28 @@ struct mlx5_diag_sim_caps {
 /**
  * struct mlx5_diag_sim_stats - what the firmware core counted
  * @samples_produced: samples the engine took (periodic and on demand)
+ * @samples_returned: samples a query returned (at least one entry of),
+ *	each counted once
  * @samples_overwritten: samples taken over by a newer one before any query
  *	returned them
+ * @samples_discarded: samples dropped unreturned by a buffer reset (disable
+ *	with clear, a capability or profile change)
+ * @configs: accepted SET_DIAGNOSTIC_PARAMS commands, from any agent
  * @commands: commands answered (any status)
  * @commands_failed: commands answered with a status other than OK
+ *
+ * The four sample counts describe the configuration in force: an accepted
+ * SET that starts sampling anew resets them (one that changes only the
+ * sample period does not). Samples produced = returned + overwritten +
+ * discarded + those still unreturned in the buffer. The last three counts
+ * are never reset.
  */
 struct mlx5_diag_sim_stats {
 	u64 samples_produced;
+	u64 samples_returned;
 	u64 samples_overwritten;
+	u64 samples_discarded;
+	u64 configs;
 	u64 commands;
 	u64 commands_failed;
 };
@@ -221,7 +256,8 @@ void mlx5_diag_sim_fw_get_caps(const struct mlx5_diag_sim_fw *fw,
  * @caps: the new capabilities
  *
  * A change of dialect or log_max_samples resets the engine (configuration
- * dropped, buffer emptied and resized). May sleep (GFP_KERNEL).
+ * dropped, buffer emptied and resized; unreturned samples count as
+ * discarded). May sleep (GFP_KERNEL).
  *
  * Return: 0; -EINVAL for capabilities out of range (see
  * mlx5_diag_sim_caps_validate()); -EBUSY for a change of dialect,
@@ -244,9 +280,104 @@ void mlx5_diag_sim_fw_get_stats(const struct mlx5_diag_sim_fw *fw,
  * @fw: the device
  * @now_ns: nanoseconds since creation
  *
- * Return: clock_offset + now_ns * device_frequency_khz / 10^6, modulo 2^64.
+ * Without drift or steps: clock_offset + now_ns * device_frequency_khz /
+ * 10^6, modulo 2^64. In general the clock_offset, plus every step, plus the
+ * clocks of an oscillator that runs device_frequency_khz * (1 + ppm / 10^6)
+ * clocks per millisecond (part 3). Times before the clock history held
+ * (reset at each enable and frequency change) read as its start.
+ *
+ * Return: the device clock at @now_ns.
  */
 u64 mlx5_diag_sim_fw_clock(const struct mlx5_diag_sim_fw *fw, u64 now_ns);
+
+/**
+ * mlx5_diag_sim_fw_drift_ppm() - the device clock's current drift
+ * @fw: the device
+ *
+ * Return: parts per million, -1000..1000.
+ */
+s32 mlx5_diag_sim_fw_drift_ppm(const struct mlx5_diag_sim_fw *fw);
+
+/**
+ * mlx5_diag_sim_fw_set_drift_ppm() - let the device clock drift
+ * @fw: the device
+ * @now_ns: nanoseconds since creation: the drift applies from here on,
+ *	the clock stays continuous
+ * @ppm: the oscillator runs at device_frequency_khz * (1 + ppm / 10^6)
+ *
+ * Return: 0, or -EINVAL for @ppm outside -1000..1000.
+ */
+int mlx5_diag_sim_fw_set_drift_ppm(struct mlx5_diag_sim_fw *fw, u64 now_ns,
+				   s32 ppm);
+
+/**
+ * mlx5_diag_sim_fw_clock_step() - the device clock jumps
+ * @fw: the device
+ * @now_ns: nanoseconds since creation
+ * @clocks: the jump, may be negative (the clock is modulo 2^64)
+ *
+ * Samples already due keep their timestamps; the sampling schedule (an
+ * oscillator count) is not moved, only the clock values it reads.
+ */
+void mlx5_diag_sim_fw_clock_step(struct mlx5_diag_sim_fw *fw, u64 now_ns,
+				 s64 clocks);
+
+/**
+ * mlx5_diag_sim_fw_sample_time() - when a sample was or will be taken
+ * @fw: the device
+ * @j: the sample's index since the engine was enabled
+ * @now_ns: filled in: the first nanosecond (since creation) at which the
+ *	sample is due
+ * @clock: filled in: the device clock it carries (the FRC value, also
+ *	when the RTC timestamp source is selected)
+ *
+ * Return: 0; -ENODATA when the engine is not enabled in a periodic mode,
+ * when a single-mode run never takes sample @j, or when the clock or
+ * period changes since the sample are more than the core remembers (16
+ * of each); -ERANGE when @j is beyond the device clock's range.
+ */
+int mlx5_diag_sim_fw_sample_time(const struct mlx5_diag_sim_fw *fw, u64 j,
+				 u64 *now_ns, u64 *clock);
+
+/**
+ * mlx5_diag_sim_fw_profile() - the firmware profile
+ * @fw: the device
+ *
+ * Return: the profile.
+ */
+enum mlx5_diag_sim_profile
+mlx5_diag_sim_fw_profile(const struct mlx5_diag_sim_fw *fw);
+
+/**
+ * mlx5_diag_sim_fw_set_profile() - behave like other firmware
+ * @fw: the device
+ * @profile: the new profile
+ *
+ * A change resets the engine like a change of dialect; the capabilities
+ * are kept (the public profile ignores those it has no field for).
+ *
+ * Return: 0, -EINVAL for an unknown profile, or -EBUSY while the engine
+ * is enabled.
+ */
+int mlx5_diag_sim_fw_set_profile(struct mlx5_diag_sim_fw *fw,
+				 enum mlx5_diag_sim_profile profile);
+
+/**
+ * mlx5_diag_sim_fw_entries_unit() - how num_of_samples is read
+ * @fw: the device
+ *
+ * Return: true when QUERY_DIAGNOSTIC_COUNTERS reads num_of_samples as
+ * entries (mlx5ctl's reading), false for samples (MLNX_OFED's, default).
+ */
+bool mlx5_diag_sim_fw_entries_unit(const struct mlx5_diag_sim_fw *fw);
+
+/**
+ * mlx5_diag_sim_fw_set_entries_unit() - choose the num_of_samples reading
+ * @fw: the device
+ * @entries: true for entries, false for samples
+ */
+void mlx5_diag_sim_fw_set_entries_unit(struct mlx5_diag_sim_fw *fw,
+				       bool entries);
 
 /**
  * mlx5_diag_sim_fw_clock_offset() - the device clock at creation
@@ -360,6 +491,65 @@ bool mlx5_diag_sim_fw_engine_enabled(const struct mlx5_diag_sim_fw *fw);
  */
 int mlx5_diag_sim_status_to_errno(u8 status);
 
+/* sim_clock.c: the emulator's time source (module glue, pure) */
+
+/**
+ * struct mlx5_diag_sim_time - maps host time to emulator time (now_ns)
+ * @manual: emulator time advances only by mlx5_diag_sim_time_advance()
+ * @base_ns: emulator time at @base_host; in manual mode, the emulator time
+ * @base_host: host time (CLOCK_MONOTONIC ns) at @base_ns, running mode
+ */
+struct mlx5_diag_sim_time {
+	bool manual;
+	u64 base_ns;
+	u64 base_host;
+};
+
+/**
+ * mlx5_diag_sim_time_init() - running time, emulator time 0 at @host
+ * @tm: the time source
+ * @host: host ns now
+ */
+void mlx5_diag_sim_time_init(struct mlx5_diag_sim_time *tm, u64 host);
+
+/**
+ * mlx5_diag_sim_time_now() - emulator time
+ * @tm: the time source
+ * @host: host ns now (ignored in manual mode)
+ *
+ * Return: the emulator time in ns.
+ */
+u64 mlx5_diag_sim_time_now(const struct mlx5_diag_sim_time *tm, u64 host);
+
+/**
+ * mlx5_diag_sim_time_set_manual() - freeze or release emulator time
+ * @tm: the time source
+ * @host: host ns now
+ * @manual: true freezes emulator time where it is; false lets it run on
+ *	from there with host time (it never runs backwards)
+ */
+void mlx5_diag_sim_time_set_manual(struct mlx5_diag_sim_time *tm, u64 host,
+				   bool manual);
+
+/**
+ * mlx5_diag_sim_time_advance() - move manual time on
+ * @tm: the time source
+ * @ns: nanoseconds to add
+ *
+ * Return: 0; -EINVAL in running mode; -EOVERFLOW beyond 2^64 - 1 ns.
+ */
+int mlx5_diag_sim_time_advance(struct mlx5_diag_sim_time *tm, u64 ns);
+
+/**
+ * mlx5_diag_sim_time_to_host() - the time a test compares with
+ * @tm: the time source
+ * @ns: an emulator time
+ *
+ * Return: @ns itself in manual mode; in running mode the host time
+ * (CLOCK_MONOTONIC ns) that maps to @ns now.
+ */
+u64 mlx5_diag_sim_time_to_host(const struct mlx5_diag_sim_time *tm, u64 ns);
+
 /* sim_caps.c: capabilities as text (debugfs caps/<name>) */
 
 /**
@@ -367,7 +557,7 @@ int mlx5_diag_sim_status_to_errno(u8 status);
  * @caps: the capabilities
  *
  * Return: 0, or -EINVAL when a value is out of range, a kind is not one of
- * the seed's table, or a list holds a duplicate.
+ * DOCA's data-ID table, or a list holds a duplicate.
  */
 int mlx5_diag_sim_caps_validate(const struct mlx5_diag_sim_caps *caps);
 
@@ -429,13 +619,25 @@ int mlx5_diag_sim_cap_store(struct mlx5_diag_sim_caps *caps, unsigned int cap,
 int mlx5_diag_sim_parse_fail_next(const char *buf, u32 *count, u8 *status,
 				  u32 *syndrome);
 
+/**
+ * mlx5_diag_sim_parse_model() - parse "<data_id> <t0_ns> <t1_ns>"
+ * @buf: NUL-terminated text: the id in hexadecimal (optional "0x"), the
+ *	times in decimal, separated by blanks
+ * @id: the identity (64-bit data ID or 16-bit counter id)
+ * @t0: start of the interval, engine ns
+ * @t1: its end, not before @t0
+ *
+ * Return: 0, or -EINVAL.
+ */
+int mlx5_diag_sim_parse_model(const char *buf, u64 *id, u64 *t0, u64 *t1);
+
 /* sim_model64.c: the modelled 64-bit dialect (MODEL) */
 
 /**
- * mlx5_diag_sim_kind_known() - is @kind one of the seed's table?
+ * mlx5_diag_sim_kind_known() - is @kind one of DOCA's data-ID table?
  * @kind: bits 63:32 of a data ID
  *
- * Return: true for the 41 kinds of part 2.
+ * Return: true for the 41 kinds of part 2 (DOCA's data-ID table).
  */
 bool mlx5_diag_sim_kind_known(u32 kind);
 
@@ -456,21 +658,14 @@ mlx5_diag_sim_check_data_id(const struct mlx5_diag_sim_caps *caps, u64 id,
 /* sim_traffic.c: the traffic model */
 
 /**
- * mlx5_diag_sim_traffic_rate() - events per microsecond
+ * mlx5_diag_sim_traffic_count() - cumulative count C(t)
  * @id: the counter identity d (64-bit data ID or zero-extended 16-bit id)
  * @dev: the device number n
- *
- * Return: 1 + (k % 251 + 7 * i + 13 * n) % 509.
- */
-u32 mlx5_diag_sim_traffic_rate(u64 id, unsigned int dev);
-
-/**
- * mlx5_diag_sim_traffic_count() - cumulative count C(t)
- * @id: the counter identity
- * @dev: the device number
  * @t_ns: engine time in nanoseconds
  *
- * Return: rate * t_ns / 1000 (integer division, no overflow).
+ * Return: the count of part 3's traffic model since engine time 0, for a
+ * counter and for the statistics that add up (read-latency total,
+ * packets and histogram bins); 0 for maximum and minimum latency.
  */
 u64 mlx5_diag_sim_traffic_count(u64 id, unsigned int dev, u64 t_ns);
 
@@ -480,15 +675,16 @@ u64 mlx5_diag_sim_traffic_count(u64 id, unsigned int dev, u64 t_ns);
  * @dev: the device number
  * @t_prev_ns: engine time of the previous sample (0 for the first)
  * @t_ns: engine time of this sample
- * @j: the sample's index since enable
  * @delta: sync and clear are set (counters report the interval)
  * @wrap_bits: 64, or 32 to report counters modulo 2^32
+ *
+ * With @delta and @wrap_bits 64 this is the ground truth of the debugfs
+ * ``model`` file: C(t) - C(t_prev) for a counter.
  *
  * Return: the counter or statistic value of part 3's traffic model.
  */
 u64 mlx5_diag_sim_traffic_value(u64 id, unsigned int dev, u64 t_prev_ns,
-				u64 t_ns, u64 j, bool delta,
-				unsigned int wrap_bits);
+				u64 t_ns, bool delta, unsigned int wrap_bits);
 
 /**
  * mlx5_diag_sim_clocks_to_ns() - engine time in nanoseconds

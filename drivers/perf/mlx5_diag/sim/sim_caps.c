@@ -58,6 +58,7 @@ static const struct sim_cap_desc sim_caps_desc[] = {
 	SIM_CAP_BOOL("on_demand", on_demand),
 	SIM_CAP_BOOL("sync_start", sync_start),
 	SIM_CAP_BOOL("data_clear", data_clear),
+	SIM_CAP_BOOL("rtc_timestamp", rtc),
 	SIM_CAP_U32("num_ports", num_ports, 0, 0xff),
 	SIM_CAP_U32("num_hosts", num_hosts, 0, 0xff),
 	SIM_CAP_U32("num_functions", num_functions, 0, 0xffff),
@@ -365,5 +366,25 @@ int mlx5_diag_sim_parse_fail_next(const char *buf, u32 *count, u8 *status,
 	*count = v[0];
 	*status = v[0] ? v[1] : 0;
 	*syndrome = v[0] ? v[2] : 0;
+	return 0;
+}
+
+int mlx5_diag_sim_parse_model(const char *buf, u64 *id, u64 *t0, u64 *t1)
+{
+	u64 v[3];
+	size_t pos = 0;
+	char tok[24];
+	int n = 0, len;
+
+	while ((len = sim_next_token(buf, &pos, tok, sizeof(tok))) > 0) {
+		if (n == ARRAY_SIZE(v) || kstrtou64(tok, n ? 10 : 16, &v[n]))
+			return -EINVAL;
+		n++;
+	}
+	if (len < 0 || n != ARRAY_SIZE(v) || v[1] > v[2])
+		return -EINVAL;
+	*id = v[0];
+	*t0 = v[1];
+	*t1 = v[2];
 	return 0;
 }

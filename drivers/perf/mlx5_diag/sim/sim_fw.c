@@ -9,11 +9,13 @@
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/time64.h>
 
 #include "sim_int.h"
 #include "sim_layout.h"
@@ -29,12 +31,27 @@ static const u16 sim_default_ids[MLX5_DIAG_SIM_NUM_IDS16] = {
 	0x1001, 0x2001, 0x2006, 0x2c02, 0x2c03, 0x2c04,
 };
 
+/* Sample history the core keeps for sample_time (period changes). */
+#define SIM_SCHED_HISTORY		16
+
+/* MODEL: device clocks a sample spends collecting one id (period raise). */
+#define SIM_COLLECT_COUNTER		512
+#define SIM_COLLECT_STATISTIC		2048
+
 /* One sample slot of the cyclic buffer. */
 struct sim_slot {
 	u64 j;		/* sample index since enable */
-	u64 ts;		/* device clock when taken */
+	u64 ts;		/* timestamp as reported (FRC or RTC) */
+	u32 gen;	/* the configuration that took it */
 	bool written;
 	bool read;	/* a query returned it */
+};
+
+/* From sample j0 on, sample j is due at osc0 + (j - j0 + 1) << log_period. */
+struct sim_sched {
+	u64 j0;
+	u64 osc0;
+	u32 log_period;
 };
 
 /* The diagnostic_params_context the firmware holds, and engine state. */
@@ -45,19 +62,25 @@ struct sim_engine {
 	bool sync;
 	bool clear;
 	bool on_demand;
+	bool rtc;
 	u32 log_num;		/* log_num_of_samples */
-	u32 log_period;		/* log_sample_period */
+	u32 log_period;		/* the actual log_sample_period */
 	u32 num;		/* num_of_counters */
 	u64 ids[MLX5_DIAG_SIM_MAX_COUNTERS];
-	u64 enable_clock;	/* E: device clock at enable */
+	u64 enable_osc;		/* oscillator at enable: engine time 0 */
 	u64 next_j;		/* samples taken since enable */
-	u64 prev_clocks;	/* on demand: engine time of the last sample */
+	u64 last_osc;		/* oscillator at the last sample (or enable) */
+	u32 gen;		/* configurations started so far */
+	u32 nr_sched;		/* schedule segments, oldest first */
+	struct sim_sched sched[SIM_SCHED_HISTORY];
 };
 
 struct mlx5_diag_sim_fw {
 	unsigned int index;
 	struct mlx5_diag_sim_caps caps;
-	u64 clock_offset;
+	enum mlx5_diag_sim_profile profile;
+	bool entries_unit;
+	struct sim_clock clk;
 	u64 last_now_ns;
 	unsigned int wrap_bits;
 	struct sim_engine eng;
@@ -80,7 +103,8 @@ struct sim_cmd {
 	size_t inlen;
 	void *out;
 	size_t outlen;
-	u64 clock;
+	u64 ns;		/* emulator time */
+	u64 osc;	/* oscillator reading at @ns */
 	u32 syndrome;
 	bool foreign;
 };
@@ -131,6 +155,7 @@ void mlx5_diag_sim_default_caps(struct mlx5_diag_sim_caps *caps)
 	caps->on_demand = true;
 	caps->sync_start = true;
 	caps->data_clear = true;
+	caps->rtc = true;
 	caps->num_ports = 2;
 	caps->num_hosts = 1;
 	caps->num_functions = 8;
@@ -152,13 +177,34 @@ static int sim_buf_alloc(u32 log, u64 **values, struct sim_slot **slots)
 	return 0;
 }
 
-/* Rule 6/7: every slot unwritten. */
+/* Is @s a sample of the configuration in force that no query returned? */
+static bool sim_slot_pending(const struct mlx5_diag_sim_fw *fw,
+			     const struct sim_slot *s)
+{
+	return s->written && !s->read && s->gen == fw->eng.gen;
+}
+
+/* Rules 6 and 7: every slot unwritten; unreturned samples are discarded. */
 static void sim_buf_reset(struct mlx5_diag_sim_fw *fw)
 {
-	size_t n = (size_t)1 << fw->buf_log;
+	size_t n = (size_t)1 << fw->buf_log, i;
 
+	for (i = 0; i < n; i++)
+		if (sim_slot_pending(fw, &fw->slots[i]))
+			fw->stats.samples_discarded++;
 	memset(fw->values, 0, n * sizeof(*fw->values));
 	memset(fw->slots, 0, n * sizeof(*fw->slots));
+}
+
+/* Drop the configuration (dialect, buffer size or profile changed). */
+static void sim_engine_reset(struct mlx5_diag_sim_fw *fw)
+{
+	u32 gen = fw->eng.gen;
+
+	sim_buf_reset(fw);
+	memset(&fw->eng, 0, sizeof(fw->eng));
+	fw->eng.gen = gen;
+	fw->foreign = false;
 }
 
 struct mlx5_diag_sim_fw *mlx5_diag_sim_fw_create(unsigned int index)
@@ -170,7 +216,7 @@ struct mlx5_diag_sim_fw *mlx5_diag_sim_fw_create(unsigned int index)
 		return NULL;
 	fw->index = index;
 	mlx5_diag_sim_default_caps(&fw->caps);
-	fw->clock_offset = SIM_DEFAULT_CLOCK_OFFSET;
+	sim_clock_init(&fw->clk, fw->caps.freq_khz, SIM_DEFAULT_CLOCK_OFFSET);
 	fw->wrap_bits = 64;
 	fw->buf_log = fw->caps.log_max_samples;
 	if (sim_buf_alloc(fw->buf_log, &fw->values, &fw->slots)) {
@@ -198,15 +244,42 @@ static u64 sim_now(struct mlx5_diag_sim_fw *fw, u64 now_ns)
 	return now_ns;
 }
 
+static bool sim_public(const struct mlx5_diag_sim_fw *fw)
+{
+	return fw->profile == MLX5_DIAG_SIM_PUBLIC;
+}
+
+/* The dialect spoken: the public profile knows only 16-bit counter ids. */
+static bool sim_dialect64(const struct mlx5_diag_sim_fw *fw)
+{
+	return !sim_public(fw) && fw->caps.dialect64;
+}
+
+/* MODEL (part 2): the RTC timestamp source, 64-bit dialect only. */
+static bool sim_rtc_offered(const struct mlx5_diag_sim_fw *fw)
+{
+	return sim_dialect64(fw) && fw->caps.rtc;
+}
+
+/* The modelled RTC at device clock @clock: h = seconds, l = nanoseconds. */
+static u64 sim_rtc(u64 clock, u32 freq_khz)
+{
+	u64 ns = MLX5_DIAG_SIM_RTC_EPOCH_S * NSEC_PER_SEC +
+		 mlx5_diag_sim_clocks_to_ns(clock, freq_khz);
+	u32 rem;
+	u64 s = div_u64_rem(ns, NSEC_PER_SEC, &rem);
+
+	return s << 32 | rem;
+}
+
 u64 mlx5_diag_sim_fw_clock(const struct mlx5_diag_sim_fw *fw, u64 now_ns)
 {
-	return fw->clock_offset +
-	       mul_u64_u32_div(now_ns, fw->caps.freq_khz, 1000000);
+	return sim_clock_read(&fw->clk, now_ns);
 }
 
 u64 mlx5_diag_sim_fw_clock_offset(const struct mlx5_diag_sim_fw *fw)
 {
-	return fw->clock_offset;
+	return fw->clk.offset;
 }
 
 int mlx5_diag_sim_fw_set_clock_offset(struct mlx5_diag_sim_fw *fw,
@@ -214,7 +287,7 @@ int mlx5_diag_sim_fw_set_clock_offset(struct mlx5_diag_sim_fw *fw,
 {
 	if (fw->eng.enabled)
 		return -EBUSY;
-	fw->clock_offset = offset;
+	sim_clock_set_offset(&fw->clk, offset);
 	return 0;
 }
 
@@ -274,46 +347,93 @@ bool mlx5_diag_sim_fw_engine_enabled(const struct mlx5_diag_sim_fw *fw)
 	return fw->eng.enabled;
 }
 
-/* Take sample @j into @slot at device clock @ts. */
+enum mlx5_diag_sim_profile
+mlx5_diag_sim_fw_profile(const struct mlx5_diag_sim_fw *fw)
+{
+	return fw->profile;
+}
+
+int mlx5_diag_sim_fw_set_profile(struct mlx5_diag_sim_fw *fw,
+				 enum mlx5_diag_sim_profile profile)
+{
+	if (profile != MLX5_DIAG_SIM_MODEL64 && profile != MLX5_DIAG_SIM_PUBLIC)
+		return -EINVAL;
+	if (profile == fw->profile)
+		return 0;
+	if (fw->eng.enabled)
+		return -EBUSY;
+	sim_engine_reset(fw);
+	fw->profile = profile;
+	return 0;
+}
+
+bool mlx5_diag_sim_fw_entries_unit(const struct mlx5_diag_sim_fw *fw)
+{
+	return fw->entries_unit;
+}
+
+void mlx5_diag_sim_fw_set_entries_unit(struct mlx5_diag_sim_fw *fw,
+				       bool entries)
+{
+	fw->entries_unit = entries;
+}
+
+/* The oscillator reading at which sample @j of the last schedule is due. */
+static u64 sim_due_osc(const struct sim_engine *eng, u64 j)
+{
+	const struct sim_sched *s = &eng->sched[eng->nr_sched - 1];
+
+	return s->osc0 + ((j - s->j0 + 1) << s->log_period);
+}
+
+/* Take sample @j into @slot, due at oscillator reading @osc. */
 static void sim_take_sample(struct mlx5_diag_sim_fw *fw, u32 slot, u64 j,
-			    u64 ts, u64 prev_clocks, u64 clocks)
+			    u64 osc)
 {
 	struct sim_engine *eng = &fw->eng;
 	struct sim_slot *s = &fw->slots[slot];
-	u64 t_prev = mlx5_diag_sim_clocks_to_ns(prev_clocks, fw->caps.freq_khz);
-	u64 t = mlx5_diag_sim_clocks_to_ns(clocks, fw->caps.freq_khz);
+	u32 freq = fw->caps.freq_khz;
+	u64 t_prev = mlx5_diag_sim_clocks_to_ns(eng->last_osc - eng->enable_osc,
+						freq);
+	u64 t = mlx5_diag_sim_clocks_to_ns(osc - eng->enable_osc, freq);
+	u64 clock = sim_clock_at_osc(&fw->clk, osc);
 	bool delta = eng->sync && eng->clear;
 	u64 *v = &fw->values[(size_t)slot * eng->num];
 	u32 c;
 
-	if (s->written && !s->read)
+	if (sim_slot_pending(fw, s))
 		fw->stats.samples_overwritten++;
 	s->written = true;
 	s->read = false;
+	s->gen = eng->gen;
 	s->j = j;
-	s->ts = ts;
+	s->ts = eng->rtc ? sim_rtc(clock, freq) : clock;
 	for (c = 0; c < eng->num; c++)
 		v[c] = mlx5_diag_sim_traffic_value(eng->ids[c], fw->index,
-						   t_prev, t, j, delta,
+						   t_prev, t, delta,
 						   fw->wrap_bits);
+	eng->last_osc = osc;
 	fw->stats.samples_produced++;
 }
 
 /*
- * Periodic modes: sample j is due at E + (j + 1) * P and lands in slot
- * j mod 2^log_num. Only the last 2^log_num of a long gap are materialised;
- * the ones before are counted as produced and overwritten.
+ * Periodic modes: sample j lands in slot j mod 2^log_num when the
+ * oscillator reaches its due reading. Only the last 2^log_num of a long gap
+ * are materialised; the ones before are counted as produced and
+ * overwritten.
  */
-static void sim_engine_advance(struct mlx5_diag_sim_fw *fw, u64 clock)
+static void sim_engine_advance(struct mlx5_diag_sim_fw *fw, u64 osc)
 {
 	struct sim_engine *eng = &fw->eng;
 	u64 nslots = 1ULL << eng->log_num;
+	const struct sim_sched *sch;
 	u64 due, k, j;
 	u32 s;
 
 	if (!eng->enabled || eng->on_demand)
 		return;
-	due = (clock - eng->enable_clock) >> eng->log_period;
+	sch = &eng->sched[eng->nr_sched - 1];
+	due = sch->j0 + ((osc - sch->osc0) >> sch->log_period);
 	if (eng->single)
 		due = min(due, nslots);
 	if (due <= eng->next_j)
@@ -324,25 +444,82 @@ static void sim_engine_advance(struct mlx5_diag_sim_fw *fw, u64 clock)
 
 		/* every slot is taken over within this batch */
 		for (s = 0; s < nslots; s++) {
-			if (fw->slots[s].written && !fw->slots[s].read)
+			if (sim_slot_pending(fw, &fw->slots[s]))
 				fw->stats.samples_overwritten++;
 			fw->slots[s].written = false;
 		}
 		fw->stats.samples_produced += skip;
 		fw->stats.samples_overwritten += skip;
 		eng->next_j += skip;
+		eng->last_osc = sim_due_osc(eng, eng->next_j - 1);
 	}
 	for (j = eng->next_j; j < due; j++)
-		sim_take_sample(fw, j & (nslots - 1), j,
-				eng->enable_clock + ((j + 1) << eng->log_period),
-				j << eng->log_period,
-				(j + 1) << eng->log_period);
+		sim_take_sample(fw, j & (nslots - 1), j, sim_due_osc(eng, j));
 	eng->next_j = due;
+}
+
+/* Bring the engine up to @now_ns; returns the time used. */
+static u64 sim_sync(struct mlx5_diag_sim_fw *fw, u64 now_ns)
+{
+	u64 now = sim_now(fw, now_ns);
+
+	sim_engine_advance(fw, sim_clock_osc(&fw->clk, now));
+	return now;
 }
 
 void mlx5_diag_sim_fw_sync(struct mlx5_diag_sim_fw *fw, u64 now_ns)
 {
-	sim_engine_advance(fw, mlx5_diag_sim_fw_clock(fw, sim_now(fw, now_ns)));
+	sim_sync(fw, now_ns);
+}
+
+s32 mlx5_diag_sim_fw_drift_ppm(const struct mlx5_diag_sim_fw *fw)
+{
+	return fw->clk.seg[fw->clk.nr - 1].ppm;
+}
+
+int mlx5_diag_sim_fw_set_drift_ppm(struct mlx5_diag_sim_fw *fw, u64 now_ns,
+				   s32 ppm)
+{
+	if (ppm < -MLX5_DIAG_SIM_MAX_DRIFT_PPM ||
+	    ppm > MLX5_DIAG_SIM_MAX_DRIFT_PPM)
+		return -EINVAL;
+	sim_clock_set_ppm(&fw->clk, sim_sync(fw, now_ns), ppm);
+	return 0;
+}
+
+void mlx5_diag_sim_fw_clock_step(struct mlx5_diag_sim_fw *fw, u64 now_ns,
+				 s64 clocks)
+{
+	sim_clock_step(&fw->clk, sim_sync(fw, now_ns), clocks);
+}
+
+int mlx5_diag_sim_fw_sample_time(const struct mlx5_diag_sim_fw *fw, u64 j,
+				 u64 *now_ns, u64 *clock)
+{
+	const struct sim_engine *eng = &fw->eng;
+	const struct sim_sched *s;
+	u64 n, osc;
+	u32 i;
+	int err;
+
+	if (!eng->enabled || eng->on_demand)
+		return -ENODATA;
+	if (eng->single && j >= 1ULL << eng->log_num)
+		return -ENODATA;
+	for (i = eng->nr_sched - 1; i && eng->sched[i].j0 > j; i--)
+		;
+	s = &eng->sched[i];
+	if (j < s->j0)
+		return -ENODATA;
+	n = j - s->j0 + 1;
+	if (n > (U64_MAX - s->osc0) >> s->log_period)
+		return -ERANGE;
+	osc = s->osc0 + (n << s->log_period);
+	err = sim_clock_osc_to_ns(&fw->clk, osc, now_ns);
+	if (err)
+		return err;
+	*clock = sim_clock_at_osc(&fw->clk, osc);
+	return 0;
 }
 
 static u8 sim_fail(struct sim_cmd *cmd, u8 status, u32 syndrome)
@@ -363,9 +540,9 @@ static u8 sim_short_output(struct sim_cmd *cmd)
 			MLX5_DIAG_SIM_SYND_SHORT_OUTPUT);
 }
 
-static u32 sim_nr_listed(const struct mlx5_diag_sim_caps *caps)
+static u32 sim_nr_listed(const struct mlx5_diag_sim_fw *fw)
 {
-	return caps->dialect64 ? caps->nr_kinds : caps->nr_ids;
+	return sim_dialect64(fw) ? fw->caps.nr_kinds : fw->caps.nr_ids;
 }
 
 static bool sim_id16_in(const u16 *list, u32 nr, u16 id)
@@ -388,19 +565,35 @@ static bool sim_kind_in(const u32 *list, u32 nr, u32 kind)
 	return false;
 }
 
+/*
+ * The output QUERY_HCA_CAP needs for @bits of capability; public firmware
+ * also wants room for the whole capability union, as mlx5_core passes it.
+ */
+static size_t sim_cap_outlen(const struct mlx5_diag_sim_fw *fw, u64 bits)
+{
+	size_t len = sim_bytes(SIM_CAP_OUT_BASE + bits);
+
+	if (sim_public(fw))
+		len = max(len, sim_bytes(SIM_CAP_OUT_BASE +
+					 SIM_HCA_CAP_UNION_BITS));
+	return len;
+}
+
 /* QUERY_HCA_CAP: general (op_mod 0x1) and DEBUG (op_mod 0x1b) caps. */
 static u8 sim_query_hca_cap(struct sim_cmd *cmd, u16 op_mod)
 {
-	const struct mlx5_diag_sim_caps *caps = &cmd->fw->caps;
+	const struct mlx5_diag_sim_fw *fw = cmd->fw;
+	const struct mlx5_diag_sim_caps *caps = &fw->caps;
 	const u32 base = SIM_CAP_OUT_BASE;
-	u32 n = sim_nr_listed(caps);
+	bool d64 = sim_dialect64(fw);
+	u32 n = sim_nr_listed(fw);
 	void *out = cmd->out;
 	size_t len = cmd->outlen;
 	u32 eb, i, off;
 
 	switch (op_mod) {
 	case SIM_OP_MOD_CAP_GENERAL:
-		if (len < sim_bytes(base + SIM_GEN_CAP_BITS))
+		if (len < sim_cap_outlen(fw, SIM_GEN_CAP_BITS))
 			return sim_short_output(cmd);
 		sim_set(out, len, base, SIM_GEN_DEBUG, 1);
 		sim_set(out, len, base, SIM_GEN_NUM_OF_DIAGNOSTIC_COUNTERS, n);
@@ -410,8 +603,8 @@ static u8 sim_query_hca_cap(struct sim_cmd *cmd, u16 op_mod)
 			caps->freq_khz);
 		return MLX5_DIAG_SIM_ST_OK;
 	case SIM_OP_MOD_CAP_DEBUG:
-		eb = caps->dialect64 ? SIM_M64_KIND_BITS : SIM_CNTR_LAYOUT_BITS;
-		if (len < sim_bytes(base + SIM_DEBUG_CAP_LIST + (u64)eb * n))
+		eb = d64 ? SIM_M64_KIND_BITS : SIM_CNTR_LAYOUT_BITS;
+		if (len < sim_cap_outlen(fw, SIM_DEBUG_CAP_LIST + (u64)eb * n))
 			return sim_short_output(cmd);
 		sim_set(out, len, base, SIM_DBG_LOG_MAX_SAMPLES,
 			caps->log_max_samples);
@@ -419,10 +612,14 @@ static u8 sim_query_hca_cap(struct sim_cmd *cmd, u16 op_mod)
 		sim_set(out, len, base, SIM_DBG_REPETITIVE, caps->repetitive);
 		sim_set(out, len, base, SIM_DBG_LOG_MIN_SAMPLE_PERIOD,
 			caps->log_min_sample_period);
-		mlx5_diag_sim_m64_put_debug_caps(caps, out, len, base);
+		/* public firmware reserves (zeroes) every modelled bit */
+		if (!sim_public(fw))
+			mlx5_diag_sim_m64_put_debug_caps(caps, out, len, base);
+		sim_set(out, len, base, SIM_DBG_RTC_TIMESTAMP,
+			sim_rtc_offered(fw));
 		for (i = 0; i < n; i++) {
 			off = base + SIM_DEBUG_CAP_LIST + eb * i;
-			if (caps->dialect64) {
+			if (d64) {
 				u32 kind = caps->kinds[i];
 
 				mlx5_diag_sim_m64_put_kind(out, len, off, kind,
@@ -458,13 +655,20 @@ struct sim_set_req {
 	bool on_demand;
 	bool enable;
 	bool tracer_dump;
+	bool rtc;
 };
 
-/* Rules 1, 2, 3 and 9 of part 1: the mode bits. */
+/*
+ * Rules 1, 2, 3 and 9 of part 1: the mode bits. Public firmware has no
+ * on-demand mode and no capability bits for sync and clear: only the
+ * per-counter sync bits (rule 8) and rule 3 limit them.
+ */
 static u8 sim_check_modes(struct sim_cmd *cmd, const struct sim_set_req *r)
 {
-	const struct mlx5_diag_sim_caps *caps = &cmd->fw->caps;
+	const struct mlx5_diag_sim_fw *fw = cmd->fw;
+	const struct mlx5_diag_sim_caps *caps = &fw->caps;
 	const u8 bad = MLX5_DIAG_SIM_ST_BAD_PARAM;
+	bool pub = sim_public(fw);
 
 	if (r->single && r->repetitive)
 		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_SINGLE_REPETITIVE);
@@ -480,12 +684,14 @@ static u8 sim_check_modes(struct sim_cmd *cmd, const struct sim_set_req *r)
 		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_SINGLE);
 	if (r->repetitive && !caps->repetitive)
 		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_REPETITIVE);
-	if (r->on_demand && !caps->on_demand)
+	if (r->on_demand && (pub || !caps->on_demand))
 		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_ON_DEMAND);
-	if (r->sync && !caps->sync_start)
+	if (r->sync && !pub && !caps->sync_start)
 		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_SYNC_START);
-	if (r->clear && !caps->data_clear)
+	if (r->clear && !pub && !caps->data_clear)
 		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_DATA_CLEAR);
+	if (r->rtc && !sim_rtc_offered(fw))
+		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_RTC);
 	/* diag_counter_tracer_dump is never offered */
 	if (r->tracer_dump)
 		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_TRACER_DUMP);
@@ -499,7 +705,8 @@ static u8 sim_check_geometry(struct sim_cmd *cmd, const struct sim_set_req *r)
 {
 	const struct mlx5_diag_sim_caps *caps = &cmd->fw->caps;
 	const u8 bad = MLX5_DIAG_SIM_ST_BAD_PARAM;
-	u32 max = caps->dialect64 ? caps->max_num_data_ids : caps->nr_ids;
+	u32 max = sim_dialect64(cmd->fw) ? caps->max_num_data_ids :
+					    caps->nr_ids;
 	u32 spare;
 
 	if (r->enable && (r->single || r->repetitive)) {
@@ -531,7 +738,7 @@ static u8 sim_check_ids(struct sim_cmd *cmd, const struct sim_set_req *r,
 	u32 i;
 
 	for (i = 0; i < r->num; i++) {
-		if (!caps->dialect64) {
+		if (!sim_dialect64(cmd->fw)) {
 			u16 id = sim_get(cmd->in, cmd->inlen,
 					 first + SIM_PARAMS_CNTR_BITS * i,
 					 SIM_CTX_CNTR_COUNTER_ID);
@@ -566,6 +773,99 @@ static u8 sim_check_ids(struct sim_cmd *cmd, const struct sim_set_req *r,
 	return MLX5_DIAG_SIM_ST_OK;
 }
 
+/*
+ * MODEL: the actual period of a periodic mode. Collecting a sample takes
+ * 512 clocks per counter and 2048 per statistic, and may use at most a
+ * quarter of the period: the requested period is raised to the next power
+ * of two at least 4 x the collection time.
+ */
+static u32 sim_actual_period(const struct sim_set_req *r, const u64 *ids)
+{
+	u64 clocks = 0;
+	u32 i;
+
+	if (!r->single && !r->repetitive)
+		return r->log_period;
+	for (i = 0; i < r->num; i++)
+		clocks += sim_traffic_statistic(ids[i]) ?
+			  SIM_COLLECT_STATISTIC : SIM_COLLECT_COUNTER;
+	return max_t(u32, r->log_period, order_base_2(4 * clocks));
+}
+
+/* Does @r hold what the engine runs, but for the period? */
+static bool sim_same_but_period(const struct sim_engine *eng,
+				const struct sim_set_req *r, const u64 *ids)
+{
+	return eng->enabled && r->single == eng->single &&
+	       r->repetitive == eng->repetitive && r->sync == eng->sync &&
+	       r->clear == eng->clear && r->on_demand == eng->on_demand &&
+	       r->rtc == eng->rtc && r->log_num == eng->log_num &&
+	       r->num == eng->num &&
+	       !memcmp(ids, eng->ids, r->num * sizeof(ids[0]));
+}
+
+/*
+ * A SET while enabled that changes only the period: the samples and their
+ * numbering stay; the next one is due one new period from now.
+ */
+static void sim_change_period(struct sim_cmd *cmd, u32 log_period)
+{
+	struct sim_engine *eng = &cmd->fw->eng;
+
+	eng->log_period = log_period;
+	if (eng->on_demand)
+		return;
+	if (eng->nr_sched == SIM_SCHED_HISTORY) {
+		memmove(&eng->sched[0], &eng->sched[1],
+			(SIM_SCHED_HISTORY - 1) * sizeof(eng->sched[0]));
+		eng->nr_sched--;
+	}
+	eng->sched[eng->nr_sched++] = (struct sim_sched){
+		.j0 = eng->next_j, .osc0 = cmd->osc, .log_period = log_period,
+	};
+}
+
+/* Start sampling @r anew: engine time 0, sample 0 next. */
+static void sim_start(struct sim_cmd *cmd, const struct sim_set_req *r,
+		      const u64 *ids, u32 log_period)
+{
+	struct mlx5_diag_sim_fw *fw = cmd->fw;
+	struct sim_engine *eng = &fw->eng;
+
+	/*
+	 * Rule 6: another log_num_of_samples resets the buffer. So does
+	 * another counter list: its samples cannot be returned as entries of
+	 * the new list.
+	 */
+	if (r->log_num != eng->log_num || r->num != eng->num ||
+	    memcmp(ids, eng->ids, r->num * sizeof(ids[0])))
+		sim_buf_reset(fw);
+	fw->stats.samples_produced = 0;
+	fw->stats.samples_returned = 0;
+	fw->stats.samples_overwritten = 0;
+	fw->stats.samples_discarded = 0;
+	eng->single = r->single;
+	eng->repetitive = r->repetitive;
+	eng->sync = r->sync;
+	eng->clear = r->clear;
+	eng->on_demand = r->on_demand;
+	eng->rtc = r->rtc;
+	eng->log_num = r->log_num;
+	eng->log_period = log_period;
+	eng->num = r->num;
+	memcpy(eng->ids, ids, r->num * sizeof(ids[0]));
+	eng->enabled = true;
+	eng->enable_osc = cmd->osc;
+	eng->last_osc = cmd->osc;
+	eng->next_j = 0;
+	eng->gen++;
+	eng->nr_sched = 1;
+	eng->sched[0] = (struct sim_sched){
+		.j0 = 0, .osc0 = cmd->osc, .log_period = log_period,
+	};
+	sim_clock_restart(&fw->clk, cmd->ns);
+}
+
 static u8 sim_set_params(struct sim_cmd *cmd)
 {
 	struct mlx5_diag_sim_fw *fw = cmd->fw;
@@ -575,10 +875,10 @@ static u8 sim_set_params(struct sim_cmd *cmd)
 	size_t inlen = cmd->inlen;
 	u64 *ids = fw->new_ids;
 	struct sim_set_req r;
-	u32 eb;
+	u32 eb, period;
 	u8 st;
 
-	eb = fw->caps.dialect64 ? SIM_M64_ID_BITS : SIM_PARAMS_CNTR_BITS;
+	eb = sim_dialect64(fw) ? SIM_M64_ID_BITS : SIM_PARAMS_CNTR_BITS;
 	if (inlen < sim_bytes(ctx + SIM_PARAMS_CTX_HDR_BITS))
 		return sim_short_input(cmd);
 	r.num = sim_get(in, inlen, ctx, SIM_CTX_NUM_OF_COUNTERS);
@@ -593,6 +893,7 @@ static u8 sim_set_params(struct sim_cmd *cmd)
 	r.on_demand = sim_get(in, inlen, ctx, SIM_CTX_ON_DEMAND);
 	r.enable = sim_get(in, inlen, ctx, SIM_CTX_ENABLE);
 	r.tracer_dump = sim_get(in, inlen, ctx, SIM_CTX_TRACER_DUMP);
+	r.rtc = sim_get(in, inlen, ctx, SIM_CTX_TIMESTAMP_RTC);
 
 	st = sim_check_modes(cmd, &r);
 	if (!st)
@@ -606,35 +907,20 @@ static u8 sim_set_params(struct sim_cmd *cmd)
 		if (r.clear)
 			sim_buf_reset(fw);
 		fw->foreign = false;
+		fw->stats.configs++;
 		return MLX5_DIAG_SIM_ST_OK;
 	}
 
 	st = sim_check_ids(cmd, &r, ids);
 	if (st)
 		return st;
-
-	/*
-	 * Rule 6: another log_num_of_samples resets the buffer. So does
-	 * another counter list: its samples cannot be returned as entries of
-	 * the new list.
-	 */
-	if (r.log_num != eng->log_num || r.num != eng->num ||
-	    memcmp(ids, eng->ids, r.num * sizeof(ids[0])))
-		sim_buf_reset(fw);
-	eng->single = r.single;
-	eng->repetitive = r.repetitive;
-	eng->sync = r.sync;
-	eng->clear = r.clear;
-	eng->on_demand = r.on_demand;
-	eng->log_num = r.log_num;
-	eng->log_period = r.log_period;
-	eng->num = r.num;
-	memcpy(eng->ids, ids, r.num * sizeof(ids[0]));
-	eng->enabled = true;
-	eng->enable_clock = cmd->clock;
-	eng->next_j = 0;
-	eng->prev_clocks = 0;
+	period = sim_actual_period(&r, ids);
+	if (sim_same_but_period(eng, &r, ids) && period != eng->log_period)
+		sim_change_period(cmd, period);
+	else
+		sim_start(cmd, &r, ids, period);
 	fw->foreign = cmd->foreign;
+	fw->stats.configs++;
 	return MLX5_DIAG_SIM_ST_OK;
 }
 
@@ -644,11 +930,12 @@ static u8 sim_query_params(struct sim_cmd *cmd)
 	const struct sim_engine *eng = &fw->eng;
 	const u32 ctx = SIM_PARAMS_CTX_BASE;
 	const u32 first = ctx + SIM_PARAMS_CTX_HDR_BITS;
+	bool d64 = sim_dialect64(fw);
 	void *out = cmd->out;
 	size_t len = cmd->outlen;
 	u32 eb, i;
 
-	eb = fw->caps.dialect64 ? SIM_M64_ID_BITS : SIM_PARAMS_CNTR_BITS;
+	eb = d64 ? SIM_M64_ID_BITS : SIM_PARAMS_CNTR_BITS;
 	if (cmd->inlen < sim_bytes(SIM_QUERY_PARAMS_IN_BITS))
 		return sim_short_input(cmd);
 	if (len < sim_bytes(first + (u64)eb * eng->num))
@@ -661,9 +948,10 @@ static u8 sim_query_params(struct sim_cmd *cmd)
 	sim_set(out, len, ctx, SIM_CTX_CLEAR, eng->clear);
 	sim_set(out, len, ctx, SIM_CTX_ON_DEMAND, eng->on_demand);
 	sim_set(out, len, ctx, SIM_CTX_ENABLE, eng->enabled);
+	sim_set(out, len, ctx, SIM_CTX_TIMESTAMP_RTC, eng->rtc);
 	sim_set(out, len, ctx, SIM_CTX_LOG_SAMPLE_PERIOD, eng->log_period);
 	for (i = 0; i < eng->num; i++) {
-		if (fw->caps.dialect64)
+		if (d64)
 			mlx5_diag_sim_m64_put_id(out, len, first + eb * i,
 						 eng->ids[i]);
 		else
@@ -673,48 +961,54 @@ static u8 sim_query_params(struct sim_cmd *cmd)
 	return MLX5_DIAG_SIM_ST_OK;
 }
 
-/* Write slot @slot as sample @s of the answer (entries s * num ..). */
-static void sim_put_slot(struct sim_cmd *cmd, u32 s, u32 slot)
+/*
+ * Write entry @e of the answer: entry @g of the buffer read as one run of
+ * entries (slot g / num, counter g % num), wrapping through the slots.
+ */
+static void sim_put_entry(struct sim_cmd *cmd, u32 e, u32 g)
 {
 	struct mlx5_diag_sim_fw *fw = cmd->fw;
 	const struct sim_engine *eng = &fw->eng;
+	u32 slot = (g / eng->num) & ((1U << eng->log_num) - 1);
+	u32 c = g % eng->num;
 	struct sim_slot *sl = &fw->slots[slot];
-	const u64 *v = &fw->values[(size_t)slot * eng->num];
+	u64 val = sl->written ? fw->values[(size_t)slot * eng->num + c] : 0;
+	u64 ts = sl->written ? sl->ts : 0;
+	u64 j = sl->written ? sl->j : 0;
 	void *out = cmd->out;
 	size_t len = cmd->outlen;
-	u32 c, off;
+	u32 off;
 
-	for (c = 0; c < eng->num; c++) {
-		u64 val = sl->written ? v[c] : 0;
-		u64 ts = sl->written ? sl->ts : 0;
-		u64 j = sl->written ? sl->j : 0;
-
-		if (fw->caps.dialect64) {
-			off = SIM_QUERY_CNTRS_OUT_BASE +
-			      SIM_M64_DATA_BITS * (s * eng->num + c);
-			mlx5_diag_sim_m64_put_sample(out, len, off, eng->ids[c],
-						     (u32)j, ts, val);
-			continue;
-		}
-		off = SIM_QUERY_CNTRS_OUT_BASE +
-		      SIM_CNTR_STRUCT_BITS * (s * eng->num + c);
+	if (sim_dialect64(fw)) {
+		off = SIM_QUERY_CNTRS_OUT_BASE + SIM_M64_DATA_BITS * e;
+		mlx5_diag_sim_m64_put_sample(out, len, off, eng->ids[c],
+					     (u32)j, ts, val);
+	} else {
+		off = SIM_QUERY_CNTRS_OUT_BASE + SIM_CNTR_STRUCT_BITS * e;
 		sim_set(out, len, off, SIM_CS_COUNTER_ID, eng->ids[c]);
 		sim_set(out, len, off, SIM_CS_SAMPLE_ID, (u16)j);
 		sim_set(out, len, off, SIM_CS_TIME_STAMP_31_0, (u32)ts);
 		sim_set(out, len, off, SIM_CS_COUNTER_VALUE_H, val >> 32);
 		sim_set(out, len, off, SIM_CS_COUNTER_VALUE_L, (u32)val);
 	}
+	if (sim_slot_pending(fw, sl))
+		fw->stats.samples_returned++;
 	if (sl->written)
 		sl->read = true;
 }
 
+/*
+ * num_of_samples counts samples of num_of_counters entries (MLNX_OFED's
+ * reading) or, with entries_unit, entries (mlx5ctl's reading); either way
+ * the answer starts with the first entry of slot sample_index.
+ */
 static u8 sim_query_counters(struct sim_cmd *cmd)
 {
 	struct mlx5_diag_sim_fw *fw = cmd->fw;
 	struct sim_engine *eng = &fw->eng;
 	const u8 bad = MLX5_DIAG_SIM_ST_BAD_PARAM;
 	u32 nslots = 1U << eng->log_num;
-	u32 n, index, es, s;
+	u32 n, index, es, entries, e;
 
 	if (cmd->inlen < sim_bytes(SIM_QUERY_CNTRS_IN_BITS))
 		return sim_short_input(cmd);
@@ -728,30 +1022,26 @@ static u8 sim_query_counters(struct sim_cmd *cmd)
 		if (!n)
 			return sim_fail(cmd, bad,
 					MLX5_DIAG_SIM_SYND_ZERO_SAMPLES);
-		n = 1;
+		entries = eng->num;
 		index = 0;
 	} else {
 		if (index >= nslots)
 			return sim_fail(cmd, bad,
 					MLX5_DIAG_SIM_SYND_SAMPLE_INDEX);
-		if (n > nslots)
+		entries = fw->entries_unit ? n : n * eng->num;
+		if (entries > nslots * eng->num)
 			return sim_fail(cmd, bad,
 					MLX5_DIAG_SIM_SYND_TOO_MANY_SAMPLES);
 	}
-	es = fw->caps.dialect64 ? SIM_M64_DATA_BITS : SIM_CNTR_STRUCT_BITS;
+	es = sim_dialect64(fw) ? SIM_M64_DATA_BITS : SIM_CNTR_STRUCT_BITS;
 	if (cmd->outlen < sim_bytes(SIM_QUERY_CNTRS_OUT_BASE +
-				    (u64)es * n * eng->num))
+				    (u64)es * entries))
 		return sim_short_output(cmd);
 
-	if (eng->on_demand && eng->enabled) {
-		u64 clocks = cmd->clock - eng->enable_clock;
-
-		sim_take_sample(fw, 0, eng->next_j++, cmd->clock,
-				eng->prev_clocks, clocks);
-		eng->prev_clocks = clocks;
-	}
-	for (s = 0; s < n; s++)
-		sim_put_slot(cmd, s, (index + s) & (nslots - 1));
+	if (eng->on_demand && eng->enabled)
+		sim_take_sample(fw, 0, eng->next_j++, cmd->osc);
+	for (e = 0; e < entries; e++)
+		sim_put_entry(cmd, e, index * eng->num + e);
 	return MLX5_DIAG_SIM_ST_OK;
 }
 
@@ -804,8 +1094,8 @@ int mlx5_diag_sim_fw_exec(struct mlx5_diag_sim_fw *fw, u64 now_ns,
 	    outlen < MLX5_DIAG_SIM_OUT_HDR_BYTES)
 		return -EINVAL;
 	memset(out, 0, outlen);
-	cmd.clock = mlx5_diag_sim_fw_clock(fw, sim_now(fw, now_ns));
-	sim_engine_advance(fw, cmd.clock);
+	cmd.ns = sim_sync(fw, now_ns);
+	cmd.osc = sim_clock_osc(&fw->clk, cmd.ns);
 
 	fw->stats.commands++;
 	if (fw->fail_count) {
@@ -844,8 +1134,8 @@ static u8 sim_foreign_set(struct mlx5_diag_sim_fw *fw, u64 now_ns,
 		.foreign = true,
 	};
 
-	cmd.clock = mlx5_diag_sim_fw_clock(fw, sim_now(fw, now_ns));
-	sim_engine_advance(fw, cmd.clock);
+	cmd.ns = sim_sync(fw, now_ns);
+	cmd.osc = sim_clock_osc(&fw->clk, cmd.ns);
 	sim_set(in, sizeof(in), 0, SIM_IN_OPCODE, SIM_OP_SET_DIAGNOSTIC_PARAMS);
 	if (!enable) {
 		sim_set(in, sizeof(in), ctx, SIM_CTX_CLEAR, 1);
@@ -858,7 +1148,7 @@ static u8 sim_foreign_set(struct mlx5_diag_sim_fw *fw, u64 now_ns,
 	sim_set(in, sizeof(in), ctx, SIM_CTX_ENABLE, 1);
 	sim_set(in, sizeof(in), ctx, SIM_CTX_LOG_SAMPLE_PERIOD,
 		caps->log_min_sample_period);
-	if (caps->dialect64)
+	if (sim_dialect64(fw))
 		mlx5_diag_sim_m64_put_id(in, sizeof(in), first,
 					 caps->nr_kinds ?
 					 (u64)caps->kinds[0] << 32 : 0);
@@ -900,25 +1190,17 @@ int mlx5_diag_sim_fw_set_caps(struct mlx5_diag_sim_fw *fw, u64 now_ns,
 		if (err)
 			return err;
 	}
-	if (caps->freq_khz != old->freq_khz) {
-		/* keep the device clock continuous at now_ns */
-		u64 now = sim_now(fw, now_ns);
-
-		fw->clock_offset = mlx5_diag_sim_fw_clock(fw, now) -
-				   mul_u64_u32_div(now, caps->freq_khz,
-						   1000000);
-	}
+	if (caps->freq_khz != old->freq_khz)
+		sim_clock_set_freq(&fw->clk, sim_now(fw, now_ns),
+				   caps->freq_khz);
+	if (reset)
+		sim_engine_reset(fw);
 	if (values) {
 		kvfree(fw->values);
 		kvfree(fw->slots);
 		fw->values = values;
 		fw->slots = slots;
 		fw->buf_log = caps->log_max_samples;
-	}
-	if (reset) {
-		memset(&fw->eng, 0, sizeof(fw->eng));
-		fw->foreign = false;
-		sim_buf_reset(fw);
 	}
 	fw->caps = *caps;
 	return 0;

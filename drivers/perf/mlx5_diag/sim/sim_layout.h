@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * mlx5_diag_sim: the emulator's own reading of the public mailbox layouts
- * (mlx5-diag-firmware.rst part 1) as {bit offset, width} tables.
+ * (mlx5-diag-firmware.rst part 1) as {bit offset, width} tables, and the
+ * modelled timestamp-source bits of part 2 that the core decodes.
  */
 #ifndef _MLX5_DIAG_SIM_LAYOUT_H
 #define _MLX5_DIAG_SIM_LAYOUT_H
@@ -37,6 +38,7 @@ struct sim_field {
 #define SIM_HDR_BITS			0x40	/* in and out mailbox header */
 #define SIM_CAP_OUT_BASE		0x80	/* capability inside QUERY_HCA_CAP out */
 #define SIM_GEN_CAP_BITS		0x1000
+#define SIM_HCA_CAP_UNION_BITS		0x8000	/* mlx5_core's whole capability union */
 #define SIM_DEBUG_CAP_LIST		0x200	/* diagnostic_counter[] in DEBUG cap */
 #define SIM_CNTR_LAYOUT_BITS		32
 #define SIM_PARAMS_CTX_BASE		0x40	/* context in SET in / QUERY out */
@@ -100,6 +102,12 @@ enum sim_field_id {
 	SIM_CS_TIME_STAMP_31_0,
 	SIM_CS_COUNTER_VALUE_H,
 	SIM_CS_COUNTER_VALUE_L,
+	/*
+	 * MODEL (part 2), in bits the public layouts reserve: the real-time
+	 * clock timestamp source, offered and selected.
+	 */
+	SIM_DBG_RTC_TIMESTAMP,
+	SIM_CTX_TIMESTAMP_RTC,
 	SIM_NUM_FIELDS
 };
 
@@ -151,6 +159,9 @@ static const struct sim_field sim_fields[SIM_NUM_FIELDS] = {
 	[SIM_CS_TIME_STAMP_31_0]		= { 0x20, 32 },
 	[SIM_CS_COUNTER_VALUE_H]		= { 0x40, 32 },
 	[SIM_CS_COUNTER_VALUE_L]		= { 0x60, 32 },
+
+	[SIM_DBG_RTC_TIMESTAMP]			= { 0x28, 1 },
+	[SIM_CTX_TIMESTAMP_RTC]			= { 0x28, 1 },
 };
 
 /**

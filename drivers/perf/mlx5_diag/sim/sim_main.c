@@ -31,6 +31,16 @@ static unsigned int nr_devices = 2;
 module_param(nr_devices, uint, 0444);
 MODULE_PARM_DESC(nr_devices, "number of emulated devices (1..16, default 2)");
 
+static char *profile = "model64";
+module_param(profile, charp, 0444);
+MODULE_PARM_DESC(profile,
+		 "firmware profile of every device at creation: model64 (default) or public");
+
+static const char *const sim_profile_names[] = {
+	[MLX5_DIAG_SIM_MODEL64]	= "model64",
+	[MLX5_DIAG_SIM_PUBLIC]	= "public",
+};
+
 /* debugfs files of a device, besides caps/<name> */
 enum sim_file_id {
 	SIM_F_PRESENT,
@@ -40,25 +50,57 @@ enum sim_file_id {
 	SIM_F_COUNTER_WRAP_BITS,
 	SIM_F_CMD_LATENCY_US,
 	SIM_F_CLOCK_OFFSET,
-	SIM_F_STAT_PRODUCED,
+	SIM_F_PROFILE,
+	SIM_F_NUM_SAMPLES_UNIT,
+	SIM_F_CLOCK_MODE,
+	SIM_F_ADVANCE_NS,
+	SIM_F_NOW_NS,
+	SIM_F_DRIFT_PPM,
+	SIM_F_CLOCK_STEP,
+	SIM_F_CLOCK,
+	SIM_F_SAMPLE_TIME,
+	SIM_F_MODEL,
+	SIM_F_STAT0,		/* stats/<name> from here on */
+	SIM_F_STAT_PRODUCED = SIM_F_STAT0,
+	SIM_F_STAT_RETURNED,
 	SIM_F_STAT_OVERWRITTEN,
+	SIM_F_STAT_DISCARDED,
+	SIM_F_STAT_CONFIGS,
 	SIM_F_STAT_COMMANDS,
 	SIM_F_STAT_FAILED,
 	SIM_F_CAP0,		/* caps/<mlx5_diag_sim_cap_name(id - SIM_F_CAP0)> */
 };
 
-static const char *const sim_file_names[SIM_F_CAP0] = {
-	[SIM_F_PRESENT]			= "present",
-	[SIM_F_FOREIGN_OWNER]		= "foreign_owner",
-	[SIM_F_FAIL_NEXT]		= "fail_next",
-	[SIM_F_STALL_MS]		= "stall_ms",
-	[SIM_F_COUNTER_WRAP_BITS]	= "counter_wrap_bits",
-	[SIM_F_CMD_LATENCY_US]		= "cmd_latency_us",
-	[SIM_F_CLOCK_OFFSET]		= "clock_offset",
-	[SIM_F_STAT_PRODUCED]		= "samples_produced",
-	[SIM_F_STAT_OVERWRITTEN]	= "samples_overwritten",
-	[SIM_F_STAT_COMMANDS]		= "commands",
-	[SIM_F_STAT_FAILED]		= "commands_failed",
+struct sim_file_desc {
+	const char *name;
+	umode_t mode;
+};
+
+static const struct sim_file_desc sim_files[SIM_F_CAP0] = {
+	[SIM_F_PRESENT]			= { "present", 0644 },
+	[SIM_F_FOREIGN_OWNER]		= { "foreign_owner", 0644 },
+	[SIM_F_FAIL_NEXT]		= { "fail_next", 0644 },
+	[SIM_F_STALL_MS]		= { "stall_ms", 0644 },
+	[SIM_F_COUNTER_WRAP_BITS]	= { "counter_wrap_bits", 0644 },
+	[SIM_F_CMD_LATENCY_US]		= { "cmd_latency_us", 0644 },
+	[SIM_F_CLOCK_OFFSET]		= { "clock_offset", 0644 },
+	[SIM_F_PROFILE]			= { "profile", 0644 },
+	[SIM_F_NUM_SAMPLES_UNIT]	= { "num_samples_unit", 0644 },
+	[SIM_F_CLOCK_MODE]		= { "clock_mode", 0644 },
+	[SIM_F_ADVANCE_NS]		= { "advance_ns", 0200 },
+	[SIM_F_NOW_NS]			= { "now_ns", 0444 },
+	[SIM_F_DRIFT_PPM]		= { "drift_ppm", 0644 },
+	[SIM_F_CLOCK_STEP]		= { "clock_step", 0200 },
+	[SIM_F_CLOCK]			= { "clock", 0444 },
+	[SIM_F_SAMPLE_TIME]		= { "sample_time", 0644 },
+	[SIM_F_MODEL]			= { "model", 0644 },
+	[SIM_F_STAT_PRODUCED]		= { "samples_produced", 0444 },
+	[SIM_F_STAT_RETURNED]		= { "samples_returned", 0444 },
+	[SIM_F_STAT_OVERWRITTEN]	= { "samples_overwritten", 0444 },
+	[SIM_F_STAT_DISCARDED]		= { "samples_discarded", 0444 },
+	[SIM_F_STAT_CONFIGS]		= { "configs", 0444 },
+	[SIM_F_STAT_COMMANDS]		= { "commands", 0444 },
+	[SIM_F_STAT_FAILED]		= { "commands_failed", 0444 },
 };
 
 struct sim_dev;
@@ -84,9 +126,15 @@ struct sim_adev {
  * @present_lock: serialises adding and deleting the auxiliary device
  * @adev: the registration while present, NULL otherwise (written with both
  *	locks held)
- * @created_ns: ktime_get_ns() at creation: the firmware core's time zero
+ * @time: maps ktime_get_ns() to the firmware core's now_ns (running or
+ *	manual)
  * @stall_ms: one-shot stall of the next command
  * @cmd_latency_us: latency of every command
+ * @sample_j: the sample index sample_time reports on
+ * @model_set: @model_id, @model_t0 and @model_t1 were written
+ * @model_id: the identity the model file reports on
+ * @model_t0: start of its interval, engine ns
+ * @model_t1: end of its interval, engine ns
  * @files: debugfs file contexts
  * @nr_files: entries in @files
  */
@@ -96,9 +144,14 @@ struct sim_dev {
 	struct mutex lock;		/* see @lock above */
 	struct mutex present_lock;	/* see @present_lock above */
 	struct sim_adev *adev;
-	u64 created_ns;
+	struct mlx5_diag_sim_time time;
 	unsigned int stall_ms;
 	unsigned int cmd_latency_us;
+	u64 sample_j;
+	bool model_set;
+	u64 model_id;
+	u64 model_t0;
+	u64 model_t1;
 	struct sim_file *files;
 	unsigned int nr_files;
 };
@@ -107,9 +160,10 @@ static struct device *sim_root;
 static struct dentry *sim_dbg_root;
 static struct sim_dev **sim_devs;
 
+/* The emulator's time (the firmware core's now_ns); caller holds sd->lock. */
 static u64 sim_now_ns(const struct sim_dev *sd)
 {
-	return ktime_get_ns() - sd->created_ns;
+	return mlx5_diag_sim_time_now(&sd->time, ktime_get_ns());
 }
 
 static int sim_exec(struct mlx5_diag_aux_dev *dev, const void *in, int inlen,
@@ -251,61 +305,125 @@ static int sim_store_cap(struct sim_dev *sd, unsigned int cap,
 	return ret;
 }
 
+/* One of the firmware core's statistics. */
+static u64 sim_stat(struct sim_dev *sd, unsigned int id)
+{
+	struct mlx5_diag_sim_stats st;
+
+	mlx5_diag_sim_fw_sync(sd->fw, sim_now_ns(sd));
+	mlx5_diag_sim_fw_get_stats(sd->fw, &st);
+	switch (id) {
+	case SIM_F_STAT_PRODUCED:
+		return st.samples_produced;
+	case SIM_F_STAT_RETURNED:
+		return st.samples_returned;
+	case SIM_F_STAT_OVERWRITTEN:
+		return st.samples_overwritten;
+	case SIM_F_STAT_DISCARDED:
+		return st.samples_discarded;
+	case SIM_F_STAT_CONFIGS:
+		return st.configs;
+	case SIM_F_STAT_COMMANDS:
+		return st.commands;
+	default:
+		return st.commands_failed;
+	}
+}
+
+/* "<j> <host ns> <device clock>" of sample_j; caller holds sd->lock. */
+static int sim_show_sample_time(struct sim_dev *sd, char *buf)
+{
+	u64 ns, clock;
+	int err;
+
+	err = mlx5_diag_sim_fw_sample_time(sd->fw, sd->sample_j, &ns, &clock);
+	if (err)
+		return err;
+	return scnprintf(buf, SIM_DBG_BUF, "%llu %llu %llu\n", sd->sample_j,
+			 mlx5_diag_sim_time_to_host(&sd->time, ns), clock);
+}
+
+/* The text of a file that is not a capability; caller holds sd->lock. */
+static int sim_show_locked(struct sim_dev *sd, unsigned int id, char *buf)
+{
+	u32 count, synd;
+	u64 host, now;
+	u8 status;
+
+	switch (id) {
+	case SIM_F_FOREIGN_OWNER:
+		return scnprintf(buf, SIM_DBG_BUF, "%d\n",
+				 mlx5_diag_sim_fw_foreign_owner(sd->fw));
+	case SIM_F_FAIL_NEXT:
+		mlx5_diag_sim_fw_get_fail_next(sd->fw, &count, &status, &synd);
+		return scnprintf(buf, SIM_DBG_BUF, "%u 0x%x 0x%x\n", count,
+				 status, synd);
+	case SIM_F_STALL_MS:
+		return scnprintf(buf, SIM_DBG_BUF, "%u\n", sd->stall_ms);
+	case SIM_F_COUNTER_WRAP_BITS:
+		return scnprintf(buf, SIM_DBG_BUF, "%u\n",
+				 mlx5_diag_sim_fw_counter_wrap_bits(sd->fw));
+	case SIM_F_CMD_LATENCY_US:
+		return scnprintf(buf, SIM_DBG_BUF, "%u\n", sd->cmd_latency_us);
+	case SIM_F_CLOCK_OFFSET:
+		return scnprintf(buf, SIM_DBG_BUF, "%llu\n",
+				 mlx5_diag_sim_fw_clock_offset(sd->fw));
+	case SIM_F_PROFILE:
+		return scnprintf(buf, SIM_DBG_BUF, "%s\n",
+				 sim_profile_names[mlx5_diag_sim_fw_profile(sd->fw)]);
+	case SIM_F_NUM_SAMPLES_UNIT:
+		return scnprintf(buf, SIM_DBG_BUF, "%s\n",
+				 mlx5_diag_sim_fw_entries_unit(sd->fw) ?
+				 "entries" : "samples");
+	case SIM_F_CLOCK_MODE:
+		return scnprintf(buf, SIM_DBG_BUF, "%s\n",
+				 sd->time.manual ? "manual" : "running");
+	case SIM_F_NOW_NS:
+		return scnprintf(buf, SIM_DBG_BUF, "%llu\n", sim_now_ns(sd));
+	case SIM_F_DRIFT_PPM:
+		return scnprintf(buf, SIM_DBG_BUF, "%d\n",
+				 mlx5_diag_sim_fw_drift_ppm(sd->fw));
+	case SIM_F_CLOCK:
+		/* one host reading: the pair is exact */
+		host = ktime_get_ns();
+		now = mlx5_diag_sim_time_now(&sd->time, host);
+		return scnprintf(buf, SIM_DBG_BUF, "%llu %llu\n", host,
+				 mlx5_diag_sim_fw_clock(sd->fw, now));
+	case SIM_F_SAMPLE_TIME:
+		return sim_show_sample_time(sd, buf);
+	case SIM_F_MODEL:
+		if (!sd->model_set)
+			return -ENODATA;
+		return scnprintf(buf, SIM_DBG_BUF, "%llu\n",
+				 mlx5_diag_sim_traffic_value(sd->model_id,
+							     sd->index,
+							     sd->model_t0,
+							     sd->model_t1,
+							     true, 64));
+	default:
+		if (id >= SIM_F_STAT0)
+			return scnprintf(buf, SIM_DBG_BUF, "%llu\n",
+					 sim_stat(sd, id));
+		return -EPERM;
+	}
+}
+
 static int sim_show(struct sim_file *f, char *buf)
 {
 	struct sim_dev *sd = f->sd;
-	struct mlx5_diag_sim_stats st;
-	u32 count, synd;
-	int ret = 0;
-	u8 status;
-	u64 v = 0;
+	int ret;
 
 	if (f->id >= SIM_F_CAP0)
 		return sim_show_cap(sd, f->id - SIM_F_CAP0, buf);
 	if (f->id == SIM_F_PRESENT) {
 		mutex_lock(&sd->present_lock);
-		v = !!sd->adev;
+		ret = scnprintf(buf, SIM_DBG_BUF, "%d\n", !!sd->adev);
 		mutex_unlock(&sd->present_lock);
-		return scnprintf(buf, SIM_DBG_BUF, "%llu\n", v);
+		return ret;
 	}
 	mutex_lock(&sd->lock);
-	switch (f->id) {
-	case SIM_F_FOREIGN_OWNER:
-		v = mlx5_diag_sim_fw_foreign_owner(sd->fw);
-		break;
-	case SIM_F_FAIL_NEXT:
-		mlx5_diag_sim_fw_get_fail_next(sd->fw, &count, &status, &synd);
-		ret = scnprintf(buf, SIM_DBG_BUF, "%u 0x%x 0x%x\n", count,
-				status, synd);
-		break;
-	case SIM_F_STALL_MS:
-		v = sd->stall_ms;
-		break;
-	case SIM_F_COUNTER_WRAP_BITS:
-		v = mlx5_diag_sim_fw_counter_wrap_bits(sd->fw);
-		break;
-	case SIM_F_CMD_LATENCY_US:
-		v = sd->cmd_latency_us;
-		break;
-	case SIM_F_CLOCK_OFFSET:
-		v = mlx5_diag_sim_fw_clock_offset(sd->fw);
-		break;
-	default:
-		mlx5_diag_sim_fw_sync(sd->fw, sim_now_ns(sd));
-		mlx5_diag_sim_fw_get_stats(sd->fw, &st);
-		if (f->id == SIM_F_STAT_PRODUCED)
-			v = st.samples_produced;
-		else if (f->id == SIM_F_STAT_OVERWRITTEN)
-			v = st.samples_overwritten;
-		else if (f->id == SIM_F_STAT_COMMANDS)
-			v = st.commands;
-		else
-			v = st.commands_failed;
-		break;
-	}
+	ret = sim_show_locked(sd, f->id, buf);
 	mutex_unlock(&sd->lock);
-	if (!ret)
-		ret = scnprintf(buf, SIM_DBG_BUF, "%llu\n", v);
 	return ret;
 }
 
@@ -325,73 +443,142 @@ static int sim_store_present(struct sim_dev *sd, const char *buf)
 	return ret;
 }
 
-static int sim_store(struct sim_file *f, const char *buf)
+/* @buf is one of @names (a trailing newline allowed); its index or -EINVAL. */
+static int sim_parse_name(const char *buf, const char *const *names,
+			  unsigned int nr)
 {
-	struct sim_dev *sd = f->sd;
-	unsigned int v;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (sysfs_streq(buf, names[i]))
+			return i;
+	return -EINVAL;
+}
+
+static const char *const sim_unit_names[] = { "samples", "entries" };
+static const char *const sim_mode_names[] = { "running", "manual" };
+
+static int sim_store_sample_time(struct sim_dev *sd, const char *buf)
+{
+	u64 j, ns, clock;
+	int err;
+
+	if (kstrtou64(buf, 10, &j))
+		return -EINVAL;
+	err = mlx5_diag_sim_fw_sample_time(sd->fw, j, &ns, &clock);
+	if (!err)
+		sd->sample_j = j;
+	return err;
+}
+
+/* A write to a file that is not a capability; caller holds sd->lock. */
+static int sim_store_locked(struct sim_dev *sd, unsigned int id,
+			    const char *buf)
+{
 	u32 count, synd;
+	unsigned int v;
+	u64 u, t0, t1;
 	u8 status;
-	u64 off;
+	s64 step;
+	s32 ppm;
 	int ret;
 
-	if (f->id >= SIM_F_CAP0)
-		return sim_store_cap(sd, f->id - SIM_F_CAP0, buf);
-	switch (f->id) {
-	case SIM_F_PRESENT:
-		return sim_store_present(sd, buf);
+	switch (id) {
 	case SIM_F_FOREIGN_OWNER:
 		if (sim_parse_uint(buf, 1, &v))
 			return -EINVAL;
-		mutex_lock(&sd->lock);
-		if (v) {
-			ret = mlx5_diag_sim_fw_foreign_enable(sd->fw,
-							      sim_now_ns(sd));
-			ret = mlx5_diag_sim_status_to_errno(ret);
-		} else {
+		if (!v) {
 			mlx5_diag_sim_fw_foreign_disable(sd->fw,
 							 sim_now_ns(sd));
-			ret = 0;
+			return 0;
 		}
-		mutex_unlock(&sd->lock);
-		return ret;
+		ret = mlx5_diag_sim_fw_foreign_enable(sd->fw, sim_now_ns(sd));
+		return mlx5_diag_sim_status_to_errno(ret);
 	case SIM_F_FAIL_NEXT:
 		if (mlx5_diag_sim_parse_fail_next(buf, &count, &status, &synd))
 			return -EINVAL;
-		mutex_lock(&sd->lock);
-		ret = mlx5_diag_sim_fw_fail_next(sd->fw, count, status, synd);
-		mutex_unlock(&sd->lock);
-		return ret;
+		return mlx5_diag_sim_fw_fail_next(sd->fw, count, status, synd);
 	case SIM_F_STALL_MS:
 		if (sim_parse_uint(buf, SIM_MAX_STALL_MS, &v))
 			return -EINVAL;
-		mutex_lock(&sd->lock);
 		sd->stall_ms = v;
-		mutex_unlock(&sd->lock);
 		return 0;
 	case SIM_F_COUNTER_WRAP_BITS:
 		if (sim_parse_uint(buf, 64, &v))
 			return -EINVAL;
-		mutex_lock(&sd->lock);
-		ret = mlx5_diag_sim_fw_set_counter_wrap_bits(sd->fw, v);
-		mutex_unlock(&sd->lock);
-		return ret;
+		return mlx5_diag_sim_fw_set_counter_wrap_bits(sd->fw, v);
 	case SIM_F_CMD_LATENCY_US:
 		if (sim_parse_uint(buf, SIM_MAX_LATENCY_US, &v))
 			return -EINVAL;
-		mutex_lock(&sd->lock);
 		sd->cmd_latency_us = v;
-		mutex_unlock(&sd->lock);
 		return 0;
 	case SIM_F_CLOCK_OFFSET:
-		if (kstrtou64(buf, 0, &off))
+		if (kstrtou64(buf, 0, &u))
 			return -EINVAL;
-		mutex_lock(&sd->lock);
-		ret = mlx5_diag_sim_fw_set_clock_offset(sd->fw, off);
-		mutex_unlock(&sd->lock);
-		return ret;
+		return mlx5_diag_sim_fw_set_clock_offset(sd->fw, u);
+	case SIM_F_PROFILE:
+		ret = sim_parse_name(buf, sim_profile_names,
+				     ARRAY_SIZE(sim_profile_names));
+		if (ret < 0)
+			return ret;
+		return mlx5_diag_sim_fw_set_profile(sd->fw, ret);
+	case SIM_F_NUM_SAMPLES_UNIT:
+		ret = sim_parse_name(buf, sim_unit_names,
+				     ARRAY_SIZE(sim_unit_names));
+		if (ret < 0)
+			return ret;
+		mlx5_diag_sim_fw_set_entries_unit(sd->fw, ret);
+		return 0;
+	case SIM_F_CLOCK_MODE:
+		ret = sim_parse_name(buf, sim_mode_names,
+				     ARRAY_SIZE(sim_mode_names));
+		if (ret < 0)
+			return ret;
+		mlx5_diag_sim_time_set_manual(&sd->time, ktime_get_ns(), ret);
+		return 0;
+	case SIM_F_ADVANCE_NS:
+		if (kstrtou64(buf, 10, &u))
+			return -EINVAL;
+		return mlx5_diag_sim_time_advance(&sd->time, u);
+	case SIM_F_DRIFT_PPM:
+		if (kstrtos32(buf, 10, &ppm))
+			return -EINVAL;
+		return mlx5_diag_sim_fw_set_drift_ppm(sd->fw, sim_now_ns(sd),
+						      ppm);
+	case SIM_F_CLOCK_STEP:
+		if (kstrtos64(buf, 10, &step))
+			return -EINVAL;
+		mlx5_diag_sim_fw_clock_step(sd->fw, sim_now_ns(sd), step);
+		return 0;
+	case SIM_F_SAMPLE_TIME:
+		return sim_store_sample_time(sd, buf);
+	case SIM_F_MODEL:
+		ret = mlx5_diag_sim_parse_model(buf, &u, &t0, &t1);
+		if (ret)
+			return ret;
+		sd->model_set = true;
+		sd->model_id = u;
+		sd->model_t0 = t0;
+		sd->model_t1 = t1;
+		return 0;
 	default:
 		return -EPERM;
 	}
+}
+
+static int sim_store(struct sim_file *f, const char *buf)
+{
+	struct sim_dev *sd = f->sd;
+	int ret;
+
+	if (f->id >= SIM_F_CAP0)
+		return sim_store_cap(sd, f->id - SIM_F_CAP0, buf);
+	if (f->id == SIM_F_PRESENT)
+		return sim_store_present(sd, buf);
+	mutex_lock(&sd->lock);
+	ret = sim_store_locked(sd, f->id, buf);
+	mutex_unlock(&sd->lock);
+	return ret;
 }
 
 static ssize_t sim_dbg_read(struct file *file, char __user *ubuf,
@@ -444,6 +631,22 @@ static const struct file_operations sim_dbg_ro_fops = {
 	.llseek = default_llseek,
 };
 
+static const struct file_operations sim_dbg_wo_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = sim_dbg_write,
+	.llseek = default_llseek,
+};
+
+static const struct file_operations *sim_fops(umode_t mode)
+{
+	if (!(mode & 0444))
+		return &sim_dbg_wo_fops;
+	if (!(mode & 0222))
+		return &sim_dbg_ro_fops;
+	return &sim_dbg_rw_fops;
+}
+
 static void sim_dev_debugfs(struct sim_dev *sd)
 {
 	struct dentry *dir, *caps, *stats;
@@ -460,12 +663,10 @@ static void sim_dev_debugfs(struct sim_dev *sd)
 		if (i >= SIM_F_CAP0)
 			debugfs_create_file(mlx5_diag_sim_cap_name(i - SIM_F_CAP0),
 					    0644, caps, f, &sim_dbg_rw_fops);
-		else if (i >= SIM_F_STAT_PRODUCED)
-			debugfs_create_file(sim_file_names[i], 0444, stats, f,
-					    &sim_dbg_ro_fops);
 		else
-			debugfs_create_file(sim_file_names[i], 0644, dir, f,
-					    &sim_dbg_rw_fops);
+			debugfs_create_file(sim_files[i].name, sim_files[i].mode,
+					    i >= SIM_F_STAT0 ? stats : dir, f,
+					    sim_fops(sim_files[i].mode));
 	}
 }
 
@@ -480,7 +681,8 @@ static void sim_dev_destroy(struct sim_dev *sd)
 	kfree(sd);
 }
 
-static struct sim_dev *sim_dev_create(unsigned int index)
+static struct sim_dev *sim_dev_create(unsigned int index,
+				      enum mlx5_diag_sim_profile prof)
 {
 	struct sim_dev *sd;
 	unsigned int i;
@@ -503,7 +705,8 @@ static struct sim_dev *sim_dev_create(unsigned int index)
 		sd->files[i].sd = sd;
 		sd->files[i].id = i;
 	}
-	sd->created_ns = ktime_get_ns();
+	mlx5_diag_sim_fw_set_profile(sd->fw, prof);
+	mlx5_diag_sim_time_init(&sd->time, ktime_get_ns());
 	return sd;
 }
 
@@ -530,10 +733,12 @@ static void sim_cleanup(void)
 
 static int __init sim_init(void)
 {
+	int prof, err;
 	unsigned int i;
-	int err;
 
-	if (nr_devices < 1 || nr_devices > SIM_MAX_DEVICES)
+	prof = sim_parse_name(profile, sim_profile_names,
+			      ARRAY_SIZE(sim_profile_names));
+	if (nr_devices < 1 || nr_devices > SIM_MAX_DEVICES || prof < 0)
 		return -EINVAL;
 	sim_root = root_device_register(KBUILD_MODNAME);
 	if (IS_ERR(sim_root))
@@ -545,7 +750,7 @@ static int __init sim_init(void)
 	}
 	sim_dbg_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	for (i = 0; i < nr_devices; i++) {
-		sim_devs[i] = sim_dev_create(i);
+		sim_devs[i] = sim_dev_create(i, prof);
 		if (!sim_devs[i]) {
 			err = -ENOMEM;
 			goto fail;

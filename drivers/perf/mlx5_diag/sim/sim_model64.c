@@ -87,7 +87,7 @@ static void sim_m64_set(void *buf, size_t len, u32 base,
 		     sim_m64_fields[id].width, val);
 }
 
-/* Instance groups of the seed's table. */
+/* Instance groups of DOCA's data-ID table. */
 enum sim_m64_group {
 	SIM_GRP_PORT,
 	SIM_GRP_PORT_PRIO,
@@ -105,7 +105,10 @@ struct sim_m64_kind {
 	bool sync;	/* default: synchronized start supported */
 };
 
-/* The seed's table, in its order. Sync only on PCIe and ICMC kinds. */
+/*
+ * The DOCA Telemetry Diagnostics guide's table of supported data IDs, in
+ * its order. Sync only on PCIe and ICMC kinds.
+ */
 static const struct sim_m64_kind sim_m64_kinds[MLX5_DIAG_SIM_NUM_KINDS] = {
 	{ 0x10200001, SIM_GRP_PORT,		false },
 	{ 0x10200002, SIM_GRP_PORT_PRIO,	false },

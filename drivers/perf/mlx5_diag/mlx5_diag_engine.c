@@ -1,0 +1,884 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The diagnostic engine of one device: the state machine that owns
+ * SET_DIAGNOSTIC_PARAMS, and the poller that folds firmware samples into the
+ * running counts of the counted data IDs. Everything here sleeps except the
+ * read side (mlx5_diag_engine_read*), which perf's atomic callbacks use.
+ */
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+
+#include "mlx5_diag_engine.h"
+
+static unsigned int mlx5_diag_refresh = 5;
+static unsigned int mlx5_diag_check_polls = 20;
+
+static int mlx5_diag_refresh_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int ms;
+	int ret;
+
+	ret = kstrtouint(val, 0, &ms);
+	if (ret)
+		return ret;
+	if (ms < 1 || ms > 10000)
+		return -ERANGE;
+	WRITE_ONCE(mlx5_diag_refresh, ms);
+	return 0;
+}
+
+static const struct kernel_param_ops mlx5_diag_refresh_ops = {
+	.set = mlx5_diag_refresh_set,
+	.get = param_get_uint,
+};
+module_param_cb(refresh_ms, &mlx5_diag_refresh_ops, &mlx5_diag_refresh, 0644);
+MODULE_PARM_DESC(refresh_ms,
+		 "Counting: firmware poll period and staleness bound, ms (1-10000, default 5)");
+module_param_named(ownership_check_polls, mlx5_diag_check_polls, uint, 0644);
+MODULE_PARM_DESC(ownership_check_polls,
+		 "Counting: check every N polls that no other agent took the engine (default 20, 0: never)");
+
+unsigned int mlx5_diag_engine_refresh_ms(void)
+{
+	return READ_ONCE(mlx5_diag_refresh);
+}
+
+const char *mlx5_diag_engine_state_name(enum mlx5_diag_engine_state state)
+{
+	static const char * const names[] = {
+		[MLX5_DIAG_ENGINE_OFF] = "off",
+		[MLX5_DIAG_ENGINE_COUNT] = "count",
+		[MLX5_DIAG_ENGINE_RELEASING] = "releasing",
+		[MLX5_DIAG_ENGINE_FOREIGN] = "foreign",
+		[MLX5_DIAG_ENGINE_GONE] = "gone",
+	};
+
+	return state < ARRAY_SIZE(names) ? names[state] : "unknown";
+}
+
+/* Samples a folded-counting buffer holds: a few polls' worth. */
+#define MLX5_DIAG_FOLD_LOG_SLOTS	4
+/* Samples of the folded poll period in one refresh interval, at least. */
+#define MLX5_DIAG_FOLD_SAMPLES_PER_POLL	4
+
+/*
+ * The firmware configuration for what is counted and sampled. Pure.
+ *
+ * Nothing counted and no session: disable (enable 0, clear 1). A session:
+ * its configuration, provided every counted id is one of its ids (counting
+ * then rides on its samples). Counting alone: on-demand mode where the
+ * firmware offers it; otherwise repetitive mode with a period of about a
+ * quarter of the refresh interval and a buffer of 2^MLX5_DIAG_FOLD_LOG_SLOTS
+ * samples (less where the ids would not fit), every sample folded in.
+ */
+int mlx5_diag_engine_plan(const struct mlx5_diag_engine_plan *in,
+			  struct mlx5_diag_fw_params *p, const char **why)
+{
+	const struct mlx5_diag_caps *caps = in->caps;
+	unsigned int i, j, order;
+	u64 clocks;
+
+	p->enable = false;
+	p->mode = MLX5_DIAG_FW_ON_DEMAND;
+	p->sync = false;
+	p->clear = false;
+	p->log_num_of_samples = 0;
+	p->log_sample_period = caps->log_min_sample_period;
+	p->num_ids = 0;
+	if (in->session) {
+		for (i = 0; i < in->nr_count; i++) {
+			for (j = 0; j < in->session->num_ids; j++)
+				if (in->session->ids[j] == in->count_ids[i])
+					break;
+			if (j == in->session->num_ids) {
+				*why = "a counted data ID is not part of the sampling session";
+				return -EBUSY;
+			}
+		}
+		memcpy(p->ids, in->session->ids,
+		       in->session->num_ids * sizeof(*p->ids));
+		*p = (struct mlx5_diag_fw_params) {
+			.enable = true,
+			.mode = in->session->mode,
+			.sync = in->session->sync,
+			.clear = in->session->clear,
+			.log_num_of_samples = in->session->log_num_of_samples,
+			.log_sample_period = in->session->log_sample_period,
+			.num_ids = in->session->num_ids,
+			.ids = p->ids,
+		};
+		return 0;
+	}
+	if (!in->nr_count) {
+		p->clear = true;
+		return 0;
+	}
+	if (in->nr_count > caps->max_ids) {
+		*why = "the device counts no more data IDs at once";
+		return -ENOSPC;
+	}
+	memcpy(p->ids, in->count_ids, in->nr_count * sizeof(*p->ids));
+	p->num_ids = in->nr_count;
+	p->enable = true;
+	if (caps->on_demand)
+		return 0;
+	if (!caps->repetitive) {
+		*why = "the device offers neither on-demand nor repetitive sampling";
+		return -EOPNOTSUPP;
+	}
+	/* 2^(log_max_samples - log_num_of_samples) >= num_of_counters */
+	order = order_base_2(in->nr_count);
+	if (order >= caps->log_max_samples) {
+		*why = "the firmware buffer is too small for this many data IDs";
+		return -ENOSPC;
+	}
+	p->mode = MLX5_DIAG_FW_REPETITIVE;
+	p->log_num_of_samples = min_t(unsigned int, MLX5_DIAG_FOLD_LOG_SLOTS,
+				      caps->log_max_samples - order);
+	/* num_of_samples is 16 bits, and may count entries */
+	while (p->log_num_of_samples &&
+	       (in->nr_count << p->log_num_of_samples) > U16_MAX)
+		p->log_num_of_samples--;
+	clocks = div_u64((u64)in->refresh_ms * caps->freq_khz,
+			 MLX5_DIAG_FOLD_SAMPLES_PER_POLL);
+	p->log_sample_period = clamp_t(unsigned int, clocks ? ilog2(clocks) : 0,
+				       caps->log_min_sample_period,
+				       MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD);
+	return 0;
+}
+
+static bool mlx5_diag_engine_owned(const struct mlx5_diag_engine *eng)
+{
+	return eng->state == MLX5_DIAG_ENGINE_COUNT ||
+	       eng->state == MLX5_DIAG_ENGINE_RELEASING;
+}
+
+static void mlx5_diag_engine_kick(struct mlx5_diag_engine *eng)
+{
+	if (eng->wq)
+		mod_delayed_work(eng->wq, &eng->poll_work,
+				 msecs_to_jiffies(mlx5_diag_engine_refresh_ms()));
+}
+
+/* Firmware holds nothing of ours (any more, or as far as we know). */
+static void mlx5_diag_engine_unmap(struct mlx5_diag_engine *eng)
+{
+	unsigned int i;
+
+	eng->programmed.num_ids = 0;
+	for (i = 0; i < eng->fw->caps.max_ids; i++)
+		eng->slots[i].in_fw = false;
+}
+
+/*
+ * Tie each id firmware holds for us (@eng->programmed) to the slot of an
+ * open event counting it. @restart: a new configuration, so every baseline
+ * and the sample numbering start again.
+ */
+static void mlx5_diag_engine_map(struct mlx5_diag_engine *eng, bool restart)
+{
+	const struct mlx5_diag_fw_params *p = &eng->programmed;
+	unsigned int i, s;
+
+	for (s = 0; s < eng->fw->caps.max_ids; s++) {
+		eng->slots[s].in_fw = false;
+		if (restart)
+			eng->slots[s].cs.primed = false;
+	}
+	for (i = 0; i < p->num_ids; i++) {
+		eng->fw_slot[i] = -1;
+		for (s = 0; s < eng->fw->caps.max_ids; s++) {
+			if (eng->slots[s].users && eng->slots[s].id == p->ids[i] &&
+			    !eng->slots[s].in_fw) {
+				eng->slots[s].in_fw = true;
+				eng->fw_slot[i] = s;
+				break;
+			}
+		}
+	}
+	if (!restart)
+		return;
+	eng->reading_known = false;
+	eng->entries_reading = false;
+	eng->next_sample = 0;
+	eng->nslots = 1U << p->log_num_of_samples;
+	eng->polls_since_check = 0;
+}
+
+/* No event counts @s any more: nothing folds into it from now on. */
+static void mlx5_diag_engine_slot_free(struct mlx5_diag_engine *eng,
+				       struct mlx5_diag_engine_slot *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < eng->programmed.num_ids; i++)
+		if (eng->fw_slot[i] == s - eng->slots)
+			eng->fw_slot[i] = -1;
+	s->in_fw = false;
+	s->entry = NULL;
+}
+
+/* Fold one decoded sample (entries in firmware order) into the counts. */
+static void mlx5_diag_engine_fold(struct mlx5_diag_engine *eng)
+{
+	const struct mlx5_diag_fw_params *p = &eng->programmed;
+	unsigned int i, resets = 0;
+	unsigned long flags;
+	u64 delta;
+
+	spin_lock_irqsave(&eng->vlock, flags);
+	for (i = 0; i < p->num_ids; i++) {
+		struct mlx5_diag_engine_slot *s;
+
+		if (eng->fw_slot[i] < 0)
+			continue;
+		s = &eng->slots[eng->fw_slot[i]];
+		switch (mlx5_diag_count_fold(&s->cs, s->entry->class, 64,
+					     eng->entries[i].value, &delta)) {
+		case MLX5_DIAG_FOLD_ADDED:
+			s->value += delta;
+			break;
+		case MLX5_DIAG_FOLD_RESET:
+			resets++;
+			break;
+		case MLX5_DIAG_FOLD_PRIMED:
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&eng->vlock, flags);
+	if (resets) {
+		eng->stats.counter_resets += resets;
+		pr_warn_ratelimited("%s: %u counter(s) went backwards (firmware reset or another agent): counting restarts from the new value, nothing added\n",
+				    eng->fw->name, resets);
+	}
+}
+
+/*
+ * Decode sample @s of the outbox into eng->entries. Returns false when its
+ * entries do not carry the programmed ids in order (not returned, or not
+ * ours).
+ */
+static bool mlx5_diag_engine_decode(struct mlx5_diag_engine *eng,
+				    unsigned int s)
+{
+	const struct mlx5_diag_fw_params *p = &eng->programmed;
+	unsigned int i;
+
+	for (i = 0; i < p->num_ids; i++) {
+		mlx5_diag_fw_query_counters_entry(eng->fw->dialect, eng->out,
+						  s * p->num_ids + i,
+						  &eng->entries[i]);
+		if (eng->entries[i].id != p->ids[i])
+			return false;
+	}
+	return true;
+}
+
+/*
+ * QUERY_DIAGNOSTIC_COUNTERS for @nsamples samples from index 0. Public
+ * sources read num_of_samples two ways: samples (MLNX_OFED) or entries
+ * (mlx5ctl). The first query of a configuration asks for samples with an
+ * outbox that holds them all; firmware that counts entries fills only the
+ * first @nsamples entries, which tells the two apart (with two or more ids).
+ * Returns the number of whole samples with the programmed ids, or an errno.
+ */
+static int mlx5_diag_engine_query(struct mlx5_diag_engine *eng,
+				  unsigned int nsamples)
+{
+	unsigned int num = eng->programmed.num_ids, got;
+	u32 in[4];
+	int ret;
+
+	mlx5_diag_fw_query_counters_in(in, eng->entries_reading ?
+				       nsamples * num : nsamples, 0);
+	ret = mlx5_diag_fw_cmd(eng->fw, in, sizeof(in), eng->out,
+			       mlx5_diag_fw_query_counters_outlen(eng->fw->dialect,
+								  nsamples * num));
+	if (ret)
+		return ret;
+	for (got = 0; got < nsamples; got++)
+		if (!mlx5_diag_engine_decode(eng, got))
+			break;
+	if (!eng->reading_known && num > 1 && got == nsamples / num &&
+	    got < nsamples) {
+		eng->reading_known = true;
+		eng->entries_reading = true;
+		return mlx5_diag_engine_query(eng, nsamples);
+	}
+	eng->reading_known = true;
+	return got;
+}
+
+/* On-demand counting: one new sample of every programmed id. */
+static int mlx5_diag_engine_poll_on_demand(struct mlx5_diag_engine *eng)
+{
+	int got = mlx5_diag_engine_query(eng, 1);
+
+	if (got < 0)
+		return got;
+	if (got < 1 || !mlx5_diag_engine_decode(eng, 0))
+		return -EPROTO;
+	mlx5_diag_engine_fold(eng);
+	return 0;
+}
+
+/* A sample of the folded ring: its extended id and its place. */
+struct mlx5_diag_ring_sample {
+	u64 seq;
+	unsigned int pos;
+};
+
+static int mlx5_diag_ring_sample_cmp(const void *a, const void *b)
+{
+	const struct mlx5_diag_ring_sample *x = a, *y = b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * Folded counting: read the whole ring and fold, in order, every sample not
+ * folded before. A slot holds sample j at position j mod nslots; one whose
+ * sample id does not match its position, or whose timestamp is 0, was not
+ * written in this configuration. Samples overwritten before this poll are
+ * counted as lost: counters lose nothing (their next value carries the
+ * increase), sums lose those samples' values.
+ */
+static int mlx5_diag_engine_poll_folded(struct mlx5_diag_engine *eng)
+{
+	unsigned int bits = eng->fw->dialect->sample_id_bits;
+	u64 mask = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
+	struct mlx5_diag_ring_sample ring[1U << MLX5_DIAG_FOLD_LOG_SLOTS];
+	unsigned int n = 0, s;
+	u64 expect = eng->next_sample;
+	int got;
+
+	got = mlx5_diag_engine_query(eng, eng->nslots);
+	if (got < 0)
+		return got;
+	if (got < eng->nslots)
+		return -EPROTO;
+	for (s = 0; s < eng->nslots; s++) {
+		u64 d;
+
+		mlx5_diag_engine_decode(eng, s);
+		if (!eng->entries[0].timestamp ||
+		    (eng->entries[0].sample_id & (eng->nslots - 1)) != s)
+			continue;
+		d = (eng->entries[0].sample_id - expect) & mask;
+		if (d > mask >> 1)
+			continue;	/* folded by an earlier poll */
+		ring[n].seq = expect + d;
+		ring[n++].pos = s;
+	}
+	sort(ring, n, sizeof(ring[0]), mlx5_diag_ring_sample_cmp, NULL);
+	for (s = 0; s < n; s++) {
+		if (ring[s].seq > expect) {
+			eng->stats.lost_samples += ring[s].seq - expect;
+			pr_warn_ratelimited("%s: firmware overwrote %llu sample(s) before they were read: sums miss them (engine/lost_samples)\n",
+					    eng->fw->name, ring[s].seq - expect);
+		}
+		mlx5_diag_engine_decode(eng, ring[s].pos);
+		mlx5_diag_engine_fold(eng);
+		expect = ring[s].seq + 1;
+	}
+	eng->next_sample = expect;
+	return 0;
+}
+
+static int mlx5_diag_engine_poll_samples(struct mlx5_diag_engine *eng)
+{
+	if (!eng->programmed.num_ids)
+		return 0;
+	eng->stats.polls++;
+	if (eng->programmed.mode == MLX5_DIAG_FW_ON_DEMAND)
+		return mlx5_diag_engine_poll_on_demand(eng);
+	return mlx5_diag_engine_poll_folded(eng);
+}
+
+/*
+ * Is firmware still running what we programmed? If not, another agent took
+ * the engine: stop counting (never add its values) until it lets go.
+ */
+static void mlx5_diag_engine_check_owner(struct mlx5_diag_engine *eng)
+{
+	eng->polls_since_check = 0;
+	if (mlx5_diag_fw_query_params(eng->fw, &eng->queried))
+		return;
+	if (mlx5_diag_fw_params_equal(&eng->queried, &eng->programmed))
+		return;
+	eng->stats.takeovers++;
+	eng->state = MLX5_DIAG_ENGINE_FOREIGN;
+	mlx5_diag_engine_unmap(eng);
+	pr_warn("%s: another agent reconfigured the diagnostic engine: counts of open events stop, new events are refused until it lets go\n",
+		eng->fw->name);
+}
+
+/* Collect the ids open events count into eng->want's id list. */
+static unsigned int mlx5_diag_engine_wanted(struct mlx5_diag_engine *eng)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < eng->fw->caps.max_ids; i++)
+		if (eng->slots[i].users)
+			eng->want.ids[n++] = eng->slots[i].id;
+	return n;
+}
+
+/* Give the engine back: disable is enable = 0, clear = 1. */
+static void mlx5_diag_engine_release(struct mlx5_diag_engine *eng)
+{
+	struct mlx5_diag_fw_params off = { .clear = true };
+
+	mlx5_diag_engine_unmap(eng);
+	eng->displaced_valid = false;
+	if (!mlx5_diag_engine_owned(eng)) {
+		if (eng->state != MLX5_DIAG_ENGINE_GONE)
+			eng->state = MLX5_DIAG_ENGINE_OFF;
+		return;
+	}
+	if (mlx5_diag_fw_set_params(eng->fw, &off)) {
+		if (eng->state != MLX5_DIAG_ENGINE_RELEASING)
+			pr_warn("%s: could not disable the diagnostic engine; retrying every poll\n",
+				eng->fw->name);
+		eng->state = MLX5_DIAG_ENGINE_RELEASING;
+		mlx5_diag_engine_kick(eng);
+		return;
+	}
+	eng->state = MLX5_DIAG_ENGINE_OFF;
+}
+
+/*
+ * A SET failed: learn what firmware holds and go on with that. Firmware
+ * that refuses a SET (BAD_PARAM) keeps its old configuration, which is then
+ * polled as before; an unknown configuration is another agent's.
+ */
+static void mlx5_diag_engine_learn(struct mlx5_diag_engine *eng)
+{
+	unsigned int i, s;
+
+	eng->stats.set_failures++;
+	if (mlx5_diag_fw_query_params(eng->fw, &eng->queried)) {
+		mlx5_diag_engine_unmap(eng);
+		return;
+	}
+	if (!eng->queried.enable) {
+		mlx5_diag_engine_unmap(eng);
+		eng->state = MLX5_DIAG_ENGINE_OFF;
+		return;
+	}
+	if (eng->programmed.num_ids &&
+	    mlx5_diag_fw_params_equal(&eng->queried, &eng->programmed)) {
+		mlx5_diag_engine_map(eng, false);
+		return;
+	}
+	for (i = 0; i < eng->queried.num_ids; i++) {
+		for (s = 0; s < eng->fw->caps.max_ids; s++)
+			if (eng->slots[s].users &&
+			    eng->slots[s].id == eng->queried.ids[i])
+				break;
+		if (s == eng->fw->caps.max_ids ||
+		    eng->queried.mode == MLX5_DIAG_FW_SINGLE ||
+		    (eng->queried.mode == MLX5_DIAG_FW_REPETITIVE &&
+		     eng->queried.log_num_of_samples > MLX5_DIAG_FOLD_LOG_SLOTS)) {
+			mlx5_diag_engine_unmap(eng);
+			eng->state = MLX5_DIAG_ENGINE_FOREIGN;
+			return;
+		}
+	}
+	/* ours, though not what we last knew: poll it */
+	swap(eng->queried, eng->programmed);
+	eng->state = MLX5_DIAG_ENGINE_COUNT;
+	mlx5_diag_engine_map(eng, true);
+	mlx5_diag_engine_poll_samples(eng);
+	mlx5_diag_engine_kick(eng);
+}
+
+/*
+ * Program the firmware with every id open events count, or disable it when
+ * none is left. What the old configuration counted is banked first. An
+ * engine enabled by another agent is taken over only when @force.
+ */
+static int mlx5_diag_engine_apply(struct mlx5_diag_engine *eng, bool force,
+				  bool *took_over, const char **why)
+{
+	struct mlx5_diag_engine_plan plan = {
+		.caps = &eng->fw->caps,
+		.count_ids = eng->want.ids,
+		.refresh_ms = mlx5_diag_engine_refresh_ms(),
+	};
+	int ret;
+
+	lockdep_assert_held(&eng->lock);
+	if (eng->state == MLX5_DIAG_ENGINE_GONE)
+		return -ENODEV;
+	if (eng->state == MLX5_DIAG_ENGINE_COUNT)
+		mlx5_diag_engine_poll_samples(eng);
+	plan.nr_count = mlx5_diag_engine_wanted(eng);
+	if (!plan.nr_count) {
+		mlx5_diag_engine_release(eng);
+		return 0;
+	}
+	if (!mlx5_diag_engine_owned(eng)) {
+		ret = mlx5_diag_fw_query_params(eng->fw, &eng->queried);
+		if (ret) {
+			*why = "could not query the diagnostic engine";
+			return ret;
+		}
+		if (eng->queried.enable && !force) {
+			eng->state = MLX5_DIAG_ENGINE_FOREIGN;
+			*why = "another agent has the engine (DOCA, a crashed owner); see force";
+			return -EBUSY;
+		}
+		if (eng->queried.enable) {
+			pr_warn("%s: taking the diagnostic engine over from another agent, whose samples stop\n",
+				eng->fw->name);
+			swap(eng->displaced, eng->queried);
+			eng->displaced_valid = true;
+			eng->takeover_final = false;
+			*took_over = true;
+		}
+	}
+	ret = mlx5_diag_engine_plan(&plan, &eng->want, why);
+	if (ret)
+		return ret;
+	ret = mlx5_diag_fw_set_params(eng->fw, &eng->want);
+	if (ret) {
+		*why = "the firmware refused the configuration";
+		mlx5_diag_engine_learn(eng);
+		return ret;
+	}
+	/* firmware may raise the period: keep what it reports */
+	if (mlx5_diag_fw_query_params(eng->fw, &eng->queried))
+		swap(eng->queried, eng->want);
+	swap(eng->queried, eng->programmed);
+	eng->state = MLX5_DIAG_ENGINE_COUNT;
+	mlx5_diag_engine_map(eng, true);
+	/* the first sample sets every counter's baseline */
+	mlx5_diag_engine_poll_samples(eng);
+	mlx5_diag_engine_kick(eng);
+	return 0;
+}
+
+/**
+ * mlx5_diag_engine_count_get() - count data ID @id for one more event
+ * @eng: the engine
+ * @id: the data ID (or fw counter), validated against the catalog
+ * @e: its catalog entry
+ * @force: take the engine over from another agent
+ * @slot: the slot the event reads
+ * @took_over: set when this call displaced another agent's configuration
+ *
+ * Sleeps. Return: 0 or a negative errno, with the reason logged.
+ */
+int mlx5_diag_engine_count_get(struct mlx5_diag_engine *eng, u64 id,
+			       const struct mlx5_diag_catalog_entry *e,
+			       bool force, unsigned int *slot, bool *took_over)
+{
+	struct mlx5_diag_engine_slot *s, *free = NULL;
+	const char *why = NULL;
+	unsigned int i;
+	int ret = 0;
+
+	*took_over = false;
+	mutex_lock(&eng->lock);
+	if (eng->state == MLX5_DIAG_ENGINE_GONE) {
+		why = "device removed";
+		ret = -ENODEV;
+		goto out;
+	}
+	/* is the other agent still there? */
+	if (eng->state == MLX5_DIAG_ENGINE_FOREIGN && !force &&
+	    !mlx5_diag_fw_query_params(eng->fw, &eng->queried) &&
+	    !eng->queried.enable) {
+		eng->state = MLX5_DIAG_ENGINE_OFF;
+		if (eng->users)
+			mlx5_diag_engine_apply(eng, false, took_over, &why);
+	}
+	if (eng->state == MLX5_DIAG_ENGINE_FOREIGN && !force) {
+		why = "another agent holds the diagnostic engine; see force";
+		ret = -EBUSY;
+		goto out;
+	}
+	for (i = 0; i < eng->fw->caps.max_ids; i++) {
+		s = &eng->slots[i];
+		if (s->users && s->id == id &&
+		    eng->state != MLX5_DIAG_ENGINE_FOREIGN) {
+			s->users++;
+			eng->users++;
+			*slot = i;
+			goto out;
+		}
+		if (!s->users && !free)
+			free = s;
+	}
+	if (!free) {
+		why = "the device counts no more data IDs at once";
+		ret = -ENOSPC;
+		goto out;
+	}
+	free->id = id;
+	free->entry = e;
+	free->users = 1;
+	free->value = 0;
+	free->cs.primed = false;
+	ret = mlx5_diag_engine_apply(eng, force, took_over, &why);
+	if (ret) {
+		free->users = 0;
+		mlx5_diag_engine_slot_free(eng, free);
+		goto out;
+	}
+	eng->users++;
+	*slot = free - eng->slots;
+out:
+	mutex_unlock(&eng->lock);
+	if (ret)
+		pr_info_ratelimited("%s: event 0x%llx refused: %s\n",
+				    eng->fw->name, id, why);
+	return ret;
+}
+
+/**
+ * mlx5_diag_engine_count_put() - an event counting @slot goes away
+ * @eng: the engine
+ * @slot: from mlx5_diag_engine_count_get()
+ * @unscheduled_taker: the event took the engine over from another agent
+ *	and was never scheduled (its open failed after event_init, or it
+ *	never ran): if nothing else was scheduled since and nothing else is
+ *	counted, the displaced configuration is put back.
+ *
+ * Sleeps.
+ */
+void mlx5_diag_engine_count_put(struct mlx5_diag_engine *eng, unsigned int slot,
+				bool unscheduled_taker)
+{
+	struct mlx5_diag_engine_slot *s = &eng->slots[slot];
+	const char *why = NULL;
+	bool took_over;
+	int ret;
+
+	mutex_lock(&eng->lock);
+	eng->users--;
+	if (--s->users)
+		goto out;
+	mlx5_diag_engine_slot_free(eng, s);
+	if (eng->state == MLX5_DIAG_ENGINE_GONE)
+		goto out;
+	if (unscheduled_taker && !eng->users && eng->displaced_valid &&
+	    !READ_ONCE(eng->takeover_final) &&
+	    eng->state == MLX5_DIAG_ENGINE_COUNT) {
+		mlx5_diag_engine_unmap(eng);
+		eng->displaced_valid = false;
+		if (mlx5_diag_fw_set_params(eng->fw, &eng->displaced))
+			mlx5_diag_engine_release(eng);
+		else
+			eng->state = MLX5_DIAG_ENGINE_OFF;
+		pr_info("%s: the event that took the engine over never ran: the other agent's configuration is restored\n",
+			eng->fw->name);
+		goto out;
+	}
+	ret = mlx5_diag_engine_apply(eng, false, &took_over, &why);
+	if (ret)
+		pr_err_ratelimited("%s: releasing data ID 0x%llx: %s (%d)\n",
+				   eng->fw->name, s->id, why, ret);
+out:
+	mutex_unlock(&eng->lock);
+}
+
+/* An event was scheduled: a takeover it or others forced is final. Atomic. */
+void mlx5_diag_engine_scheduled(struct mlx5_diag_engine *eng)
+{
+	if (!READ_ONCE(eng->takeover_final))
+		WRITE_ONCE(eng->takeover_final, true);
+}
+
+/**
+ * mlx5_diag_engine_poll() - one refresh: fold new samples, watch ownership
+ * @eng: the engine
+ *
+ * The body of the poll work; KUnit calls it directly. Sleeps.
+ */
+void mlx5_diag_engine_poll(struct mlx5_diag_engine *eng)
+{
+	struct mlx5_diag_fw_params off = { .clear = true };
+	unsigned int checks = READ_ONCE(mlx5_diag_check_polls);
+	const char *why;
+	bool took_over;
+	int ret;
+
+	mutex_lock(&eng->lock);
+	switch (eng->state) {
+	case MLX5_DIAG_ENGINE_COUNT:
+		ret = mlx5_diag_engine_poll_samples(eng);
+		if (ret == -EPROTO || ret == -EIO ||
+		    (checks && ++eng->polls_since_check >= checks))
+			mlx5_diag_engine_check_owner(eng);
+		break;
+	case MLX5_DIAG_ENGINE_RELEASING:
+		eng->stats.disable_retries++;
+		if (!mlx5_diag_fw_set_params(eng->fw, &off)) {
+			eng->state = MLX5_DIAG_ENGINE_OFF;
+			pr_info("%s: diagnostic engine disabled after %llu retries\n",
+				eng->fw->name, eng->stats.disable_retries);
+			if (eng->users)
+				mlx5_diag_engine_apply(eng, false, &took_over,
+						       &why);
+		}
+		break;
+	case MLX5_DIAG_ENGINE_FOREIGN:
+		if (!eng->users || mlx5_diag_fw_query_params(eng->fw, &eng->queried) ||
+		    eng->queried.enable)
+			break;
+		pr_info("%s: the other agent let the diagnostic engine go: counting resumes\n",
+			eng->fw->name);
+		eng->state = MLX5_DIAG_ENGINE_OFF;
+		mlx5_diag_engine_apply(eng, false, &took_over, &why);
+		break;
+	case MLX5_DIAG_ENGINE_OFF:
+	case MLX5_DIAG_ENGINE_GONE:
+		break;
+	}
+	if ((eng->state == MLX5_DIAG_ENGINE_COUNT && eng->programmed.num_ids) ||
+	    eng->state == MLX5_DIAG_ENGINE_RELEASING ||
+	    (eng->state == MLX5_DIAG_ENGINE_FOREIGN && eng->users))
+		mlx5_diag_engine_kick(eng);
+	mutex_unlock(&eng->lock);
+}
+
+static void mlx5_diag_engine_poll_work(struct work_struct *work)
+{
+	mlx5_diag_engine_poll(container_of(to_delayed_work(work),
+					   struct mlx5_diag_engine, poll_work));
+}
+
+/* The running count of @slot. Atomic. */
+u64 mlx5_diag_engine_read(struct mlx5_diag_engine *eng, unsigned int slot)
+{
+	unsigned long flags;
+	u64 v;
+
+	spin_lock_irqsave(&eng->vlock, flags);
+	v = eng->slots[slot].value;
+	spin_unlock_irqrestore(&eng->vlock, flags);
+	return v;
+}
+
+/*
+ * Every slot's count as of one poll, for a group read in which all
+ * siblings must see the same generation. Atomic.
+ */
+void mlx5_diag_engine_snapshot(struct mlx5_diag_engine *eng, u64 *values)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	spin_lock_irqsave(&eng->vlock, flags);
+	for (i = 0; i < eng->fw->caps.max_ids; i++)
+		values[i] = eng->slots[i].value;
+	spin_unlock_irqrestore(&eng->vlock, flags);
+}
+
+/*
+ * The device is going: give the engine back while the transport works,
+ * then fence the transport. Counts stay frozen for open events.
+ */
+void mlx5_diag_engine_detach(struct mlx5_diag_engine *eng)
+{
+	mutex_lock(&eng->lock);
+	if (mlx5_diag_engine_owned(eng)) {
+		mlx5_diag_engine_poll_samples(eng);
+		mlx5_diag_engine_release(eng);
+		if (eng->state == MLX5_DIAG_ENGINE_RELEASING)
+			pr_warn("%s: could not disable the diagnostic engine on removal\n",
+				eng->fw->name);
+	}
+	mlx5_diag_engine_unmap(eng);
+	eng->state = MLX5_DIAG_ENGINE_GONE;
+	eng->displaced_valid = false;
+	mlx5_diag_fw_detach(eng->fw);
+	mutex_unlock(&eng->lock);
+	cancel_delayed_work_sync(&eng->poll_work);
+}
+
+/* The same device is back: counting resumes for the events still open. */
+void mlx5_diag_engine_attach(struct mlx5_diag_engine *eng,
+			     struct mlx5_diag_aux_dev *aux)
+{
+	const char *why = NULL;
+	bool took_over;
+	int ret;
+
+	mutex_lock(&eng->lock);
+	mlx5_diag_fw_attach(eng->fw, aux);
+	eng->state = MLX5_DIAG_ENGINE_OFF;
+	if (eng->users) {
+		ret = mlx5_diag_engine_apply(eng, false, &took_over, &why);
+		if (ret)
+			pr_warn("%s: counting does not resume: %s (%d)\n",
+				eng->fw->name, why, ret);
+	}
+	mutex_unlock(&eng->lock);
+}
+
+void mlx5_diag_engine_status(struct mlx5_diag_engine *eng,
+			     enum mlx5_diag_engine_state *state,
+			     struct mlx5_diag_engine_stats *stats)
+{
+	mutex_lock(&eng->lock);
+	*state = eng->state;
+	*stats = eng->stats;
+	mutex_unlock(&eng->lock);
+}
+
+static u64 *mlx5_diag_engine_ids(u16 n)
+{
+	return kcalloc(n, sizeof(u64), GFP_KERNEL);
+}
+
+int mlx5_diag_engine_init(struct mlx5_diag_engine *eng, struct mlx5_diag_fw *fw,
+			  struct workqueue_struct *wq)
+{
+	u16 max = fw->caps.max_ids;
+	unsigned int entries;
+
+	memset(eng, 0, sizeof(*eng));
+	eng->fw = fw;
+	eng->wq = wq;
+	mutex_init(&eng->lock);
+	spin_lock_init(&eng->vlock);
+	INIT_DELAYED_WORK(&eng->poll_work, mlx5_diag_engine_poll_work);
+	/* the folded ring is the largest read: 2^LOG_SLOTS samples */
+	entries = (1U << MLX5_DIAG_FOLD_LOG_SLOTS) * max;
+	eng->outlen = mlx5_diag_fw_query_counters_outlen(fw->dialect, entries);
+	eng->out = kvzalloc(eng->outlen, GFP_KERNEL);
+	eng->slots = kcalloc(max, sizeof(*eng->slots), GFP_KERNEL);
+	eng->fw_slot = kcalloc(max, sizeof(*eng->fw_slot), GFP_KERNEL);
+	eng->entries = kcalloc(max, sizeof(*eng->entries), GFP_KERNEL);
+	eng->programmed.ids = mlx5_diag_engine_ids(max);
+	eng->want.ids = mlx5_diag_engine_ids(max);
+	eng->queried.ids = mlx5_diag_engine_ids(max);
+	eng->displaced.ids = mlx5_diag_engine_ids(max);
+	if (!eng->out || !eng->slots || !eng->fw_slot || !eng->entries ||
+	    !eng->programmed.ids || !eng->want.ids || !eng->queried.ids ||
+	    !eng->displaced.ids) {
+		mlx5_diag_engine_free(eng);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void mlx5_diag_engine_free(struct mlx5_diag_engine *eng)
+{
+	kvfree(eng->out);
+	kfree(eng->slots);
+	kfree(eng->fw_slot);
+	kfree(eng->entries);
+	kfree(eng->programmed.ids);
+	kfree(eng->want.ids);
+	kfree(eng->queried.ids);
+	kfree(eng->displaced.ids);
+	mutex_destroy(&eng->lock);
+}

@@ -1,0 +1,47 @@
+# shellcheck shell=sh
+# Helpers for the engine selftests: the device clock, the PMU's engine/
+# files, waiting for driver polls and the sample grid. Sourced after lib.sh
+# (which has the manual clock and the model).
+
+# eng PMU FILE: a file of the PMU's engine/ directory
+eng() { cat "$PMUS/$1/engine/$2"; }
+
+# sim_clock DEV: the device clock now
+sim_clock() { cut -d' ' -f2 "$SIM/dev$1/clock"; }
+
+# clocks_ns DEV CLOCKS: device clocks as engine ns (whole ns, as the model)
+clocks_ns() {
+	f=$(cat "$SIM/dev$1/caps/device_frequency_khz")
+	echo $(( $2 * 1000000 / f ))
+}
+
+# wait_polls PMU N: until the driver polled the device N more times (10 s)
+wait_polls() {
+	p0=$(eng "$1" polls)
+	i=0
+	while [ "$(eng "$1" polls)" -lt $((p0 + $2)) ] && [ $i -lt 1000 ]; do
+		sleep 0.01
+		i=$((i + 1))
+	done
+	[ "$(eng "$1" polls)" -ge $((p0 + $2)) ]
+}
+
+# wait_state PMU STATE: until engine/state reads STATE (10 s)
+wait_state() {
+	i=0
+	while [ "$(eng "$1" state)" != "$2" ] && [ $i -lt 1000 ]; do
+		sleep 0.01
+		i=$((i + 1))
+	done
+	[ "$(eng "$1" state)" = "$2" ]
+}
+
+# sample_grid DEV: "E P", the enable clock and the period in clocks of a
+# periodic configuration (sample j falls due at E + (j + 1) * P)
+sample_grid() {
+	echo 0 >"$SIM/dev$1/sample_time"
+	s0=$(cut -d' ' -f3 "$SIM/dev$1/sample_time")
+	echo 1 >"$SIM/dev$1/sample_time"
+	s1=$(cut -d' ' -f3 "$SIM/dev$1/sample_time")
+	echo $((s0 - (s1 - s0))) $((s1 - s0))
+}

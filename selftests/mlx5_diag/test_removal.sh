@@ -1,0 +1,96 @@
+#!/bin/sh
+# Removal with events open: nothing of the provider is touched afterwards
+# (identifier and engine files stay readable), counts freeze, new opens get
+# ENODEV, the same PMU comes back with the device and its open events count
+# again, exactly; a kept PMU goes once no event is left. Then 200 removals
+# while other processes open, read and close events.
+. ./lib.sh
+. ./engine_lib.sh
+
+P=$(pmu_of_sim 1)
+D=$SIM/dev1
+HITS=0x1180000200000000		# icmc_hits
+
+sim_manual 1
+perf stat -x';' -e "$P/icmc_hits/" -a -- sh -c "
+	. ./lib.sh; . ./engine_lib.sh
+	c0=\$(sim_clock 1)
+	sim_advance 1 4000000
+	c1=\$(sim_clock 1)
+	echo 0 >$D/present
+	cat $PMUS/$P/identifier >/tmp/rm.id
+	eng $P state >/tmp/rm.state
+	perf_open_errno $P/icmc_hits/ >/tmp/rm.errno
+	echo 6000000 >$D/advance_ns
+	echo 1 >$D/present
+	pmu_of_sim 1 >/tmp/rm.back
+	c2=\$(sim_clock 1)
+	sim_advance 1 5000000
+	c3=\$(sim_clock 1)
+	echo \$c0 \$c1 \$c2 \$c3 >/tmp/rm.clocks
+" >/tmp/rm1.out 2>&1
+expect_eq "the identifier stays readable after removal" "$(cat /tmp/rm.id)" sim:1
+expect_eq "the engine of a removed device is gone" "$(cat /tmp/rm.state)" gone
+expect_eq "opening on a removed device: ENODEV" "$(cat /tmp/rm.errno)" 19
+check "the refusal says why" sh -c "dmesg | grep -q 'refused: device removed'"
+expect_eq "the device came back as the same PMU" "$(cat /tmp/rm.back)" "$P"
+check "the return is logged" sh -c "dmesg | grep -q 're-attached: open events count again'"
+set -- $(cat /tmp/rm.clocks)
+want=$(( $(sim_model 1 $HITS 0 "$(clocks_ns 1 $(($2 - $1)))") +
+	 $(sim_model 1 $HITS 0 "$(clocks_ns 1 $(($4 - $3)))") ))
+expect_eq "counts froze while the device was away, then went on exactly" \
+	"$(stat_value "$(cat /tmp/rm1.out)" icmc_hits)" "$want"
+sim_running 1
+
+# a kept PMU goes once its last event is closed
+perf stat -e "$P/icmc_hits/" -a sleep 2 >/dev/null 2>&1 &
+pid=$!
+sleep 1
+echo 0 >"$D/present"
+check "the PMU stays while its event is open" test -d "$PMUS/$P"
+wait $pid
+sleep 1
+check "and goes after its last event closed" test ! -d "$PMUS/$P"
+echo 1 >"$D/present"
+P=$(pmu_of_sim 1)
+check "the device is back as a PMU ($P)" test -n "$P"
+
+# ---- 200 removals while other processes open, read and close events
+rm -f /tmp/rm.stop
+for w in 1 2 3; do
+	( while [ ! -e /tmp/rm.stop ]; do
+		perf stat -e "mlx5_diag/icmc_hits/" -a sleep 0.02 >/dev/null 2>&1
+	  done ) &
+done
+( while [ ! -e /tmp/rm.stop ]; do
+	cat "$PMUS"/mlx5_diag_*/identifier "$PMUS"/mlx5_diag_*/engine/* \
+	    "$PMUS"/mlx5_diag_*/caps/* >/dev/null 2>&1
+  done ) &
+perf stat -I 100 -e "mlx5_diag/icmc_hits/" -a sleep 30 >/dev/null 2>&1 &
+i=0
+while [ $i -lt 200 ]; do
+	echo 0 >"$D/present" && echo 1 >"$D/present" || break
+	i=$((i + 1))
+done
+touch /tmp/rm.stop
+wait
+expect_eq "200 removals and returns" "$i" 200
+sleep 1
+n=$(ls -d "$PMUS"/mlx5_diag_* | wc -l)
+expect_eq "no PMU is left behind once the events closed" "$n" 2
+P=$(pmu_of_sim 1)
+sim_manual 1
+perf stat -x';' -e "$P/icmc_hits/" -a -- sh -c "
+	. ./lib.sh; . ./engine_lib.sh
+	c0=\$(sim_clock 1)
+	sim_advance 1 3000000
+	c1=\$(sim_clock 1)
+	echo \$c0 \$c1 >/tmp/rm.clocks
+" >/tmp/rm2.out 2>&1
+set -- $(cat /tmp/rm.clocks)
+expect_eq "the device counts exactly after the stress" \
+	"$(stat_value "$(cat /tmp/rm2.out)" icmc_hits)" \
+	"$(sim_model 1 $HITS 0 "$(clocks_ns 1 $(($2 - $1)))")"
+sim_running 1
+
+exit $T_FAILED

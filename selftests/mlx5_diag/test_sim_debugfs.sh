@@ -1,0 +1,139 @@
+#!/bin/sh
+# The emulator's debugfs contract (mlx5-diag-firmware.rst part 3) as the
+# module glue implements it: profile, num_samples_unit, manual time, drift
+# and steps, the clock pair, sample times, the model file and the
+# statistics, and the errno of each kind of bad input.
+. ./lib.sh
+
+D=$SIM/dev1
+restore() {
+	echo 0 >"$D/foreign_owner"
+	echo 0 >"$D/drift_ppm"
+	echo running >"$D/clock_mode"
+	echo model64 >"$D/profile"
+	echo samples >"$D/num_samples_unit"
+}
+trap restore EXIT
+
+# write_err FILE TEXT: "ok", or the error text the write got (the shell's
+# echo reports it, printf does not)
+write_err() {
+	if err=$( (echo "$2" >"$1") 2>&1); then
+		echo ok
+	else
+		echo "${err##*: }"
+	fi
+}
+
+# read_err FILE: the error text a read gets, or "ok"
+read_err() {
+	if err=$(cat "$1" 2>&1 >/dev/null); then
+		echo ok
+	else
+		echo "${err##*: }"
+	fi
+}
+
+EINVAL="Invalid argument"
+EBUSY="Device or resource busy"
+ENODATA="No data available"
+EOVERFLOW="Value too large for defined data type"
+
+# ---- profile and num_samples_unit
+expect_eq "profile model64 by default" "$(cat "$D/profile")" model64
+expect_eq "profile public" "$(write_err "$D/profile" public)" ok
+expect_eq "profile reads public" "$(cat "$D/profile")" public
+expect_eq "profile: unknown name" "$(write_err "$D/profile" public16)" "$EINVAL"
+echo 1 >"$D/foreign_owner"
+expect_eq "profile: busy while enabled" "$(write_err "$D/profile" model64)" "$EBUSY"
+echo 0 >"$D/foreign_owner"
+expect_eq "profile back to model64" "$(write_err "$D/profile" model64)" ok
+expect_eq "num_samples_unit samples by default" "$(cat "$D/num_samples_unit")" samples
+expect_eq "num_samples_unit entries" "$(write_err "$D/num_samples_unit" entries)" ok
+expect_eq "num_samples_unit reads entries" "$(cat "$D/num_samples_unit")" entries
+expect_eq "num_samples_unit: unknown name" "$(write_err "$D/num_samples_unit" bytes)" "$EINVAL"
+echo samples >"$D/num_samples_unit"
+
+# ---- manual time
+expect_eq "clock_mode running by default" "$(cat "$D/clock_mode")" running
+expect_eq "advance_ns refused while running" "$(write_err "$D/advance_ns" 1000)" "$EINVAL"
+expect_eq "clock_mode: unknown name" "$(write_err "$D/clock_mode" stopped)" "$EINVAL"
+sim_manual 1
+t0=$(cat "$D/now_ns")
+set -- $(cat "$D/clock")
+h0=$1
+c0=$2
+sleep 0.2
+expect_eq "manual time stands still" "$(cat "$D/now_ns")" "$t0"
+set -- $(cat "$D/clock")
+check "the clock pair carries the host time of the read" test "$1" -gt "$h0"
+expect_eq "the device clock stands still" "$2" "$c0"
+expect_eq "advance_ns 32000" "$(write_err "$D/advance_ns" 32000)" ok
+expect_eq "now_ns moved by 32000" "$(cat "$D/now_ns")" $((t0 + 32000))
+set -- $(cat "$D/clock")
+expect_eq "the device clock moved by 5000 clocks" "$2" $((c0 + 5000))
+expect_eq "advance_ns: not a number" "$(write_err "$D/advance_ns" 1e6)" "$EINVAL"
+expect_eq "advance_ns: negative" "$(write_err "$D/advance_ns" -5)" "$EINVAL"
+expect_eq "advance_ns: past 2^64 ns" \
+	"$(write_err "$D/advance_ns" 18446744073709551615)" "$EOVERFLOW"
+expect_eq "a refused step moves nothing" "$(cat "$D/now_ns")" $((t0 + 32000))
+
+# ---- drift and steps
+expect_eq "drift_ppm 0 by default" "$(cat "$D/drift_ppm")" 0
+expect_eq "drift_ppm 1000" "$(write_err "$D/drift_ppm" 1000)" ok
+expect_eq "drift_ppm: 1001" "$(write_err "$D/drift_ppm" 1001)" "$EINVAL"
+expect_eq "drift_ppm: not a number" "$(write_err "$D/drift_ppm" fast)" "$EINVAL"
+set -- $(cat "$D/clock")
+c0=$2
+echo 1000000000 >"$D/advance_ns"
+set -- $(cat "$D/clock")
+expect_eq "1 s at +1000 ppm is 156406250 clocks" "$2" $((c0 + 156406250))
+echo -250 >"$D/drift_ppm"
+expect_eq "drift_ppm reads -250" "$(cat "$D/drift_ppm")" -250
+echo 2000000000 >"$D/advance_ns"
+set -- $(cat "$D/clock")
+expect_eq "2 s at -250 ppm are 312421875 clocks" "$2" $((c0 + 156406250 + 312421875))
+echo 0 >"$D/drift_ppm"
+set -- $(cat "$D/clock")
+c0=$2
+expect_eq "clock_step -1000" "$(write_err "$D/clock_step" -1000)" ok
+set -- $(cat "$D/clock")
+expect_eq "the clock stepped back by 1000" "$2" $((c0 - 1000))
+expect_eq "clock_step: not a number" "$(write_err "$D/clock_step" 1.5)" "$EINVAL"
+
+# ---- sample times, exact: another agent samples every 2^14 clocks
+expect_eq "sample_time without sampling" "$(write_err "$D/sample_time" 0)" "$ENODATA"
+set -- $(cat "$D/clock")
+e=$2
+cfg=$(cat "$D/stats/configs")
+echo 1 >"$D/foreign_owner"
+expect_eq "the other agent's SET counts as a configuration" \
+	"$(cat "$D/stats/configs")" $((cfg + 1))
+expect_eq "sample_time 2" "$(write_err "$D/sample_time" 2)" ok
+set -- $(cat "$D/sample_time")
+expect_eq "sample 2 carries E + 3 periods" "$3" $((e + 3 * 16384))
+due=$2
+now=$(cat "$D/now_ns")
+echo $((due - now - 1)) >"$D/advance_ns"
+expect_eq "one ns before its time: two samples" "$(cat "$D/stats/samples_produced")" 2
+echo 1 >"$D/advance_ns"
+expect_eq "at its time: three" "$(cat "$D/stats/samples_produced")" 3
+expect_eq "sample_time: not a number" "$(write_err "$D/sample_time" x)" "$EINVAL"
+echo 0 >"$D/foreign_owner"
+expect_eq "disable discards the three unread samples" \
+	"$(cat "$D/stats/samples_discarded")" 3
+expect_eq "none was returned" "$(cat "$D/stats/samples_returned")" 0
+expect_eq "sample_time after disable" "$(read_err "$D/sample_time")" "$ENODATA"
+sim_running 1
+t0=$(cat "$D/now_ns")
+sleep 0.1
+check "running time runs on from where it stood" test "$(cat "$D/now_ns")" -gt "$t0"
+
+# ---- the model file
+expect_eq "model before a question" "$(read_err "$SIM/dev0/model")" "$ENODATA"
+expect_eq "icmc_hits of sim:1 over 1 ms" "$(sim_model 1 0x1180000200000000 0 1000000)" 70148
+expect_eq "max read latency, link 1" "$(sim_model 1 0x1160000d00000001 0 1000000)" 515
+expect_eq "model: t0 after t1" "$(write_err "$D/model" "0x1180000200000000 5 4")" "$EINVAL"
+expect_eq "model: two fields" "$(write_err "$D/model" "0x1180000200000000 5")" "$EINVAL"
+
+exit $T_FAILED
