@@ -24,17 +24,16 @@ apt_suite_uri() {
 			($5 == s || $6 == s) { print $7; exit }'
 }
 
-# Add a one-line source for SUITE (main) at URI unless apt already has one.
-# Returns 0 when it added one.
+# Add a one-line source for SUITE (main) at URI, needed for WHAT, unless apt
+# already has one. Returns 0 when it added one.
 add_apt_suite() {
-	local suite=$1 uri=$2 dir list
+	local suite=$1 uri=$2 what=$3 dir list
 	[ -z "$(apt_suite_uri "$suite")" ] || return 1
 	[ "$(id -u)" = 0 ] || die "apt has no source for $suite main; add one: deb $uri $suite main"
 	eval "$(apt-config shell dir Dir::Etc::sourceparts/d)"
 	list=${dir%/}/mlx5-diag-$suite.list
 	echo "deb $uri $suite main" >"$list"
-	log "apt had no source for $suite main, needed for Debian's 6.12 kernel" \
-		"and perf: added $list ($(cat "$list"))"
+	log "apt had no source for $suite main, needed for $what: added $list ($(cat "$list"))"
 }
 
 # The sources the scripts need beside bookworm itself: bookworm-security
@@ -44,8 +43,9 @@ ensure_apt_sources() {
 	local main
 	main=$(apt_suite_uri bookworm)
 	[ -n "$main" ] || die "apt has no source for bookworm main: is this Debian 12?"
-	add_apt_suite bookworm-security "$DEBIAN_SECURITY_DEFAULT" || true
-	add_apt_suite bookworm-backports "$main" || true
+	add_apt_suite bookworm-security "$DEBIAN_SECURITY_DEFAULT" \
+		"linux-source-6.12 and Debian's 6.12 kernels" || true
+	add_apt_suite bookworm-backports "$main" "Debian's perf 6.12" || true
 }
 
 # At most one `apt-get update` per top-level command (MLX5_DIAG_RUN, set in
