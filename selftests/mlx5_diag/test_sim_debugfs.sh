@@ -5,6 +5,16 @@
 # statistics, and the errno of each kind of bad input.
 . ./lib.sh
 
+# ---- the profile module parameter, and fresh devices for what follows
+rmmod mlx5_diag_sim
+check "profile=public16 is refused" sh -c "! insmod $MODDIR/mlx5_diag_sim.ko profile=public16 2>/dev/null"
+insmod "$MODDIR/mlx5_diag_sim.ko" profile=public
+expect_eq "profile=public: sim:0" "$(cat "$SIM/dev0/profile")" public
+expect_eq "profile=public: sim:1" "$(cat "$SIM/dev1/profile")" public
+rmmod mlx5_diag_sim
+insmod "$MODDIR/mlx5_diag_sim.ko"
+expect_eq "model64 by default" "$(cat "$SIM/dev0/profile")" model64
+
 D=$SIM/dev1
 restore() {
 	echo 0 >"$D/foreign_owner"
@@ -40,7 +50,6 @@ ENODATA="No data available"
 EOVERFLOW="Value too large for defined data type"
 
 # ---- profile and num_samples_unit
-expect_eq "profile model64 by default" "$(cat "$D/profile")" model64
 expect_eq "profile public" "$(write_err "$D/profile" public)" ok
 expect_eq "profile reads public" "$(cat "$D/profile")" public
 expect_eq "profile: unknown name" "$(write_err "$D/profile" public16)" "$EINVAL"

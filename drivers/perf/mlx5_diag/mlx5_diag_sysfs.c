@@ -43,10 +43,22 @@ enum mlx5_diag_cap {
 	MLX5_DIAG_CAP_COUNTING_MODE,
 };
 
-struct mlx5_diag_cap_attr {
+/* A file of caps/ or engine/: which value its group's show() prints. */
+struct mlx5_diag_value_attr {
 	struct device_attribute attr;
-	enum mlx5_diag_cap cap;
+	unsigned int which;
 };
+
+#define MLX5_DIAG_VALUE_ATTR(_group, _name, _which)			\
+	static struct mlx5_diag_value_attr mlx5_diag_##_group##_attr_##_name = { \
+		.attr = __ATTR(_name, 0444, mlx5_diag_##_group##_show, NULL), \
+		.which = _which,					\
+	}
+
+static unsigned int mlx5_diag_value_which(struct device_attribute *attr)
+{
+	return container_of(attr, struct mlx5_diag_value_attr, attr)->which;
+}
 
 /* The kinds (or fw counters) that support synchronized start, one a line. */
 static ssize_t mlx5_diag_sync_ids_show(const struct mlx5_diag_caps *caps,
@@ -62,13 +74,13 @@ static ssize_t mlx5_diag_sync_ids_show(const struct mlx5_diag_caps *caps,
 	return len;
 }
 
-static ssize_t mlx5_diag_cap_show(struct device *dev,
-				  struct device_attribute *attr, char *buf)
+static ssize_t mlx5_diag_caps_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
 {
 	struct mlx5_diag_dev *dd = mlx5_diag_dev_from_sysfs(dev);
 	const struct mlx5_diag_caps *caps = &dd->fw.caps;
 
-	switch (container_of(attr, struct mlx5_diag_cap_attr, attr)->cap) {
+	switch (mlx5_diag_value_which(attr)) {
 	case MLX5_DIAG_CAP_MAX_DATA_IDS:
 		return sysfs_emit(buf, "%u\n", caps->max_ids);
 	case MLX5_DIAG_CAP_LOG_MAX_SAMPLES:
@@ -109,11 +121,7 @@ static ssize_t mlx5_diag_cap_show(struct device *dev,
 }
 
 /* caps/ file names clash with format/ ones (sync, clear): prefix the symbols. */
-#define MLX5_DIAG_CAP_ATTR(_name, _cap)					\
-	static struct mlx5_diag_cap_attr mlx5_diag_cap_attr_##_name = {	\
-		.attr = __ATTR(_name, 0444, mlx5_diag_cap_show, NULL),	\
-		.cap = _cap,						\
-	}
+#define MLX5_DIAG_CAP_ATTR(_name, _cap) MLX5_DIAG_VALUE_ATTR(caps, _name, _cap)
 
 MLX5_DIAG_CAP_ATTR(max_data_ids, MLX5_DIAG_CAP_MAX_DATA_IDS);
 MLX5_DIAG_CAP_ATTR(log_max_samples, MLX5_DIAG_CAP_LOG_MAX_SAMPLES);
@@ -132,21 +140,21 @@ MLX5_DIAG_CAP_ATTR(counting_refresh_ms, MLX5_DIAG_CAP_COUNTING_REFRESH_MS);
 MLX5_DIAG_CAP_ATTR(counting_mode, MLX5_DIAG_CAP_COUNTING_MODE);
 
 static struct attribute *mlx5_diag_caps_attrs[] = {
-	&mlx5_diag_cap_attr_max_data_ids.attr.attr,
-	&mlx5_diag_cap_attr_log_max_samples.attr.attr,
-	&mlx5_diag_cap_attr_min_sample_period_ns.attr.attr,
-	&mlx5_diag_cap_attr_device_frequency_khz.attr.attr,
-	&mlx5_diag_cap_attr_modes.attr.attr,
-	&mlx5_diag_cap_attr_sync.attr.attr,
-	&mlx5_diag_cap_attr_clear.attr.attr,
-	&mlx5_diag_cap_attr_sync_ids.attr.attr,
-	&mlx5_diag_cap_attr_dialect.attr.attr,
-	&mlx5_diag_cap_attr_num_ports.attr.attr,
-	&mlx5_diag_cap_attr_num_hosts.attr.attr,
-	&mlx5_diag_cap_attr_num_functions.attr.attr,
-	&mlx5_diag_cap_attr_num_pcie_links.attr.attr,
-	&mlx5_diag_cap_attr_counting_refresh_ms.attr.attr,
-	&mlx5_diag_cap_attr_counting_mode.attr.attr,
+	&mlx5_diag_caps_attr_max_data_ids.attr.attr,
+	&mlx5_diag_caps_attr_log_max_samples.attr.attr,
+	&mlx5_diag_caps_attr_min_sample_period_ns.attr.attr,
+	&mlx5_diag_caps_attr_device_frequency_khz.attr.attr,
+	&mlx5_diag_caps_attr_modes.attr.attr,
+	&mlx5_diag_caps_attr_sync.attr.attr,
+	&mlx5_diag_caps_attr_clear.attr.attr,
+	&mlx5_diag_caps_attr_sync_ids.attr.attr,
+	&mlx5_diag_caps_attr_dialect.attr.attr,
+	&mlx5_diag_caps_attr_num_ports.attr.attr,
+	&mlx5_diag_caps_attr_num_hosts.attr.attr,
+	&mlx5_diag_caps_attr_num_functions.attr.attr,
+	&mlx5_diag_caps_attr_num_pcie_links.attr.attr,
+	&mlx5_diag_caps_attr_counting_refresh_ms.attr.attr,
+	&mlx5_diag_caps_attr_counting_mode.attr.attr,
 	NULL
 };
 
@@ -226,11 +234,6 @@ enum mlx5_diag_engine_file {
 	MLX5_DIAG_ENG_DISABLE_RETRIES,
 };
 
-struct mlx5_diag_engine_attr {
-	struct device_attribute attr;
-	enum mlx5_diag_engine_file file;
-};
-
 static ssize_t mlx5_diag_engine_show(struct device *dev,
 				     struct device_attribute *attr, char *buf)
 {
@@ -239,7 +242,7 @@ static ssize_t mlx5_diag_engine_show(struct device *dev,
 	enum mlx5_diag_engine_state state;
 
 	mlx5_diag_engine_status(&dd->engine, &state, &st);
-	switch (container_of(attr, struct mlx5_diag_engine_attr, attr)->file) {
+	switch (mlx5_diag_value_which(attr)) {
 	case MLX5_DIAG_ENG_STATE:
 		return sysfs_emit(buf, "%s\n", mlx5_diag_engine_state_name(state));
 	case MLX5_DIAG_ENG_POLLS:
@@ -258,11 +261,8 @@ static ssize_t mlx5_diag_engine_show(struct device *dev,
 	return -EINVAL;
 }
 
-#define MLX5_DIAG_ENGINE_ATTR(_name, _file)				\
-	static struct mlx5_diag_engine_attr mlx5_diag_engine_attr_##_name = { \
-		.attr = __ATTR(_name, 0444, mlx5_diag_engine_show, NULL), \
-		.file = _file,						\
-	}
+#define MLX5_DIAG_ENGINE_ATTR(_name, _file) \
+	MLX5_DIAG_VALUE_ATTR(engine, _name, _file)
 
 MLX5_DIAG_ENGINE_ATTR(state, MLX5_DIAG_ENG_STATE);
 MLX5_DIAG_ENGINE_ATTR(polls, MLX5_DIAG_ENG_POLLS);

@@ -57,7 +57,7 @@ static u64 sim_clock_inv(u64 c, u64 rate, u64 frac)
 	       div64_u64(rem + SIM_CLOCK_DIV - frac + rate - 1, rate);
 }
 
-void sim_clock_init(struct sim_clock *clk, u32 freq_khz, u64 offset)
+void mlx5_diag_sim_clock_init(struct sim_clock *clk, u32 freq_khz, u64 offset)
 {
 	memset(clk, 0, sizeof(*clk));
 	clk->freq_khz = freq_khz;
@@ -103,17 +103,17 @@ static u64 sim_clock_osc_frac(const struct sim_clock *clk, u64 ns, u64 *frac)
 				      s->frac, frac);
 }
 
-u64 sim_clock_osc(const struct sim_clock *clk, u64 ns)
+u64 mlx5_diag_sim_clock_osc(const struct sim_clock *clk, u64 ns)
 {
 	return sim_clock_osc_frac(clk, ns, NULL);
 }
 
-u64 sim_clock_read(const struct sim_clock *clk, u64 ns)
+u64 mlx5_diag_sim_clock_read(const struct sim_clock *clk, u64 ns)
 {
-	return sim_clock_osc(clk, ns) + sim_clock_seg_ns(clk, ns)->adj;
+	return mlx5_diag_sim_clock_osc(clk, ns) + sim_clock_seg_ns(clk, ns)->adj;
 }
 
-u64 sim_clock_at_osc(const struct sim_clock *clk, u64 osc)
+u64 mlx5_diag_sim_clock_at_osc(const struct sim_clock *clk, u64 osc)
 {
 	return osc + sim_clock_seg_osc(clk, osc)->adj;
 }
@@ -122,7 +122,7 @@ u64 sim_clock_at_osc(const struct sim_clock *clk, u64 osc)
  * The first emulator time at which the oscillator read @osc; -ENODATA when
  * that lies before the oldest segment held.
  */
-int sim_clock_osc_to_ns(const struct sim_clock *clk, u64 osc, u64 *ns)
+int mlx5_diag_sim_clock_osc_to_ns(const struct sim_clock *clk, u64 osc, u64 *ns)
 {
 	const struct sim_clock_seg *s = sim_clock_seg_osc(clk, osc);
 
@@ -134,7 +134,7 @@ int sim_clock_osc_to_ns(const struct sim_clock *clk, u64 osc, u64 *ns)
 }
 
 /* Forget the history: one segment from @ns on, the clock unchanged. */
-void sim_clock_restart(struct sim_clock *clk, u64 ns)
+void mlx5_diag_sim_clock_restart(struct sim_clock *clk, u64 ns)
 {
 	const struct sim_clock_seg *s = sim_clock_seg_ns(clk, ns);
 	struct sim_clock_seg now = {
@@ -168,12 +168,12 @@ static void sim_clock_push(struct sim_clock *clk, u64 ns, s32 ppm, u64 adj)
 	clk->seg[clk->nr++] = next;
 }
 
-void sim_clock_set_ppm(struct sim_clock *clk, u64 ns, s32 ppm)
+void mlx5_diag_sim_clock_set_ppm(struct sim_clock *clk, u64 ns, s32 ppm)
 {
 	sim_clock_push(clk, ns, ppm, clk->seg[clk->nr - 1].adj);
 }
 
-void sim_clock_step(struct sim_clock *clk, u64 ns, s64 clocks)
+void mlx5_diag_sim_clock_step(struct sim_clock *clk, u64 ns, s64 clocks)
 {
 	const struct sim_clock_seg *last = &clk->seg[clk->nr - 1];
 
@@ -181,13 +181,13 @@ void sim_clock_step(struct sim_clock *clk, u64 ns, s64 clocks)
 }
 
 /* A frequency change keeps the device clock continuous at @ns. */
-void sim_clock_set_freq(struct sim_clock *clk, u64 ns, u32 freq_khz)
+void mlx5_diag_sim_clock_set_freq(struct sim_clock *clk, u64 ns, u32 freq_khz)
 {
-	sim_clock_restart(clk, ns);
+	mlx5_diag_sim_clock_restart(clk, ns);
 	clk->freq_khz = freq_khz;
 }
 
-void sim_clock_set_offset(struct sim_clock *clk, u64 offset)
+void mlx5_diag_sim_clock_set_offset(struct sim_clock *clk, u64 offset)
 {
 	u64 delta = offset - clk->offset;
 	u32 i;

@@ -216,7 +216,8 @@ struct mlx5_diag_sim_fw *mlx5_diag_sim_fw_create(unsigned int index)
 		return NULL;
 	fw->index = index;
 	mlx5_diag_sim_default_caps(&fw->caps);
-	sim_clock_init(&fw->clk, fw->caps.freq_khz, SIM_DEFAULT_CLOCK_OFFSET);
+	mlx5_diag_sim_clock_init(&fw->clk, fw->caps.freq_khz,
+				 SIM_DEFAULT_CLOCK_OFFSET);
 	fw->wrap_bits = 64;
 	fw->buf_log = fw->caps.log_max_samples;
 	if (sim_buf_alloc(fw->buf_log, &fw->values, &fw->slots)) {
@@ -274,7 +275,7 @@ static u64 sim_rtc(u64 clock, u32 freq_khz)
 
 u64 mlx5_diag_sim_fw_clock(const struct mlx5_diag_sim_fw *fw, u64 now_ns)
 {
-	return sim_clock_read(&fw->clk, now_ns);
+	return mlx5_diag_sim_clock_read(&fw->clk, now_ns);
 }
 
 u64 mlx5_diag_sim_fw_clock_offset(const struct mlx5_diag_sim_fw *fw)
@@ -287,7 +288,7 @@ int mlx5_diag_sim_fw_set_clock_offset(struct mlx5_diag_sim_fw *fw,
 {
 	if (fw->eng.enabled)
 		return -EBUSY;
-	sim_clock_set_offset(&fw->clk, offset);
+	mlx5_diag_sim_clock_set_offset(&fw->clk, offset);
 	return 0;
 }
 
@@ -396,7 +397,7 @@ static void sim_take_sample(struct mlx5_diag_sim_fw *fw, u32 slot, u64 j,
 	u64 t_prev = mlx5_diag_sim_clocks_to_ns(eng->last_osc - eng->enable_osc,
 						freq);
 	u64 t = mlx5_diag_sim_clocks_to_ns(osc - eng->enable_osc, freq);
-	u64 clock = sim_clock_at_osc(&fw->clk, osc);
+	u64 clock = mlx5_diag_sim_clock_at_osc(&fw->clk, osc);
 	bool delta = eng->sync && eng->clear;
 	u64 *v = &fw->values[(size_t)slot * eng->num];
 	u32 c;
@@ -463,7 +464,7 @@ static u64 sim_sync(struct mlx5_diag_sim_fw *fw, u64 now_ns)
 {
 	u64 now = sim_now(fw, now_ns);
 
-	sim_engine_advance(fw, sim_clock_osc(&fw->clk, now));
+	sim_engine_advance(fw, mlx5_diag_sim_clock_osc(&fw->clk, now));
 	return now;
 }
 
@@ -483,14 +484,14 @@ int mlx5_diag_sim_fw_set_drift_ppm(struct mlx5_diag_sim_fw *fw, u64 now_ns,
 	if (ppm < -MLX5_DIAG_SIM_MAX_DRIFT_PPM ||
 	    ppm > MLX5_DIAG_SIM_MAX_DRIFT_PPM)
 		return -EINVAL;
-	sim_clock_set_ppm(&fw->clk, sim_sync(fw, now_ns), ppm);
+	mlx5_diag_sim_clock_set_ppm(&fw->clk, sim_sync(fw, now_ns), ppm);
 	return 0;
 }
 
 void mlx5_diag_sim_fw_clock_step(struct mlx5_diag_sim_fw *fw, u64 now_ns,
 				 s64 clocks)
 {
-	sim_clock_step(&fw->clk, sim_sync(fw, now_ns), clocks);
+	mlx5_diag_sim_clock_step(&fw->clk, sim_sync(fw, now_ns), clocks);
 }
 
 int mlx5_diag_sim_fw_sample_time(const struct mlx5_diag_sim_fw *fw, u64 j,
@@ -515,10 +516,10 @@ int mlx5_diag_sim_fw_sample_time(const struct mlx5_diag_sim_fw *fw, u64 j,
 	if (n > (U64_MAX - s->osc0) >> s->log_period)
 		return -ERANGE;
 	osc = s->osc0 + (n << s->log_period);
-	err = sim_clock_osc_to_ns(&fw->clk, osc, now_ns);
+	err = mlx5_diag_sim_clock_osc_to_ns(&fw->clk, osc, now_ns);
 	if (err)
 		return err;
-	*clock = sim_clock_at_osc(&fw->clk, osc);
+	*clock = mlx5_diag_sim_clock_at_osc(&fw->clk, osc);
 	return 0;
 }
 
@@ -787,7 +788,7 @@ static u32 sim_actual_period(const struct sim_set_req *r, const u64 *ids)
 	if (!r->single && !r->repetitive)
 		return r->log_period;
 	for (i = 0; i < r->num; i++)
-		clocks += sim_traffic_statistic(ids[i]) ?
+		clocks += mlx5_diag_sim_traffic_statistic(ids[i]) ?
 			  SIM_COLLECT_STATISTIC : SIM_COLLECT_COUNTER;
 	return max_t(u32, r->log_period, order_base_2(4 * clocks));
 }
@@ -863,7 +864,7 @@ static void sim_start(struct sim_cmd *cmd, const struct sim_set_req *r,
 	eng->sched[0] = (struct sim_sched){
 		.j0 = 0, .osc0 = cmd->osc, .log_period = log_period,
 	};
-	sim_clock_restart(&fw->clk, cmd->ns);
+	mlx5_diag_sim_clock_restart(&fw->clk, cmd->ns);
 }
 
 static u8 sim_set_params(struct sim_cmd *cmd)
@@ -1095,7 +1096,7 @@ int mlx5_diag_sim_fw_exec(struct mlx5_diag_sim_fw *fw, u64 now_ns,
 		return -EINVAL;
 	memset(out, 0, outlen);
 	cmd.ns = sim_sync(fw, now_ns);
-	cmd.osc = sim_clock_osc(&fw->clk, cmd.ns);
+	cmd.osc = mlx5_diag_sim_clock_osc(&fw->clk, cmd.ns);
 
 	fw->stats.commands++;
 	if (fw->fail_count) {
@@ -1135,7 +1136,7 @@ static u8 sim_foreign_set(struct mlx5_diag_sim_fw *fw, u64 now_ns,
 	};
 
 	cmd.ns = sim_sync(fw, now_ns);
-	cmd.osc = sim_clock_osc(&fw->clk, cmd.ns);
+	cmd.osc = mlx5_diag_sim_clock_osc(&fw->clk, cmd.ns);
 	sim_set(in, sizeof(in), 0, SIM_IN_OPCODE, SIM_OP_SET_DIAGNOSTIC_PARAMS);
 	if (!enable) {
 		sim_set(in, sizeof(in), ctx, SIM_CTX_CLEAR, 1);
@@ -1191,8 +1192,8 @@ int mlx5_diag_sim_fw_set_caps(struct mlx5_diag_sim_fw *fw, u64 now_ns,
 			return err;
 	}
 	if (caps->freq_khz != old->freq_khz)
-		sim_clock_set_freq(&fw->clk, sim_now(fw, now_ns),
-				   caps->freq_khz);
+		mlx5_diag_sim_clock_set_freq(&fw->clk, sim_now(fw, now_ns),
+					     caps->freq_khz);
 	if (reset)
 		sim_engine_reset(fw);
 	if (values) {

@@ -35,16 +35,17 @@ struct sim_clock {
 	struct sim_clock_seg seg[SIM_CLOCK_SEGS];
 };
 
-void sim_clock_init(struct sim_clock *clk, u32 freq_khz, u64 offset);
-u64 sim_clock_osc(const struct sim_clock *clk, u64 ns);
-u64 sim_clock_read(const struct sim_clock *clk, u64 ns);
-u64 sim_clock_at_osc(const struct sim_clock *clk, u64 osc);
-int sim_clock_osc_to_ns(const struct sim_clock *clk, u64 osc, u64 *ns);
-void sim_clock_restart(struct sim_clock *clk, u64 ns);
-void sim_clock_set_ppm(struct sim_clock *clk, u64 ns, s32 ppm);
-void sim_clock_step(struct sim_clock *clk, u64 ns, s64 clocks);
-void sim_clock_set_freq(struct sim_clock *clk, u64 ns, u32 freq_khz);
-void sim_clock_set_offset(struct sim_clock *clk, u64 offset);
+void mlx5_diag_sim_clock_init(struct sim_clock *clk, u32 freq_khz, u64 offset);
+u64 mlx5_diag_sim_clock_osc(const struct sim_clock *clk, u64 ns);
+u64 mlx5_diag_sim_clock_read(const struct sim_clock *clk, u64 ns);
+u64 mlx5_diag_sim_clock_at_osc(const struct sim_clock *clk, u64 osc);
+int mlx5_diag_sim_clock_osc_to_ns(const struct sim_clock *clk, u64 osc,
+				  u64 *ns);
+void mlx5_diag_sim_clock_restart(struct sim_clock *clk, u64 ns);
+void mlx5_diag_sim_clock_set_ppm(struct sim_clock *clk, u64 ns, s32 ppm);
+void mlx5_diag_sim_clock_step(struct sim_clock *clk, u64 ns, s64 clocks);
+void mlx5_diag_sim_clock_set_freq(struct sim_clock *clk, u64 ns, u32 freq_khz);
+void mlx5_diag_sim_clock_set_offset(struct sim_clock *clk, u64 offset);
 
 /* MODEL (part 2): sizes in bits of the 64-bit dialect's entries. */
 #define SIM_M64_KIND_BITS	64	/* diagnostic_data_kind in DEBUG cap */
@@ -52,7 +53,7 @@ void sim_clock_set_offset(struct sim_clock *clk, u64 offset);
 #define SIM_M64_DATA_BITS	256	/* diagnostic_data_struct */
 
 /* sim_traffic.c: does a sample report this id as a statistic? */
-bool sim_traffic_statistic(u64 id);
+bool mlx5_diag_sim_traffic_statistic(u64 id);
 
 void mlx5_diag_sim_m64_default_kinds(struct mlx5_diag_sim_caps *caps);
 void mlx5_diag_sim_m64_put_debug_caps(const struct mlx5_diag_sim_caps *caps,

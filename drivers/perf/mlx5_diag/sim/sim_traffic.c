@@ -114,7 +114,7 @@ static u64 sim_read_packets(u32 link, unsigned int dev, u64 t)
 	return sum;
 }
 
-bool sim_traffic_statistic(u64 id)
+bool mlx5_diag_sim_traffic_statistic(u64 id)
 {
 	u32 kind = id >> 32;
 
@@ -199,10 +199,10 @@ u64 mlx5_diag_sim_traffic_value(u64 id, unsigned int dev, u64 t_prev_ns,
 	default:
 		break;
 	}
-	if (delta || sim_traffic_statistic(id))
+	if (delta || mlx5_diag_sim_traffic_statistic(id))
 		c -= mlx5_diag_sim_traffic_count(id, dev, t_prev_ns);
 	v = c;
-	if (wrap_bits == 32 && !sim_traffic_statistic(id))
+	if (wrap_bits == 32 && !mlx5_diag_sim_traffic_statistic(id))
 		v = (u32)v;
 	return v;
 }
