@@ -9,6 +9,24 @@ modules:
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 
+# Build for kernel KVER (default: the running one) against its headers and
+# install the way out-of-tree drivers are: under /lib/modules/$(KVER)/updates/,
+# then depmod. Unsigned (CONFIG_MODULE_SIG_ALL=): a distribution's signing key
+# is not at hand; under Secure Boot use DKMS, which signs with its own key.
+KVER ?= $(shell uname -r)
+KVER_DIR := /lib/modules/$(KVER)
+install:
+	$(MAKE) -C $(KVER_DIR)/build M=$(CURDIR) modules
+	$(MAKE) -C $(KVER_DIR)/build M=$(CURDIR) INSTALL_MOD_DIR=updates \
+		CONFIG_MODULE_SIG_ALL= modules_install
+	depmod -a $(KVER)
+
+uninstall:
+	rm -rf $(KVER_DIR)/updates/drivers/perf/mlx5_diag
+	[ ! -d $(KVER_DIR)/updates/drivers/perf ] || \
+		rmdir -p --ignore-fail-on-non-empty $(KVER_DIR)/updates/drivers/perf
+	depmod -a $(KVER)
+
 # Warning-free W=1 builds against the test kernel and Debian's 6.1 and 6.12.
 check-builds:
 	scripts/check-builds
@@ -25,4 +43,4 @@ test:
 demo:
 	scripts/demo
 
-.PHONY: modules clean check-builds check-style test demo
+.PHONY: modules clean install uninstall check-builds check-style test demo

@@ -8,12 +8,17 @@ KSRC_PKG=linux-source-6.12
 KSRC_TARBALL=/usr/src/linux-source-6.12.tar.xz
 JOBS=$(nproc)
 
+# python3-dev: perf's build finds its Python through python3-config.
 HOST_PKGS="build-essential bc bison flex libelf-dev libssl-dev dwarves cpio kmod
-busybox-static qemu-system-x86 pkg-config python3 libtraceevent-dev libdw-dev
-libzstd-dev zlib1g-dev liblzma-dev sparse clang $KSRC_PKG"
+busybox-static qemu-system-x86 pkg-config python3-dev libtraceevent-dev libdw-dev
+libzstd-dev zlib1g-dev liblzma-dev sparse $KSRC_PKG"
+# One id for a top-level command and every script it starts (apt_update_once).
+export MLX5_DIAG_RUN=${MLX5_DIAG_RUN:-$$.$(date +%s)}
 
 log() { echo "[mlx5-diag +${SECONDS}s] $*" >&2; }
 die() { echo "error: $*" >&2; exit 1; }
+
+. "$MLX5_DIAG_ROOT/scripts/lib-debian.sh"
 
 # Install the Debian packages named in $@ that are missing (needs root, as the README says).
 ensure_pkgs() {
@@ -25,9 +30,13 @@ ensure_pkgs() {
 	[ ${#missing[@]} -eq 0 ] && return 0
 	[ "$(id -u)" = 0 ] || die "missing packages (run as root to install): ${missing[*]}"
 	log "installing: ${missing[*]}"
-	apt-get update -q >/dev/null
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-		"${missing[@]}" >/dev/null
+	# with the package lists as they are, else once more after their update
+	apt_install "${missing[@]}" 2>/dev/null || { apt_update_once && apt_install "${missing[@]}"; } ||
+		die "cannot install ${missing[*]}"
+}
+
+apt_install() {
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" >/dev/null
 }
 
 ensure_host_deps() {
@@ -96,63 +105,6 @@ build_test_modules() {
 # sleeping in atomic context, debugobjects, kmemleak (a leak, or kmemleak
 # switching itself off), RCU stalls and hung tasks, and any backtrace.
 SPLAT_RE='BUG:|WARNING:|KASAN|UBSAN|possible circular locking|inconsistent lock state|possible recursive locking|sleeping function called from invalid context|scheduling while atomic|Kernel panic|general protection fault|Oops|Call Trace|suspected memory leak|Kernel memory leak detector disabled|ODEBUG|detected (expedited )?stall|blocked for more than'
-
-# Debian's stock headers the modules must also build against.
-STOCK_61_PKG=linux-headers-amd64
-
-# The newest 6.12 headers Debian ships for bookworm (already installed, or
-# the newest apt knows); prints the package name.
-stock_612_pkg() {
-	local p
-	p=$(dpkg-query -W -f='${Package}\n' 'linux-headers-6.12.*+deb12-amd64' 2>/dev/null |
-		sort -V | tail -1)
-	if [ -z "$p" ]; then
-		[ -n "$(apt-cache policy 2>/dev/null | head -1)" ] || apt-get update -q >/dev/null
-		p=$(apt-cache search --names-only '^linux-headers-6\.12\.[0-9.]+\+deb12-amd64$' |
-			cut -d' ' -f1 | sort -V | tail -1)
-	fi
-	[ -n "$p" ] || die "no Debian 6.12 headers package found"
-	echo "$p"
-}
-
-# Build dirs of the stock 6.1 and 6.12 headers, installing them if needed.
-stock_kdirs() {
-	local p612 v61
-	p612=$(stock_612_pkg)
-	ensure_pkgs "$STOCK_61_PKG" "$p612"
-	v61=$(dpkg-query -W -f='${Depends}' "$STOCK_61_PKG" | grep -o 'linux-headers-6\.1[^ ,]*' | head -1)
-	echo "/usr/src/$v61"
-	echo "/usr/src/$p612"
-}
-
-# Debian's own perf 6.12 (bookworm-backports), unpacked beside the cache
-# rather than installed over the host's perf; its libraries are installed.
-DEBIAN_PERF_LIBS="libbabeltrace1 libdebuginfod1 libdw1 libelf1 liblzma5 libnuma1
-libopencsd1 libperl5.36 libpython3.11 libslang2 libstdc++6 libtraceevent1 libunwind8
-libzstd1 zlib1g"
-
-debian_perf_bin() {
-	local list=/etc/apt/sources.list.d/mlx5-diag-backports.list dir deb
-	dir=$MLX5_DIAG_CACHE/debian-perf
-	if [ ! -x "$dir/usr/bin/perf" ]; then
-		if ! grep -rqs bookworm-backports /etc/apt/sources.list /etc/apt/sources.list.d/; then
-			echo "deb http://deb.debian.org/debian bookworm-backports main" >"$list"
-			apt-get update -q >/dev/null
-		fi
-		rm -rf "$dir"
-		mkdir -p "$dir"
-		(cd "$dir" && apt-get download -q linux-perf/bookworm-backports >/dev/null 2>&1) ||
-			{ apt-get update -q >/dev/null &&
-			  (cd "$dir" && apt-get download -q linux-perf/bookworm-backports >/dev/null 2>&1); } ||
-			die "cannot download linux-perf from bookworm-backports"
-		deb=$(ls "$dir"/linux-perf_*.deb)
-		dpkg-deb -x "$deb" "$dir"
-		dpkg-deb -f "$deb" Version >"$dir/version"
-	fi
-	# shellcheck disable=SC2086
-	ensure_pkgs $DEBIAN_PERF_LIBS
-	echo "$dir/usr/bin/perf"
-}
 
 # Copy a dynamically linked binary and the libraries it loads into root $2 as $3.
 install_with_libs() {

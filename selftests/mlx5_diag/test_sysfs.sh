@@ -60,11 +60,16 @@ esac
 expect_eq "identifier sim:0" "$(cat "$P0/identifier")" "sim:0"
 expect_eq "identifier sim:1" "$(cat "$P1/identifier")" "sim:1"
 
-# perf list folds mlx5_diag_0, mlx5_diag_1 into one mlx5_diag/ entry
+# perf 6.6 and later list mlx5_diag_0, mlx5_diag_1 as one mlx5_diag/ entry;
+# older perf (Debian's 6.1) lists each PMU
 list=$(perf list pmu 2>&1)
-n=$(echo "$list" | grep -c "mlx5_diag/port_rx_bytes,port=?/")
-expect_eq "perf list shows port_rx_bytes with its port field" "$n" 1
-n=$(echo "$list" | grep -c "mlx5_diag/.*Kernel PMU event")
-expect_eq "perf list shows all 41 events" "$n" 41
+names=mlx5_diag
+echo "$list" | grep -q " $(basename "$P0")/" && names="$(basename "$P0") $(basename "$P1")"
+for pmu in $names; do
+	n=$(echo "$list" | grep -c " $pmu/port_rx_bytes,port=?/")
+	expect_eq "perf list shows $pmu/port_rx_bytes with its port field" "$n" 1
+	n=$(echo "$list" | grep -c " $pmu/.*Kernel PMU event")
+	expect_eq "perf list shows all 41 events of $pmu" "$n" 41
+done
 
 exit $T_FAILED

@@ -1,0 +1,235 @@
+# shellcheck shell=bash
+# Debian packages the tests use but the host must not install: Debian's stock
+# 6.1 and 6.12 kernels (image, modules, headers) and Debian's perf. They are
+# fetched with `apt-get download` into $MLX5_DIAG_CACHE/debs and unpacked with
+# `dpkg-deb -x` under $MLX5_DIAG_CACHE; nothing of them reaches dpkg's
+# database, /boot, /lib/modules or /usr/src. Sourced by lib.sh.
+
+DEBS_DIR=$MLX5_DIAG_CACHE/debs
+DEBIAN_SECURITY_DEFAULT=http://deb.debian.org/debian-security/
+
+# The archive URI of an enabled "deb" source with SUITE's main component for
+# this architecture, as apt itself parsed sources.list, *.list and deb822
+# *.sources (Enabled: no, deb-src and files apt ignores do not count). SUITE
+# matches the suite as written or, once its lists are fetched, the codename
+# its Release file names (oldstable-security is bookworm-security today).
+apt_suite_uri() {
+	# shellcheck disable=SC2016
+	local fmt='$(TARGET_OF)|$(IDENTIFIER)|$(COMPONENT)|$(ARCHITECTURE)|$(RELEASE)|$(CODENAME)|$(REPO_URI)'
+	# without release info: sources not fetched yet; with it: codenames
+	{ apt-get indextargets --no-release-info --format "$fmt"
+	  apt-get indextargets --format "$fmt"; } |
+		awk -F'|' -v s="$1" -v a="$(dpkg --print-architecture)" '
+			$1 == "deb" && $2 == "Packages" && $3 == "main" && $4 == a &&
+			($5 == s || $6 == s) { print $7; exit }'
+}
+
+# Add a one-line source for SUITE (main) at URI, needed for WHAT, unless apt
+# already has one. Returns 0 when it added one.
+add_apt_suite() {
+	local suite=$1 uri=$2 what=$3 dir list
+	[ -z "$(apt_suite_uri "$suite")" ] || return 1
+	[ "$(id -u)" = 0 ] || die "apt has no source for $suite main; add one: deb $uri $suite main"
+	eval "$(apt-config shell dir Dir::Etc::sourceparts/d)"
+	list=${dir%/}/mlx5-diag-$suite.list
+	echo "deb $uri $suite main" >"$list"
+	log "apt had no source for $suite main, needed for $what: added $list ($(cat "$list"))"
+}
+
+# The sources the scripts need beside bookworm itself: bookworm-security
+# (linux-source-6.12, the 6.12 kernels, the newest 6.1) and bookworm-backports
+# (perf 6.12; backports is NotAutomatic, so nothing on the host upgrades to it).
+ensure_apt_sources() {
+	local main
+	main=$(apt_suite_uri bookworm)
+	[ -n "$main" ] || die "apt has no source for bookworm main: is this Debian 12?"
+	add_apt_suite bookworm-security "$DEBIAN_SECURITY_DEFAULT" \
+		"linux-source-6.12 and Debian's 6.12 kernels" || true
+	add_apt_suite bookworm-backports "$main" "Debian's perf 6.12" || true
+}
+
+# At most one `apt-get update` per top-level command (MLX5_DIAG_RUN, set in
+# lib.sh, is inherited by every script it starts); the missing sources are
+# added first, so that one update sees them.
+apt_update_once() {
+	local stamp=$MLX5_DIAG_CACHE/.apt-updated
+	[ "$(cat "$stamp" 2>/dev/null)" != "$MLX5_DIAG_RUN" ] || return 0
+	[ "$(id -u)" = 0 ] || die "apt's package lists need an update (run as root)"
+	ensure_apt_sources
+	log "apt-get update"
+	apt-get update -q >/dev/null || die "apt-get update failed"
+	mkdir -p "$MLX5_DIAG_CACHE"
+	echo "$MLX5_DIAG_RUN" >"$stamp"
+}
+
+# The newest version of PKG whose version starts with PREFIX (default: any)
+# in any enabled suite; empty when apt knows none.
+apt_version_raw() {
+	apt-cache madison "$1" 2>/dev/null |
+		awk -F'|' -v p="$1" -v v="${2:-}" '{
+			gsub(/ /, "", $1); gsub(/ /, "", $2)
+			if ($1 == p && index($2, v) == 1) print $2 }' |
+		sort -V | tail -1
+}
+
+# As apt_version_raw, updating apt's lists once when it knows no such version.
+apt_version() {
+	local v
+	v=$(apt_version_raw "$@")
+	if [ -z "$v" ]; then
+		apt_update_once
+		v=$(apt_version_raw "$@")
+	fi
+	[ -n "$v" ] || die "apt knows no version ${2:+$2* }of $1"
+	echo "$v"
+}
+
+# Download PKG at VERSION into $DEBS_DIR (once); prints the .deb's path.
+deb_fetch() {
+	local pkg=$1 ver=$2 arch f tmp
+	arch=$(apt-cache show "$pkg=$ver" 2>/dev/null | sed -n 's/^Architecture: //p' | head -1)
+	[ -n "$arch" ] || die "apt has no $pkg $ver"
+	f=$DEBS_DIR/${pkg}_${ver//:/%3a}_$arch.deb
+	if [ ! -s "$f" ]; then
+		mkdir -p "$DEBS_DIR"
+		tmp=$(mktemp -d "$DEBS_DIR/.dl.XXXXXX")
+		# _apt downloads into a directory it may write, root keeps the file
+		chown _apt "$tmp" 2>/dev/null || true
+		if ! (cd "$tmp" && apt-get download -q "$pkg=$ver" >"$tmp/log" 2>&1); then
+			apt_update_once
+			(cd "$tmp" && apt-get download -q "$pkg=$ver" >"$tmp/log" 2>&1) ||
+				{ cat "$tmp/log" >&2; rm -rf "$tmp"; die "cannot download $pkg $ver"; }
+		fi
+		mv "$tmp/$(basename "$f")" "$f"
+		rm -rf "$tmp"
+	fi
+	echo "$f"
+}
+
+# Names in a .deb's Depends field (alternatives and versions dropped) that
+# match the extended regex $2.
+deb_depends() {
+	dpkg-deb -f "$1" Depends | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/ //g' |
+		grep -E "$2" || true
+}
+
+# Point the absolute symlinks under ROOT (dpkg-deb -x keeps them as packaged,
+# e.g. lib/modules/<rel>/build -> /usr/src/linux-headers-<rel>) into ROOT.
+fix_abs_symlinks() {
+	local root=$1 l
+	find "$root" -type l -lname '/*' -print0 |
+		while IFS= read -r -d '' l; do
+			ln -sfn "$root$(readlink "$l")" "$l"
+		done
+}
+
+# The kernel release of Debian's newest stock amd64 kernel of SERIES: 6.1
+# (bookworm's own, 6.1.0-<abi>-amd64) or 6.12 (bookworm-security,
+# 6.12.<n>+deb12-amd64). The two patterns cannot match each other's names.
+stock_release() {
+	local re rel
+	case $1 in
+	6.1) re='^linux-image-6\.1\.0-[0-9]+-amd64$' ;;
+	6.12) re='^linux-image-6\.12\.[0-9]+\+deb12-amd64$' ;;
+	*) die "no stock kernel series '$1' (6.1 or 6.12)" ;;
+	esac
+	rel=$(apt-cache pkgnames linux-image-6.1 | grep -E "$re" | sort -V | tail -1)
+	if [ -z "$rel" ]; then
+		apt_update_once
+		rel=$(apt-cache pkgnames linux-image-6.1 | grep -E "$re" | sort -V | tail -1)
+	fi
+	[ -n "$rel" ] || die "apt knows no Debian $1 kernel image"
+	echo "${rel#linux-image-}"
+}
+
+# Unpacked stock kernel of SERIES: ROOT/boot/vmlinuz-<rel>, its modules in
+# ROOT/lib/modules/<rel> (with modules.dep), its headers in
+# ROOT/usr/src/linux-headers-<rel>. Prints ROOT (one per release and version).
+stock_root() {
+	local rel ver root
+	rel=$(stock_release "$1") || exit 1
+	ver=$(apt_version "linux-image-$rel") || exit 1
+	root=$MLX5_DIAG_CACHE/stock/${rel}_$ver
+	if [ ! -f "$root/.done" ]; then
+		mkdir -p "$MLX5_DIAG_CACHE"
+		exec 8>"$MLX5_DIAG_CACHE/.lock-debian"
+		flock 8
+		[ -f "$root/.done" ] || unpack_stock_kernel "$rel" "$ver" "$root"
+		exec 8>&-
+	fi
+	echo "$root"
+}
+
+# The image (vmlinuz and modules), the headers, the -common headers of the
+# same version and the kbuild tools they need.
+unpack_stock_kernel() {
+	local rel=$1 ver=$2 root=$3 debs deb pkg
+	log "unpacking Debian's kernel $rel ($ver) into $root"
+	debs=$(deb_fetch "linux-image-$rel" "$ver") || exit 1
+	deb=$(deb_fetch "linux-headers-$rel" "$ver") || exit 1
+	debs="$debs $deb"
+	for pkg in $(deb_depends "$deb" '^linux-(headers-.*-common|kbuild-.*)$'); do
+		case $pkg in
+		*-common) deb=$(deb_fetch "$pkg" "$ver") || exit 1 ;;
+		*) deb=$(deb_fetch "$pkg" "$(apt_version "$pkg")") || exit 1 ;;
+		esac
+		debs="$debs $deb"
+	done
+	[ "$(echo "$debs" | wc -w)" = 4 ] || die "linux-headers-$rel: no -common or kbuild dependency"
+	rm -rf "$root"
+	mkdir -p "$root"
+	for deb in $debs; do
+		dpkg-deb -x "$deb" "$root" || die "dpkg-deb -x $deb failed"
+	done
+	fix_abs_symlinks "$root"
+	# the arch headers' Makefile includes the -common one by absolute path
+	sed -i "s|^include /usr/src/|include $root/usr/src/|" \
+		"$root/usr/src/linux-headers-$rel/Makefile"
+	grep -q "^include $root/" "$root/usr/src/linux-headers-$rel/Makefile" ||
+		die "unexpected Makefile in linux-headers-$rel"
+	[ -f "$root/boot/vmlinuz-$rel" ] || die "linux-image-$rel has no /boot/vmlinuz-$rel"
+	depmod -b "$root" "$rel" || die "depmod for $rel failed"
+	# what it was made from (scripts/clean-cache keeps these .debs)
+	for deb in $debs; do
+		basename "$deb"
+	done >"$root/.debs"
+	touch "$root/.done"
+}
+
+# The kernel release and the headers build dir of an unpacked stock kernel.
+stock_root_release() { basename "$1" | sed 's/_.*//'; }
+stock_root_kdir() { echo "$1/usr/src/linux-headers-$(stock_root_release "$1")"; }
+
+# Build dirs of Debian's stock 6.1 and 6.12 headers, one a line.
+stock_kdirs() {
+	local series root
+	for series in 6.1 6.12; do
+		root=$(stock_root "$series") || exit 1
+		stock_root_kdir "$root"
+	done
+}
+
+# Debian's own perf of SERIES (default 6.12), unpacked from linux-perf: the
+# newest 6.1 (bookworm) or 6.12 (bookworm-backports). The shared libraries it
+# loads (its Depends, without the script interpreters) are installed on the
+# host, from where they are copied into guests. Prints the binary's path.
+debian_perf_bin() {
+	local ver dir deb
+	ver=$(apt_version linux-perf "${1:-6.12}.") || exit 1
+	deb=$(deb_fetch linux-perf "$ver") || exit 1
+	dir=$MLX5_DIAG_CACHE/debian-perf/$ver
+	if [ ! -x "$dir/usr/bin/perf" ]; then
+		exec 8>"$MLX5_DIAG_CACHE/.lock-debian"
+		flock 8
+		if [ ! -x "$dir/usr/bin/perf" ]; then
+			rm -rf "$dir"
+			mkdir -p "$dir"
+			dpkg-deb -x "$deb" "$dir" || die "dpkg-deb -x $deb failed"
+			basename "$deb" >"$dir/.debs"
+		fi
+		exec 8>&-
+	fi
+	# shellcheck disable=SC2046
+	ensure_pkgs $(deb_depends "$deb" '^[^:]+$')
+	echo "$dir/usr/bin/perf"
+}

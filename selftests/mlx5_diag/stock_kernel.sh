@@ -1,0 +1,66 @@
+#!/bin/sh
+# On a Debian stock kernel (booted by scripts/stock-vm-run, nothing loaded;
+# our modules where DKMS installs them, Debian's perf of the kernel's series
+# as /usr/bin/perf): the commands of the install guide's "Checking" and "Dry
+# run" (Documentation/admin-guide/perf/mlx5-diag-pmu.rst). The binding pulls
+# in Debian's own mlx5_core, binds nothing, logs nothing and unloads in
+# either order with the PMU driver; then the emulator and the PMU driver pass
+# the sysfs, counting and bad-attribute selftests.
+. ./lib.sh
+
+KREL=$(uname -r)
+T_PREFIX="stock $KREL"
+
+kmsg() { echo "mlx5-diag-stock: $*" >/dev/kmsg; }
+count() { ls -d "$@" 2>/dev/null | wc -l; }
+
+# The kernel log after marker $1, without the kernel's own notes on loading
+# an unsigned out-of-tree module.
+log_since() {
+	dmesg | sed -n "/mlx5-diag-stock: $1\$/,\$p" | sed 1d |
+		grep -v -e 'loading out-of-tree module taints kernel' \
+			-e 'module verification failed: signature and/or required key missing'
+}
+
+# bind_round FIRST SECOND: load the binding and the PMU driver in that
+# order, check that nothing binds, unload in the same order.
+bind_round() {
+	check "modprobe $1, then $2" sh -c "modprobe $1 && modprobe $2"
+	expect_eq "$1 then $2: no device offered to the PMU driver" \
+		"$(count /sys/bus/auxiliary/devices/mlx5_diag_mlx5.*)" 0
+	expect_eq "$1 then $2: no PMU" "$(count "$PMUS"/mlx5_diag*)" 0
+	check "unload $1, then $2" \
+		sh -c "rmmod $1 && rmmod $2 && ! grep -q '^mlx5_diag' /proc/modules"
+}
+
+start=$(cut -d. -f1 /proc/uptime)
+kmsg "binding"
+bind_round mlx5_diag_mlx5 mlx5_diag
+bind_round mlx5_diag mlx5_diag_mlx5
+modprobe mlx5_diag_mlx5
+expect_eq "the binding pulled in Debian's mlx5_core and uses it" \
+	"$(sed -n 's/^mlx5_core [0-9]* [0-9]* \([^ ]*\).*/\1/p' /proc/modules)" "mlx5_diag_mlx5,"
+rmmod mlx5_diag_mlx5
+kmsg "binding done"
+logged=$(log_since binding | grep -v 'mlx5-diag-stock: binding done')
+expect_eq "the binding logs nothing" "$logged" ""
+check "mlx5_core unloads after the binding" \
+	sh -c "modprobe -r mlx5_core && ! grep -q '^mlx5_core ' /proc/modules"
+diag "binding checks took $(($(cut -d. -f1 /proc/uptime) - start))s"
+
+check "modprobe mlx5_diag_sim, then mlx5_diag" sh -c "modprobe mlx5_diag_sim && modprobe mlx5_diag"
+ver=$(perf --version)
+for t in test_sysfs test_stat test_bad_attrs; do
+	start=$(cut -d. -f1 /proc/uptime)
+	T_PREFIX="stock $KREL: $t [$ver]" timeout 600 sh "./$t.sh" >/tmp/test.out 2>&1
+	rc=$?
+	cat /tmp/test.out
+	if grep -q '^not ok' /tmp/test.out; then
+		T_FAILED=1
+	elif [ $rc != 0 ]; then
+		not_ok "$t exited with $rc"
+	fi
+	diag "$t took $(($(cut -d. -f1 /proc/uptime) - start))s"
+done
+check "rmmod mlx5_diag_sim mlx5_diag" rmmod mlx5_diag_sim mlx5_diag
+exit $T_FAILED
