@@ -181,3 +181,39 @@ tap_summary() {
 	}
 	' "$1" "$2"
 }
+
+# The tests scripts/stock-test reports, one per part.
+STOCK_TESTS="stock: install guide
+stock: Debian 6.1 kernel
+stock: Debian 6.12 kernel"
+
+# stock_verdicts FILE STATUS: scripts/stock-test's output (exit STATUS) with
+# its checks indented under the part they belong to and one verdict per
+# part: a failing check fails its part, and so does a part with no check.
+stock_verdicts() {
+	awk -v status="$2" -v tests="$STOCK_TESTS" '
+	BEGIN { n = split(tests, t, "\n") }
+	function part(line) {
+		if (line ~ /^(not )?ok - install/) return t[1]
+		if (line ~ /^(not )?ok - stock 6\.12/) return t[3]
+		if (line ~ /^(not )?ok - stock 6\.1/) return t[2]
+		return ""
+	}
+	{ print "    " $0 }
+	/^(not )?ok - / {
+		p = part($0)
+		if (p == "") { stray = stray (stray != "" ? "; " : "") substr($0, 1, 60); next }
+		checks[p]++
+		if ($1 == "not" && !(p in bad)) bad[p] = substr($0, 10)
+	}
+	END {
+		for (i = 1; i <= n; i++) {
+			p = t[i]
+			if (p in bad) print "not ok - " p " # failed: " bad[p]
+			else if (!checks[p]) print "not ok - " p " # no check reported"
+			else if (stray != "") print "not ok - " p " # checks of no known part: " stray
+			else if (status != 0 && i == n) print "not ok - " p " # stock-test exited with " status
+			else print "ok - " p
+		}
+	}' "$1"
+}
