@@ -563,6 +563,33 @@ static int mlx5_diag_engine_apply(struct mlx5_diag_engine *eng, bool force,
 	return 0;
 }
 
+/*
+ * FOREIGN: is the other agent still there? If it disabled the engine, the
+ * engine is ours again (OFF), and open events count from new baselines.
+ * Returns 0, or the errno of a failed query.
+ */
+static int mlx5_diag_engine_foreign_recheck(struct mlx5_diag_engine *eng,
+					    const char **why)
+{
+	bool took_over;
+	int ret;
+
+	ret = mlx5_diag_fw_query_params(eng->fw, &eng->queried);
+	if (ret) {
+		*why = "could not query the diagnostic engine";
+		return ret;
+	}
+	if (eng->queried.enable)
+		return 0;
+	eng->state = MLX5_DIAG_ENGINE_OFF;
+	if (eng->users) {
+		pr_info("%s: the other agent let the diagnostic engine go: counting resumes\n",
+			eng->fw->name);
+		mlx5_diag_engine_apply(eng, false, &took_over, why);
+	}
+	return 0;
+}
+
 /**
  * mlx5_diag_engine_count_get() - count data ID @id for one more event
  * @eng: the engine
@@ -590,19 +617,10 @@ int mlx5_diag_engine_count_get(struct mlx5_diag_engine *eng, u64 id,
 		ret = -ENODEV;
 		goto out;
 	}
-	/* is the other agent still there? */
 	if (eng->state == MLX5_DIAG_ENGINE_FOREIGN && !force) {
-		ret = mlx5_diag_fw_query_params(eng->fw, &eng->queried);
-		if (ret) {
-			why = "could not query the diagnostic engine";
+		ret = mlx5_diag_engine_foreign_recheck(eng, &why);
+		if (ret)
 			goto out;
-		}
-		if (!eng->queried.enable) {
-			eng->state = MLX5_DIAG_ENGINE_OFF;
-			if (eng->users)
-				mlx5_diag_engine_apply(eng, false, took_over,
-						       &why);
-		}
 	}
 	if (eng->state == MLX5_DIAG_ENGINE_FOREIGN && !force) {
 		why = "another agent holds the diagnostic engine; see force";
@@ -735,13 +753,8 @@ void mlx5_diag_engine_poll(struct mlx5_diag_engine *eng)
 		}
 		break;
 	case MLX5_DIAG_ENGINE_FOREIGN:
-		if (!eng->users || mlx5_diag_fw_query_params(eng->fw, &eng->queried) ||
-		    eng->queried.enable)
-			break;
-		pr_info("%s: the other agent let the diagnostic engine go: counting resumes\n",
-			eng->fw->name);
-		eng->state = MLX5_DIAG_ENGINE_OFF;
-		mlx5_diag_engine_apply(eng, false, &took_over, &why);
+		if (eng->users)
+			mlx5_diag_engine_foreign_recheck(eng, &why);
 		break;
 	case MLX5_DIAG_ENGINE_OFF:
 	case MLX5_DIAG_ENGINE_GONE:
