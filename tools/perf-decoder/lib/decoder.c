@@ -183,22 +183,42 @@ static struct mlx5diag_item *new_item(struct mlx5diag_decoder *dec,
 }
 
 /*
- * Samples FROM .. TO - 1 are missing and no LOST record said so: one LOST
- * item of cause MLX5DIAG_LOST_UNACCOUNTED, once per record (rec_gap_done
- * survives a stop inside the record).
+ * The run's samples next_seq .. UPTO - 1 were not delivered. LOST records
+ * since the last delivered sample account for pending_lost of them (their
+ * ranges are contiguous but may come in any order); the rest get one LOST
+ * item of cause MLX5DIAG_LOST_UNACCOUNTED, numbered from the first sample
+ * no LOST record covers. Once per record: rec_gap_done survives a stop
+ * inside the record.
  */
 static void gap_item(struct mlx5diag_decoder *dec, struct mlx5diag_item *items,
-		     size_t *n, uint64_t from, uint64_t to)
+		     size_t *n, uint64_t upto)
 {
+	uint64_t gap, first = dec->next_seq;
 	struct mlx5diag_item *it;
 
-	if (dec->rec_gap_done || to <= from)
+	if (dec->rec_gap_done || upto <= dec->next_seq)
 		return;
+	gap = upto - dec->next_seq;
+	if (dec->pending_lost >= gap)
+		return;
+	if (dec->pending_lost && dec->pending_lost_first <= dec->next_seq &&
+	    dec->pending_lost_end > first)
+		first = dec->pending_lost_end;
 	it = new_item(dec, items, n, MLX5DIAG_ITEM_LOST);
-	it->seq = from;
-	it->lost.count = to - from;
+	it->seq = first;
+	it->lost.count = gap - dec->pending_lost;
 	it->lost.cause = MLX5DIAG_LOST_UNACCOUNTED;
 	dec->rec_gap_done = 1;
+}
+
+/* Samples up to UPTO - 1 are accounted for: start counting LOST afresh. */
+static void settle_lost(struct mlx5diag_decoder *dec, uint64_t upto)
+{
+	if (upto > dec->next_seq)
+		dec->next_seq = upto;
+	dec->pending_lost = 0;
+	dec->pending_lost_first = 0;
+	dec->pending_lost_end = 0;
 }
 
 /* ---- records ---- */
@@ -266,6 +286,7 @@ static int decode_session(struct mlx5diag_decoder *dec, const uint8_t *rec,
 	s->ids = dec->ids;
 	dec->have_session = 1;
 	dec->run_open = 1;
+	settle_lost(dec, 0);
 	dec->next_seq = 0;
 	dec->nr_time_points = 0;
 	new_item(dec, items, n, MLX5DIAG_ITEM_SESSION);
@@ -358,7 +379,7 @@ static int decode_samples(struct mlx5diag_decoder *dec, const uint8_t *rec,
 			    (unsigned long long)first_seq,
 			    (unsigned long long)dec->next_seq);
 
-	gap_item(dec, items, n, dec->next_seq, first_seq);
+	gap_item(dec, items, n, first_seq);
 
 	for (si = dec->rec_sample; si < nr_samples; si++) {
 		const uint8_t *smp = rec + sizeof(R) + (size_t)si * sample_size;
@@ -436,13 +457,12 @@ static int decode_samples(struct mlx5diag_decoder *dec, const uint8_t *rec,
 				it->flags |= MLX5DIAG_F_SAMPLE_LAST;
 		}
 	}
-	dec->next_seq = first_seq + nr_samples;
+	settle_lost(dec, first_seq + nr_samples);
 	return RECORD_DONE;
 }
 
 static int decode_lost(struct mlx5diag_decoder *dec, const uint8_t *rec,
-		       uint64_t offset, struct mlx5diag_item *items, size_t *n,
-		       size_t room)
+		       uint64_t offset, struct mlx5diag_item *items, size_t *n)
 {
 	typedef struct mlx5_diag_rec_lost L;
 	uint64_t first_seq = FIELD64(rec, L, first_seq);
@@ -454,15 +474,16 @@ static int decode_lost(struct mlx5diag_decoder *dec, const uint8_t *rec,
 			    "LOST numbers past 2^64 (first %llu, count %llu)",
 			    (unsigned long long)first_seq,
 			    (unsigned long long)count);
-	gap_item(dec, items, n, dec->next_seq, first_seq);
-	if (*n == room)
-		return RECORD_PARTIAL;
 	it = new_item(dec, items, n, MLX5DIAG_ITEM_LOST);
 	it->seq = first_seq;
 	it->lost.count = count;
 	it->lost.cause = FIELD32(rec, L, cause);
-	if (first_seq + count > dec->next_seq)
-		dec->next_seq = first_seq + count;
+	if (!dec->pending_lost || first_seq < dec->pending_lost_first)
+		dec->pending_lost_first = first_seq;
+	if (!dec->pending_lost || first_seq + count > dec->pending_lost_end)
+		dec->pending_lost_end = first_seq + count;
+	dec->pending_lost = count > UINT64_MAX - dec->pending_lost ?
+			    UINT64_MAX : dec->pending_lost + count;
 	return RECORD_DONE;
 }
 
@@ -489,12 +510,13 @@ static int decode_end(struct mlx5diag_decoder *dec, const uint8_t *rec,
 	uint64_t next_seq = FIELD64(rec, E, next_seq);
 	struct mlx5diag_item *it;
 
-	gap_item(dec, items, n, dec->next_seq, next_seq);
+	gap_item(dec, items, n, next_seq);
 	if (*n == room)
 		return RECORD_PARTIAL;
 	it = new_item(dec, items, n, MLX5DIAG_ITEM_END);
 	it->seq = next_seq;
 	it->end.reason = FIELD32(rec, E, reason);
+	settle_lost(dec, next_seq);
 	dec->run_open = 0;
 	return RECORD_DONE;
 }
@@ -526,7 +548,7 @@ static int decode_record(struct mlx5diag_decoder *dec, const uint8_t *rec,
 	case MLX5_DIAG_REC_TIME:
 		return decode_time(dec, rec, offset, items, n);
 	case MLX5_DIAG_REC_LOST:
-		return decode_lost(dec, rec, offset, items, n, room);
+		return decode_lost(dec, rec, offset, items, n);
 	case MLX5_DIAG_REC_PERIOD:
 		return decode_period(dec, rec, items, n);
 	default:
@@ -577,8 +599,8 @@ int mlx5diag_decode(struct mlx5diag_decoder *dec, const void *buf,
 		goto out;
 	}
 	for (;;) {
-		const uint8_t *rec = p + pos;
 		uint64_t offset = dec->stream_offset + pos;
+		const uint8_t *rec;
 		unsigned int type;
 		uint32_t size;
 
@@ -586,6 +608,7 @@ int mlx5diag_decode(struct mlx5diag_decoder *dec, const void *buf,
 			ret = pos == avail ? MLX5DIAG_DONE : MLX5DIAG_NEED_MORE;
 			break;
 		}
+		rec = p + pos;
 		type = FIELD16(rec, struct mlx5_diag_rec_hdr, type);
 		size = FIELD32(rec, struct mlx5_diag_rec_hdr, size);
 		ret = check_header(dec, type, size, offset);

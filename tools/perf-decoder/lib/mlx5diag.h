@@ -111,8 +111,12 @@ enum mlx5diag_item_kind {
  *            (format 0: = dev_time; 1/2: the sample's latest), perf_time
  *            (of dev_time), flags
  *   LOST:    seq (first lost), lost.count, lost.cause (enum
- *            mlx5_diag_lost_cause, or MLX5DIAG_LOST_UNACCOUNTED for a gap
- *            in sample numbers that no LOST record covers)
+ *            mlx5_diag_lost_cause): a LOST record as the driver wrote it;
+ *            or cause MLX5DIAG_LOST_UNACCOUNTED: at a SAMPLES or END
+ *            record, the samples missing since the last delivered one
+ *            that the LOST records in between do not account for (count:
+ *            the gap minus their counts; seq: the first number they do not
+ *            cover). Emitted before the record's own items.
  *   SESSION: run, dev_time and perf_time 0; mlx5diag_session() has the rest
  *   PERIOD:  seq (first sample at the new period), dev_time, perf_time,
  *            period.ns_requested, period.ns_actual, period.log_sample_period
@@ -211,6 +215,9 @@ struct mlx5diag_decoder {
 	int have_session;		/* a SESSION record was seen */
 	int run_open;			/* ... and no END record since */
 	uint64_t next_seq;		/* the sample number expected next */
+	uint64_t pending_lost;		/* LOST counts since the last sample */
+	uint64_t pending_lost_first;	/* ... the lowest number they cover */
+	uint64_t pending_lost_end;	/* ... one past the highest */
 	unsigned int nr_time_points;	/* 0, 1 or 2 (saturates) */
 	struct mlx5diag_time_point time_prev, time_last;
 
