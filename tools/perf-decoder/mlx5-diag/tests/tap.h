@@ -47,8 +47,7 @@ static int tap_n, tap_failed;
 static inline int tap_done(void)
 {
 	printf("1..%d\n", tap_n);
-	if (tap_failed)
-		printf("# %d of %d failed\n", tap_failed, tap_n);
+	printf("# %d passed, %d failed\n", tap_n - tap_failed, tap_failed);
 	return tap_failed ? 1 : 0;
 }
 
