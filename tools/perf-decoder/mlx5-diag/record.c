@@ -645,9 +645,14 @@ static void drain_until(struct session *s, uint64_t deadline, int stop_on_events
 				break;
 			}
 		}
-		/* the kernel ended the run, or the AUX area filled */
-		if (s->truncated || (s->count.end_reason &&
-				     s->count.end_reason != MLX5_DIAG_END_STOPPED))
+		/*
+		 * The AUX area filled (the kernel stopped the event), or the
+		 * device went or another agent took it. A single-mode run that
+		 * filled the firmware buffer (END_FULL) just has no more
+		 * samples: the command runs on.
+		 */
+		if (s->truncated || s->count.end_reason == MLX5_DIAG_END_REMOVED ||
+		    s->count.end_reason == MLX5_DIAG_END_TAKEN)
 			break;
 		if (pfd.revents & (POLLHUP | POLLERR))
 			break;
@@ -740,7 +745,8 @@ int md_record_run(const struct md_record_opts *o)
 	drain_until(&s, o->duration_ns ? t0 + o->duration_ns : 0, 1, t0, &last_t,
 		    &last_samples);
 	if (o->reconfig_period_ns && !got_stop && !s.truncated &&
-	    (!s.count.end_reason || s.count.end_reason == MLX5_DIAG_END_STOPPED)) {
+	    s.count.end_reason != MLX5_DIAG_END_REMOVED &&
+	    s.count.end_reason != MLX5_DIAG_END_TAKEN) {
 		uint64_t p = o->reconfig_period_ns, t1;
 
 		if (ioctl(s.fds[0], PERF_EVENT_IOC_PERIOD, &p)) {
