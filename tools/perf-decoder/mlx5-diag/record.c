@@ -596,9 +596,9 @@ static int start_child(struct session *s, char **cmd)
 		close(p[0]);
 		execvp(cmd[0], cmd);
 		e = errno;
-		if (write(p[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
+		/* the parent reads errno here; nothing else to do if this fails */
+		n = write(p[1], &e, sizeof(e));
+		_exit(n == sizeof(e) ? 127 : 126);
 	}
 	close(p[1]);
 	do
