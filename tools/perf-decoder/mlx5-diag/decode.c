@@ -885,12 +885,16 @@ static void on_session(struct decode_ctx *c)
 
 	switch (c->format) {
 	case OUT_TEXT:
-		out(c, "SESSION run %u %s %s %s %s, %u kHz, period %" PRIu64
-		    " ns (requested %" PRIu64 "), %u data IDs\n", s->run,
-		    s->identifier, mlx5diag_mode_name(s->mode),
-		    mlx5diag_format_name(s->out_format),
-		    mlx5diag_ts_source_name(s->ts_source), s->freq_khz,
-		    s->period_ns_actual, s->period_ns_requested, s->num_ids);
+		out(c, "SESSION run %u %s %s %s ", s->run, s->identifier,
+		    mlx5diag_mode_name(s->mode),
+		    mlx5diag_format_name(s->out_format));
+		if (s->ts_source == MLX5_DIAG_TS_RTC)
+			out(c, "rtc");
+		else
+			out(c, "frc %u kHz", s->freq_khz);
+		out(c, ", period %" PRIu64 " ns (requested %" PRIu64
+		    "), %u data IDs\n", s->period_ns_actual,
+		    s->period_ns_requested, s->num_ids);
 		break;
 	case OUT_CSV:
 		csv_header(c);
