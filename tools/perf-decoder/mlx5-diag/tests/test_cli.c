@@ -161,7 +161,7 @@ static void test_events(void)
 
 static int parse(struct md_record_opts *o, char *err, const char *first, ...)
 {
-	char *argv[32];
+	static char *argv[32];	/* o->cmd points into it */
 	int argc = 0;
 	va_list ap;
 	const char *a;
@@ -248,7 +248,7 @@ static void test_record_args(void)
 
 static int doca(struct doca_opts *d, char *err, const char *first, ...)
 {
-	char *argv[40];
+	static char *argv[40];	/* d's strings point into it */
 	int argc = 0;
 	va_list ap;
 	const char *a;
