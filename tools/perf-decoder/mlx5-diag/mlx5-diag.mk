@@ -5,14 +5,14 @@
 # (test_file, test_cli) built with gcc, clang and clang ASan+UBSan and run by
 # tests/run-tests. LIBPERF_DIR holds include/, libperf.a and libapi.a as
 # scripts/build-mlx5-diag builds them (default: ask the script, which builds
-# libperf once into the cache).
+# libperf once into the cache, only when a rule here needs it).
 
 MD_SRC := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 MD_TOP := $(MD_SRC)/../../..
 O ?= build
 LIBPERF_DIR ?= $(shell $(MD_TOP)/scripts/build-mlx5-diag --libperf-dir)
 
-MD_CFLAGS := -std=c11 -Wall -Wextra -Werror -g -I$(MD_SRC) -I$(MD_SRC)/../lib \
+MD_CFLAGS = -std=c11 -Wall -Wextra -Werror -g -I$(MD_SRC) -I$(MD_SRC)/../lib \
 	-I$(MD_TOP)/include/uapi -I$(LIBPERF_DIR)/include
 MD_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 MD_LIBS = $(LIBPERF_DIR)/libperf.a $(LIBPERF_DIR)/libapi.a
@@ -31,11 +31,11 @@ $(O)/mlx5-diag: $(MD_SRC)/main.c $(MD_CLI_SRCS) $(MD_HDRS)
 define md_test
 $(O)/md-$(1)/test_file: $(MD_SRC)/tests/test_file.c $(MD_SRC)/file.c $(MD_HDRS)
 	@mkdir -p $$(dir $$@)
-	$(2) $(MD_CFLAGS) $(3) -o $$@ $(MD_SRC)/tests/test_file.c $(MD_SRC)/file.c
+	$(2) $$(MD_CFLAGS) $(3) -o $$@ $(MD_SRC)/tests/test_file.c $(MD_SRC)/file.c
 
 $(O)/md-$(1)/test_cli: $(MD_SRC)/tests/test_cli.c $(MD_CLI_SRCS) $(MD_HDRS)
 	@mkdir -p $$(dir $$@)
-	$(2) $(MD_CFLAGS) $(3) -o $$@ $(MD_SRC)/tests/test_cli.c $(MD_CLI_SRCS) $$(MD_LIBS)
+	$(2) $$(MD_CFLAGS) $(3) -o $$@ $(MD_SRC)/tests/test_cli.c $(MD_CLI_SRCS) $$(MD_LIBS)
 endef
 $(eval $(call md_test,gcc,gcc,-O2))
 $(eval $(call md_test,clang,clang,-O2))
