@@ -194,8 +194,34 @@ out:
 	return ret;
 }
 
+/*
+ * The clock registers: the host clock brackets the emulator's time read
+ * and the clock computed from it, interrupts off.
+ */
+static int sim_read_clock(struct mlx5_diag_aux_dev *dev, bool rtc,
+			  struct mlx5_diag_clock_read *r)
+{
+	struct sim_adev *sa = container_of(dev, struct sim_adev, dev);
+	struct sim_dev *sd = sa->sd;
+	unsigned long flags;
+	int ret = -ENODEV;
+
+	mutex_lock(&sd->lock);
+	if (sd->adev == sa) {
+		local_irq_save(flags);
+		r->host_before = r->host_clock(r->arg);
+		ret = mlx5_diag_sim_fw_read_clock(sd->fw, sim_now_ns(sd), rtc,
+						  &r->device);
+		r->host_after = r->host_clock(r->arg);
+		local_irq_restore(flags);
+	}
+	mutex_unlock(&sd->lock);
+	return ret;
+}
+
 static const struct mlx5_diag_aux_ops sim_aux_ops = {
 	.exec = sim_exec,
+	.read_clock = sim_read_clock,
 };
 
 static void sim_adev_release(struct device *dev)
