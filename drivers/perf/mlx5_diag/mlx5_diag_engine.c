@@ -43,6 +43,11 @@ module_param_named(ownership_check_polls, mlx5_diag_check_polls, uint, 0644);
 MODULE_PARM_DESC(ownership_check_polls,
 		 "Counting: check every N polls that no other agent took the engine (default 20, 0: never)");
 
+unsigned int mlx5_diag_engine_check_polls(void)
+{
+	return READ_ONCE(mlx5_diag_check_polls);
+}
+
 unsigned int mlx5_diag_engine_refresh_ms(void)
 {
 	return READ_ONCE(mlx5_diag_refresh);
@@ -800,6 +805,8 @@ void mlx5_diag_engine_session_put(struct mlx5_diag_engine *eng,
 				  unsigned int slot)
 {
 	struct mlx5_diag_engine_slot *s = &eng->slots[slot];
+	const char *why = NULL;
+	bool took_over;
 	unsigned int i;
 
 	mutex_lock(&eng->lock);
@@ -807,6 +814,9 @@ void mlx5_diag_engine_session_put(struct mlx5_diag_engine *eng,
 	eng->session_users--;
 	if (!--s->users) {
 		mlx5_diag_engine_slot_free(eng, s);
+		/* a member left behind by its leader counts in counting mode */
+		if (!eng->session_claimed && eng->state == MLX5_DIAG_ENGINE_COUNT)
+			mlx5_diag_engine_apply(eng, false, &took_over, &why);
 		for (i = 0; i < eng->session.num_ids && !eng->session_running;
 		     i++) {
 			if (eng->session.ids[i] != s->id)
@@ -849,7 +859,8 @@ u8 mlx5_diag_engine_session_log_period(const struct mlx5_diag_caps *caps,
  * @clock_now: the device clock (in the session's timestamp source) read
  *	before this call: every sample of the new run is later, every sample
  *	left in the buffer by an earlier run is earlier
- * @actual: what the firmware runs (the ids are the session's)
+ * @actual: what the firmware runs; @actual->ids (caps.max_ids) gets
+ *	the session's ids in firmware order
  *
  * Every call starts a new run: sample numbering restarts at 0. Sleeps.
  * Return: 0 or a negative errno, the reason logged.
@@ -862,6 +873,7 @@ int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
 	const struct mlx5_diag_caps *caps = &eng->fw->caps;
 	unsigned int num = eng->session.num_ids, entries;
 	const char *why = NULL;
+	u64 *ids;
 	int ret;
 
 	mutex_lock(&eng->lock);
@@ -915,8 +927,10 @@ int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
 		  (eng->fw->dialect->sample_entry_bits / 8);
 	eng->session_batch = min(1U << eng->programmed.log_num_of_samples,
 				 entries / num);
+	ids = actual->ids;
 	*actual = eng->programmed;
-	actual->ids = NULL;
+	actual->ids = ids;
+	memcpy(ids, eng->programmed.ids, num * sizeof(*ids));
 out:
 	mutex_unlock(&eng->lock);
 	if (ret)
@@ -1137,7 +1151,8 @@ void mlx5_diag_engine_session_release(struct mlx5_diag_engine *eng)
 	if (eng->state == MLX5_DIAG_ENGINE_SESSION ||
 	    eng->state == MLX5_DIAG_ENGINE_OFF)
 		mlx5_diag_engine_release(eng);
-	if (eng->users && eng->state == MLX5_DIAG_ENGINE_OFF) {
+	if (eng->users > eng->session_users &&
+	    eng->state == MLX5_DIAG_ENGINE_OFF) {
 		ret = mlx5_diag_engine_apply(eng, false, &took_over, &why);
 		if (ret)
 			pr_warn("%s: counting does not resume after the session: %s (%d)\n",

@@ -118,6 +118,7 @@ int mlx5_diag_engine_plan(const struct mlx5_diag_engine_plan *in,
 			  struct mlx5_diag_fw_params *p, const char **why);
 const char *mlx5_diag_engine_state_name(enum mlx5_diag_engine_state state);
 unsigned int mlx5_diag_engine_refresh_ms(void);
+unsigned int mlx5_diag_engine_check_polls(void);
 
 int mlx5_diag_engine_init(struct mlx5_diag_engine *eng, struct mlx5_diag_fw *fw,
 			  struct workqueue_struct *wq);

@@ -195,8 +195,8 @@ out:
 }
 
 /*
- * The clock registers: the host clock brackets the emulator's time read
- * and the clock computed from it, interrupts off.
+ * The clock registers: the host clock brackets the instant the emulator's
+ * time is taken, interrupts off; the device clock is computed from it.
  */
 static int sim_read_clock(struct mlx5_diag_aux_dev *dev, bool rtc,
 			  struct mlx5_diag_clock_read *r)
@@ -205,15 +205,20 @@ static int sim_read_clock(struct mlx5_diag_aux_dev *dev, bool rtc,
 	struct sim_dev *sd = sa->sd;
 	unsigned long flags;
 	int ret = -ENODEV;
+	u64 host;
 
 	mutex_lock(&sd->lock);
 	if (sd->adev == sa) {
+		/* the registers latch the clock at one host instant */
 		local_irq_save(flags);
 		r->host_before = r->host_clock(r->arg);
-		ret = mlx5_diag_sim_fw_read_clock(sd->fw, sim_now_ns(sd), rtc,
-						  &r->device);
+		host = ktime_get_ns();
 		r->host_after = r->host_clock(r->arg);
 		local_irq_restore(flags);
+		ret = mlx5_diag_sim_fw_read_clock(sd->fw,
+						  mlx5_diag_sim_time_now(&sd->time,
+									 host),
+						  rtc, &r->device);
 	}
 	mutex_unlock(&sd->lock);
 	return ret;
