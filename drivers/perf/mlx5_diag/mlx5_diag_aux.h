@@ -18,6 +18,23 @@
 struct mlx5_diag_aux_dev;
 
 /**
+ * struct mlx5_diag_clock_read - one reading of the device clock, bracketed
+ * @host_clock: the host clock to pair it with (perf_event_clock() of the
+ *	sampling event); callable with interrupts off
+ * @arg: its argument
+ * @host_before: host_clock() just before the device read
+ * @host_after: host_clock() just after it
+ * @device: the device clock: the free-running counter (FRC), or the
+ *	real-time clock as seconds << 32 | nanoseconds
+ */
+struct mlx5_diag_clock_read {
+	u64 (*host_clock)(void *arg);
+	void *arg;
+	u64 host_before, host_after;
+	u64 device;
+};
+
+/**
  * struct mlx5_diag_aux_ops - firmware command transport
  * @exec: run one firmware command. @in and @out are PRM mailboxes
  *	(big-endian, command header first). May sleep; never call it from
@@ -25,10 +42,17 @@ struct mlx5_diag_aux_dev;
  *	syndrome are then in @out and the caller maps them. Returns a negative
  *	errno only when no answer exists (-ENODEV: device gone, -ETIMEDOUT,
  *	-EIO, -EINVAL for a mailbox the transport cannot carry).
+ * @read_clock: read the device clock (@rtc: the real-time clock) into
+ *	@r->device, calling @r->host_clock just before and just after the
+ *	read with interrupts off, so the pair is as tight as the device
+ *	allows. May sleep outside that section. Returns 0, -ENODEV when the
+ *	device is gone, -EOPNOTSUPP when it has no such clock.
  */
 struct mlx5_diag_aux_ops {
 	int (*exec)(struct mlx5_diag_aux_dev *dev, const void *in, int inlen,
 		    void *out, int outlen);
+	int (*read_clock)(struct mlx5_diag_aux_dev *dev, bool rtc,
+			  struct mlx5_diag_clock_read *r);
 };
 
 /**

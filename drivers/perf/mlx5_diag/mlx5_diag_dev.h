@@ -8,6 +8,7 @@
 #define _MLX5_DIAG_DEV_H
 
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/perf_event.h>
 
 #include "mlx5_diag_engine.h"
@@ -34,6 +35,8 @@
  * @cpuhp_node: CPU hotplug instance
  * @snap: per CPU, every slot's count for a group read transaction
  * @sysfs: the device's sysfs files
+ * @session_lock: protects @session
+ * @session: the sampling session, while its leader exists
  */
 struct mlx5_diag_dev {
 	struct list_head node;
@@ -51,6 +54,8 @@ struct mlx5_diag_dev {
 	struct hlist_node cpuhp_node;
 	u64 __percpu *snap;
 	struct mlx5_diag_sysfs sysfs;
+	struct mutex session_lock;
+	struct mlx5_diag_session *session;
 };
 
 #define to_mlx5_diag_dev(p)	container_of(p, struct mlx5_diag_dev, pmu)

@@ -9,6 +9,7 @@
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/module.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 
@@ -42,6 +43,11 @@ module_param_named(ownership_check_polls, mlx5_diag_check_polls, uint, 0644);
 MODULE_PARM_DESC(ownership_check_polls,
 		 "Counting: check every N polls that no other agent took the engine (default 20, 0: never)");
 
+unsigned int mlx5_diag_engine_check_polls(void)
+{
+	return READ_ONCE(mlx5_diag_check_polls);
+}
+
 unsigned int mlx5_diag_engine_refresh_ms(void)
 {
 	return READ_ONCE(mlx5_diag_refresh);
@@ -55,6 +61,7 @@ const char *mlx5_diag_engine_state_name(enum mlx5_diag_engine_state state)
 		[MLX5_DIAG_ENGINE_RELEASING] = "releasing",
 		[MLX5_DIAG_ENGINE_FOREIGN] = "foreign",
 		[MLX5_DIAG_ENGINE_GONE] = "gone",
+		[MLX5_DIAG_ENGINE_SESSION] = "session",
 	};
 
 	return state < ARRAY_SIZE(names) ? names[state] : "unknown";
@@ -154,7 +161,8 @@ int mlx5_diag_engine_plan(const struct mlx5_diag_engine_plan *in,
 static bool mlx5_diag_engine_owned(const struct mlx5_diag_engine *eng)
 {
 	return eng->state == MLX5_DIAG_ENGINE_COUNT ||
-	       eng->state == MLX5_DIAG_ENGINE_RELEASING;
+	       eng->state == MLX5_DIAG_ENGINE_RELEASING ||
+	       eng->state == MLX5_DIAG_ENGINE_SESSION;
 }
 
 static void mlx5_diag_engine_kick(struct mlx5_diag_engine *eng)
@@ -262,14 +270,14 @@ static void mlx5_diag_engine_fold(struct mlx5_diag_engine *eng)
  * entries do not carry the programmed ids in order (not returned, or not
  * ours).
  */
-static bool mlx5_diag_engine_decode(struct mlx5_diag_engine *eng,
-				    unsigned int s)
+static bool mlx5_diag_engine_decode_from(struct mlx5_diag_engine *eng,
+					 const void *out, unsigned int s)
 {
 	const struct mlx5_diag_fw_params *p = &eng->programmed;
 	unsigned int i;
 
 	for (i = 0; i < p->num_ids; i++) {
-		mlx5_diag_fw_query_counters_entry(eng->fw->dialect, eng->out,
+		mlx5_diag_fw_query_counters_entry(eng->fw->dialect, out,
 						  s * p->num_ids + i,
 						  &eng->entries[i]);
 		if (eng->entries[i].id != p->ids[i])
@@ -278,39 +286,52 @@ static bool mlx5_diag_engine_decode(struct mlx5_diag_engine *eng,
 	return true;
 }
 
+static bool mlx5_diag_engine_decode(struct mlx5_diag_engine *eng,
+				    unsigned int s)
+{
+	return mlx5_diag_engine_decode_from(eng, eng->out, s);
+}
+
 /*
- * QUERY_DIAGNOSTIC_COUNTERS for @nsamples samples from index 0. Public
+ * QUERY_DIAGNOSTIC_COUNTERS into @out for @nsamples samples from slot
+ * @index. Public
  * sources read num_of_samples two ways: samples (MLNX_OFED) or entries
  * (mlx5ctl). The first query of a configuration asks for samples with an
  * outbox that holds them all; firmware that counts entries fills only the
  * first @nsamples entries, which tells the two apart (with two or more ids).
  * Returns the number of whole samples with the programmed ids, or an errno.
  */
-static int mlx5_diag_engine_query(struct mlx5_diag_engine *eng,
-				  unsigned int nsamples)
+static int mlx5_diag_engine_query_at(struct mlx5_diag_engine *eng, void *out,
+				     unsigned int index, unsigned int nsamples)
 {
 	unsigned int num = eng->programmed.num_ids, got;
 	u32 in[4];
 	int ret;
 
 	mlx5_diag_fw_query_counters_in(in, eng->entries_reading ?
-				       nsamples * num : nsamples, 0);
-	ret = mlx5_diag_fw_cmd(eng->fw, in, sizeof(in), eng->out,
+				       nsamples * num : nsamples, index);
+	ret = mlx5_diag_fw_cmd(eng->fw, in, sizeof(in), out,
 			       mlx5_diag_fw_query_counters_outlen(eng->fw->dialect,
 								  nsamples * num));
 	if (ret)
 		return ret;
 	for (got = 0; got < nsamples; got++)
-		if (!mlx5_diag_engine_decode(eng, got))
+		if (!mlx5_diag_engine_decode_from(eng, out, got))
 			break;
 	if (!eng->reading_known && num > 1 && got == nsamples / num &&
 	    got < nsamples) {
 		eng->reading_known = true;
 		eng->entries_reading = true;
-		return mlx5_diag_engine_query(eng, nsamples);
+		return mlx5_diag_engine_query_at(eng, out, index, nsamples);
 	}
 	eng->reading_known = true;
 	return got;
+}
+
+static int mlx5_diag_engine_query(struct mlx5_diag_engine *eng,
+				  unsigned int nsamples)
+{
+	return mlx5_diag_engine_query_at(eng, eng->out, 0, nsamples);
 }
 
 /* On-demand counting: one new sample of every programmed id. */
@@ -391,7 +412,8 @@ static int mlx5_diag_engine_poll_folded(struct mlx5_diag_engine *eng)
 
 static int mlx5_diag_engine_poll_samples(struct mlx5_diag_engine *eng)
 {
-	if (!eng->programmed.num_ids)
+	/* a session's samples are drained by the session, and folded there */
+	if (!eng->programmed.num_ids || eng->state == MLX5_DIAG_ENGINE_SESSION)
 		return 0;
 	eng->stats.polls++;
 	if (eng->programmed.mode == MLX5_DIAG_FW_ON_DEMAND)
@@ -515,6 +537,10 @@ static int mlx5_diag_engine_apply(struct mlx5_diag_engine *eng, bool force,
 	lockdep_assert_held(&eng->lock);
 	if (eng->state == MLX5_DIAG_ENGINE_GONE)
 		return -ENODEV;
+	if (eng->session_claimed) {
+		*why = "a sampling session holds the engine";
+		return -EBUSY;
+	}
 	if (eng->state == MLX5_DIAG_ENGINE_COUNT)
 		mlx5_diag_engine_poll_samples(eng);
 	plan.nr_count = mlx5_diag_engine_wanted(eng);
@@ -590,6 +616,552 @@ static int mlx5_diag_engine_foreign_recheck(struct mlx5_diag_engine *eng,
 	return 0;
 }
 
+/* ---- sampling sessions ---- */
+
+/* The drain outbox: this many bytes of samples per query, at most. */
+#define MLX5_DIAG_DRAIN_OUTBOX_BYTES	SZ_128K
+/*
+ * The firmware buffer of a session, in samples, at most: half the space
+ * of the narrowest sample id, so that a drain tells a sample of the
+ * current lap from one of the lap before.
+ */
+#define MLX5_DIAG_SESSION_LOG_SLOTS_MAX	15
+
+/* A counting event of a data ID the session samples rides on its samples. */
+static int mlx5_diag_engine_session_ride(struct mlx5_diag_engine *eng, u64 id,
+					 const struct mlx5_diag_catalog_entry *e,
+					 unsigned int *slot, const char **why)
+{
+	struct mlx5_diag_engine_slot *free = NULL;
+	unsigned int i;
+
+	for (i = 0; i < eng->session.num_ids; i++)
+		if (eng->session.ids[i] == id)
+			break;
+	if (i == eng->session.num_ids) {
+		*why = "a sampling session holds the engine and does not sample this data ID";
+		return -EBUSY;
+	}
+	for (i = 0; i < eng->fw->caps.max_ids; i++) {
+		struct mlx5_diag_engine_slot *s = &eng->slots[i];
+
+		if (s->users && s->id == id) {
+			s->users++;
+			eng->users++;
+			*slot = i;
+			return 0;
+		}
+		if (!s->users && !free)
+			free = s;
+	}
+	if (!free) {
+		*why = "the device counts no more data IDs at once";
+		return -ENOSPC;
+	}
+	free->id = id;
+	free->entry = e;
+	free->users = 1;
+	free->value = 0;
+	free->cs.primed = false;
+	eng->users++;
+	if (eng->session_running)
+		mlx5_diag_engine_map(eng, false);
+	*slot = free - eng->slots;
+	return 0;
+}
+
+/**
+ * mlx5_diag_engine_session_claim() - a session leader takes the engine
+ * @eng: the engine
+ * @force: take it from another agent that has it enabled
+ * @took_over: set when another agent's configuration is displaced
+ *
+ * The session holds the engine from here until
+ * mlx5_diag_engine_session_release(); its ids are added by
+ * mlx5_diag_engine_session_add() and the firmware is programmed by
+ * mlx5_diag_engine_session_program(). Sleeps. Return: 0 or a negative
+ * errno, the reason logged.
+ */
+int mlx5_diag_engine_session_claim(struct mlx5_diag_engine *eng, bool force,
+				   bool *took_over)
+{
+	const char *why = NULL;
+	int ret = 0;
+
+	*took_over = false;
+	mutex_lock(&eng->lock);
+	if (eng->state == MLX5_DIAG_ENGINE_GONE) {
+		why = "device removed";
+		ret = -ENODEV;
+	} else if (eng->session_claimed) {
+		why = "a sampling session is already open on this device";
+		ret = -EBUSY;
+	} else if (eng->users) {
+		why = "counting events are open on this device; a session needs the whole engine";
+		ret = -EBUSY;
+	} else if (!mlx5_diag_engine_owned(eng)) {
+		ret = mlx5_diag_fw_query_params(eng->fw, &eng->queried);
+		if (ret) {
+			why = "could not query the diagnostic engine";
+		} else if (eng->queried.enable && !force) {
+			eng->state = MLX5_DIAG_ENGINE_FOREIGN;
+			why = "another agent has the engine (DOCA, a crashed owner); see force";
+			ret = -EBUSY;
+		} else if (eng->queried.enable) {
+			pr_warn("%s: a sampling session takes the diagnostic engine over from another agent, whose samples stop\n",
+				eng->fw->name);
+			*took_over = true;
+		}
+	}
+	if (!ret) {
+		eng->session_claimed = true;
+		eng->session_running = false;
+		eng->session.num_ids = 0;
+		eng->session_users = 0;
+	}
+	mutex_unlock(&eng->lock);
+	if (ret)
+		pr_info_ratelimited("%s: sampling session refused: %s\n",
+				    eng->fw->name, why);
+	return ret;
+}
+
+/**
+ * mlx5_diag_engine_session_add() - one more data ID for the claimed session
+ * @eng: the engine
+ * @id: the data ID, validated against the catalog and the device
+ * @e: its catalog entry
+ * @slot: the slot its event reads its count from
+ *
+ * Sleeps. Return: 0 or a negative errno, the reason logged.
+ */
+int mlx5_diag_engine_session_add(struct mlx5_diag_engine *eng, u64 id,
+				 const struct mlx5_diag_catalog_entry *e,
+				 unsigned int *slot)
+{
+	const struct mlx5_diag_caps *caps = &eng->fw->caps;
+	struct mlx5_diag_engine_slot *free = NULL;
+	const char *why = NULL;
+	unsigned int i, n;
+	int ret = 0;
+
+	mutex_lock(&eng->lock);
+	n = eng->session.num_ids;
+	if (eng->state == MLX5_DIAG_ENGINE_GONE) {
+		why = "device removed";
+		ret = -ENODEV;
+		goto out;
+	}
+	if (eng->session_running) {
+		why = "the session runs already: open every member before enabling the leader";
+		ret = -EBUSY;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		if (eng->session.ids[i] == id) {
+			why = "data ID already in the session";
+			ret = -EINVAL;
+			goto out;
+		}
+	}
+	if (n >= caps->max_ids || order_base_2(n + 1) >= caps->log_max_samples) {
+		why = "the device samples no more data IDs at once";
+		ret = -ENOSPC;
+		goto out;
+	}
+	for (i = 0; i < caps->max_ids && !free; i++)
+		if (!eng->slots[i].users)
+			free = &eng->slots[i];
+	if (!free) {
+		why = "the device counts no more data IDs at once";
+		ret = -ENOSPC;
+		goto out;
+	}
+	free->id = id;
+	free->entry = e;
+	free->users = 1;
+	free->value = 0;
+	free->cs.primed = false;
+	eng->users++;
+	eng->session_users++;
+	eng->session.ids[eng->session.num_ids++] = id;
+	*slot = free - eng->slots;
+out:
+	mutex_unlock(&eng->lock);
+	if (ret)
+		pr_info_ratelimited("%s: event 0x%llx refused: %s\n",
+				    eng->fw->name, id, why);
+	return ret;
+}
+
+/**
+ * mlx5_diag_engine_session_put() - a session event goes away
+ * @eng: the engine
+ * @slot: from mlx5_diag_engine_session_add()
+ *
+ * Before the session runs its data ID leaves the session. Sleeps.
+ */
+void mlx5_diag_engine_session_put(struct mlx5_diag_engine *eng,
+				  unsigned int slot)
+{
+	struct mlx5_diag_engine_slot *s = &eng->slots[slot];
+	const char *why = NULL;
+	bool took_over;
+	unsigned int i;
+
+	mutex_lock(&eng->lock);
+	eng->users--;
+	eng->session_users--;
+	if (!--s->users) {
+		mlx5_diag_engine_slot_free(eng, s);
+		/* a member left behind by its leader counts in counting mode */
+		if (!eng->session_claimed && eng->state == MLX5_DIAG_ENGINE_COUNT)
+			mlx5_diag_engine_apply(eng, false, &took_over, &why);
+		for (i = 0; i < eng->session.num_ids && !eng->session_running;
+		     i++) {
+			if (eng->session.ids[i] != s->id)
+				continue;
+			memmove(&eng->session.ids[i], &eng->session.ids[i + 1],
+				(eng->session.num_ids - i - 1) *
+				sizeof(*eng->session.ids));
+			eng->session.num_ids--;
+			break;
+		}
+	}
+	mutex_unlock(&eng->lock);
+}
+
+/**
+ * mlx5_diag_engine_session_log_period() - a period in ns as the device's
+ * @caps: the device's capabilities
+ * @period_ns: the requested period
+ *
+ * Return: log2 of the nearest power-of-two number of device clocks, within
+ * what the device takes.
+ */
+u8 mlx5_diag_engine_session_log_period(const struct mlx5_diag_caps *caps,
+				       u64 period_ns)
+{
+	u64 clocks = div_u64(mul_u64_u32_div(period_ns, caps->freq_khz, 1000),
+			     1000);
+	unsigned int l = clocks ? ilog2(clocks) : 0;
+
+	if (clocks && l < 63 && clocks - (1ULL << l) >= (2ULL << l) - clocks)
+		l++;
+	return clamp_t(unsigned int, l, caps->log_min_sample_period,
+		       MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD);
+}
+
+/**
+ * mlx5_diag_engine_session_program() - start (or restart) the session
+ * @eng: the engine
+ * @o: the leader's options
+ * @clock_now: the device clock (in the session's timestamp source) read
+ *	before this call: every sample of the new run is later, every sample
+ *	left in the buffer by an earlier run is earlier
+ * @actual: what the firmware runs; @actual->ids (caps.max_ids) gets
+ *	the session's ids in firmware order
+ *
+ * Every call starts a new run: sample numbering restarts at 0. Sleeps.
+ * Return: 0 or a negative errno, the reason logged.
+ */
+int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
+				     const struct mlx5_diag_session_opts *o,
+				     u64 clock_now,
+				     struct mlx5_diag_fw_params *actual)
+{
+	const struct mlx5_diag_caps *caps = &eng->fw->caps;
+	unsigned int num = eng->session.num_ids, entries;
+	const char *why = NULL;
+	u64 *ids;
+	int ret;
+
+	mutex_lock(&eng->lock);
+	if (eng->state == MLX5_DIAG_ENGINE_GONE) {
+		why = "device removed";
+		ret = -ENODEV;
+		goto out;
+	}
+	if (!eng->session_claimed || !num) {
+		why = "no session, or a session without data IDs";
+		ret = -EINVAL;
+		goto out;
+	}
+	if (eng->state == MLX5_DIAG_ENGINE_FOREIGN) {
+		why = "another agent took the engine";
+		ret = -EBUSY;
+		goto out;
+	}
+	eng->want.enable = true;
+	eng->want.mode = o->mode;
+	eng->want.sync = o->sync;
+	eng->want.clear = o->clear;
+	eng->want.rtc = o->rtc;
+	eng->want.log_sample_period = o->log_sample_period;
+	eng->want.log_num_of_samples =
+		min_t(unsigned int, caps->log_max_samples - order_base_2(num),
+		      MLX5_DIAG_SESSION_LOG_SLOTS_MAX);
+	eng->want.num_ids = num;
+	memcpy(eng->want.ids, eng->session.ids, num * sizeof(*eng->want.ids));
+	mlx5_diag_engine_unmap(eng);
+	eng->session_running = false;
+	ret = mlx5_diag_fw_set_params(eng->fw, &eng->want);
+	if (ret) {
+		why = "the firmware refused the session's configuration";
+		eng->stats.set_failures++;
+		if (!mlx5_diag_fw_query_params(eng->fw, &eng->queried) &&
+		    !eng->queried.enable)
+			eng->state = MLX5_DIAG_ENGINE_OFF;
+		goto out;
+	}
+	/* the firmware may raise the period: keep what it reports */
+	if (mlx5_diag_fw_query_params(eng->fw, &eng->queried))
+		swap(eng->queried, eng->want);
+	swap(eng->queried, eng->programmed);
+	eng->state = MLX5_DIAG_ENGINE_SESSION;
+	eng->session_running = true;
+	mlx5_diag_engine_map(eng, true);
+	eng->session_next = 0;
+	eng->session_last_ts = clock_now;
+	entries = eng->session_outlen /
+		  (eng->fw->dialect->sample_entry_bits / 8);
+	eng->session_batch = min(1U << eng->programmed.log_num_of_samples,
+				 entries / num);
+	ids = actual->ids;
+	*actual = eng->programmed;
+	actual->ids = ids;
+	memcpy(ids, eng->programmed.ids, num * sizeof(*ids));
+out:
+	mutex_unlock(&eng->lock);
+	if (ret)
+		pr_info_ratelimited("%s: sampling session not started: %s (%d)\n",
+				    eng->fw->name, why, ret);
+	return ret;
+}
+
+/**
+ * mlx5_diag_engine_session_period() - change a running session's period
+ * @eng: the engine
+ * @log_sample_period: the new period, log2 of device clocks
+ * @actual: the period the firmware runs afterwards
+ *
+ * The buffer and the sample numbering stay. Sleeps.
+ * Return: 0 or a negative errno.
+ */
+int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
+				    u8 log_sample_period, u8 *actual)
+{
+	int ret = -ENODEV;
+
+	mutex_lock(&eng->lock);
+	if (eng->state != MLX5_DIAG_ENGINE_SESSION)
+		goto out;
+	eng->want.log_sample_period = log_sample_period;
+	ret = mlx5_diag_fw_set_params(eng->fw, &eng->want);
+	if (ret) {
+		eng->stats.set_failures++;
+		eng->want.log_sample_period = eng->programmed.log_sample_period;
+		goto out;
+	}
+	if (!mlx5_diag_fw_query_params(eng->fw, &eng->queried))
+		eng->programmed.log_sample_period =
+			eng->queried.log_sample_period;
+	else
+		eng->programmed.log_sample_period = log_sample_period;
+	*actual = eng->programmed.log_sample_period;
+out:
+	mutex_unlock(&eng->lock);
+	return ret;
+}
+
+/*
+ * The timestamp of entry @i of the decoded sample, extended to 64 bits
+ * from the dialect's width (RTC timestamps are 64-bit already), or false
+ * when it is older than the last one: a sample of an earlier run, or a
+ * slot never written.
+ */
+static bool mlx5_diag_engine_session_ts(struct mlx5_diag_engine *eng,
+					unsigned int i, u64 *ts)
+{
+	unsigned int bits = eng->fw->dialect->timestamp_bits;
+	u64 raw = eng->entries[i].timestamp;
+
+	if (!raw)
+		return false;
+	if (bits < 64 && !eng->programmed.rtc) {
+		u64 mask = (1ULL << bits) - 1;
+
+		if (((raw - eng->session_last_ts) & mask) > mask >> 1)
+			return false;
+		*ts = mlx5_diag_extend(eng->session_last_ts, raw, bits);
+		return true;
+	}
+	if (raw < eng->session_last_ts)
+		return false;
+	*ts = raw;
+	return true;
+}
+
+/*
+ * Deliver the decoded sample as d->n, if all its timestamps are of this
+ * run. Returns false otherwise.
+ */
+static bool mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
+					  struct mlx5_diag_drain *d)
+{
+	unsigned int i, num = eng->programmed.num_ids;
+	u64 *ts = &d->ts[(size_t)d->n * num];
+	u64 last = eng->session_last_ts;
+
+	for (i = 0; i < num; i++) {
+		if (!mlx5_diag_engine_session_ts(eng, i, &ts[i])) {
+			eng->session_last_ts = last;
+			return false;
+		}
+		d->val[(size_t)d->n * num + i] = eng->entries[i].value;
+		eng->session_last_ts = max(eng->session_last_ts, ts[i]);
+	}
+	mlx5_diag_engine_fold(eng);
+	d->n++;
+	eng->session_next++;
+	return true;
+}
+
+/**
+ * mlx5_diag_engine_session_drain() - fetch the session's new samples
+ * @eng: the engine
+ * @d: @d->cap, @d->ts and @d->val in; the samples out
+ *
+ * Reads the cyclic buffer from the slot of the next expected sample, in
+ * batches, until it finds a sample not yet written or @d is full. A slot
+ * holding a later lap's sample means the firmware overwrote samples: they
+ * are reported in @d->lost_* and the drain goes on from the oldest sample
+ * still there. Counting events of the session's ids fold every sample.
+ * Sleeps. Return: 0 or a negative errno.
+ */
+int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
+				   struct mlx5_diag_drain *d)
+{
+	unsigned int bits, nslots, want, got, k;
+	u64 mask, delta;
+	int ret = 0;
+
+	d->n = 0;
+	d->lost_count = 0;
+	d->full = false;
+	mutex_lock(&eng->lock);
+	if (eng->state != MLX5_DIAG_ENGINE_SESSION || !eng->session_running) {
+		ret = eng->state == MLX5_DIAG_ENGINE_GONE ? -ENODEV : -EBUSY;
+		goto out;
+	}
+	bits = eng->fw->dialect->sample_id_bits;
+	mask = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
+	nslots = 1U << eng->programmed.log_num_of_samples;
+	d->first_seq = eng->session_next;
+	eng->stats.polls++;
+	while (d->n < d->cap) {
+		want = min(eng->session_batch, d->cap - d->n);
+		ret = mlx5_diag_engine_query_at(eng, eng->session_out,
+						eng->session_next & (nslots - 1),
+						want);
+		if (ret < 0)
+			goto out;
+		got = ret;
+		ret = 0;
+		for (k = 0; k < got; k++) {
+			mlx5_diag_engine_decode_from(eng, eng->session_out, k);
+			delta = (eng->entries[0].sample_id - eng->session_next) &
+				mask;
+			if (delta && delta <= mask >> 1 &&
+			    !(delta & (nslots - 1)) && !d->n) {
+				/* overwritten: go on from the oldest left */
+				if (!d->lost_count)
+					d->lost_first = eng->session_next;
+				d->lost_count += delta - nslots + 1;
+				eng->session_next += delta - nslots + 1;
+				d->first_seq = eng->session_next;
+				continue;
+			}
+			if (delta || !mlx5_diag_engine_session_take(eng, d))
+				goto done;
+		}
+		if (got < want)
+			break;
+	}
+done:
+	if (eng->programmed.mode == MLX5_DIAG_FW_SINGLE &&
+	    eng->session_next >= nslots)
+		d->full = true;
+out:
+	if (d->lost_count)
+		eng->stats.lost_samples += d->lost_count;
+	mutex_unlock(&eng->lock);
+	return ret;
+}
+
+/**
+ * mlx5_diag_engine_session_owned() - does the firmware still run our session?
+ * @eng: the engine
+ *
+ * If another agent reconfigured it, the engine becomes FOREIGN (counted in
+ * engine/takeovers). Sleeps. Return: true while the session is ours.
+ */
+bool mlx5_diag_engine_session_owned(struct mlx5_diag_engine *eng)
+{
+	bool owned = false;
+
+	mutex_lock(&eng->lock);
+	if (eng->state != MLX5_DIAG_ENGINE_SESSION)
+		goto out;
+	owned = true;
+	if (mlx5_diag_fw_query_params(eng->fw, &eng->queried) ||
+	    mlx5_diag_fw_params_equal(&eng->queried, &eng->programmed))
+		goto out;
+	owned = false;
+	eng->stats.takeovers++;
+	eng->state = MLX5_DIAG_ENGINE_FOREIGN;
+	eng->session_running = false;
+	mlx5_diag_engine_unmap(eng);
+	pr_warn("%s: another agent reconfigured the diagnostic engine: the sampling session ends\n",
+		eng->fw->name);
+out:
+	mutex_unlock(&eng->lock);
+	return owned;
+}
+
+/**
+ * mlx5_diag_engine_session_release() - the session leader goes away
+ * @eng: the engine
+ *
+ * Disables the firmware if the session ran it. Counting events that rode
+ * on the session count on in counting mode. Sleeps.
+ */
+void mlx5_diag_engine_session_release(struct mlx5_diag_engine *eng)
+{
+	const char *why = NULL;
+	bool took_over;
+	int ret;
+
+	mutex_lock(&eng->lock);
+	eng->session_claimed = false;
+	eng->session_running = false;
+	eng->session.num_ids = 0;
+	if (eng->state == MLX5_DIAG_ENGINE_GONE)
+		goto out;
+	if (eng->state == MLX5_DIAG_ENGINE_SESSION ||
+	    eng->state == MLX5_DIAG_ENGINE_OFF)
+		mlx5_diag_engine_release(eng);
+	if (eng->users > eng->session_users &&
+	    eng->state == MLX5_DIAG_ENGINE_OFF) {
+		ret = mlx5_diag_engine_apply(eng, false, &took_over, &why);
+		if (ret)
+			pr_warn("%s: counting does not resume after the session: %s (%d)\n",
+				eng->fw->name, why, ret);
+	}
+out:
+	mutex_unlock(&eng->lock);
+}
+
 /**
  * mlx5_diag_engine_count_get() - count data ID @id for one more event
  * @eng: the engine
@@ -615,6 +1187,10 @@ int mlx5_diag_engine_count_get(struct mlx5_diag_engine *eng, u64 id,
 	if (eng->state == MLX5_DIAG_ENGINE_GONE) {
 		why = "device removed";
 		ret = -ENODEV;
+		goto out;
+	}
+	if (eng->session_claimed) {
+		ret = mlx5_diag_engine_session_ride(eng, id, e, slot, &why);
 		goto out;
 	}
 	if (eng->state == MLX5_DIAG_ENGINE_FOREIGN && !force) {
@@ -689,7 +1265,7 @@ void mlx5_diag_engine_count_put(struct mlx5_diag_engine *eng, unsigned int slot,
 	if (--s->users)
 		goto out;
 	mlx5_diag_engine_slot_free(eng, s);
-	if (eng->state == MLX5_DIAG_ENGINE_GONE)
+	if (eng->state == MLX5_DIAG_ENGINE_GONE || eng->session_claimed)
 		goto out;
 	if (unscheduled_taker && !eng->users && eng->displaced_valid &&
 	    !READ_ONCE(eng->takeover_final) &&
@@ -758,6 +1334,7 @@ void mlx5_diag_engine_poll(struct mlx5_diag_engine *eng)
 		break;
 	case MLX5_DIAG_ENGINE_OFF:
 	case MLX5_DIAG_ENGINE_GONE:
+	case MLX5_DIAG_ENGINE_SESSION:
 		break;
 	}
 	if ((eng->state == MLX5_DIAG_ENGINE_COUNT && eng->programmed.num_ids) ||
@@ -807,6 +1384,7 @@ void mlx5_diag_engine_snapshot(struct mlx5_diag_engine *eng, u64 *values)
 void mlx5_diag_engine_detach(struct mlx5_diag_engine *eng)
 {
 	mutex_lock(&eng->lock);
+	eng->session_running = false;
 	if (mlx5_diag_engine_owned(eng)) {
 		mlx5_diag_engine_poll_samples(eng);
 		mlx5_diag_engine_release(eng);
@@ -833,7 +1411,9 @@ void mlx5_diag_engine_attach(struct mlx5_diag_engine *eng,
 	mutex_lock(&eng->lock);
 	mlx5_diag_fw_attach(eng->fw, aux);
 	eng->state = MLX5_DIAG_ENGINE_OFF;
-	if (eng->users) {
+	/* a session ended with the removal; its events stay frozen */
+	eng->session_running = false;
+	if (eng->users && !eng->session_claimed) {
 		ret = mlx5_diag_engine_apply(eng, false, &took_over, &why);
 		if (ret)
 			pr_warn("%s: counting does not resume: %s (%d)\n",
@@ -873,6 +1453,9 @@ int mlx5_diag_engine_init(struct mlx5_diag_engine *eng, struct mlx5_diag_fw *fw,
 	entries = (1U << MLX5_DIAG_FOLD_LOG_SLOTS) * max;
 	eng->outlen = mlx5_diag_fw_query_counters_outlen(fw->dialect, entries);
 	eng->out = kvzalloc(eng->outlen, GFP_KERNEL);
+	eng->session_outlen = mlx5_diag_fw_query_counters_outlen(fw->dialect,
+		MLX5_DIAG_DRAIN_OUTBOX_BYTES / (fw->dialect->sample_entry_bits / 8));
+	eng->session_out = kvzalloc(eng->session_outlen, GFP_KERNEL);
 	eng->slots = kcalloc(max, sizeof(*eng->slots), GFP_KERNEL);
 	eng->fw_slot = kcalloc(max, sizeof(*eng->fw_slot), GFP_KERNEL);
 	eng->entries = kcalloc(max, sizeof(*eng->entries), GFP_KERNEL);
@@ -880,7 +1463,8 @@ int mlx5_diag_engine_init(struct mlx5_diag_engine *eng, struct mlx5_diag_fw *fw,
 	eng->want.ids = mlx5_diag_engine_ids(max);
 	eng->queried.ids = mlx5_diag_engine_ids(max);
 	eng->displaced.ids = mlx5_diag_engine_ids(max);
-	if (!eng->out || !eng->slots || !eng->fw_slot || !eng->entries ||
+	eng->session.ids = mlx5_diag_engine_ids(max);
+	if (!eng->out || !eng->session_out || !eng->session.ids || !eng->slots || !eng->fw_slot || !eng->entries ||
 	    !eng->programmed.ids || !eng->want.ids || !eng->queried.ids ||
 	    !eng->displaced.ids) {
 		mlx5_diag_engine_free(eng);
@@ -892,6 +1476,8 @@ int mlx5_diag_engine_init(struct mlx5_diag_engine *eng, struct mlx5_diag_fw *fw,
 void mlx5_diag_engine_free(struct mlx5_diag_engine *eng)
 {
 	kvfree(eng->out);
+	kvfree(eng->session_out);
+	kfree(eng->session.ids);
 	kfree(eng->slots);
 	kfree(eng->fw_slot);
 	kfree(eng->entries);

@@ -22,6 +22,7 @@ enum mlx5_diag_engine_state {
 	MLX5_DIAG_ENGINE_RELEASING,	/* our disable failed; retried */
 	MLX5_DIAG_ENGINE_FOREIGN,	/* another agent holds the engine */
 	MLX5_DIAG_ENGINE_GONE,		/* the device was removed */
+	MLX5_DIAG_ENGINE_SESSION,	/* firmware runs a sampling session */
 };
 
 /* A data ID counted on behalf of open events. */
@@ -53,6 +54,28 @@ struct mlx5_diag_engine_plan {
 	unsigned int refresh_ms;	/* counting poll period */
 };
 
+/* A session's options, as its leader asked for them. */
+struct mlx5_diag_session_opts {
+	enum mlx5_diag_fw_mode mode;	/* SINGLE or REPETITIVE */
+	bool sync, clear, rtc;
+	u8 log_sample_period;
+};
+
+/*
+ * Samples a session drain fetched, extended to 64 bits: sample k has
+ * sequence number first_seq + k, and entry i of it ts[k * num_ids + i] and
+ * val[k * num_ids + i]. lost_count samples from lost_first were overwritten
+ * by the firmware before this drain read them.
+ */
+struct mlx5_diag_drain {
+	unsigned int cap;		/* samples the arrays hold */
+	unsigned int n;
+	u64 first_seq;
+	u64 *ts, *val;
+	u64 lost_first, lost_count;
+	bool full;			/* single mode: the run took its last sample */
+};
+
 struct mlx5_diag_engine {
 	struct mlx5_diag_fw *fw;
 	struct workqueue_struct *wq;	/* NULL: the owner calls poll() */
@@ -77,6 +100,15 @@ struct mlx5_diag_engine {
 	void *out;			/* QUERY_DIAGNOSTIC_COUNTERS outbox */
 	size_t outlen;
 	struct mlx5_diag_fw_entry *entries;	/* one sample, decoded */
+	/* a sampling session: claimed by its leader, ids added by members */
+	bool session_claimed, session_running;
+	struct mlx5_diag_fw_params session;
+	unsigned int session_users;	/* slot users that are session events */
+	u64 session_next;		/* extended sample id expected next */
+	u64 session_last_ts;		/* last extended timestamp */
+	void *session_out;		/* drain outbox */
+	size_t session_outlen;
+	unsigned int session_batch;	/* samples one drain query reads */
 	spinlock_t vlock;
 	struct delayed_work poll_work;
 	struct mlx5_diag_engine_stats stats;
@@ -86,6 +118,7 @@ int mlx5_diag_engine_plan(const struct mlx5_diag_engine_plan *in,
 			  struct mlx5_diag_fw_params *p, const char **why);
 const char *mlx5_diag_engine_state_name(enum mlx5_diag_engine_state state);
 unsigned int mlx5_diag_engine_refresh_ms(void);
+unsigned int mlx5_diag_engine_check_polls(void);
 
 int mlx5_diag_engine_init(struct mlx5_diag_engine *eng, struct mlx5_diag_fw *fw,
 			  struct workqueue_struct *wq);
@@ -102,6 +135,25 @@ void mlx5_diag_engine_snapshot(struct mlx5_diag_engine *eng, u64 *values);
 void mlx5_diag_engine_detach(struct mlx5_diag_engine *eng);
 void mlx5_diag_engine_attach(struct mlx5_diag_engine *eng,
 			     struct mlx5_diag_aux_dev *aux);
+int mlx5_diag_engine_session_claim(struct mlx5_diag_engine *eng, bool force,
+				   bool *took_over);
+int mlx5_diag_engine_session_add(struct mlx5_diag_engine *eng, u64 id,
+				 const struct mlx5_diag_catalog_entry *e,
+				 unsigned int *slot);
+void mlx5_diag_engine_session_put(struct mlx5_diag_engine *eng,
+				  unsigned int slot);
+int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
+				     const struct mlx5_diag_session_opts *o,
+				     u64 clock_now,
+				     struct mlx5_diag_fw_params *actual);
+int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
+				    u8 log_sample_period, u8 *actual);
+int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
+				   struct mlx5_diag_drain *d);
+bool mlx5_diag_engine_session_owned(struct mlx5_diag_engine *eng);
+void mlx5_diag_engine_session_release(struct mlx5_diag_engine *eng);
+u8 mlx5_diag_engine_session_log_period(const struct mlx5_diag_caps *caps,
+				       u64 period_ns);
 void mlx5_diag_engine_status(struct mlx5_diag_engine *eng,
 			     enum mlx5_diag_engine_state *state,
 			     struct mlx5_diag_engine_stats *stats);

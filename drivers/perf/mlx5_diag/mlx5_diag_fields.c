@@ -32,6 +32,7 @@ const struct mlx5_diag_field mlx5_diag_fields[MLX5_DIAG_F_MAX] = {
 	FIELD(SYNC, "sync", CONFIG1, OPTION),
 	FIELD(CLEAR, "clear", CONFIG1, OPTION),
 	FIELD(OUT_FORMAT, "out_format", CONFIG1, OPTION),
+	FIELD(TS_SOURCE, "ts_source", CONFIG1, OPTION),
 	FIELD(FORCE, "force", CONFIG1, OPTION),
 	FIELD(PERIOD_NS, "period_ns", CONFIG2, OPTION),
 };

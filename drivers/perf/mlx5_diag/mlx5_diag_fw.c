@@ -142,6 +142,8 @@ mlx5_diag_fw_parse_debug_cap(const void *out, struct mlx5_diag_caps *caps)
 	caps->sync_start = MLX5_DIAG_GET(debug_cap, cap, sync_start);
 	caps->data_clear = MLX5_DIAG_GET(debug_cap, cap, data_clear);
 	caps->model64 = MLX5_DIAG_GET(debug_cap, cap, diag_data_id_64);
+	caps->rtc = caps->model64 &&
+		    MLX5_DIAG_GET(debug_cap, cap, rtc_timestamp);
 	caps->limits.num_ports = MLX5_DIAG_GET(debug_cap, cap, num_ports);
 	caps->limits.num_hosts = MLX5_DIAG_GET(debug_cap, cap, num_hosts);
 	caps->limits.num_functions = MLX5_DIAG_GET(debug_cap, cap,
@@ -189,6 +191,7 @@ bool mlx5_diag_fw_caps_equal(const struct mlx5_diag_caps *a,
 	    a->freq_khz != b->freq_khz || a->single != b->single ||
 	    a->repetitive != b->repetitive || a->on_demand != b->on_demand ||
 	    a->sync_start != b->sync_start || a->data_clear != b->data_clear ||
+	    a->rtc != b->rtc ||
 	    a->num_pcie_links != b->num_pcie_links ||
 	    memcmp(&a->limits, &b->limits, sizeof(a->limits)))
 		return false;
@@ -247,6 +250,7 @@ size_t mlx5_diag_fw_set_params_in(const struct mlx5_diag_fw_dialect *d, void *in
 	MLX5_DIAG_SET(diagnostic_params_context, ctx, sync, p->sync);
 	MLX5_DIAG_SET(diagnostic_params_context, ctx, clear, p->clear);
 	MLX5_DIAG_SET(diagnostic_params_context, ctx, enable, p->enable);
+	MLX5_DIAG_SET(diagnostic_params_context, ctx, timestamp_rtc, p->rtc);
 	MLX5_DIAG_SET(diagnostic_params_context, ctx, log_sample_period,
 		      p->log_sample_period);
 	for (i = 0; i < p->num_ids; i++)
@@ -286,6 +290,7 @@ int mlx5_diag_fw_query_params_out(const struct mlx5_diag_fw_dialect *d,
 	p->enable = MLX5_DIAG_GET(diagnostic_params_context, ctx, enable);
 	p->sync = MLX5_DIAG_GET(diagnostic_params_context, ctx, sync);
 	p->clear = MLX5_DIAG_GET(diagnostic_params_context, ctx, clear);
+	p->rtc = MLX5_DIAG_GET(diagnostic_params_context, ctx, timestamp_rtc);
 	p->log_num_of_samples = MLX5_DIAG_GET(diagnostic_params_context, ctx,
 					      log_num_of_samples);
 	p->log_sample_period = MLX5_DIAG_GET(diagnostic_params_context, ctx,
@@ -307,7 +312,7 @@ bool mlx5_diag_fw_params_equal(const struct mlx5_diag_fw_params *a,
 			       const struct mlx5_diag_fw_params *b)
 {
 	return a->enable == b->enable && a->mode == b->mode &&
-	       a->sync == b->sync && a->clear == b->clear &&
+	       a->sync == b->sync && a->clear == b->clear && a->rtc == b->rtc &&
 	       a->log_num_of_samples == b->log_num_of_samples &&
 	       a->log_sample_period == b->log_sample_period &&
 	       a->num_ids == b->num_ids &&
@@ -423,6 +428,28 @@ int mlx5_diag_fw_cmd(struct mlx5_diag_fw *fw, const void *in, size_t inlen,
 			   fw->name, mlx5_diag_fw_opcode_name(opcode),
 			   mlx5_diag_fw_status_name(status), status, synd);
 	return mlx5_diag_fw_status_to_errno(status);
+}
+
+/**
+ * mlx5_diag_fw_read_clock() - read the device clock, paired with a host clock
+ * @fw: the firmware handle
+ * @rtc: the real-time clock rather than the free-running counter
+ * @r: @r->host_clock and @r->arg in; the reading out
+ *
+ * Sleeps. Return: 0, -ENODEV when the device is gone, -EOPNOTSUPP.
+ */
+int mlx5_diag_fw_read_clock(struct mlx5_diag_fw *fw, bool rtc,
+			    struct mlx5_diag_clock_read *r)
+{
+	int ret = -ENODEV;
+
+	might_sleep();
+	down_read(&fw->lock);
+	if (fw->aux)
+		ret = fw->aux->ops->read_clock ?
+		      fw->aux->ops->read_clock(fw->aux, rtc, r) : -EOPNOTSUPP;
+	up_read(&fw->lock);
+	return ret;
 }
 
 /* Discover the engine: general then DEBUG capabilities; picks the dialect. */

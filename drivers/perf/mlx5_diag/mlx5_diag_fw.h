@@ -32,6 +32,7 @@ struct mlx5_diag_caps {
 	u8 log_min_sample_period;
 	u32 freq_khz;
 	bool single, repetitive, on_demand, sync_start, data_clear;
+	bool rtc;			/* MODEL: RTC timestamp source offered */
 	u8 num_pcie_links;
 	struct mlx5_diag_instance_limits limits;
 };
@@ -47,6 +48,7 @@ struct mlx5_diag_fw_params {
 	bool enable;
 	enum mlx5_diag_fw_mode mode;
 	bool sync, clear;
+	bool rtc;			/* MODEL: timestamps from the RTC */
 	u8 log_num_of_samples;
 	u8 log_sample_period;
 	u16 num_ids;
@@ -158,5 +160,7 @@ int mlx5_diag_fw_set_params(struct mlx5_diag_fw *fw,
 			    const struct mlx5_diag_fw_params *p);
 int mlx5_diag_fw_query_params(struct mlx5_diag_fw *fw,
 			      struct mlx5_diag_fw_params *p);
+int mlx5_diag_fw_read_clock(struct mlx5_diag_fw *fw, bool rtc,
+			    struct mlx5_diag_clock_read *r);
 
 #endif /* _MLX5_DIAG_FW_H */

@@ -108,7 +108,8 @@ struct mlx5_diag_ifc_debug_cap_bits {
 	u8 sync_start[0x1];
 	u8 data_clear[0x1];
 	u8 diag_data_id_64[0x1];
-	u8 reserved_at_28[0x10];
+	u8 rtc_timestamp[0x1];
+	u8 reserved_at_29[0xf];
 	u8 log_min_sample_period[0x8];
 	u8 max_num_data_ids[0x10];
 	u8 num_ports[0x8];
@@ -144,7 +145,9 @@ struct mlx5_diag_ifc_diagnostic_params_context_bits {
 	u8 on_demand[0x1];
 	u8 enable[0x1];
 	u8 tracer_dump[0x1];
-	u8 reserved_at_27[0x11];
+	u8 reserved_at_27[0x1];
+	u8 timestamp_rtc[0x1];	/* MODEL (part 2) */
+	u8 reserved_at_29[0xf];
 	u8 log_sample_period[0x8];
 	u8 reserved_at_40[0x80];
 	/* counter_id[] (32 bits each) or MODEL data_id[] (64 bits each) */

@@ -139,8 +139,45 @@ static int mlx5_diag_mlx5_exec(struct mlx5_diag_aux_dev *diag, const void *in,
 	return mlx5_diag_mlx5_errno(err);
 }
 
+/*
+ * The init segment's free-running internal timer or real-time clock, read
+ * as mlx5_core's clock code reads it: high, low, high again, and the low
+ * word again if the high word moved.
+ */
+static int mlx5_diag_mlx5_read_clock(struct mlx5_diag_aux_dev *diag, bool rtc,
+				     struct mlx5_diag_clock_read *r)
+{
+	struct mlx5_diag_mlx5 *md = to_mlx5_diag_mlx5(diag);
+	__be32 __iomem *hi, *lo;
+	unsigned long flags;
+	u32 h, l, h1;
+
+	if (!IS_REACHABLE(CONFIG_MLX5_CORE))
+		return -ENODEV;
+	down_read(&md->cmd_lock);
+	if (md->gone) {
+		up_read(&md->cmd_lock);
+		return -ENODEV;
+	}
+	hi = rtc ? &md->mdev->iseg->real_time_h : &md->mdev->iseg->internal_timer_h;
+	lo = rtc ? &md->mdev->iseg->real_time_l : &md->mdev->iseg->internal_timer_l;
+	local_irq_save(flags);
+	r->host_before = r->host_clock(r->arg);
+	h = ioread32be(hi);
+	l = ioread32be(lo);
+	h1 = ioread32be(hi);
+	if (h != h1)
+		l = ioread32be(lo);
+	r->host_after = r->host_clock(r->arg);
+	local_irq_restore(flags);
+	up_read(&md->cmd_lock);
+	r->device = (u64)h1 << 32 | l;
+	return 0;
+}
+
 static const struct mlx5_diag_aux_ops mlx5_diag_mlx5_ops = {
 	.exec = mlx5_diag_mlx5_exec,
+	.read_clock = mlx5_diag_mlx5_read_clock,
 };
 
 /*

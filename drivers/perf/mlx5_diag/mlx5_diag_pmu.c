@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perf glue of the mlx5_diag PMU: event validation, the perf callbacks
- * (which only read the engine's cached counts: they run in atomic context
- * and never issue a firmware command), registration and CPU hotplug.
+ * (which only read the engine's cached counts and hand sampling sessions
+ * to mlx5_diag_session.c: they run in atomic context and never issue a
+ * firmware command), registration and CPU hotplug.
  */
 #include <linux/capability.h>
 #include <linux/cpuhotplug.h>
@@ -10,11 +11,13 @@
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
+#include <uapi/linux/mlx5_diag.h>
 
 #include "mlx5_diag_compat.h"
 #include "mlx5_diag_dev.h"
 #include "mlx5_diag_fields.h"
 #include "mlx5_diag_pmu.h"
+#include "mlx5_diag_session.h"
 
 static bool mlx5_diag_force_ownership;
 module_param_named(force_ownership, mlx5_diag_force_ownership, bool, 0644);
@@ -31,7 +34,35 @@ struct mlx5_diag_event {
 	unsigned int slot;
 	bool took_over;		/* its open displaced another agent */
 	bool scheduled;		/* it was added to a CPU at least once */
+	bool in_session;	/* a session's leader or member */
+	struct mlx5_diag_session *session;	/* the leader's */
 };
+
+/* How an event takes part: counting alone, or in a sampling session. */
+enum mlx5_diag_event_role {
+	MLX5_DIAG_ROLE_COUNT,
+	MLX5_DIAG_ROLE_LEADER,
+	MLX5_DIAG_ROLE_MEMBER,
+};
+
+struct mlx5_diag_session *mlx5_diag_event_session(struct perf_event *event)
+{
+	struct mlx5_diag_event *pe = event->pmu_private;
+
+	return pe ? pe->session : NULL;
+}
+
+static enum mlx5_diag_event_role mlx5_diag_event_role(struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader;
+
+	if (leader == event)
+		return is_sampling_event(event) ? MLX5_DIAG_ROLE_LEADER :
+						  MLX5_DIAG_ROLE_COUNT;
+	if (leader->pmu == event->pmu && mlx5_diag_event_session(leader))
+		return MLX5_DIAG_ROLE_MEMBER;
+	return MLX5_DIAG_ROLE_COUNT;
+}
 
 static int mlx5_diag_refuse(struct mlx5_diag_dev *dd, int err, const char *why,
 			    u64 config)
@@ -80,10 +111,9 @@ static int mlx5_diag_event_validate(struct mlx5_diag_dev *dd,
 	bool fw16;
 	int ret;
 
-	if (is_sampling_event(event) || attr->aux_output)
+	if (attr->aux_output)
 		return mlx5_diag_refuse(dd, -EOPNOTSUPP,
-					"sampling is not supported; count with perf stat",
-					id);
+					"aux_output is not supported", id);
 	if (event->attach_state & PERF_ATTACH_TASK || event->cpu < 0)
 		return mlx5_diag_refuse(dd, -EINVAL,
 					"per-task events are not supported; use -a or -C",
@@ -91,16 +121,11 @@ static int mlx5_diag_event_validate(struct mlx5_diag_dev *dd,
 	if (attr->config1 & ~mlx5_diag_fields_known_bits(MLX5_DIAG_WORD_CONFIG1))
 		return mlx5_diag_refuse(dd, -EINVAL,
 					"reserved bits set in config1", id);
-	if (mlx5_diag_attr_field(attr, MLX5_DIAG_F_MODE) ||
-	    mlx5_diag_attr_field(attr, MLX5_DIAG_F_SYNC) ||
-	    mlx5_diag_attr_field(attr, MLX5_DIAG_F_CLEAR) ||
-	    mlx5_diag_attr_field(attr, MLX5_DIAG_F_OUT_FORMAT))
+	if (mlx5_diag_event_role(event) != MLX5_DIAG_ROLE_LEADER &&
+	    ((attr->config1 & MLX5_DIAG_CFG1_SAMPLING_MASK) || attr->config2))
 		return mlx5_diag_refuse(dd, -EINVAL,
-					"mode, sync, clear and out_format are sampling options",
+					"mode, sync, clear, out_format, ts_source and period_ns are options of a sampling session's leader",
 					id);
-	if (attr->config2)
-		return mlx5_diag_refuse(dd, -EINVAL,
-					"period_ns is a sampling option", id);
 	if (mlx5_diag_attr_config3(attr))
 		return mlx5_diag_refuse(dd, -EINVAL,
 					"config3 is not used by this PMU", id);
@@ -121,14 +146,25 @@ static int mlx5_diag_event_validate(struct mlx5_diag_dev *dd,
 	}
 	if (ret)
 		return mlx5_diag_refuse(dd, ret, why, id);
-	if (e->class == MLX5_DIAG_CLASS_STAT_MAX ||
-	    e->class == MLX5_DIAG_CLASS_STAT_MIN)
+	if (mlx5_diag_event_role(event) == MLX5_DIAG_ROLE_COUNT &&
+	    (e->class == MLX5_DIAG_CLASS_STAT_MAX ||
+	     e->class == MLX5_DIAG_CLASS_STAT_MIN))
 		return mlx5_diag_refuse(dd, -EOPNOTSUPP,
 					"max/min statistics have no counting meaning; sample them",
 					id);
 	ret = mlx5_diag_event_validate_group(dd, event);
 	if (ret)
 		return ret;
+	if (mlx5_diag_event_role(event) == MLX5_DIAG_ROLE_MEMBER) {
+		struct mlx5_diag_session *s =
+			mlx5_diag_event_session(event->group_leader);
+
+		if (mlx5_diag_session_sync(s) &&
+		    !mlx5_diag_fw_cap_lookup(&dd->fw.caps, id)->sync)
+			return mlx5_diag_refuse(dd, -EOPNOTSUPP,
+						"the session has sync start, which this data ID does not support",
+						id);
+	}
 	*force = READ_ONCE(mlx5_diag_force_ownership);
 	if (mlx5_diag_attr_field(attr, MLX5_DIAG_F_FORCE)) {
 		if (!perfmon_capable())
@@ -141,20 +177,90 @@ static int mlx5_diag_event_validate(struct mlx5_diag_dev *dd,
 	return 0;
 }
 
+/* A session leader's options, against the device's capabilities. */
+static int mlx5_diag_leader_options(struct mlx5_diag_dev *dd,
+				    struct perf_event *event,
+				    struct mlx5_diag_session_req *req)
+{
+	const struct perf_event_attr *attr = &event->attr;
+	const struct mlx5_diag_caps *caps = &dd->fw.caps;
+	u64 id = attr->config;
+
+	if (attr->freq)
+		return mlx5_diag_refuse(dd, -EINVAL,
+					"frequency mode: give the sample period in ns (perf record -c, or period_ns)",
+					id);
+	switch (mlx5_diag_attr_field(attr, MLX5_DIAG_F_MODE)) {
+	case MLX5_DIAG_MODE_DEFAULT:
+	case MLX5_DIAG_MODE_REPETITIVE:
+		req->opts.mode = MLX5_DIAG_FW_REPETITIVE;
+		if (!caps->repetitive)
+			return mlx5_diag_refuse(dd, -EOPNOTSUPP,
+						"the device has no repetitive mode",
+						id);
+		break;
+	case MLX5_DIAG_MODE_SINGLE:
+		req->opts.mode = MLX5_DIAG_FW_SINGLE;
+		if (!caps->single)
+			return mlx5_diag_refuse(dd, -EOPNOTSUPP,
+						"the device has no single mode",
+						id);
+		break;
+	default:
+		return mlx5_diag_refuse(dd, -EINVAL,
+					"on-demand is not a sampling mode (mode=1 single, mode=2 repetitive)",
+					id);
+	}
+	req->opts.sync = mlx5_diag_attr_field(attr, MLX5_DIAG_F_SYNC);
+	req->opts.clear = mlx5_diag_attr_field(attr, MLX5_DIAG_F_CLEAR);
+	req->opts.rtc = mlx5_diag_attr_field(attr, MLX5_DIAG_F_TS_SOURCE);
+	req->out_format = mlx5_diag_attr_field(attr, MLX5_DIAG_F_OUT_FORMAT);
+	req->period_ns = attr->config2 ?: attr->sample_period;
+	if (req->opts.clear && !req->opts.sync)
+		return mlx5_diag_refuse(dd, -EINVAL, "clear needs sync", id);
+	/* public firmware has no sync bits: each counter's own bit decides */
+	if (req->opts.sync && caps->model64 && !caps->sync_start)
+		return mlx5_diag_refuse(dd, -EOPNOTSUPP,
+					"the device has no synchronized start",
+					id);
+	if (req->opts.sync && !mlx5_diag_fw_cap_lookup(caps, id)->sync)
+		return mlx5_diag_refuse(dd, -EOPNOTSUPP,
+					"sync start is not supported by this data ID",
+					id);
+	if (req->opts.clear && caps->model64 && !caps->data_clear)
+		return mlx5_diag_refuse(dd, -EOPNOTSUPP,
+					"the device has no data clear", id);
+	if (req->out_format > MLX5_DIAG_FORMAT_2)
+		return mlx5_diag_refuse(dd, -EINVAL,
+					"out_format is 0, 1 or 2", id);
+	if (req->opts.rtc && !caps->rtc)
+		return mlx5_diag_refuse(dd, -EOPNOTSUPP,
+					"the device offers no RTC timestamp source",
+					id);
+	return 0;
+}
+
 static void mlx5_diag_event_destroy(struct perf_event *event)
 {
 	struct mlx5_diag_dev *dd = to_mlx5_diag_dev(event->pmu);
 	struct mlx5_diag_event *pe = event->pmu_private;
 
-	mlx5_diag_engine_count_put(&dd->engine, pe->slot,
-				   pe->took_over && !pe->scheduled);
+	if (pe->session)
+		mlx5_diag_session_destroy(pe->session);
+	if (pe->in_session)
+		mlx5_diag_engine_session_put(&dd->engine, pe->slot);
+	else
+		mlx5_diag_engine_count_put(&dd->engine, pe->slot,
+					   pe->took_over && !pe->scheduled);
 	kfree(pe);
 }
 
 static int mlx5_diag_event_init(struct perf_event *event)
 {
 	struct mlx5_diag_dev *dd = to_mlx5_diag_dev(event->pmu);
+	struct mlx5_diag_session_req req = {};
 	const struct mlx5_diag_catalog_entry *e;
+	enum mlx5_diag_event_role role;
 	struct mlx5_diag_event *pe;
 	bool force;
 	int ret;
@@ -172,21 +278,45 @@ static int mlx5_diag_event_init(struct perf_event *event)
 	 */
 	if (event_has_any_exclude_flag(event))
 		return -EINVAL;
+	role = mlx5_diag_event_role(event);
+	if (role == MLX5_DIAG_ROLE_LEADER) {
+		ret = mlx5_diag_leader_options(dd, event, &req);
+		if (ret)
+			return ret;
+		req.force = force;
+	}
 	pe = kzalloc(sizeof(*pe), GFP_KERNEL);
 	if (!pe)
 		return -ENOMEM;
 	/* from here on the PMU is kept registered until module exit */
 	WRITE_ONCE(dd->ever_used, true);
-	ret = mlx5_diag_engine_count_get(&dd->engine, event->attr.config, e,
-					 force, &pe->slot, &pe->took_over);
-	if (ret) {
-		kfree(pe);
-		return ret;
+	if (role == MLX5_DIAG_ROLE_LEADER) {
+		ret = mlx5_diag_session_create(dd, event, &req, &pe->session);
+		if (ret)
+			goto err_free;
 	}
+	pe->in_session = role != MLX5_DIAG_ROLE_COUNT;
+	if (pe->in_session)
+		ret = mlx5_diag_engine_session_add(&dd->engine,
+						   event->attr.config, e,
+						   &pe->slot);
+	else
+		ret = mlx5_diag_engine_count_get(&dd->engine,
+						 event->attr.config, e, force,
+						 &pe->slot, &pe->took_over);
+	if (ret)
+		goto err_session;
 	event->pmu_private = pe;
 	event->cpu = READ_ONCE(dd->cpu);
 	event->destroy = mlx5_diag_event_destroy;
 	return 0;
+
+err_session:
+	if (pe->session)
+		mlx5_diag_session_destroy(pe->session);
+err_free:
+	kfree(pe);
+	return ret;
 }
 
 static void mlx5_diag_event_read(struct perf_event *event)
@@ -212,16 +342,21 @@ static void mlx5_diag_event_start(struct perf_event *event, int flags)
 	event->hw.state = 0;
 	local64_set(&event->hw.prev_count,
 		    mlx5_diag_engine_read(&dd->engine, pe->slot));
+	if (pe->session)
+		mlx5_diag_session_start(pe->session);
 }
 
 static void mlx5_diag_event_stop(struct perf_event *event, int flags)
 {
+	struct mlx5_diag_event *pe = event->pmu_private;
 	struct hw_perf_event *hwc = &event->hw;
 
 	if (hwc->state & PERF_HES_STOPPED)
 		return;
 	mlx5_diag_event_read(event);
 	hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (pe->session)
+		mlx5_diag_session_stop(pe->session);
 }
 
 static int mlx5_diag_event_add(struct perf_event *event, int flags)
@@ -231,6 +366,8 @@ static int mlx5_diag_event_add(struct perf_event *event, int flags)
 
 	pe->scheduled = true;
 	mlx5_diag_engine_scheduled(&dd->engine);
+	if (pe->session)
+		mlx5_diag_session_add(pe->session);
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)
 		mlx5_diag_event_start(event, PERF_EF_RELOAD);
@@ -239,7 +376,19 @@ static int mlx5_diag_event_add(struct perf_event *event, int flags)
 
 static void mlx5_diag_event_del(struct perf_event *event, int flags)
 {
+	struct mlx5_diag_event *pe = event->pmu_private;
+
 	mlx5_diag_event_stop(event, PERF_EF_UPDATE);
+	if (pe->session)
+		mlx5_diag_session_del(pe->session);
+}
+
+/* PERF_EVENT_IOC_PERIOD: a session leader's new firmware period, in ns. */
+static int mlx5_diag_check_period(struct perf_event *event, u64 value)
+{
+	if (!mlx5_diag_event_session(event) || !value)
+		return -EINVAL;
+	return 0;
 }
 
 /*
@@ -303,6 +452,7 @@ int mlx5_diag_pmu_register(struct mlx5_diag_dev *dd)
 {
 	int ret;
 
+	mutex_init(&dd->session_lock);
 	dd->snap = __alloc_percpu(dd->fw.caps.max_ids * sizeof(u64),
 				  __alignof__(u64));
 	if (!dd->snap)
@@ -329,6 +479,9 @@ int mlx5_diag_pmu_register(struct mlx5_diag_dev *dd)
 		.start_txn = mlx5_diag_start_txn,
 		.commit_txn = mlx5_diag_commit_txn,
 		.cancel_txn = mlx5_diag_cancel_txn,
+		.check_period = mlx5_diag_check_period,
+		.setup_aux = mlx5_diag_session_setup_aux,
+		.free_aux = mlx5_diag_session_free_aux,
 	};
 
 	/*
@@ -370,11 +523,16 @@ int mlx5_diag_pmu_init(void)
 	int ret;
 
 	mlx5_diag_sysfs_init();
+	ret = mlx5_diag_session_init();
+	if (ret)
+		return ret;
 	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "perf/mlx5_diag:online",
 				      mlx5_diag_cpu_online,
 				      mlx5_diag_cpu_teardown);
-	if (ret < 0)
+	if (ret < 0) {
+		mlx5_diag_session_exit();
 		return ret;
+	}
 	mlx5_diag_cpuhp_state = ret;
 	return 0;
 }
@@ -382,4 +540,5 @@ int mlx5_diag_pmu_init(void)
 void mlx5_diag_pmu_exit(void)
 {
 	cpuhp_remove_multi_state(mlx5_diag_cpuhp_state);
+	mlx5_diag_session_exit();
 }

@@ -291,6 +291,18 @@ void mlx5_diag_sim_fw_get_stats(const struct mlx5_diag_sim_fw *fw,
 u64 mlx5_diag_sim_fw_clock(const struct mlx5_diag_sim_fw *fw, u64 now_ns);
 
 /**
+ * mlx5_diag_sim_fw_read_clock() - what the device's clock registers read
+ * @fw: the device
+ * @now_ns: nanoseconds since creation
+ * @rtc: the real-time clock (s << 32 | ns) rather than the FRC
+ * @value: the reading
+ *
+ * Return: 0, or -EOPNOTSUPP for @rtc on a device that offers no RTC.
+ */
+int mlx5_diag_sim_fw_read_clock(const struct mlx5_diag_sim_fw *fw, u64 now_ns,
+				bool rtc, u64 *value);
+
+/**
  * mlx5_diag_sim_fw_drift_ppm() - the device clock's current drift
  * @fw: the device
  *

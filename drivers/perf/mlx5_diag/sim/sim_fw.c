@@ -273,6 +273,17 @@ static u64 sim_rtc(u64 clock, u32 freq_khz)
 	return s << 32 | rem;
 }
 
+int mlx5_diag_sim_fw_read_clock(const struct mlx5_diag_sim_fw *fw, u64 now_ns,
+				bool rtc, u64 *value)
+{
+	u64 clock = mlx5_diag_sim_fw_clock(fw, now_ns);
+
+	if (rtc && !sim_rtc_offered(fw))
+		return -EOPNOTSUPP;
+	*value = rtc ? sim_rtc(clock, fw->caps.freq_khz) : clock;
+	return 0;
+}
+
 u64 mlx5_diag_sim_fw_clock(const struct mlx5_diag_sim_fw *fw, u64 now_ns)
 {
 	return mlx5_diag_sim_clock_read(&fw->clk, now_ns);

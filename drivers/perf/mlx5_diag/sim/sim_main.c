@@ -194,8 +194,39 @@ out:
 	return ret;
 }
 
+/*
+ * The clock registers: the host clock brackets the instant the emulator's
+ * time is taken, interrupts off; the device clock is computed from it.
+ */
+static int sim_read_clock(struct mlx5_diag_aux_dev *dev, bool rtc,
+			  struct mlx5_diag_clock_read *r)
+{
+	struct sim_adev *sa = container_of(dev, struct sim_adev, dev);
+	struct sim_dev *sd = sa->sd;
+	unsigned long flags;
+	int ret = -ENODEV;
+	u64 host;
+
+	mutex_lock(&sd->lock);
+	if (sd->adev == sa) {
+		/* the registers latch the clock at one host instant */
+		local_irq_save(flags);
+		r->host_before = r->host_clock(r->arg);
+		host = ktime_get_ns();
+		r->host_after = r->host_clock(r->arg);
+		local_irq_restore(flags);
+		ret = mlx5_diag_sim_fw_read_clock(sd->fw,
+						  mlx5_diag_sim_time_now(&sd->time,
+									 host),
+						  rtc, &r->device);
+	}
+	mutex_unlock(&sd->lock);
+	return ret;
+}
+
 static const struct mlx5_diag_aux_ops sim_aux_ops = {
 	.exec = sim_exec,
+	.read_clock = sim_read_clock,
 };
 
 static void sim_adev_release(struct device *dev)

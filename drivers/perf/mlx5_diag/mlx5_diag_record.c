@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Encoders of the AUX record stream: fixed little-endian layouts from
+ * include/uapi/linux/mlx5_diag.h. Samples are written in the DOCA Telemetry
+ * Diagnostics guide's output formats 0, 1 and 2.
+ */
+#include <linux/align.h>
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/string.h>
+#include <asm/byteorder.h>
+
+#include "mlx5_diag_record.h"
+
+static void mlx5_diag_rec_hdr(void *buf, u16 type, size_t size)
+{
+	struct mlx5_diag_rec_hdr *h = buf;
+
+	h->type = cpu_to_le16(type);
+	h->reserved = 0;
+	h->size = cpu_to_le32(size);
+}
+
+/* One period of 2^@log_sample_period device clocks, in ns. */
+u64 mlx5_diag_rec_period_ns(u8 log_sample_period, u32 freq_khz)
+{
+	return freq_khz ? mul_u64_u32_div(1ULL << log_sample_period, 1000000,
+					  freq_khz) : 0;
+}
+
+size_t mlx5_diag_rec_session_size(unsigned int num_ids)
+{
+	return sizeof(struct mlx5_diag_rec_session) +
+	       num_ids * sizeof(struct mlx5_diag_rec_id);
+}
+
+size_t mlx5_diag_rec_put_session(void *buf,
+				 const struct mlx5_diag_rec_session_info *info,
+				 unsigned int num_ids, const u64 *ids,
+				 const u8 *vclass)
+{
+	struct mlx5_diag_rec_session *r = buf;
+	size_t size = mlx5_diag_rec_session_size(num_ids);
+	unsigned int i;
+
+	memset(r, 0, size);
+	mlx5_diag_rec_hdr(r, MLX5_DIAG_REC_SESSION, size);
+	r->abi_version = cpu_to_le16(MLX5_DIAG_ABI_VERSION);
+	r->num_ids = cpu_to_le16(num_ids);
+	r->freq_khz = cpu_to_le32(info->freq_khz);
+	r->mode = info->mode;
+	r->sync = info->sync;
+	r->clear = info->clear;
+	r->out_format = info->out_format;
+	r->ts_source = info->ts_source;
+	r->log_sample_period = info->log_sample_period;
+	r->log_num_of_samples = info->log_num_of_samples;
+	r->fw_sample_id_bits = info->fw_sample_id_bits;
+	r->run = cpu_to_le32(info->run);
+	r->period_ns_requested = cpu_to_le64(info->period_ns_requested);
+	r->period_ns_actual = cpu_to_le64(info->period_ns_actual);
+	strscpy_pad(r->identifier, info->identifier, sizeof(r->identifier));
+	for (i = 0; i < num_ids; i++) {
+		r->ids[i].data_id = cpu_to_le64(ids[i]);
+		r->ids[i].vclass = vclass[i];
+	}
+	return size;
+}
+
+size_t mlx5_diag_rec_sample_size(u8 out_format, unsigned int num_ids)
+{
+	switch (out_format) {
+	case MLX5_DIAG_FORMAT_0:
+		return sizeof(struct mlx5_diag_fmt0_hdr) +
+		       num_ids * sizeof(struct mlx5_diag_fmt0_entry);
+	case MLX5_DIAG_FORMAT_1:
+		return sizeof(struct mlx5_diag_fmt12_hdr) + num_ids * 8;
+	default:
+		return sizeof(struct mlx5_diag_fmt12_hdr) + num_ids * 4;
+	}
+}
+
+size_t mlx5_diag_rec_samples_size(u8 out_format, unsigned int num_ids,
+				  unsigned int nr)
+{
+	return ALIGN(sizeof(struct mlx5_diag_rec_samples) +
+		     nr * mlx5_diag_rec_sample_size(out_format, num_ids),
+		     MLX5_DIAG_REC_ALIGN);
+}
+
+/*
+ * @nr samples from @first_seq; entry i of sample k has timestamp
+ * ts[k * num_ids + i] and value val[k * num_ids + i].
+ */
+size_t mlx5_diag_rec_put_samples(void *buf, u8 out_format,
+				 unsigned int num_ids, const u64 *ids,
+				 u64 first_seq, unsigned int nr,
+				 const u64 *ts, const u64 *val)
+{
+	size_t size = mlx5_diag_rec_samples_size(out_format, num_ids, nr);
+	size_t ssize = mlx5_diag_rec_sample_size(out_format, num_ids);
+	struct mlx5_diag_rec_samples *r = buf;
+	void *p = r + 1;
+	unsigned int k, i;
+
+	mlx5_diag_rec_hdr(r, MLX5_DIAG_REC_SAMPLES, size);
+	r->first_seq = cpu_to_le64(first_seq);
+	r->nr_samples = cpu_to_le32(nr);
+	r->sample_size = cpu_to_le16(ssize);
+	r->out_format = out_format;
+	r->reserved = 0;
+	for (k = 0; k < nr; k++, p += ssize) {
+		const u64 *t = &ts[(size_t)k * num_ids];
+		const u64 *v = &val[(size_t)k * num_ids];
+		u32 sample_id = lower_32_bits(first_seq + k);
+
+		if (out_format == MLX5_DIAG_FORMAT_0) {
+			struct mlx5_diag_fmt0_hdr *h = p;
+			struct mlx5_diag_fmt0_entry *e = (void *)(h + 1);
+
+			h->sample_id = cpu_to_le32(sample_id);
+			h->reserved = 0;
+			for (i = 0; i < num_ids; i++) {
+				e[i].data_id = cpu_to_le64(ids[i]);
+				e[i].ts_h = cpu_to_le32(upper_32_bits(t[i]));
+				e[i].ts_l = cpu_to_le32(lower_32_bits(t[i]));
+				e[i].value = cpu_to_le64(v[i]);
+			}
+		} else {
+			struct mlx5_diag_fmt12_hdr *h = p;
+			u64 first = t[0], last = t[0];
+
+			for (i = 1; i < num_ids; i++) {
+				first = min(first, t[i]);
+				last = max(last, t[i]);
+			}
+			h->sample_id = cpu_to_le32(sample_id);
+			h->earliest_ts_h = cpu_to_le32(upper_32_bits(first));
+			h->earliest_ts_l = cpu_to_le32(lower_32_bits(first));
+			h->latest_ts_l = cpu_to_le32(lower_32_bits(last));
+			for (i = 0; i < num_ids; i++) {
+				if (out_format == MLX5_DIAG_FORMAT_1)
+					((__le64 *)(h + 1))[i] =
+						cpu_to_le64(v[i]);
+				else
+					((__le32 *)(h + 1))[i] =
+						cpu_to_le32(lower_32_bits(v[i]));
+			}
+		}
+	}
+	memset(p, 0, (void *)r + size - p);
+	return size;
+}
+
+size_t mlx5_diag_rec_put_time(void *buf, u64 dev_time, u64 perf_time,
+			      u64 uncertainty_ns)
+{
+	struct mlx5_diag_rec_time *r = buf;
+
+	mlx5_diag_rec_hdr(r, MLX5_DIAG_REC_TIME, sizeof(*r));
+	r->dev_time = cpu_to_le64(dev_time);
+	r->perf_time = cpu_to_le64(perf_time);
+	r->uncertainty_ns = cpu_to_le64(uncertainty_ns);
+	return sizeof(*r);
+}
+
+size_t mlx5_diag_rec_put_lost(void *buf, u64 first_seq, u64 count, u32 cause)
+{
+	struct mlx5_diag_rec_lost *r = buf;
+
+	mlx5_diag_rec_hdr(r, MLX5_DIAG_REC_LOST, sizeof(*r));
+	r->first_seq = cpu_to_le64(first_seq);
+	r->count = cpu_to_le64(count);
+	r->cause = cpu_to_le32(cause);
+	r->reserved = 0;
+	return sizeof(*r);
+}
+
+size_t mlx5_diag_rec_put_period(void *buf, u64 first_seq, u64 dev_time,
+				u64 requested_ns, u64 actual_ns, u8 log_period)
+{
+	struct mlx5_diag_rec_period *r = buf;
+
+	memset(r, 0, sizeof(*r));
+	mlx5_diag_rec_hdr(r, MLX5_DIAG_REC_PERIOD, sizeof(*r));
+	r->first_seq = cpu_to_le64(first_seq);
+	r->dev_time = cpu_to_le64(dev_time);
+	r->period_ns_requested = cpu_to_le64(requested_ns);
+	r->period_ns_actual = cpu_to_le64(actual_ns);
+	r->log_sample_period = log_period;
+	return sizeof(*r);
+}
+
+size_t mlx5_diag_rec_put_end(void *buf, u64 next_seq, u32 reason)
+{
+	struct mlx5_diag_rec_end *r = buf;
+
+	mlx5_diag_rec_hdr(r, MLX5_DIAG_REC_END, sizeof(*r));
+	r->next_seq = cpu_to_le64(next_seq);
+	r->reason = cpu_to_le32(reason);
+	r->reserved = 0;
+	return sizeof(*r);
+}

@@ -1,0 +1,740 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sampling sessions: the device's cyclic sample buffer drained into the
+ * perf AUX area.
+ *
+ * A pinned hard hrtimer on the leader's CPU paces; it only queues the drain
+ * work on that CPU. The work (process context) issues the firmware commands
+ * through the engine, encodes records into a staging buffer, and has them
+ * copied into the AUX area on the leader's CPU with interrupts off, where
+ * pmu->add/del/start/stop also run, so no perf_aux_output_begin()/end()
+ * pair ever interleaves with them. Nothing here issues a firmware command
+ * from atomic context.
+ *
+ * Losses are counted, never hidden: samples the firmware overwrote before a
+ * drain (LOST, cause FW_OVERWRITE) and samples that found the AUX area full
+ * (LOST, cause AUX_FULL, written when space returns, with
+ * PERF_AUX_FLAG_PARTIAL). TRUNCATED is never used: in 6.12 it would stop
+ * the event for a loss the stream already reports.
+ */
+#include <linux/hrtimer.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/vmalloc.h>
+#include <linux/workqueue.h>
+
+#include "mlx5_diag_dev.h"
+#include "mlx5_diag_record.h"
+#include "mlx5_diag_session.h"
+
+/* Samples one drain fetches at most. */
+#define MLX5_DIAG_DRAIN_MAX_SAMPLES	1024
+/* Room kept in the staging buffer for records that are never dropped. */
+#define MLX5_DIAG_STAGE_CTRL_BYTES	SZ_8K
+/* The AUX area is never filled to the last bytes (CIRC_SPACE, see below). */
+#define MLX5_DIAG_AUX_RESERVE		64
+#define MLX5_DIAG_DRAIN_MIN_NS		(1 * NSEC_PER_MSEC)
+#define MLX5_DIAG_DRAIN_MAX_NS		(20 * NSEC_PER_MSEC)
+
+static struct workqueue_struct *mlx5_diag_drain_wq;
+
+enum {
+	MLX5_DIAG_SESSION_RUNNING,	/* a run is programmed and not ended */
+	MLX5_DIAG_SESSION_NEED_RUN,	/* pmu->add: program a new run */
+	MLX5_DIAG_SESSION_NEW_PERIOD,	/* PERF_EVENT_IOC_PERIOD */
+};
+
+/* The AUX area, mapped contiguously. */
+struct mlx5_diag_aux_buf {
+	void *base;
+	size_t size;
+};
+
+struct mlx5_diag_session {
+	struct mlx5_diag_dev *dd;
+	struct perf_event *leader;
+	struct mlx5_diag_session_req req;
+	u64 applied_sample_period;	/* hw.sample_period taken into req */
+	struct mutex lock;		/* the work, detach and destroy */
+	struct hrtimer timer;
+	struct work_struct work;
+	u64 interval_ns;
+	unsigned long flags;
+	bool gone;			/* device removed (under lock) */
+	u32 runs;
+	struct mlx5_diag_fw_params actual;	/* ids: the session's ids */
+	u8 *vclass;
+	unsigned int nslots;
+	unsigned int drains;
+	struct mlx5_diag_drain drain;
+	bool aux_mapped;
+	/* staged records, and what was written: under stage_lock, irqs off */
+	raw_spinlock_t stage_lock;
+	u8 *stage;
+	size_t stage_len, stage_cap;
+	u64 staged_next;		/* seq after the last sample staged */
+	struct perf_output_handle handle;
+};
+
+static u64 mlx5_diag_session_host_clock(void *arg)
+{
+	struct perf_event *event = arg;
+
+	return event->clock();
+}
+
+/* Read the device clock in the session's timestamp source. */
+static int mlx5_diag_session_clock(struct mlx5_diag_session *s,
+				   struct mlx5_diag_clock_read *r)
+{
+	r->host_clock = mlx5_diag_session_host_clock;
+	r->arg = s->leader;
+	return mlx5_diag_fw_read_clock(&s->dd->fw, s->req.opts.rtc, r);
+}
+
+/* Room for @len more bytes of records; caller holds stage_lock. */
+static void *mlx5_diag_session_stage(struct mlx5_diag_session *s, size_t len)
+{
+	void *p;
+
+	if (s->stage_len + len > s->stage_cap)
+		return NULL;
+	p = s->stage + s->stage_len;
+	s->stage_len += len;
+	return p;
+}
+
+static void mlx5_diag_aux_copy(struct mlx5_diag_aux_buf *b, u64 head,
+			       const void *src, size_t len)
+{
+	size_t off = head & (b->size - 1), n = min(len, b->size - off);
+
+	memcpy(b->base + off, src, n);
+	memcpy(b->base, src + n, len - n);
+}
+
+/*
+ * Samples that cannot be written become (or join) a LOST record at @keep,
+ * the end of the records kept for the next publish.
+ */
+static size_t mlx5_diag_session_keep_lost(struct mlx5_diag_session *s,
+					  size_t keep, u64 first, u64 count)
+{
+	struct mlx5_diag_rec_lost *last = NULL;
+	size_t pos = 0;
+
+	if (!count)
+		return keep;
+	while (pos < keep) {
+		struct mlx5_diag_rec_hdr *h = (void *)(s->stage + pos);
+
+		last = le16_to_cpu(h->type) == MLX5_DIAG_REC_LOST ?
+		       (void *)h : NULL;
+		pos += le32_to_cpu(h->size);
+	}
+	if (last && le32_to_cpu(last->cause) == MLX5_DIAG_LOST_AUX_FULL &&
+	    le64_to_cpu(last->first_seq) + le64_to_cpu(last->count) == first) {
+		le64_add_cpu(&last->count, count);
+		return keep;
+	}
+	return keep + mlx5_diag_rec_put_lost(s->stage + keep, first, count,
+					     MLX5_DIAG_LOST_AUX_FULL);
+}
+
+/*
+ * Write the first samples of @r that fit in @avail bytes of the AUX area as
+ * a record of their own. Returns how many.
+ */
+static unsigned int mlx5_diag_session_write_part(struct mlx5_diag_session *s,
+						 struct mlx5_diag_aux_buf *b,
+						 const struct mlx5_diag_rec_samples *r,
+						 size_t avail, size_t *written)
+{
+	static const u8 zero[MLX5_DIAG_REC_ALIGN];
+	struct mlx5_diag_rec_samples part = *r;
+	size_t ssize = le16_to_cpu(r->sample_size), size, body;
+	unsigned int fit;
+
+	if (avail <= sizeof(part) || !ssize)
+		return 0;
+	fit = min_t(size_t, le32_to_cpu(r->nr_samples),
+		    (avail - sizeof(part)) / ssize);
+	while (fit && ALIGN(sizeof(part) + fit * ssize, MLX5_DIAG_REC_ALIGN) >
+		      avail)
+		fit--;
+	if (!fit)
+		return 0;
+	body = fit * ssize;
+	size = ALIGN(sizeof(part) + body, MLX5_DIAG_REC_ALIGN);
+	part.hdr.size = cpu_to_le32(size);
+	part.nr_samples = cpu_to_le32(fit);
+	mlx5_diag_aux_copy(b, s->handle.head + *written, &part, sizeof(part));
+	mlx5_diag_aux_copy(b, s->handle.head + *written + sizeof(part), r + 1,
+			   body);
+	mlx5_diag_aux_copy(b, s->handle.head + *written + sizeof(part) + body,
+			   zero, size - sizeof(part) - body);
+	*written += size;
+	return fit;
+}
+
+/*
+ * Copy the staged records into the AUX area, on the leader's CPU with
+ * interrupts off, stage_lock held. Records that do not fit: samples become
+ * an AUX_FULL loss, their TIME record goes, the others stay staged; all in
+ * stream order, so the area's reader sees the loss before what follows it.
+ */
+static void mlx5_diag_session_publish_locked(struct mlx5_diag_session *s)
+{
+	struct mlx5_diag_aux_buf *b;
+	size_t pos = 0, keep = 0, written = 0, space = 0;
+	bool blocked = false, partial = false;
+
+	lockdep_assert_irqs_disabled();
+	if (!s->stage_len)
+		return;
+	b = perf_aux_output_begin(&s->handle, s->leader);
+	if (!b && !READ_ONCE(s->aux_mapped)) {
+		/* no AUX area (stock perf record): nobody reads the stream */
+		s->stage_len = 0;
+		return;
+	}
+	/* handle.size is CIRC_SPACE: never let it reach 0 (6.12 disables) */
+	if (b && s->handle.size > MLX5_DIAG_AUX_RESERVE)
+		space = s->handle.size - MLX5_DIAG_AUX_RESERVE;
+	while (pos < s->stage_len) {
+		struct mlx5_diag_rec_hdr *h = (void *)(s->stage + pos);
+		size_t size = le32_to_cpu(h->size);
+		u16 type = le16_to_cpu(h->type);
+
+		pos += size;
+		if (!blocked && written + size <= space) {
+			mlx5_diag_aux_copy(b, s->handle.head + written, h, size);
+			written += size;
+			partial |= type == MLX5_DIAG_REC_LOST;
+			continue;
+		}
+		if (type == MLX5_DIAG_REC_SAMPLES) {
+			struct mlx5_diag_rec_samples *r = (void *)h;
+			unsigned int fit = 0;
+
+			if (!blocked)
+				fit = mlx5_diag_session_write_part(s, b, r,
+								   space - written,
+								   &written);
+			keep = mlx5_diag_session_keep_lost(s, keep,
+							   le64_to_cpu(r->first_seq) + fit,
+							   le32_to_cpu(r->nr_samples) - fit);
+		} else if (type != MLX5_DIAG_REC_TIME) {
+			memmove(s->stage + keep, h, size);
+			keep += size;
+		}
+		blocked = true;
+	}
+	s->stage_len = keep;
+	if (!b)
+		return;
+	if (partial)
+		perf_aux_output_flag(&s->handle, PERF_AUX_FLAG_PARTIAL);
+	/* the reader must see the records before the new aux_head */
+	smp_wmb();
+	perf_aux_output_end(&s->handle, written);
+}
+
+static void mlx5_diag_session_publish_ipi(void *arg)
+{
+	struct mlx5_diag_session *s = arg;
+
+	if (READ_ONCE(s->leader->hw.state) & PERF_HES_STOPPED)
+		return;
+	raw_spin_lock(&s->stage_lock);
+	mlx5_diag_session_publish_locked(s);
+	raw_spin_unlock(&s->stage_lock);
+}
+
+static void mlx5_diag_session_publish(struct mlx5_diag_session *s)
+{
+	smp_call_function_single(READ_ONCE(s->leader->cpu),
+				 mlx5_diag_session_publish_ipi, s, 1);
+}
+
+/* End the run with an END record; caller holds stage_lock. */
+static void mlx5_diag_session_end_locked(struct mlx5_diag_session *s,
+					 u32 reason)
+{
+	void *p;
+
+	if (!test_and_clear_bit(MLX5_DIAG_SESSION_RUNNING, &s->flags))
+		return;
+	p = mlx5_diag_session_stage(s, sizeof(struct mlx5_diag_rec_end));
+	if (p)
+		mlx5_diag_rec_put_end(p, s->staged_next, reason);
+}
+
+static void mlx5_diag_session_end(struct mlx5_diag_session *s, u32 reason)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&s->stage_lock, flags);
+	mlx5_diag_session_end_locked(s, reason);
+	raw_spin_unlock_irqrestore(&s->stage_lock, flags);
+}
+
+static void mlx5_diag_session_put_time(struct mlx5_diag_session *s,
+				       const struct mlx5_diag_clock_read *r)
+{
+	void *p = mlx5_diag_session_stage(s, sizeof(struct mlx5_diag_rec_time));
+
+	if (p)
+		mlx5_diag_rec_put_time(p, r->device,
+				       r->host_before +
+				       (r->host_after - r->host_before) / 2,
+				       (r->host_after - r->host_before) / 2);
+}
+
+/* The drain interval for the running configuration. */
+static void mlx5_diag_session_plan_interval(struct mlx5_diag_session *s)
+{
+	u64 period = mlx5_diag_rec_period_ns(s->actual.log_sample_period,
+					     s->dd->fw.caps.freq_khz);
+	u64 ns;
+
+	/* the buffer holds twice a retrieval, twice again for jitter */
+	ns = period * s->nslots / 4;
+	ns = min(ns, period * s->drain.cap / 2);
+	WRITE_ONCE(s->interval_ns, clamp_t(u64, ns, MLX5_DIAG_DRAIN_MIN_NS,
+					   MLX5_DIAG_DRAIN_MAX_NS));
+}
+
+/* Program a new run: SESSION and TIME records start it. */
+static void mlx5_diag_session_run(struct mlx5_diag_session *s)
+{
+	struct mlx5_diag_caps *caps = &s->dd->fw.caps;
+	struct mlx5_diag_rec_session_info info;
+	struct mlx5_diag_clock_read before, r;
+	unsigned long flags;
+	unsigned int i;
+	void *p;
+	int ret;
+
+	clear_bit(MLX5_DIAG_SESSION_NEW_PERIOD, &s->flags);
+	s->req.opts.log_sample_period =
+		mlx5_diag_engine_session_log_period(caps,
+						    READ_ONCE(s->req.period_ns));
+	ret = mlx5_diag_session_clock(s, &before);
+	if (!ret)
+		ret = mlx5_diag_engine_session_program(&s->dd->engine,
+						       &s->req.opts,
+						       before.device,
+						       &s->actual);
+	if (!ret)
+		ret = mlx5_diag_session_clock(s, &r);
+	if (ret) {
+		pr_warn_ratelimited("%s: sampling session not started (%d): no samples until it is enabled again\n",
+				    s->dd->name, ret);
+		return;
+	}
+	for (i = 0; i < s->actual.num_ids; i++) {
+		const struct mlx5_diag_catalog_entry *e =
+			mlx5_diag_catalog_find(s->actual.ids[i]);
+
+		s->vclass[i] = e ? e->class : MLX5_DIAG_VCLASS_COUNTER;
+	}
+	s->nslots = 1U << s->actual.log_num_of_samples;
+	s->drain.cap = min(s->nslots, MLX5_DIAG_DRAIN_MAX_SAMPLES);
+	mlx5_diag_session_plan_interval(s);
+	s->drains = 0;
+	info = (struct mlx5_diag_rec_session_info) {
+		.freq_khz = caps->freq_khz,
+		.mode = s->actual.mode == MLX5_DIAG_FW_SINGLE ?
+			MLX5_DIAG_MODE_SINGLE : MLX5_DIAG_MODE_REPETITIVE,
+		.sync = s->actual.sync,
+		.clear = s->actual.clear,
+		.out_format = s->req.out_format,
+		.ts_source = s->actual.rtc ? MLX5_DIAG_TS_RTC : MLX5_DIAG_TS_FRC,
+		.log_sample_period = s->actual.log_sample_period,
+		.log_num_of_samples = s->actual.log_num_of_samples,
+		.fw_sample_id_bits = s->dd->fw.dialect->sample_id_bits,
+		.run = s->runs++,
+		.period_ns_requested = READ_ONCE(s->req.period_ns),
+		.period_ns_actual =
+			mlx5_diag_rec_period_ns(s->actual.log_sample_period,
+						caps->freq_khz),
+		.identifier = s->dd->identifier,
+	};
+	raw_spin_lock_irqsave(&s->stage_lock, flags);
+	p = mlx5_diag_session_stage(s, mlx5_diag_rec_session_size(s->actual.num_ids));
+	if (p) {
+		mlx5_diag_rec_put_session(p, &info, s->actual.num_ids,
+					  s->actual.ids, s->vclass);
+		mlx5_diag_session_put_time(s, &r);
+		s->staged_next = 0;
+		set_bit(MLX5_DIAG_SESSION_RUNNING, &s->flags);
+	}
+	raw_spin_unlock_irqrestore(&s->stage_lock, flags);
+	if (!p)
+		pr_warn_ratelimited("%s: no room for the session's first records: the AUX area is not read\n",
+				    s->dd->name);
+}
+
+/* Fetch new samples and stage them, after a TIME record read after them. */
+static void mlx5_diag_session_drain(struct mlx5_diag_session *s)
+{
+	struct mlx5_diag_drain *d = &s->drain;
+	struct mlx5_diag_clock_read r;
+	unsigned int num = s->actual.num_ids;
+	size_t need = sizeof(struct mlx5_diag_rec_lost) +
+		      sizeof(struct mlx5_diag_rec_time) +
+		      mlx5_diag_rec_samples_size(s->req.out_format, num, d->cap);
+	unsigned long flags;
+	void *p;
+	int ret;
+
+	/* an unread stage holds the samples back in firmware, counted there */
+	if (READ_ONCE(s->stage_len) + need + MLX5_DIAG_STAGE_CTRL_BYTES >
+	    s->stage_cap)
+		return;
+	ret = mlx5_diag_engine_session_drain(&s->dd->engine, d);
+	if (ret == -EBUSY) {
+		mlx5_diag_session_end(s, MLX5_DIAG_END_TAKEN);
+		return;
+	}
+	if (ret) {
+		pr_warn_ratelimited("%s: sampling drain failed (%d); retried\n",
+				    s->dd->name, ret);
+		return;
+	}
+	if (d->n && mlx5_diag_session_clock(s, &r)) {
+		pr_warn_ratelimited("%s: device clock unreadable; samples kept for the next drain\n",
+				    s->dd->name);
+		return;
+	}
+	if (d->n + d->lost_count > s->nslots / 2 &&
+	    s->interval_ns > MLX5_DIAG_DRAIN_MIN_NS)
+		WRITE_ONCE(s->interval_ns, max_t(u64, s->interval_ns / 2,
+						 MLX5_DIAG_DRAIN_MIN_NS));
+	raw_spin_lock_irqsave(&s->stage_lock, flags);
+	if (test_bit(MLX5_DIAG_SESSION_RUNNING, &s->flags)) {
+		if (d->lost_count) {
+			p = mlx5_diag_session_stage(s, sizeof(struct mlx5_diag_rec_lost));
+			if (WARN_ON_ONCE(!p))
+				goto unlock;
+			mlx5_diag_rec_put_lost(p, d->lost_first, d->lost_count,
+					       MLX5_DIAG_LOST_FW_OVERWRITE);
+			s->staged_next = d->lost_first + d->lost_count;
+		}
+		if (d->n) {
+			mlx5_diag_session_put_time(s, &r);
+			p = mlx5_diag_session_stage(s,
+				mlx5_diag_rec_samples_size(s->req.out_format,
+							   num, d->n));
+			if (WARN_ON_ONCE(!p))
+				goto unlock;
+			mlx5_diag_rec_put_samples(p, s->req.out_format, num,
+						  s->actual.ids, d->first_seq,
+						  d->n, d->ts, d->val);
+			s->staged_next = d->first_seq + d->n;
+		}
+		if (d->full)
+			mlx5_diag_session_end_locked(s, MLX5_DIAG_END_FULL);
+	}
+unlock:
+	raw_spin_unlock_irqrestore(&s->stage_lock, flags);
+	if (d->lost_count)
+		pr_warn_ratelimited("%s: firmware overwrote %llu sample(s) before the drain read them (in the stream as a LOST record)\n",
+				    s->dd->name, d->lost_count);
+}
+
+/* PERF_EVENT_IOC_PERIOD: the firmware's period changes while it runs. */
+static void mlx5_diag_session_new_period(struct mlx5_diag_session *s)
+{
+	struct mlx5_diag_caps *caps = &s->dd->fw.caps;
+	u64 req = READ_ONCE(s->req.period_ns);
+	struct mlx5_diag_clock_read r;
+	unsigned long flags;
+	u8 log, actual;
+	void *p;
+
+	log = mlx5_diag_engine_session_log_period(caps, req);
+	if (mlx5_diag_engine_session_period(&s->dd->engine, log, &actual) ||
+	    mlx5_diag_session_clock(s, &r)) {
+		pr_warn_ratelimited("%s: the sample period could not be changed\n",
+				    s->dd->name);
+		return;
+	}
+	s->actual.log_sample_period = actual;
+	mlx5_diag_session_plan_interval(s);
+	raw_spin_lock_irqsave(&s->stage_lock, flags);
+	p = mlx5_diag_session_stage(s, sizeof(struct mlx5_diag_rec_period));
+	if (p && test_bit(MLX5_DIAG_SESSION_RUNNING, &s->flags))
+		mlx5_diag_rec_put_period(p, s->staged_next, r.device, req,
+					 mlx5_diag_rec_period_ns(actual,
+								 caps->freq_khz),
+					 actual);
+	else if (p)
+		s->stage_len -= sizeof(struct mlx5_diag_rec_period);
+	raw_spin_unlock_irqrestore(&s->stage_lock, flags);
+}
+
+static void mlx5_diag_session_work(struct work_struct *work)
+{
+	struct mlx5_diag_session *s = container_of(work, struct mlx5_diag_session,
+						   work);
+	unsigned int checks = mlx5_diag_engine_check_polls();
+
+	mutex_lock(&s->lock);
+	if (s->gone)
+		goto out;
+	if (test_and_clear_bit(MLX5_DIAG_SESSION_NEED_RUN, &s->flags)) {
+		mlx5_diag_session_end(s, MLX5_DIAG_END_STOPPED);
+		mlx5_diag_session_run(s);
+	}
+	if (!test_bit(MLX5_DIAG_SESSION_RUNNING, &s->flags))
+		goto publish;
+	mlx5_diag_session_drain(s);
+	if (test_and_clear_bit(MLX5_DIAG_SESSION_NEW_PERIOD, &s->flags))
+		mlx5_diag_session_new_period(s);
+	if (checks && ++s->drains >= checks) {
+		s->drains = 0;
+		if (!mlx5_diag_engine_session_owned(&s->dd->engine))
+			mlx5_diag_session_end(s, MLX5_DIAG_END_TAKEN);
+	}
+publish:
+	mlx5_diag_session_publish(s);
+out:
+	mutex_unlock(&s->lock);
+}
+
+static enum hrtimer_restart mlx5_diag_session_tick(struct hrtimer *t)
+{
+	struct mlx5_diag_session *s = container_of(t, struct mlx5_diag_session,
+						   timer);
+
+	if (READ_ONCE(s->leader->hw.state) & PERF_HES_STOPPED)
+		return HRTIMER_NORESTART;
+	queue_work_on(smp_processor_id(), mlx5_diag_drain_wq, &s->work);
+	hrtimer_forward_now(t, ns_to_ktime(READ_ONCE(s->interval_ns)));
+	return HRTIMER_RESTART;
+}
+
+/* Does the session start its samples in sync (member validation)? */
+bool mlx5_diag_session_sync(struct mlx5_diag_session *s)
+{
+	return s->req.opts.sync;
+}
+
+/* pmu->add of the leader (atomic): the next work programs a new run. */
+void mlx5_diag_session_add(struct mlx5_diag_session *s)
+{
+	set_bit(MLX5_DIAG_SESSION_NEED_RUN, &s->flags);
+}
+
+/* pmu->start of the leader (atomic, the leader's CPU). */
+void mlx5_diag_session_start(struct mlx5_diag_session *s)
+{
+	u64 sp = s->leader->hw.sample_period;
+
+	if (sp != s->applied_sample_period) {
+		s->applied_sample_period = sp;
+		WRITE_ONCE(s->req.period_ns, sp);
+		set_bit(MLX5_DIAG_SESSION_NEW_PERIOD, &s->flags);
+	}
+	hrtimer_start(&s->timer, ns_to_ktime(READ_ONCE(s->interval_ns)),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	queue_work_on(smp_processor_id(), mlx5_diag_drain_wq, &s->work);
+}
+
+/* pmu->stop of the leader: may run inside the timer callback. */
+void mlx5_diag_session_stop(struct mlx5_diag_session *s)
+{
+	hrtimer_try_to_cancel(&s->timer);
+}
+
+/*
+ * pmu->del of the leader (the leader's CPU, interrupts off): the run ends;
+ * what was fetched is written, then END.
+ */
+void mlx5_diag_session_del(struct mlx5_diag_session *s)
+{
+	hrtimer_cancel(&s->timer);
+	raw_spin_lock(&s->stage_lock);
+	mlx5_diag_session_end_locked(s, MLX5_DIAG_END_STOPPED);
+	mlx5_diag_session_publish_locked(s);
+	raw_spin_unlock(&s->stage_lock);
+}
+
+/*
+ * The device is going, while the transport still works: the last samples
+ * are fetched and the stream ends with END (device removed).
+ */
+void mlx5_diag_session_detach(struct mlx5_diag_dev *dd)
+{
+	struct mlx5_diag_session *s;
+
+	mutex_lock(&dd->session_lock);
+	s = dd->session;
+	if (s) {
+		mutex_lock(&s->lock);
+		if (test_bit(MLX5_DIAG_SESSION_RUNNING, &s->flags))
+			mlx5_diag_session_drain(s);
+		mlx5_diag_session_end(s, MLX5_DIAG_END_REMOVED);
+		s->gone = true;
+		mlx5_diag_session_publish(s);
+		mutex_unlock(&s->lock);
+	}
+	mutex_unlock(&dd->session_lock);
+}
+
+/**
+ * mlx5_diag_session_create() - a session for a sampling leader
+ * @dd: the device
+ * @leader: the leader event (its validation done)
+ * @req: its options
+ * @sp: the session
+ *
+ * Claims the engine; the leader's own data ID is added by the caller.
+ * Sleeps. Return: 0 or a negative errno.
+ */
+int mlx5_diag_session_create(struct mlx5_diag_dev *dd,
+			     struct perf_event *leader,
+			     const struct mlx5_diag_session_req *req,
+			     struct mlx5_diag_session **sp)
+{
+	u16 max = dd->fw.caps.max_ids;
+	struct mlx5_diag_session *s;
+	bool took_over;
+	int ret;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	s->dd = dd;
+	s->leader = leader;
+	s->req = *req;
+	s->applied_sample_period = leader->attr.sample_period;
+	mutex_init(&s->lock);
+	raw_spin_lock_init(&s->stage_lock);
+	INIT_WORK(&s->work, mlx5_diag_session_work);
+	hrtimer_init(&s->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	s->timer.function = mlx5_diag_session_tick;
+	s->interval_ns = MLX5_DIAG_DRAIN_MIN_NS;
+	s->stage_cap = mlx5_diag_rec_samples_size(MLX5_DIAG_FORMAT_0, max,
+						  MLX5_DIAG_DRAIN_MAX_SAMPLES) +
+		       2 * MLX5_DIAG_STAGE_CTRL_BYTES;
+	s->stage = kvzalloc(s->stage_cap, GFP_KERNEL);
+	s->vclass = kcalloc(max, sizeof(*s->vclass), GFP_KERNEL);
+	s->actual.ids = kcalloc(max, sizeof(*s->actual.ids), GFP_KERNEL);
+	s->drain.ts = kvcalloc((size_t)MLX5_DIAG_DRAIN_MAX_SAMPLES * max,
+			       sizeof(u64), GFP_KERNEL);
+	s->drain.val = kvcalloc((size_t)MLX5_DIAG_DRAIN_MAX_SAMPLES * max,
+				sizeof(u64), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!s->stage || !s->vclass || !s->actual.ids || !s->drain.ts ||
+	    !s->drain.val)
+		goto err;
+	ret = mlx5_diag_engine_session_claim(&dd->engine, req->force,
+					     &took_over);
+	if (ret)
+		goto err;
+	mutex_lock(&dd->session_lock);
+	dd->session = s;
+	mutex_unlock(&dd->session_lock);
+	*sp = s;
+	return 0;
+err:
+	kvfree(s->stage);
+	kfree(s->vclass);
+	kfree(s->actual.ids);
+	kvfree(s->drain.ts);
+	kvfree(s->drain.val);
+	mutex_destroy(&s->lock);
+	kfree(s);
+	return ret;
+}
+
+/* The leader goes (process context): stop everything, give the engine back. */
+void mlx5_diag_session_destroy(struct mlx5_diag_session *s)
+{
+	struct mlx5_diag_dev *dd = s->dd;
+
+	hrtimer_cancel(&s->timer);
+	cancel_work_sync(&s->work);
+	mutex_lock(&dd->session_lock);
+	dd->session = NULL;
+	mutex_unlock(&dd->session_lock);
+	mlx5_diag_engine_session_release(&dd->engine);
+	kvfree(s->stage);
+	kfree(s->vclass);
+	kfree(s->actual.ids);
+	kvfree(s->drain.ts);
+	kvfree(s->drain.val);
+	mutex_destroy(&s->lock);
+	kfree(s);
+}
+
+/*
+ * The AUX area of a session leader, mapped contiguously. Snapshot
+ * (overwrite) mode is refused: the stream must be read as it is written.
+ */
+void *mlx5_diag_session_setup_aux(struct perf_event *event, void **pages,
+				  int nr_pages, bool overwrite)
+{
+	struct mlx5_diag_session *s = mlx5_diag_event_session(event);
+	struct mlx5_diag_aux_buf *b;
+	struct page **pglist;
+	int i;
+
+	if (!s || event->group_leader != event) {
+		pr_info_ratelimited("%s: AUX area refused: only a sampling session's leader has one\n",
+				    event->pmu->name);
+		return NULL;
+	}
+	if (overwrite) {
+		pr_info_ratelimited("%s: AUX area refused: snapshot (overwrite) mode is not supported; map it read-write\n",
+				    event->pmu->name);
+		return NULL;
+	}
+	if (!is_power_of_2(nr_pages)) {
+		pr_info_ratelimited("%s: AUX area refused: %d pages, not a power of two\n",
+				    event->pmu->name, nr_pages);
+		return NULL;
+	}
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	pglist = kcalloc(nr_pages, sizeof(*pglist), GFP_KERNEL);
+	if (!b || !pglist)
+		goto err;
+	for (i = 0; i < nr_pages; i++)
+		pglist[i] = virt_to_page(pages[i]);
+	b->base = vmap(pglist, nr_pages, VM_MAP, PAGE_KERNEL);
+	if (!b->base)
+		goto err;
+	b->size = (size_t)nr_pages << PAGE_SHIFT;
+	kfree(pglist);
+	WRITE_ONCE(s->aux_mapped, true);
+	return b;
+err:
+	kfree(pglist);
+	kfree(b);
+	return NULL;
+}
+
+void mlx5_diag_session_free_aux(void *aux)
+{
+	struct mlx5_diag_aux_buf *b = aux;
+
+	vunmap(b->base);
+	kfree(b);
+}
+
+int mlx5_diag_session_init(void)
+{
+	mlx5_diag_drain_wq = alloc_workqueue("mlx5_diag_drain", WQ_HIGHPRI, 0);
+	return mlx5_diag_drain_wq ? 0 : -ENOMEM;
+}
+
+void mlx5_diag_session_exit(void)
+{
+	destroy_workqueue(mlx5_diag_drain_wq);
+}
