@@ -506,7 +506,13 @@ static int open_session(struct session *s, const struct md_pmu *p, int cpu,
 		a.config = cfg[i][0];
 		a.config1 = cfg[i][1];
 		a.config2 = cfg[i][2];
-		a.disabled = 1;
+		/*
+		 * Only the leader starts disabled: the group then starts with
+		 * one ENABLE of the leader. Enabling members one by one (or
+		 * PERF_IOC_FLAG_GROUP on disabled members) reschedules the
+		 * group for each, and each schedule-in starts a new run.
+		 */
+		a.disabled = i == 0;
 		a.use_clockid = 1;
 		a.clockid = o->clockid;
 		if (i == 0) {
@@ -726,7 +732,7 @@ int md_record_run(const struct md_record_opts *o)
 	sa.sa_handler = on_chld;
 	sigaction(SIGCHLD, &sa, NULL);
 
-	if (ioctl(s.fds[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP)) {
+	if (ioctl(s.fds[0], PERF_EVENT_IOC_ENABLE, 0)) {
 		int e = errno;
 
 		fprintf(stderr, "mlx5-diag: cannot enable the session: %s\n  %s\n",
@@ -738,7 +744,7 @@ int md_record_run(const struct md_record_opts *o)
 	if (o->cmd) {
 		ret = start_child(&s, o->cmd);
 		if (ret) {
-			ioctl(s.fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+			ioctl(s.fds[0], PERF_EVENT_IOC_DISABLE, 0);
 			goto out;
 		}
 	}
@@ -761,7 +767,7 @@ int md_record_run(const struct md_record_opts *o)
 	/* the driver's last drain, then what DISABLE writes */
 	drain_until(&s, now_ns(CLOCK_MONOTONIC) + MD_DRAIN_WAIT_MS * 1000000ull, 0,
 		    t0, &last_t, &last_samples);
-	ioctl(s.fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+	ioctl(s.fds[0], PERF_EVENT_IOC_DISABLE, 0);
 	drain_data(&s);
 	drain_aux(&s);
 	status_line(&s, t0, &last_t, &last_samples, 1);

@@ -1,0 +1,93 @@
+#!/bin/sh
+# mlx5-diag record on the emulator with a manual clock: a session of two
+# data IDs while the clock moves on exactly ten periods records exactly
+# samples 0..9, which decode with the period that ran and counter increases
+# equal to the traffic model's; SIGINT ends a recording cleanly; a session
+# refused with EBUSY (counting open) exits 8 naming the cause; doca writes
+# the sample's CSV.
+. ./lib.sh
+. ./engine_lib.sh
+
+P=$(pmu_of_sim 0)
+HITS=0x1180000200000000
+rec=/tmp/rec.data
+rm -f "$rec"
+
+sim_manual 0
+# the command: once the session runs, move the clock on by 10 periods
+# (sample j is due at E + (j + 1) * P) and let the driver drain them
+cmd='. ./lib.sh; . ./engine_lib.sh
+wait_enabled() {
+	i=0
+	until echo 0 2>/dev/null >"$SIM/dev0/sample_time"; do
+		i=$((i + 1)); [ $i -gt 1000 ] && exit 3; sleep 0.01
+	done
+}
+wait_enabled
+set -- $(sample_grid 0)
+echo "$2" >/tmp/period_clocks
+sim_advance 0 $(clocks_ns 0 $((10 * $2))) || exit 4'
+out=$(timeout 120 mlx5-diag record -d sim:0 -e icmc_hits -e icmc_accesses -p 1ms \
+	-o "$rec" -- sh -c "$cmd" 2>&1)
+rc=$?
+expect_eq "record exits 0" "$rc" 0
+[ "$rc" = 0 ] || echo "$out" | sed 's/^/# /'
+check "the summary counts 10 samples" sh -c "echo \"\$1\" | grep -q '^mlx5-diag: 10 samples, 0 lost, 1 run'" - "$out"
+
+pc=$(cat /tmp/period_clocks 2>/dev/null)
+dec=$(mlx5-diag decode -q "$rec" 2>&1)
+expect_eq "decode exits 0" "$?" 0
+{ echo "$out"; echo "$dec" | grep -v '^0 '; } | sed 's/^/# /'
+samples=$(echo "$dec" | grep -E '^0 [0-9]+ ')
+expect_eq "10 samples in run 0" "$(echo "$samples" | grep -c .)" 10
+expect_eq "numbered 0..9" "$(echo "$samples" | cut -d' ' -f2 | tr '\n' ' ')" \
+	"0 1 2 3 4 5 6 7 8 9 "
+period_ns=$(clocks_ns 0 "${pc:-0}")
+check "SESSION: sim:0, two data IDs, the period that ran ($period_ns ns)" \
+	sh -c "echo \"\$1\" | grep -q '^SESSION run 0 sim:0 .*, period $period_ns ns (requested 1000000), 2 data IDs'" - "$dec"
+check "END: stopped after 10 samples" \
+	sh -c "echo \"\$1\" | grep -q '^END run 0 after 10 samples: stopped'" - "$dec"
+# icmc_hits is the first column: its increase from sample 0 to sample 9 is
+# the model's over engine time [t0, t9], t_j = (j + 1) * P
+v0=$(echo "$samples" | sed -n 1p | cut -d' ' -f5 | cut -d= -f2)
+v9=$(echo "$samples" | sed -n 10p | cut -d' ' -f5 | cut -d= -f2)
+want=$(sim_model 0 $HITS "$(clocks_ns 0 "${pc:-0}")" "$(clocks_ns 0 $((10 * ${pc:-0})))")
+expect_range "the model counts hits over 9 periods" "$want" 1 1000000000000
+expect_eq "icmc_hits rose by the model's count" "$((v9 - v0))" "$want"
+sim_running 0
+
+# no command: until SIGINT
+rm -f "$rec"
+mlx5-diag record -d sim:0 -e icmc_hits -p 1ms -q -o "$rec" &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid
+expect_eq "record until SIGINT exits 0" "$?" 0
+mlx5-diag decode -q -o /tmp/rec.txt "$rec"
+expect_eq "and its recording decodes" "$?" 0
+check "from sample 0" grep -qE '^0 0 ' /tmp/rec.txt
+check "to an END record" grep -qE '^END run 0 after [1-9][0-9]* samples: stopped' /tmp/rec.txt
+
+# counting holds the engine: the session is refused
+perf stat -e "$P/icmc_misses/" -a sleep 6 >/dev/null 2>&1 &
+spid=$!
+wait_state "$P" count
+out=$(mlx5-diag record -d sim:0 -e icmc_hits -q -o /tmp/busy.data --duration 1 2>&1)
+expect_eq "a session while counting exits 8" "$?" 8
+check "naming EBUSY and who may hold the engine" \
+	sh -c "echo \"\$1\" | grep -q 'Device or resource busy (EBUSY)' && echo \"\$1\" | grep -q 'counting (perf stat)'" - "$out"
+check "no recording is left" test ! -e /tmp/busy.data
+wait $spid
+
+# doca: the sample's default data IDs (port 0), format 1, RTC times
+rm -f /tmp/out.csv
+out=$(timeout 120 mlx5-diag doca -p sim:0 -rt 1 -ns 8 -o /tmp/out.csv 2>&1)
+expect_eq "doca exits 0" "$?" 0
+check "doca says -ns has no meaning here" sh -c "echo \"\$1\" | grep -q '^mlx5-diag doca: -ns 8: .*ignored'" - "$out"
+expect_eq "doca CSV header" "$(head -1 /tmp/out.csv)" \
+	"sample_id, sample_time_start, sample_time_end, port_0_rx_bytes, port_0_tx_bytes, port_0_rx_packets, port_0_tx_packets"
+rows=$(grep -cE '^[0-9]+, 1[0-9]{9}\.[0-9]{9}, ' /tmp/out.csv)
+expect_range "doca CSV rows with RTC times" "$rows" 1 100000
+
+exit $T_FAILED
