@@ -2,7 +2,8 @@
 # mlx5-diag record on the emulator with a manual clock: a session of two
 # data IDs while the clock moves on exactly ten periods records exactly
 # samples 0..9, which decode with the period that ran and counter increases
-# equal to the traffic model's; SIGINT ends a recording cleanly; a session
+# equal to the traffic model's; mode, format, timestamp source and sync
+# reach the device; SIGINT ends a recording cleanly; a session
 # refused with EBUSY (counting open) exits 8 naming the cause; doca writes
 # the sample's CSV.
 . ./lib.sh
@@ -14,9 +15,10 @@ rec=/tmp/rec.data
 rm -f "$rec"
 
 sim_manual 0
-# the command: once the session runs, move the clock on by 10 periods
-# (sample j is due at E + (j + 1) * P) and let the driver drain them
+# the command (sh -c "$cmd" - N): once the session runs, move the clock on
+# by N periods (sample j is due at E + (j + 1) * P) and let the driver drain
 cmd='. ./lib.sh; . ./engine_lib.sh
+n=$1
 wait_enabled() {
 	i=0
 	until echo 0 2>/dev/null >"$SIM/dev0/sample_time"; do
@@ -26,9 +28,9 @@ wait_enabled() {
 wait_enabled
 set -- $(sample_grid 0)
 echo "$2" >/tmp/period_clocks
-sim_advance 0 $(clocks_ns 0 $((10 * $2))) || exit 4'
+sim_advance 0 $(clocks_ns 0 $((n * $2))) || exit 4'
 out=$(timeout 120 mlx5-diag record -d sim:0 -e icmc_hits -e icmc_accesses -p 1ms \
-	-o "$rec" -- sh -c "$cmd" 2>&1)
+	-o "$rec" -- sh -c "$cmd" - 10 2>&1)
 rc=$?
 expect_eq "record exits 0" "$rc" 0
 [ "$rc" = 0 ] || echo "$out" | sed 's/^/# /'
@@ -54,6 +56,17 @@ v9=$(echo "$samples" | sed -n 10p | cut -d' ' -f5 | cut -d= -f2)
 want=$(sim_model 0 $HITS "$(clocks_ns 0 "${pc:-0}")" "$(clocks_ns 0 $((10 * ${pc:-0})))")
 expect_range "the model counts hits over 9 periods" "$want" 1 1000000000000
 expect_eq "icmc_hits rose by the model's count" "$((v9 - v0))" "$want"
+
+# the session options reach the device: single mode, format 1, RTC, sync
+rm -f "$rec"
+out=$(timeout 120 mlx5-diag record -d sim:0 -e icmc_hits -e icmc_misses -p 1ms -m single \
+	--format 1 --ts rtc --sync --clear -q -o "$rec" -- sh -c "$cmd" - 3 2>&1)
+expect_eq "single, format 1, RTC, sync and clear: record exits 0" "$?" 0
+[ -z "$out" ] || echo "$out" | sed "s/^/# /"
+mlx5-diag decode -q -o /tmp/rec.txt "$rec"
+expect_eq "and decodes" "$?" 0
+check "SESSION: single format1 rtc" grep -qE '^SESSION run 0 sim:0 single format1 rtc, period' /tmp/rec.txt
+expect_eq "3 samples" "$(grep -cE '^0 [0-9]+ ' /tmp/rec.txt)" 3
 sim_running 0
 
 # no command: until SIGINT
