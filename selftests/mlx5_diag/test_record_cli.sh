@@ -5,7 +5,7 @@
 # equal to the traffic model's; mode, format, timestamp source and sync
 # reach the device; SIGINT ends a recording cleanly; a session
 # refused with EBUSY (counting open) exits 8 naming the cause; doca writes
-# the sample's CSV.
+# the sample's CSV, and -rs changes the period after the first run time.
 . ./lib.sh
 . ./engine_lib.sh
 
@@ -102,5 +102,20 @@ expect_eq "doca CSV header" "$(head -1 /tmp/out.csv)" \
 	"sample_id, sample_time_start, sample_time_end, port_0_rx_bytes, port_0_tx_bytes, port_0_rx_packets, port_0_tx_packets"
 rows=$(grep -cE '^[0-9]+, 1[0-9]{9}\.[0-9]{9}, ' /tmp/out.csv)
 expect_range "doca CSV rows with RTC times" "$rows" 1 100000
+
+# doca -rs: after -rt, the period changes (2^15 clocks for 2^14) and as long
+# again: sample times step by the first period, then by the second
+rm -f /tmp/out.csv
+timeout 120 mlx5-diag doca -p sim:0 -rt 1 -sp 104858 -rs 209716 -o /tmp/out.csv
+expect_eq "doca -rs exits 0" "$?" 0
+# ns between the starts of rows $1 and $1 + 1 (RTC SECONDS.NANOSECONDS)
+step() {
+	grep -E '^[0-9]+, ' /tmp/out.csv | sed -n "$1,$(($1 + 1))p" |
+		awk -F', ' '{ split($2, t, "."); s[NR] = t[1]; n[NR] = t[2] + 0 }
+			END { print (s[2] - s[1]) * 1000000000 + n[2] - n[1] }'
+}
+rows=$(grep -cE '^[0-9]+, ' /tmp/out.csv)
+expect_range "first period between samples 1 and 2" "$(step 1)" 104857 104858
+expect_range "second period between the last two" "$(step $((rows - 1)))" 209715 209716
 
 exit $T_FAILED
