@@ -3,7 +3,8 @@
 # data IDs while the clock moves on exactly ten periods records exactly
 # samples 0..9, which decode with the period that ran and counter increases
 # equal to the traffic model's; mode, format, timestamp source and sync
-# reach the device; SIGINT ends a recording cleanly; a session
+# reach the device; samples that do not fit the AUX area are lost in-band
+# and counted; SIGINT ends a recording cleanly; a session
 # refused with EBUSY (counting open) exits 8 naming the cause; doca writes
 # the sample's CSV, and -rs changes the period after the first run time.
 . ./lib.sh
@@ -67,6 +68,23 @@ mlx5-diag decode -q -o /tmp/rec.txt "$rec"
 expect_eq "and decodes" "$?" 0
 check "SESSION: single format1 rtc" grep -qE '^SESSION run 0 sim:0 single format1 rtc, period' /tmp/rec.txt
 expect_eq "3 samples" "$(grep -cE '^0 [0-9]+ ' /tmp/rec.txt)" 3
+
+# an AUX area of 2 pages and 400 samples due at once: what does not fit is
+# lost in-band (LOST, aux_full), counted, and no sample goes unaccounted
+rm -f "$rec"
+out=$(timeout 120 mlx5-diag record -d sim:0 -e icmc_hits -e icmc_misses -p 1ms -a 2 \
+	-o "$rec" -- sh -c "$cmd" - 400 2>&1)
+expect_eq "a small AUX area: record exits 0" "$?" 0
+echo "$out" | sed 's/^/# /'
+n=$(echo "$out" | sed -n 's/^mlx5-diag: \([0-9]*\) samples, \([0-9]*\) lost, .*/\1 \2/p')
+expect_eq "samples and lost add up to 400" "$((${n% *} + ${n#* }))" 400
+expect_range "some were lost" "${n#* }" 1 399
+mlx5-diag decode -q -o /tmp/rec.txt "$rec"
+expect_eq "and it decodes" "$?" 0
+expect_eq "decoded samples as counted" "$(grep -cE '^0 [0-9]+ ' /tmp/rec.txt)" "${n% *}"
+lost=$(sed -n 's/^LOST run 0 samples [0-9.]* (\([0-9]*\)): aux_full$/\1/p' /tmp/rec.txt |
+	awk '{ s += $1 } END { print s + 0 }')
+expect_eq "LOST aux_full records as counted" "$lost" "${n#* }"
 sim_running 0
 
 # no command: until SIGINT
