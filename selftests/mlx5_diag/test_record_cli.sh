@@ -111,6 +111,13 @@ check "naming EBUSY and who may hold the engine" \
 check "no recording is left" test ! -e /tmp/busy.data
 wait $spid
 
+out=$(mlx5-diag record -d sim:0 -e icmc_hits -q -o /tmp/x.data -- /nonexistent/cmd 2>&1)
+expect_eq "a command that cannot run exits 9" "$?" 9
+check "and says why" sh -c "echo \"\$1\" | grep -q 'cannot run /nonexistent/cmd: No such file'" - "$out"
+out=$(mlx5-diag record -d sim:0 -e icmc_hits -q -o /nonexistent/x.data -- true 2>&1)
+expect_eq "an output that cannot be written exits 6" "$?" 6
+check "and names it" sh -c "echo \"\$1\" | grep -q 'cannot create /nonexistent/x.data'" - "$out"
+
 # doca: the sample's default data IDs (port 0), format 1, RTC times
 rm -f /tmp/out.csv
 out=$(timeout 120 mlx5-diag doca -p sim:0 -rt 1 -ns 8 -o /tmp/out.csv 2>&1)
