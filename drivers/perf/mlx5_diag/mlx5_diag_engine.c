@@ -1453,8 +1453,9 @@ int mlx5_diag_engine_init(struct mlx5_diag_engine *eng, struct mlx5_diag_fw *fw,
 	entries = (1U << MLX5_DIAG_FOLD_LOG_SLOTS) * max;
 	eng->outlen = mlx5_diag_fw_query_counters_outlen(fw->dialect, entries);
 	eng->out = kvzalloc(eng->outlen, GFP_KERNEL);
+	entries = MLX5_DIAG_DRAIN_OUTBOX_BYTES / (fw->dialect->sample_entry_bits / 8);
 	eng->session_outlen = mlx5_diag_fw_query_counters_outlen(fw->dialect,
-		MLX5_DIAG_DRAIN_OUTBOX_BYTES / (fw->dialect->sample_entry_bits / 8));
+								 entries);
 	eng->session_out = kvzalloc(eng->session_outlen, GFP_KERNEL);
 	eng->slots = kcalloc(max, sizeof(*eng->slots), GFP_KERNEL);
 	eng->fw_slot = kcalloc(max, sizeof(*eng->fw_slot), GFP_KERNEL);
@@ -1464,7 +1465,8 @@ int mlx5_diag_engine_init(struct mlx5_diag_engine *eng, struct mlx5_diag_fw *fw,
 	eng->queried.ids = mlx5_diag_engine_ids(max);
 	eng->displaced.ids = mlx5_diag_engine_ids(max);
 	eng->session.ids = mlx5_diag_engine_ids(max);
-	if (!eng->out || !eng->session_out || !eng->session.ids || !eng->slots || !eng->fw_slot || !eng->entries ||
+	if (!eng->out || !eng->session_out || !eng->session.ids ||
+	    !eng->slots || !eng->fw_slot || !eng->entries ||
 	    !eng->programmed.ids || !eng->want.ids || !eng->queried.ids ||
 	    !eng->displaced.ids) {
 		mlx5_diag_engine_free(eng);

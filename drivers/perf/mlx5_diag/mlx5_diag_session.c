@@ -426,10 +426,12 @@ static void mlx5_diag_session_drain(struct mlx5_diag_session *s)
 			s->staged_next = d->lost_first + d->lost_count;
 		}
 		if (d->n) {
-			mlx5_diag_session_put_time(s, &r);
-			p = mlx5_diag_session_stage(s,
+			size_t samples_len =
 				mlx5_diag_rec_samples_size(s->req.out_format,
-							   num, d->n));
+							   num, d->n);
+
+			mlx5_diag_session_put_time(s, &r);
+			p = mlx5_diag_session_stage(s, samples_len);
 			if (WARN_ON_ONCE(!p))
 				goto unlock;
 			mlx5_diag_rec_put_samples(p, s->req.out_format, num,
