@@ -65,6 +65,23 @@ perf_key() {
 
 perf_bin() { echo "$MLX5_DIAG_CACHE/perf-$(perf_key)/perf"; }
 
+# libperf (with libapi) for the mlx5-diag CLI, from the same source.
+libperf_dir() {
+	echo "$MLX5_DIAG_CACHE/libperf-$({ ksrc_version; gcc --version | head -1; } |
+		sha256sum | cut -c1-16)"
+}
+
+# The static mlx5-diag CLI: keyed by libperf and its own sources.
+mlx5_diag_bin() {
+	local key
+	key=$({ basename "$(libperf_dir)"
+		cd "$MLX5_DIAG_ROOT" &&
+		find tools/perf-decoder/lib tools/perf-decoder/mlx5-diag include/uapi \
+			-maxdepth 1 -type f \( -name '*.[ch]' -o -name '*.mk' \) | sort |
+			xargs sha256sum; } | sha256sum | cut -c1-16)
+	echo "$MLX5_DIAG_CACHE/mlx5-diag-$key/mlx5-diag"
+}
+
 cache_lock() {
 	mkdir -p "$MLX5_DIAG_CACHE"
 	exec 9>"$MLX5_DIAG_CACHE/.lock"

@@ -1,0 +1,725 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The mlx5_diag AUX record decoder: records in, items out, resumable at
+ * any byte of the input and at any item of the output.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlx5diag.h"
+
+__extension__ typedef unsigned __int128 u128;
+
+#define NSEC_PER_SEC	1000000000ull
+#define HDR_SIZE	sizeof(struct mlx5_diag_rec_hdr)
+
+/* What decode_record() tells the loop. */
+enum record_result {
+	RECORD_DONE,		/* every item of the record is out */
+	RECORD_STOP,		/* done, and the call stops here (SESSION) */
+	RECORD_PARTIAL,		/* the item array filled inside the record */
+};
+
+/* ---- little-endian field access ---- */
+
+static inline uint16_t get_le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static inline uint32_t get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t get_le64(const uint8_t *p)
+{
+	return (uint64_t)get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
+}
+
+/* A field of a record struct of the uapi header, read from bytes. */
+#define FIELD16(rec, type, field) get_le16((rec) + offsetof(type, field))
+#define FIELD32(rec, type, field) get_le32((rec) + offsetof(type, field))
+#define FIELD64(rec, type, field) get_le64((rec) + offsetof(type, field))
+#define FIELD8(rec, type, field) ((rec)[offsetof(type, field)])
+
+static size_t min_record_size(unsigned int type)
+{
+	switch (type) {
+	case MLX5_DIAG_REC_SESSION:
+		return sizeof(struct mlx5_diag_rec_session);
+	case MLX5_DIAG_REC_SAMPLES:
+		return sizeof(struct mlx5_diag_rec_samples);
+	case MLX5_DIAG_REC_TIME:
+		return sizeof(struct mlx5_diag_rec_time);
+	case MLX5_DIAG_REC_LOST:
+		return sizeof(struct mlx5_diag_rec_lost);
+	case MLX5_DIAG_REC_PERIOD:
+		return sizeof(struct mlx5_diag_rec_period);
+	case MLX5_DIAG_REC_END:
+		return sizeof(struct mlx5_diag_rec_end);
+	default:
+		return 0;
+	}
+}
+
+/* Bytes of one sample in FORMAT with NUM_IDS data IDs. */
+static uint64_t sample_size_of(unsigned int format, unsigned int num_ids)
+{
+	switch (format) {
+	case MLX5_DIAG_FORMAT_0:
+		return sizeof(struct mlx5_diag_fmt0_hdr) +
+		       (uint64_t)num_ids * sizeof(struct mlx5_diag_fmt0_entry);
+	case MLX5_DIAG_FORMAT_1:
+		return sizeof(struct mlx5_diag_fmt12_hdr) + (uint64_t)num_ids * 8;
+	default:
+		return sizeof(struct mlx5_diag_fmt12_hdr) + (uint64_t)num_ids * 4;
+	}
+}
+
+/* ---- errors ---- */
+
+static int fail(struct mlx5diag_decoder *dec, uint64_t offset, int err,
+		const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail(struct mlx5diag_decoder *dec, uint64_t offset, int err,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	dec->error = err;
+	dec->error_offset = offset;
+	va_start(ap, fmt);
+	vsnprintf(dec->error_message, sizeof(dec->error_message), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+/* ---- time ---- */
+
+/* A device timestamp (ts_h, ts_l) in the session's normalised unit. */
+static inline uint64_t dev_time_of(const struct mlx5diag_decoder *dec,
+				   uint32_t ts_h, uint32_t ts_l)
+{
+	if (dec->session.ts_source == MLX5_DIAG_TS_RTC)
+		return ts_h * NSEC_PER_SEC + ts_l;
+	return (uint64_t)ts_h << 32 | ts_l;
+}
+
+/* a * b / c, rounded down, saturated at UINT64_MAX; c != 0. */
+static inline uint64_t mul_div(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t product;
+	u128 wide;
+
+	if (!__builtin_mul_overflow(a, b, &product))
+		return product / c;
+	wide = (u128)a * b / c;
+	return wide > UINT64_MAX ? UINT64_MAX : (uint64_t)wide;
+}
+
+/*
+ * Device time to perf time, anchored at the latest TIME record: with two
+ * records, perf = last.perf -/+ |d - last.dev| * (last.perf - prev.perf) /
+ * (last.dev - prev.dev), the offset rounded down; with one, the nominal
+ * rate (FRC: 10^6 / freq_khz ns per clock; RTC: 1). Saturates at 0 and
+ * UINT64_MAX.
+ */
+uint64_t mlx5diag_dev_to_perf_time(const struct mlx5diag_decoder *dec,
+				   uint64_t d, uint32_t *flags)
+{
+	const struct mlx5diag_time_point *last = &dec->time_last;
+	uint64_t num, den, offset;
+	uint32_t f = 0;
+
+	if (!dec->nr_time_points) {
+		*flags = 0;
+		return 0;
+	}
+	if (dec->nr_time_points == 1) {
+		if (dec->session.ts_source == MLX5_DIAG_TS_RTC) {
+			num = 1;
+			den = 1;
+		} else {
+			num = 1000000;
+			den = dec->session.freq_khz;
+		}
+		f = MLX5DIAG_F_TIME_NOMINAL;
+		if (d != last->dev_time)
+			f |= MLX5DIAG_F_TIME_EXTRAPOLATED;
+	} else {
+		num = last->perf_time - dec->time_prev.perf_time;
+		den = last->dev_time - dec->time_prev.dev_time;
+		if (d < dec->time_prev.dev_time || d > last->dev_time)
+			f = MLX5DIAG_F_TIME_EXTRAPOLATED;
+	}
+	*flags = f;
+	if (d <= last->dev_time) {
+		offset = mul_div(last->dev_time - d, num, den);
+		return offset > last->perf_time ? 0 : last->perf_time - offset;
+	}
+	offset = mul_div(d - last->dev_time, num, den);
+	return offset > UINT64_MAX - last->perf_time ? UINT64_MAX :
+						       last->perf_time + offset;
+}
+
+/* ---- items ---- */
+
+static struct mlx5diag_item *new_item(struct mlx5diag_decoder *dec,
+				      struct mlx5diag_item *items, size_t *n,
+				      unsigned int kind)
+{
+	struct mlx5diag_item *it = &items[(*n)++];
+
+	memset(it, 0, sizeof(*it));
+	it->kind = (uint8_t)kind;
+	it->run = dec->session.run;
+	return it;
+}
+
+/*
+ * The run's samples next_seq .. UPTO - 1 were not delivered. LOST records
+ * since the last delivered sample account for pending_lost of them (their
+ * ranges are contiguous but may come in any order); the rest get one LOST
+ * item of cause MLX5DIAG_LOST_UNACCOUNTED, numbered from the first sample
+ * no LOST record covers. Once per record: rec_gap_done survives a stop
+ * inside the record.
+ */
+static void gap_item(struct mlx5diag_decoder *dec, struct mlx5diag_item *items,
+		     size_t *n, uint64_t upto)
+{
+	uint64_t gap, first = dec->next_seq;
+	struct mlx5diag_item *it;
+
+	if (dec->rec_gap_done || upto <= dec->next_seq)
+		return;
+	gap = upto - dec->next_seq;
+	if (dec->pending_lost >= gap)
+		return;
+	if (dec->pending_lost && dec->pending_lost_first <= dec->next_seq &&
+	    dec->pending_lost_end > first)
+		first = dec->pending_lost_end;
+	it = new_item(dec, items, n, MLX5DIAG_ITEM_LOST);
+	it->seq = first;
+	it->lost.count = gap - dec->pending_lost;
+	it->lost.cause = MLX5DIAG_LOST_UNACCOUNTED;
+	dec->rec_gap_done = 1;
+}
+
+/* Samples up to UPTO - 1 are accounted for: start counting LOST afresh. */
+static void settle_lost(struct mlx5diag_decoder *dec, uint64_t upto)
+{
+	if (upto > dec->next_seq)
+		dec->next_seq = upto;
+	dec->pending_lost = 0;
+	dec->pending_lost_first = 0;
+	dec->pending_lost_end = 0;
+}
+
+/* ---- records ---- */
+
+static int decode_session(struct mlx5diag_decoder *dec, const uint8_t *rec,
+			  uint32_t size, uint64_t offset,
+			  struct mlx5diag_item *items, size_t *n)
+{
+	typedef struct mlx5_diag_rec_session S;
+	struct mlx5diag_session *s = &dec->session;
+	uint16_t abi = FIELD16(rec, S, abi_version);
+	uint16_t num_ids = FIELD16(rec, S, num_ids);
+	uint64_t want = sizeof(S) + (uint64_t)num_ids * sizeof(struct mlx5_diag_rec_id);
+	uint8_t format = FIELD8(rec, S, out_format);
+	uint8_t ts_source = FIELD8(rec, S, ts_source);
+	uint32_t freq_khz = FIELD32(rec, S, freq_khz);
+	const uint8_t *id;
+	unsigned int i;
+
+	if (abi != MLX5_DIAG_ABI_VERSION)
+		return fail(dec, offset, -EPROTONOSUPPORT,
+			    "SESSION of abi_version %u (this decoder knows %u)",
+			    abi, MLX5_DIAG_ABI_VERSION);
+	if (!num_ids)
+		return fail(dec, offset, -EBADMSG, "SESSION with no data ID");
+	if (size != want)
+		return fail(dec, offset, -EBADMSG,
+			    "SESSION of %u bytes for %u data IDs (want %llu)",
+			    size, num_ids, (unsigned long long)want);
+	if (num_ids > dec->max_ids)
+		return fail(dec, offset, -E2BIG,
+			    "SESSION with %u data IDs (decoder limit %u)",
+			    num_ids, dec->max_ids);
+	if (format > MLX5_DIAG_FORMAT_2)
+		return fail(dec, offset, -EBADMSG, "SESSION of output format %u",
+			    format);
+	if (ts_source > MLX5_DIAG_TS_RTC)
+		return fail(dec, offset, -EBADMSG,
+			    "SESSION of timestamp source %u", ts_source);
+	if (ts_source == MLX5_DIAG_TS_FRC && !freq_khz)
+		return fail(dec, offset, -EBADMSG,
+			    "SESSION with FRC timestamps and freq_khz 0");
+
+	s->run = FIELD32(rec, S, run);
+	s->abi_version = abi;
+	s->num_ids = num_ids;
+	s->freq_khz = freq_khz;
+	s->mode = FIELD8(rec, S, mode);
+	s->sync = FIELD8(rec, S, sync);
+	s->clear = FIELD8(rec, S, clear);
+	s->out_format = format;
+	s->ts_source = ts_source;
+	s->log_sample_period = FIELD8(rec, S, log_sample_period);
+	s->log_num_of_samples = FIELD8(rec, S, log_num_of_samples);
+	s->fw_sample_id_bits = FIELD8(rec, S, fw_sample_id_bits);
+	s->period_ns_requested = FIELD64(rec, S, period_ns_requested);
+	s->period_ns_actual = FIELD64(rec, S, period_ns_actual);
+	memcpy(s->identifier, rec + offsetof(S, identifier), 32);
+	s->identifier[32] = '\0';
+	id = rec + sizeof(S);
+	for (i = 0; i < num_ids; i++, id += sizeof(struct mlx5_diag_rec_id)) {
+		dec->ids[i].data_id = get_le64(id);
+		dec->ids[i].vclass = id[offsetof(struct mlx5_diag_rec_id, vclass)];
+	}
+	s->ids = dec->ids;
+	dec->have_session = 1;
+	dec->run_open = 1;
+	settle_lost(dec, 0);
+	dec->next_seq = 0;
+	dec->nr_time_points = 0;
+	new_item(dec, items, n, MLX5DIAG_ITEM_SESSION);
+	return RECORD_STOP;
+}
+
+static int decode_time(struct mlx5diag_decoder *dec, const uint8_t *rec,
+		       uint64_t offset, struct mlx5diag_item *items, size_t *n)
+{
+	typedef struct mlx5_diag_rec_time T;
+	uint64_t raw = FIELD64(rec, T, dev_time);
+	struct mlx5diag_time_point tp = {
+		.dev_time = dev_time_of(dec, (uint32_t)(raw >> 32), (uint32_t)raw),
+		.perf_time = FIELD64(rec, T, perf_time),
+	};
+	struct mlx5diag_item *it;
+
+	if (dec->nr_time_points) {
+		const struct mlx5diag_time_point *last = &dec->time_last;
+
+		if (tp.dev_time < last->dev_time)
+			return fail(dec, offset, -EPROTO,
+				    "TIME dev_time %llu before the previous %llu",
+				    (unsigned long long)tp.dev_time,
+				    (unsigned long long)last->dev_time);
+		if (tp.perf_time < last->perf_time)
+			return fail(dec, offset, -EPROTO,
+				    "TIME perf_time %llu before the previous %llu",
+				    (unsigned long long)tp.perf_time,
+				    (unsigned long long)last->perf_time);
+	}
+	if (dec->nr_time_points && tp.dev_time == dec->time_last.dev_time) {
+		/* the same device instant read again: keep the newer pair */
+		dec->time_last = tp;
+	} else {
+		dec->time_prev = dec->time_last;
+		dec->time_last = tp;
+		if (dec->nr_time_points < 2)
+			dec->nr_time_points++;
+	}
+	it = new_item(dec, items, n, MLX5DIAG_ITEM_TIME);
+	it->dev_time = tp.dev_time;
+	it->perf_time = tp.perf_time;
+	it->time.uncertainty_ns = FIELD64(rec, T, uncertainty_ns);
+	return RECORD_DONE;
+}
+
+static int decode_samples(struct mlx5diag_decoder *dec, const uint8_t *rec,
+			  uint32_t size, uint64_t offset,
+			  struct mlx5diag_item *items, size_t *n, size_t room)
+{
+	typedef struct mlx5_diag_rec_samples R;
+	const struct mlx5diag_session *s = &dec->session;
+	uint64_t first_seq = FIELD64(rec, R, first_seq);
+	uint32_t nr_samples = FIELD32(rec, R, nr_samples);
+	uint16_t sample_size = FIELD16(rec, R, sample_size);
+	uint8_t format = FIELD8(rec, R, out_format);
+	uint64_t want_sample = sample_size_of(s->out_format, s->num_ids);
+	uint64_t want_size;
+	unsigned int num_ids = s->num_ids;
+	uint32_t si;
+
+	if (!dec->nr_time_points)
+		return fail(dec, offset, -EPROTO,
+			    "SAMPLES before a TIME record of run %u", s->run);
+	if (format != s->out_format)
+		return fail(dec, offset, -EBADMSG,
+			    "SAMPLES in format %u, session in format %u",
+			    format, s->out_format);
+	if (sample_size != want_sample)
+		return fail(dec, offset, -EBADMSG,
+			    "SAMPLES of sample_size %u, want %llu for %u data IDs in format %u",
+			    sample_size, (unsigned long long)want_sample,
+			    num_ids, format);
+	want_size = sizeof(R) + (uint64_t)nr_samples * sample_size;
+	want_size = (want_size + MLX5_DIAG_REC_ALIGN - 1) &
+		    ~(uint64_t)(MLX5_DIAG_REC_ALIGN - 1);
+	if (size != want_size)
+		return fail(dec, offset, -EBADMSG,
+			    "SAMPLES of %u bytes for %u samples of %u bytes (want %llu)",
+			    size, nr_samples, sample_size,
+			    (unsigned long long)want_size);
+	if (first_seq > UINT64_MAX - nr_samples)
+		return fail(dec, offset, -EBADMSG,
+			    "SAMPLES numbers past 2^64 (first %llu, %u samples)",
+			    (unsigned long long)first_seq, nr_samples);
+	if (first_seq < dec->next_seq)
+		return fail(dec, offset, -EPROTO,
+			    "SAMPLES from number %llu, after %llu",
+			    (unsigned long long)first_seq,
+			    (unsigned long long)dec->next_seq);
+
+	gap_item(dec, items, n, first_seq);
+
+	for (si = dec->rec_sample; si < nr_samples; si++) {
+		const uint8_t *smp = rec + sizeof(R) + (size_t)si * sample_size;
+		uint64_t seq = first_seq + si;
+		uint64_t t0 = 0, t1 = 0, perf = 0;
+		uint32_t tflags = 0, vflags = 0;
+		unsigned int i = si == dec->rec_sample ? dec->rec_id : 0;
+
+		if (format == MLX5_DIAG_FORMAT_0) {
+			uint32_t sample_id = get_le32(smp);
+
+			if (sample_id != (uint32_t)seq)
+				return fail(dec, offset, -EBADMSG,
+					    "SAMPLES sample %llu has sample_id %u",
+					    (unsigned long long)seq, sample_id);
+		} else {
+			typedef struct mlx5_diag_fmt12_hdr H;
+			uint32_t h = FIELD32(smp, H, earliest_ts_h);
+			uint32_t l0 = FIELD32(smp, H, earliest_ts_l);
+			uint32_t l1 = FIELD32(smp, H, latest_ts_l);
+
+			t0 = dev_time_of(dec, h, l0);
+			t1 = dev_time_of(dec, h + (l1 < l0), l1);
+			perf = mlx5diag_dev_to_perf_time(dec, t0, &tflags);
+			if (format == MLX5_DIAG_FORMAT_2)
+				vflags = MLX5DIAG_F_VALUE_32BIT;
+		}
+
+		for (; i < num_ids; i++) {
+			struct mlx5diag_item *it;
+
+			if (*n == room) {
+				dec->rec_sample = si;
+				dec->rec_id = i;
+				return RECORD_PARTIAL;
+			}
+			if (format == MLX5_DIAG_FORMAT_0) {
+				typedef struct mlx5_diag_fmt0_entry E;
+				const uint8_t *e = smp + sizeof(struct mlx5_diag_fmt0_hdr) +
+						   (size_t)i * sizeof(E);
+				uint64_t data_id = FIELD64(e, E, data_id);
+
+				if (data_id != dec->ids[i].data_id)
+					return fail(dec, offset, -EBADMSG,
+						    "SAMPLES sample %llu entry %u has data ID 0x%llx, session 0x%llx",
+						    (unsigned long long)seq, i,
+						    (unsigned long long)data_id,
+						    (unsigned long long)dec->ids[i].data_id);
+				it = new_item(dec, items, n, MLX5DIAG_ITEM_VALUE);
+				t0 = dev_time_of(dec, FIELD32(e, E, ts_h),
+						 FIELD32(e, E, ts_l));
+				t1 = t0;
+				perf = mlx5diag_dev_to_perf_time(dec, t0, &tflags);
+				it->value = FIELD64(e, E, value);
+			} else if (format == MLX5_DIAG_FORMAT_1) {
+				it = new_item(dec, items, n, MLX5DIAG_ITEM_VALUE);
+				it->value = get_le64(smp + sizeof(struct mlx5_diag_fmt12_hdr) +
+						     (size_t)i * 8);
+			} else {
+				it = new_item(dec, items, n, MLX5DIAG_ITEM_VALUE);
+				it->value = get_le32(smp + sizeof(struct mlx5_diag_fmt12_hdr) +
+						     (size_t)i * 4);
+			}
+			it->seq = seq;
+			it->id_index = (uint16_t)i;
+			it->data_id = dec->ids[i].data_id;
+			it->vclass = dec->ids[i].vclass;
+			it->dev_time = t0;
+			it->dev_time_end = t1;
+			it->perf_time = perf;
+			it->flags = tflags | vflags;
+			if (i == 0)
+				it->flags |= MLX5DIAG_F_SAMPLE_FIRST;
+			if (i == num_ids - 1)
+				it->flags |= MLX5DIAG_F_SAMPLE_LAST;
+		}
+	}
+	settle_lost(dec, first_seq + nr_samples);
+	return RECORD_DONE;
+}
+
+static int decode_lost(struct mlx5diag_decoder *dec, const uint8_t *rec,
+		       uint64_t offset, struct mlx5diag_item *items, size_t *n)
+{
+	typedef struct mlx5_diag_rec_lost L;
+	uint64_t first_seq = FIELD64(rec, L, first_seq);
+	uint64_t count = FIELD64(rec, L, count);
+	struct mlx5diag_item *it;
+
+	if (count > UINT64_MAX - first_seq)
+		return fail(dec, offset, -EBADMSG,
+			    "LOST numbers past 2^64 (first %llu, count %llu)",
+			    (unsigned long long)first_seq,
+			    (unsigned long long)count);
+	it = new_item(dec, items, n, MLX5DIAG_ITEM_LOST);
+	it->seq = first_seq;
+	it->lost.count = count;
+	it->lost.cause = FIELD32(rec, L, cause);
+	if (!dec->pending_lost || first_seq < dec->pending_lost_first)
+		dec->pending_lost_first = first_seq;
+	if (!dec->pending_lost || first_seq + count > dec->pending_lost_end)
+		dec->pending_lost_end = first_seq + count;
+	dec->pending_lost = count > UINT64_MAX - dec->pending_lost ?
+			    UINT64_MAX : dec->pending_lost + count;
+	return RECORD_DONE;
+}
+
+static int decode_period(struct mlx5diag_decoder *dec, const uint8_t *rec,
+			 struct mlx5diag_item *items, size_t *n)
+{
+	typedef struct mlx5_diag_rec_period P;
+	uint64_t raw = FIELD64(rec, P, dev_time);
+	struct mlx5diag_item *it = new_item(dec, items, n, MLX5DIAG_ITEM_PERIOD);
+
+	it->seq = FIELD64(rec, P, first_seq);
+	it->dev_time = dev_time_of(dec, (uint32_t)(raw >> 32), (uint32_t)raw);
+	it->perf_time = mlx5diag_dev_to_perf_time(dec, it->dev_time, &it->flags);
+	it->period.ns_requested = FIELD64(rec, P, period_ns_requested);
+	it->period.ns_actual = FIELD64(rec, P, period_ns_actual);
+	it->period.log_sample_period = FIELD8(rec, P, log_sample_period);
+	return RECORD_DONE;
+}
+
+static int decode_end(struct mlx5diag_decoder *dec, const uint8_t *rec,
+		      struct mlx5diag_item *items, size_t *n, size_t room)
+{
+	typedef struct mlx5_diag_rec_end E;
+	uint64_t next_seq = FIELD64(rec, E, next_seq);
+	struct mlx5diag_item *it;
+
+	gap_item(dec, items, n, next_seq);
+	if (*n == room)
+		return RECORD_PARTIAL;
+	it = new_item(dec, items, n, MLX5DIAG_ITEM_END);
+	it->seq = next_seq;
+	it->end.reason = FIELD32(rec, E, reason);
+	settle_lost(dec, next_seq);
+	dec->run_open = 0;
+	return RECORD_DONE;
+}
+
+static const char *const record_names[] = {
+	[MLX5_DIAG_REC_SESSION] = "SESSION",
+	[MLX5_DIAG_REC_SAMPLES] = "SAMPLES",
+	[MLX5_DIAG_REC_TIME] = "TIME",
+	[MLX5_DIAG_REC_LOST] = "LOST",
+	[MLX5_DIAG_REC_PERIOD] = "PERIOD",
+	[MLX5_DIAG_REC_END] = "END",
+};
+
+/* One whole record of SIZE bytes at REC, at stream offset OFFSET. */
+static int decode_record(struct mlx5diag_decoder *dec, const uint8_t *rec,
+			 unsigned int type, uint32_t size, uint64_t offset,
+			 struct mlx5diag_item *items, size_t *n, size_t room)
+{
+	if (type == MLX5_DIAG_REC_SESSION)
+		return decode_session(dec, rec, size, offset, items, n);
+	if (!dec->run_open)
+		return fail(dec, offset, -EPROTO, "%s record %s",
+			    record_names[type],
+			    dec->have_session ? "after the run's END" :
+						"before any SESSION");
+	switch (type) {
+	case MLX5_DIAG_REC_SAMPLES:
+		return decode_samples(dec, rec, size, offset, items, n, room);
+	case MLX5_DIAG_REC_TIME:
+		return decode_time(dec, rec, offset, items, n);
+	case MLX5_DIAG_REC_LOST:
+		return decode_lost(dec, rec, offset, items, n);
+	case MLX5_DIAG_REC_PERIOD:
+		return decode_period(dec, rec, items, n);
+	default:
+		return decode_end(dec, rec, items, n, room);
+	}
+}
+
+/* Header checks that need no more than the header. */
+static int check_header(struct mlx5diag_decoder *dec, unsigned int type,
+			uint32_t size, uint64_t offset)
+{
+	size_t min;
+
+	if (size < HDR_SIZE || size % MLX5_DIAG_REC_ALIGN)
+		return fail(dec, offset, -EBADMSG,
+			    "record of type %u has size %u (not a multiple of %u, at least %zu)",
+			    type, size, MLX5_DIAG_REC_ALIGN, HDR_SIZE);
+	if (size > dec->max_record_size)
+		return fail(dec, offset, -EMSGSIZE,
+			    "record of type %u has size %u (decoder limit %u)",
+			    type, size, dec->max_record_size);
+	min = min_record_size(type);
+	if (!min)
+		return fail(dec, offset, -ENOMSG, "unknown record type %u",
+			    type);
+	if (size < min)
+		return fail(dec, offset, -EBADMSG,
+			    "%s record of %u bytes (at least %zu)",
+			    record_names[type], size, min);
+	return 0;
+}
+
+int mlx5diag_decode(struct mlx5diag_decoder *dec, const void *buf,
+		    size_t *size_inout, struct mlx5diag_item *items,
+		    size_t *count_inout)
+{
+	const uint8_t *p = buf;
+	size_t avail, pos = 0, n = 0, room;
+	int ret;
+
+	if (!dec || !size_inout || !count_inout || !items || !*count_inout ||
+	    (!buf && *size_inout))
+		return -EINVAL;
+	avail = *size_inout;
+	room = *count_inout;
+	if (dec->error) {
+		ret = dec->error;
+		goto out;
+	}
+	for (;;) {
+		uint64_t offset = dec->stream_offset + pos;
+		const uint8_t *rec;
+		unsigned int type;
+		uint32_t size;
+
+		if (avail - pos < HDR_SIZE) {
+			ret = pos == avail ? MLX5DIAG_DONE : MLX5DIAG_NEED_MORE;
+			break;
+		}
+		rec = p + pos;
+		type = FIELD16(rec, struct mlx5_diag_rec_hdr, type);
+		size = FIELD32(rec, struct mlx5_diag_rec_hdr, size);
+		ret = check_header(dec, type, size, offset);
+		if (ret)
+			break;
+		if (avail - pos < size) {
+			ret = MLX5DIAG_NEED_MORE;
+			break;
+		}
+		if (dec->in_record &&
+		    (type != dec->rec_type || size != dec->rec_size)) {
+			ret = fail(dec, offset, -EINVAL,
+				   "resumed on a %u-byte record of type %u, was inside a %u-byte record of type %u",
+				   size, type, dec->rec_size, dec->rec_type);
+			break;
+		}
+		if (n == room) {
+			ret = MLX5DIAG_MORE_ITEMS;
+			break;
+		}
+		ret = decode_record(dec, rec, type, size, offset, items, &n,
+				    room);
+		if (ret < 0)
+			break;
+		if (ret == RECORD_PARTIAL) {
+			dec->in_record = 1;
+			dec->rec_type = (uint16_t)type;
+			dec->rec_size = size;
+			ret = MLX5DIAG_MORE_ITEMS;
+			break;
+		}
+		dec->in_record = 0;
+		dec->rec_sample = 0;
+		dec->rec_id = 0;
+		dec->rec_gap_done = 0;
+		pos += size;
+		if (ret == RECORD_STOP) {
+			ret = pos == avail ? MLX5DIAG_DONE : MLX5DIAG_MORE_ITEMS;
+			break;
+		}
+	}
+	dec->stream_offset += pos;
+out:
+	*size_inout = pos;
+	*count_inout = n;
+	return ret;
+}
+
+int mlx5diag_decode_end(struct mlx5diag_decoder *dec, size_t unconsumed)
+{
+	if (!dec)
+		return -EINVAL;
+	if (dec->error)
+		return dec->error;
+	if (!unconsumed)
+		return 0;
+	return fail(dec, dec->stream_offset, -EBADMSG,
+		    "the stream ends %zu bytes into a record", unconsumed);
+}
+
+const struct mlx5diag_session *
+mlx5diag_session(const struct mlx5diag_decoder *dec)
+{
+	return dec->have_session ? &dec->session : NULL;
+}
+
+const char *mlx5diag_error_message(const struct mlx5diag_decoder *dec,
+				   uint64_t *offset)
+{
+	if (!dec->error)
+		return NULL;
+	if (offset)
+		*offset = dec->error_offset;
+	return dec->error_message;
+}
+
+void mlx5diag_decoder_reset(struct mlx5diag_decoder *dec)
+{
+	struct mlx5diag_id *ids = dec->ids;
+	uint32_t max_ids = dec->max_ids, max_record_size = dec->max_record_size;
+
+	memset(dec, 0, sizeof(*dec));
+	dec->ids = ids;
+	dec->max_ids = max_ids;
+	dec->max_record_size = max_record_size;
+}
+
+int mlx5diag_decoder_init(struct mlx5diag_decoder *dec,
+			  const struct mlx5diag_config *config)
+{
+	uint32_t max_ids = config && config->max_ids ? config->max_ids :
+						       MLX5DIAG_DEFAULT_MAX_IDS;
+	uint32_t max_record = config && config->max_record_size ?
+				      config->max_record_size :
+				      MLX5DIAG_DEFAULT_MAX_RECORD_SIZE;
+
+	if (!dec)
+		return -EINVAL;
+	memset(dec, 0, sizeof(*dec));
+	if (max_ids > UINT16_MAX)
+		return -EINVAL;
+	dec->ids = calloc(max_ids, sizeof(*dec->ids));
+	if (!dec->ids)
+		return -ENOMEM;
+	dec->max_ids = max_ids;
+	dec->max_record_size = max_record;
+	return 0;
+}
+
+void mlx5diag_decoder_exit(struct mlx5diag_decoder *dec)
+{
+	free(dec->ids);
+	dec->ids = NULL;
+}

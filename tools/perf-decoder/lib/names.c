@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Names of the decoder's return codes and of the ABI's enumerations. */
+#include <errno.h>
+#include <stddef.h>
+
+#include "mlx5diag.h"
+
+#define NAME(table, i) \
+	((i) < sizeof(table) / sizeof(table[0]) && table[i] ? table[i] : "unknown")
+
+const char *mlx5diag_strerror(int err)
+{
+	switch (err) {
+	case MLX5DIAG_DONE:
+		return "done";
+	case MLX5DIAG_NEED_MORE:
+		return "the input ends inside a record";
+	case MLX5DIAG_MORE_ITEMS:
+		return "more items to come";
+	case -EBADMSG:
+		return "malformed record";
+	case -EMSGSIZE:
+		return "record larger than the decoder's limit";
+	case -ENOMSG:
+		return "unknown record type";
+	case -EPROTONOSUPPORT:
+		return "unknown record ABI version";
+	case -EPROTO:
+		return "records out of order";
+	case -E2BIG:
+		return "more data IDs than the decoder's limit";
+	case -EINVAL:
+		return "invalid argument";
+	case -ENOMEM:
+		return "out of memory";
+	default:
+		return "unknown";
+	}
+}
+
+static const char *const item_kind_names[] = {
+	[MLX5DIAG_ITEM_VALUE] = "value",
+	[MLX5DIAG_ITEM_LOST] = "lost",
+	[MLX5DIAG_ITEM_SESSION] = "session",
+	[MLX5DIAG_ITEM_PERIOD] = "period",
+	[MLX5DIAG_ITEM_END] = "end",
+	[MLX5DIAG_ITEM_TIME] = "time",
+};
+
+const char *mlx5diag_item_kind_name(unsigned int kind)
+{
+	return NAME(item_kind_names, kind);
+}
+
+static const char *const lost_cause_names[] = {
+	[MLX5DIAG_LOST_UNACCOUNTED] = "unaccounted",
+	[MLX5_DIAG_LOST_FW_OVERWRITE] = "fw_overwrite",
+	[MLX5_DIAG_LOST_AUX_FULL] = "aux_full",
+	[MLX5_DIAG_LOST_RESET] = "reset",
+};
+
+const char *mlx5diag_lost_cause_name(unsigned int cause)
+{
+	return NAME(lost_cause_names, cause);
+}
+
+static const char *const end_reason_names[] = {
+	[MLX5_DIAG_END_STOPPED] = "stopped",
+	[MLX5_DIAG_END_REMOVED] = "removed",
+	[MLX5_DIAG_END_TAKEN] = "taken",
+	[MLX5_DIAG_END_FULL] = "full",
+};
+
+const char *mlx5diag_end_reason_name(unsigned int reason)
+{
+	return NAME(end_reason_names, reason);
+}
+
+static const char *const format_names[] = {
+	[MLX5_DIAG_FORMAT_0] = "format0",
+	[MLX5_DIAG_FORMAT_1] = "format1",
+	[MLX5_DIAG_FORMAT_2] = "format2",
+};
+
+const char *mlx5diag_format_name(unsigned int out_format)
+{
+	return NAME(format_names, out_format);
+}
+
+static const char *const ts_source_names[] = {
+	[MLX5_DIAG_TS_FRC] = "frc",
+	[MLX5_DIAG_TS_RTC] = "rtc",
+};
+
+const char *mlx5diag_ts_source_name(unsigned int ts_source)
+{
+	return NAME(ts_source_names, ts_source);
+}
+
+static const char *const vclass_names[] = {
+	[MLX5_DIAG_VCLASS_COUNTER] = "counter",
+	[MLX5_DIAG_VCLASS_STAT_SUM] = "stat_sum",
+	[MLX5_DIAG_VCLASS_STAT_MAX] = "stat_max",
+	[MLX5_DIAG_VCLASS_STAT_MIN] = "stat_min",
+};
+
+const char *mlx5diag_vclass_name(unsigned int vclass)
+{
+	return NAME(vclass_names, vclass);
+}
+
+static const char *const mode_names[] = {
+	[MLX5_DIAG_MODE_DEFAULT] = "default",
+	[MLX5_DIAG_MODE_SINGLE] = "single",
+	[MLX5_DIAG_MODE_REPETITIVE] = "repetitive",
+	[MLX5_DIAG_MODE_ON_DEMAND] = "on_demand",
+};
+
+const char *mlx5diag_mode_name(unsigned int mode)
+{
+	return NAME(mode_names, mode);
+}

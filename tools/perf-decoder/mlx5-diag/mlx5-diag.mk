@@ -1,0 +1,50 @@
+# The mlx5-diag CLI and its host tests, as a fragment: tools/perf-decoder/
+# Makefile includes it, and scripts/build-mlx5-diag runs it on its own:
+#   make -C tools/perf-decoder -f mlx5-diag/mlx5-diag.mk O=DIR LIBPERF_DIR=DIR DIR/mlx5-diag
+# Targets: $(O)/mlx5-diag, the static binary; mlx5-diag-test, the host tests
+# (test_file, test_cli) built with gcc, clang and clang ASan+UBSan and run by
+# tests/run-tests. LIBPERF_DIR holds include/, libperf.a and libapi.a as
+# scripts/build-mlx5-diag builds them (default: ask the script, which builds
+# libperf once into the cache, only when a rule here needs it).
+
+MD_SRC := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+MD_TOP := $(MD_SRC)/../../..
+O ?= build
+LIBPERF_DIR ?= $(shell $(MD_TOP)/scripts/build-mlx5-diag --libperf-dir)
+
+MD_CFLAGS = -std=c11 -Wall -Wextra -Werror -g -I$(MD_SRC) -I$(MD_SRC)/../lib \
+	-I$(MD_TOP)/include/uapi -I$(LIBPERF_DIR)/include
+MD_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+MD_LIBS = $(LIBPERF_DIR)/libperf.a $(LIBPERF_DIR)/libapi.a
+MD_HDRS := $(wildcard $(MD_SRC)/*.h $(MD_SRC)/tests/*.h $(MD_SRC)/../lib/*.h) \
+	$(MD_TOP)/include/uapi/linux/mlx5_diag.h
+
+# decode.c and lib/ are the decoder's (cli.h); the rest is the CLI's.
+MD_CLI_SRCS := $(addprefix $(MD_SRC)/,record.c list.c doca.c pmu.c count.c file.c \
+	decode.c) $(wildcard $(MD_SRC)/../lib/*.c)
+
+$(O)/mlx5-diag: $(MD_SRC)/main.c $(MD_CLI_SRCS) $(MD_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(MD_CFLAGS) -O2 -static -o $@ $(MD_SRC)/main.c $(MD_CLI_SRCS) $(MD_LIBS)
+
+# md_test VARIANT COMPILER FLAGS
+define md_test
+$(O)/md-$(1)/test_file: $(MD_SRC)/tests/test_file.c $(MD_SRC)/file.c $(MD_HDRS)
+	@mkdir -p $$(dir $$@)
+	$(2) $$(MD_CFLAGS) $(3) -o $$@ $(MD_SRC)/tests/test_file.c $(MD_SRC)/file.c
+
+$(O)/md-$(1)/test_cli: $(MD_SRC)/tests/test_cli.c $(MD_CLI_SRCS) $(MD_HDRS)
+	@mkdir -p $$(dir $$@)
+	$(2) $$(MD_CFLAGS) $(3) -o $$@ $(MD_SRC)/tests/test_cli.c $(MD_CLI_SRCS) $$(MD_LIBS)
+endef
+$(eval $(call md_test,gcc,gcc,-O2))
+$(eval $(call md_test,clang,clang,-O2))
+$(eval $(call md_test,san,clang,-O1 $(MD_SAN)))
+
+MD_TESTS := $(foreach v,gcc clang san,$(O)/md-$(v)/test_file $(O)/md-$(v)/test_cli)
+
+.PHONY: mlx5-diag mlx5-diag-test
+mlx5-diag: $(O)/mlx5-diag
+
+mlx5-diag-test: $(MD_TESTS)
+	@MD_TESTDATA=$(MD_SRC)/tests/sysfs $(MD_SRC)/../tests/run-tests $(MD_TESTS)

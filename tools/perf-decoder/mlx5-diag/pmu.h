@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The mlx5_diag PMUs as sysfs shows them (/sys/bus/event_source/devices/
+ * mlx5_diag_<n>/: type, cpumask, identifier, format/, events/, caps/), and
+ * event strings parsed against them the way perf parses them.
+ */
+#ifndef MLX5_DIAG_PMU_H
+#define MLX5_DIAG_PMU_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MD_SYSFS_DEFAULT	"/sys/bus/event_source/devices"
+#define MD_PMU_PREFIX		"mlx5_diag_"
+
+/* A format/ field: bits LO..HI of config (word 0), config1 or config2. */
+struct md_field {
+	char name[64];
+	int word;
+	unsigned int lo, hi;
+};
+
+struct md_pmu {
+	char name[64];		/* mlx5_diag_<n> */
+	unsigned int number;	/* <n> */
+	char dir[PATH_MAX];
+	int type;		/* perf type, -1 if unreadable */
+	char identifier[128];
+	char cpumask[128];
+	struct md_field *fields;
+	size_t nr_fields;
+};
+
+/*
+ * The sysfs directory of the event sources: $MLX5_DIAG_SYSFS (the host
+ * tests point it at a fake tree) or MD_SYSFS_DEFAULT.
+ */
+const char *md_sysfs_root(void);
+
+/*
+ * Every mlx5_diag_<n> under ROOT, sorted by <n>, with its type, cpumask,
+ * identifier and format fields. Returns the number found (0: none) or -1
+ * with ERR set.
+ */
+int md_pmu_scan(const char *root, struct md_pmu **pmus, char *err, size_t errlen);
+void md_pmus_free(struct md_pmu *pmus, int n);
+
+/*
+ * DEV names a PMU: its number ("0"), its name ("mlx5_diag_0") or its
+ * identifier ("0000:08:00.0", "sim:1"). NULL DEV: the only PMU there is.
+ * Returns the index in PMUS or -1 with ERR set.
+ */
+int md_pmu_pick(const struct md_pmu *pmus, int n, const char *dev, char *err,
+		size_t errlen);
+
+/* Read the first line of DIR/NAME into BUF, without the newline; 0 or -1. */
+int md_read_line(const char *dir, const char *name, char *buf, size_t len);
+
+/* Parse "config:0-7", "config1:63" into F (F->name is not touched); 0 or -1. */
+int md_parse_format(const char *spec, struct md_field *f);
+
+/*
+ * Parse an event string for PMU into CONFIG[3] (config, config1, config2):
+ * "ALIAS[,TERM]...", or "TERM[,TERM]..." where TERM is FIELD=VALUE with a
+ * format/ field or config, config1, config2. ALIAS is a file of events/
+ * whose terms are applied first; a term of the alias written FIELD=? must
+ * be given by the user. VALUE is decimal or 0x hex and must fit the field.
+ * Returns 0 or -1 with ERR set.
+ */
+int md_parse_event(const struct md_pmu *pmu, const char *str, uint64_t config[3],
+		   char *err, size_t errlen);
+
+/*
+ * Parse a time: a number with an optional unit ns, us, ms or s (none:
+ * DEFAULT_UNIT_NS ns per unit) into *NS. 0 or -1 (bad syntax, overflow,
+ * zero when !ALLOW_ZERO).
+ */
+int md_parse_time(const char *s, uint64_t default_unit_ns, int allow_zero,
+		  uint64_t *ns);
+
+/* Parse an unsigned decimal or 0x-hex integer that must be <= MAX. 0 or -1. */
+int md_parse_u64(const char *s, uint64_t max, uint64_t *v);
+
+#endif /* MLX5_DIAG_PMU_H */

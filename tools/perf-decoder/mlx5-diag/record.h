@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* mlx5-diag record: options, the session, and the exit codes of the CLI. */
+#ifndef MLX5_DIAG_RECORD_H
+#define MLX5_DIAG_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+/*
+ * Exit codes of mlx5-diag, one table for every subcommand (decode's are
+ * enum decode_exit in cli.h: 2 usage, 3 names file, 4 recording unreadable,
+ * 5 malformed stream, 6 output not written); the usage texts list them.
+ */
+enum md_exit {
+	MD_EXIT_OK		= 0,
+	MD_EXIT_USAGE		= 2,	/* bad option or argument */
+	MD_EXIT_NAMES		= 3,	/* doca -di: the data-ID file */
+	MD_EXIT_OUTPUT		= 6,	/* the output file could not be written */
+	MD_EXIT_DEVICE		= 7,	/* no such device or event; unreadable sysfs */
+	MD_EXIT_OPEN		= 8,	/* the kernel refused the session */
+	MD_EXIT_CMD		= 9,	/* the command could not be started */
+	MD_EXIT_ENDED		= 10,	/* the session ended early (AUX area full,
+					   device removed, engine taken) */
+};
+
+#define MD_MAX_EVENTS		64
+#define MD_DEFAULT_PERIOD_NS	1000000ull
+#define MD_DEFAULT_AUX_PAGES	256
+#define MD_DEFAULT_OUTPUT	"mlx5-diag.data"
+/* How long the recorder waits for the driver's last drain before disabling. */
+#define MD_DRAIN_WAIT_MS	150
+
+struct md_record_opts {
+	const char *dev;			/* -d, NULL: the only device */
+	const char *events[MD_MAX_EVENTS];	/* -e, leader first */
+	int nr_events;
+	uint64_t period_ns;			/* -p */
+	int mode;				/* MLX5_DIAG_MODE_* (0: default) */
+	int sync, clear, force;
+	int format;				/* 0..2 */
+	int ts;					/* MLX5_DIAG_TS_* */
+	clockid_t clockid;
+	const char *clock_name;
+	unsigned int aux_pages;			/* -a, power of 2 */
+	const char *output;			/* -o */
+	int quiet;				/* -q */
+	uint64_t duration_ns;			/* --duration, 0: none */
+	char **cmd;				/* after --, NULL: none */
+	/* for doca: a second run at this period (0: none), written to the same file */
+	uint64_t reconfig_period_ns;
+};
+
+/* Fill O with the defaults. */
+void md_record_defaults(struct md_record_opts *o);
+
+/*
+ * Parse record's arguments (ARGV[0] is "record"). Returns MD_EXIT_OK, or
+ * MD_EXIT_USAGE with ERR set; -1 when help was asked and printed.
+ */
+int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
+		    size_t errlen);
+
+/* Parse a --clockid name or number. 0 or -1. */
+int md_parse_clockid(const char *s, clockid_t *id, const char **name);
+
+/* Open, run and drain the session; write the file. Returns an md_exit code. */
+int md_record_run(const struct md_record_opts *o);
+
+/*
+ * The message for a perf_event_open() failure of event INDEX (0: the
+ * leader) with errno ERR.
+ */
+const char *md_open_error_hint(int err, int leader);
+
+int cmd_record(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_doca(int argc, char **argv);
+
+#endif /* MLX5_DIAG_RECORD_H */

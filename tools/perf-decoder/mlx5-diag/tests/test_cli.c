@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of the CLI: time and number parsing, PMU discovery and event
+ * strings against the fake sysfs tree in tests/sysfs ($MD_TESTDATA), record
+ * and doca argument parsing, and the AUX stream counter.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include <linux/mlx5_diag.h>
+
+#include "../count.h"
+#include "../doca.h"
+#include "../pmu.h"
+#include "../record.h"
+#include "tap.h"
+
+static void test_time(void)
+{
+	static const struct { const char *s; uint64_t ns; } good[] = {
+		{ "200us", 200000 }, { "1ms", 1000000 }, { "100000ns", 100000 },
+		{ "1s", 1000000000 }, { "100000", 100000 }, { "0x10", 0 },
+	};
+	static const char *const bad[] = { "", "ms", "1.5ms", "10xs", "-1", "0",
+		"0ms", " 1ms", "1 ms", "18446744073709551615s", "99999999999999999999" };
+	uint64_t v;
+
+	for (size_t i = 0; i < 5; i++) {
+		v = 0;
+		OK(!md_parse_time(good[i].s, 1, 0, &v) && v == good[i].ns,
+		   "period '%s' is %" PRIu64 " ns (got %" PRIu64 ")", good[i].s,
+		   good[i].ns, v);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		OK(md_parse_time(bad[i], 1, 0, &v), "period '%s' is refused", bad[i]);
+	OK(md_parse_time("0x10", 1, 0, &v), "period in hex is refused");
+	OK(!md_parse_time("2", 1000000000ull, 0, &v) && v == 2000000000ull,
+	   "a duration without unit is in seconds");
+	OK(!md_parse_time("0", 1, 1, &v) && v == 0, "zero where zero is allowed");
+
+	OK(!md_parse_u64("0x1f", 31, &v) && v == 31, "u64 hex at its max");
+	OK(md_parse_u64("0x20", 31, &v), "u64 over its max");
+	OK(md_parse_u64("0x", 31, &v), "u64 '0x' alone");
+	OK(md_parse_u64("12a", 1000, &v), "u64 trailing junk");
+	OK(md_parse_u64("-1", UINT64_MAX, &v), "u64 negative");
+	OK(!md_parse_u64("18446744073709551615", UINT64_MAX, &v) && v == UINT64_MAX,
+	   "u64 max");
+	OK(md_parse_u64("18446744073709551616", UINT64_MAX, &v), "u64 overflow");
+}
+
+static void test_format(void)
+{
+	struct md_field f;
+
+	OK(!md_parse_format("config:0-7", &f) && f.word == 0 && f.lo == 0 && f.hi == 7,
+	   "format config:0-7");
+	OK(!md_parse_format("config1:63", &f) && f.word == 1 && f.lo == 63 && f.hi == 63,
+	   "format config1:63");
+	OK(!md_parse_format("config2:0-63", &f) && f.word == 2, "format config2:0-63");
+	OK(md_parse_format("config3:0", &f), "format config3 refused");
+	OK(md_parse_format("config:7-0", &f), "format reversed range refused");
+	OK(md_parse_format("config:64", &f), "format bit 64 refused");
+	OK(md_parse_format("config:0-7,32-35", &f), "format split range refused");
+	OK(md_parse_format("config0-7", &f), "format without colon refused");
+}
+
+static struct md_pmu *pmus;
+static int nr_pmus;
+
+static void test_scan(const char *root)
+{
+	char err[512];
+
+	nr_pmus = md_pmu_scan(root, &pmus, err, sizeof(err));
+	EQ_INT(nr_pmus, 2, "two mlx5_diag PMUs in the fake tree (%s)", err);
+	if (nr_pmus != 2)
+		exit(tap_done());
+	EQ_STR(pmus[0].name, "mlx5_diag_0", "sorted by number");
+	EQ_INT(pmus[0].type, 42, "type of mlx5_diag_0");
+	EQ_STR(pmus[1].identifier, "0000:08:00.0", "identifier of mlx5_diag_1");
+	EQ_STR(pmus[1].cpumask, "1", "cpumask of mlx5_diag_1");
+	EQ_INT(pmus[0].nr_fields, 17, "format fields of mlx5_diag_0");
+
+	EQ_INT(md_pmu_pick(pmus, 2, "0", err, sizeof(err)), 0, "pick by number 0");
+	EQ_INT(md_pmu_pick(pmus, 2, "1", err, sizeof(err)), 1, "pick by number 1");
+	EQ_INT(md_pmu_pick(pmus, 2, "mlx5_diag_1", err, sizeof(err)), 1, "pick by name");
+	EQ_INT(md_pmu_pick(pmus, 2, "sim:0", err, sizeof(err)), 0, "pick by identifier");
+	EQ_INT(md_pmu_pick(pmus, 2, "0000:08:00.0", err, sizeof(err)), 1,
+	       "pick by PCI address");
+	EQ_INT(md_pmu_pick(pmus, 2, "08:00.0", err, sizeof(err)), 1,
+	       "pick by PCI address without domain");
+	EQ_INT(md_pmu_pick(pmus, 2, "2", err, sizeof(err)), -1, "no PMU 2");
+	OK(strstr(err, "no mlx5_diag device '2'") != NULL, "the error names it: %s", err);
+	EQ_INT(md_pmu_pick(pmus, 2, "0x1", err, sizeof(err)), -1, "no hex device numbers");
+	EQ_INT(md_pmu_pick(pmus, 2, NULL, err, sizeof(err)), -1, "two devices need -d");
+	EQ_INT(md_pmu_pick(pmus, 1, NULL, err, sizeof(err)), 0, "one device is the default");
+	EQ_INT(md_pmu_pick(pmus, 0, "0", err, sizeof(err)), -1, "no devices at all");
+	OK(strstr(err, "module loaded") != NULL, "the error says what to check: %s", err);
+}
+
+static void test_events(void)
+{
+	static const struct {
+		const char *s;
+		uint64_t c0, c1, c2;
+	} good[] = {
+		{ "port_rx_bytes,port=1", 0x1020000100000001ull, 0, 0 },
+		{ "port_prio_tx_bytes,port=1,prio=3", 0x1140000200000301ull, 0, 0 },
+		{ "port_prio_tx_bytes,prio=0xf,port=255", 0x1140000200000fffull, 0, 0 },
+		{ "icmc_hits", 0x1180000200000000ull, 0, 0 },
+		{ "config=0x1180000200000000", 0x1180000200000000ull, 0, 0 },
+		{ "data_id=0x1140000200000301", 0x1140000200000301ull, 0, 0 },
+		{ "kind=0x11800002", 0x1180000200000000ull, 0, 0 },
+		{ "icmc_hits,period_ns=1000", 0x1180000200000000ull, 0, 1000 },
+		{ "icmc_hits,force=1,mode=2", 0x1180000200000000ull,
+		  (1ull << 63) | 2, 0 },
+		{ "pcie_read_latency_hist_packets,link_xx=1,bin=9", 0x1160000f00090001ull, 0, 0 },
+		{ "icmc_hits,kind=0x11800003", 0x1180000300000000ull, 0, 0 },
+		{ "config=1,config1=2,config2=3", 1, 2, 3 },
+	};
+	static const struct { const char *s, *msg; } bad[] = {
+		{ "port_rx_bytes", "needs port=N" },
+		{ "port_prio_tx_bytes,port=1", "needs prio=N" },
+		{ "port_rx_bytes,port=256", "does not fit in 8 bits" },
+		{ "port_rx_bytes,port=?", "needs port=N" },
+		{ "port_rx_bytes,port=x", "is not a number" },
+		{ "port_rx_bytes,port=-1", "is not a number" },
+		{ "nosuch", "has no event 'nosuch'" },
+		{ "port_rx_bytes.unit", "has no event" },
+		{ "port_rx_bytes,bogus=1", "has no field 'bogus'" },
+		{ "mlx5_diag_0/icmc_hits/", "bad event" },
+		{ "icmc_hits,", "bad event" },
+		{ ",icmc_hits", "bad event" },
+		{ "icmc_hits,,port=1", "bad event" },
+		{ "", "bad event" },
+		{ "icmc_hits,port", "is not FIELD=VALUE" },
+		{ "=5", "is not FIELD=VALUE" },
+		{ "prio=16", "does not fit in 4 bits" },
+	};
+	uint64_t cfg[3];
+	char err[512];
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		int r = md_parse_event(&pmus[0], good[i].s, cfg, err, sizeof(err));
+
+		OK(!r && cfg[0] == good[i].c0 && cfg[1] == good[i].c1 && cfg[2] == good[i].c2,
+		   "event '%s' (%s)", good[i].s, r ? err : "parsed");
+		if (!r && (cfg[0] != good[i].c0 || cfg[1] != good[i].c1 || cfg[2] != good[i].c2))
+			printf("#   got 0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64 "\n",
+			       cfg[0], cfg[1], cfg[2]);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int r = md_parse_event(&pmus[0], bad[i].s, cfg, err, sizeof(err));
+
+		OK(r && strstr(err, bad[i].msg), "event '%s' refused: %s", bad[i].s,
+		   r ? err : "(accepted)");
+	}
+}
+
+static int parse(struct md_record_opts *o, char *err, const char *first, ...)
+{
+	static char *argv[32];	/* o->cmd points into it */
+	int argc = 0;
+	va_list ap;
+	const char *a;
+
+	argv[argc++] = (char *)"record";
+	va_start(ap, first);
+	for (a = first; a && argc < 31; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	argv[argc] = NULL;
+	err[0] = '\0';
+	return md_record_parse(argc, argv, o, err, 256);
+}
+
+static void test_record_args(void)
+{
+	struct md_record_opts o;
+	char err[256];
+	int r;
+
+	r = parse(&o, err, "-e", "icmc_hits", NULL);
+	EQ_INT(r, MD_EXIT_OK, "record -e icmc_hits (%s)", err);
+	EQ_U64(o.period_ns, MD_DEFAULT_PERIOD_NS, "default period");
+	EQ_INT(o.mode, MLX5_DIAG_MODE_DEFAULT, "default mode");
+	EQ_INT(o.aux_pages, MD_DEFAULT_AUX_PAGES, "default AUX pages");
+	EQ_STR(o.output, MD_DEFAULT_OUTPUT, "default output");
+	EQ_INT(o.clockid, CLOCK_MONOTONIC, "default clock monotonic");
+	OK(o.cmd == NULL && o.dev == NULL, "no command, no device");
+
+	r = parse(&o, err, "-d", "sim:1", "-e", "port_rx_bytes,port=0", "-e", "icmc_hits",
+		  "-p", "200us", "-m", "single", "--sync", "--clear", "--format", "2",
+		  "--ts", "rtc", "--force", "--clockid", "boottime", "-a", "64", "-o",
+		  "/tmp/x", "-q", "--duration", "500ms", "--", "sleep", "1", NULL);
+	EQ_INT(r, MD_EXIT_OK, "every record option (%s)", err);
+	EQ_STR(o.dev, "sim:1", "-d");
+	EQ_INT(o.nr_events, 2, "two -e");
+	EQ_STR(o.events[0], "port_rx_bytes,port=0", "the first -e leads");
+	EQ_U64(o.period_ns, 200000, "-p 200us");
+	EQ_INT(o.mode, MLX5_DIAG_MODE_SINGLE, "-m single");
+	OK(o.sync && o.clear && o.force && o.quiet, "--sync --clear --force -q");
+	EQ_INT(o.format, 2, "--format 2");
+	EQ_INT(o.ts, MLX5_DIAG_TS_RTC, "--ts rtc");
+	EQ_INT(o.clockid, CLOCK_BOOTTIME, "--clockid boottime");
+	EQ_INT(o.aux_pages, 64, "-a 64");
+	EQ_U64(o.duration_ns, 500000000ull, "--duration 500ms");
+	OK(o.cmd && !strcmp(o.cmd[0], "sleep") && !strcmp(o.cmd[1], "1"), "the command");
+
+	r = parse(&o, err, "-e", "icmc_hits", "true", "-x", NULL);
+	OK(r == MD_EXIT_OK && o.cmd && !strcmp(o.cmd[1], "-x"),
+	   "options after the command are the command's");
+
+	static const struct { const char *a1, *a2, *msg; } bad[] = {
+		{ "-p", "1.5ms", "bad period" }, { "-p", "0", "bad period" },
+		{ "-m", "on_demand", "bad mode" }, { "--format", "3", "bad format" },
+		{ "--ts", "tsc", "bad timestamp source" }, { "-a", "3", "power of 2" },
+		{ "-a", "0", "power of 2" }, { "--clockid", "cpu", "bad clock" },
+		{ "--duration", "0", "bad duration" }, { "-o", "", "empty output" },
+		{ "--bogus", NULL, "unknown option '--bogus'" },
+		{ "--clear", NULL, "--clear needs --sync" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		r = parse(&o, err, "-e", "icmc_hits", bad[i].a1, bad[i].a2, NULL);
+		OK(r == MD_EXIT_USAGE && strstr(err, bad[i].msg), "record %s %s refused: %s",
+		   bad[i].a1, bad[i].a2 ? bad[i].a2 : "", err);
+	}
+	r = parse(&o, err, "-p", "1ms", NULL);
+	OK(r == MD_EXIT_USAGE && strstr(err, "no event"), "no -e refused: %s", err);
+	r = parse(&o, err, "-e", "icmc_hits", "-p", NULL);
+	OK(r == MD_EXIT_USAGE && strstr(err, "-p needs an argument"),
+	   "-p without a value: %s", err);
+
+	clockid_t id;
+	const char *name;
+
+	OK(!md_parse_clockid("CLOCK_MONOTONIC_RAW", &id, &name) &&
+	   id == CLOCK_MONOTONIC_RAW && !strcmp(name, "monotonic_raw"), "clock by C name");
+	OK(!md_parse_clockid("7", &id, &name) && id == CLOCK_BOOTTIME, "clock by number");
+	OK(md_parse_clockid("2", &id, &name), "CPU-time clocks refused");
+	OK(strstr(md_open_error_hint(EBUSY, 1), "another agent") != NULL,
+	   "EBUSY says who may hold the engine");
+	OK(strstr(md_open_error_hint(EACCES, 1), "CAP_PERFMON") != NULL,
+	   "EACCES names the capability");
+}
+
+static int doca(struct doca_opts *d, char *err, const char *first, ...)
+{
+	static char *argv[40];	/* d's strings point into it */
+	int argc = 0;
+	va_list ap;
+	const char *a;
+
+	argv[argc++] = (char *)"doca";
+	va_start(ap, first);
+	for (a = first; a && argc < 39; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	argv[argc] = NULL;
+	err[0] = '\0';
+	return doca_parse(argc, argv, d, err, 256);
+}
+
+static void test_doca_args(void)
+{
+	struct doca_opts d;
+	char err[256];
+	int r;
+
+	r = doca(&d, err, "-p", "0000:08:00.0", NULL);
+	EQ_INT(r, MD_EXIT_OK, "doca -p (%s)", err);
+	EQ_STR(d.output, "/tmp/out.csv", "DOCA default output");
+	EQ_INT(d.run_time_s, 1, "DOCA default run time");
+	EQ_U64(d.period_ns, 100000, "DOCA default period");
+	EQ_INT(d.mode, 1, "DOCA default mode repetitive");
+	EQ_INT(d.format, 1, "DOCA default output format 1");
+	OK(!d.force && !d.data_ids && !d.reconfig_ns, "no force, ids, reconfig");
+
+	r = doca(&d, err, "-p", "08:00.0", "-di", "/tmp/ids.json", "-o", "/tmp/o.csv",
+		 "-rt", "3", "-sp", "200000", "-ns", "12", "-sr", "64", "-sm", "0",
+		 "-of", "2", "-f", "-rs", "400000", "-l", "50", NULL);
+	EQ_INT(r, MD_EXIT_OK, "every DOCA flag, short (%s)", err);
+	OK(!strcmp(d.pci, "08:00.0") && !strcmp(d.data_ids, "/tmp/ids.json") &&
+	   !strcmp(d.output, "/tmp/o.csv"), "-p -di -o");
+	OK(d.run_time_s == 3 && d.period_ns == 200000 && d.mode == 0 && d.format == 2 &&
+	   d.force && d.reconfig_ns == 400000, "-rt -sp -sm -of -f -rs");
+	OK(d.note_log_num && d.note_per_read && d.note_log && d.log_num_samples == 12 &&
+	   d.samples_per_read == 64, "-ns -sr -l are noted as having no meaning here");
+
+	r = doca(&d, err, "--pci-addr=sim:0", "--data-ids", "/x", "--output=/y",
+		 "--sample-run-time", "2", "--sample-period=300000", "--sample-mode", "1",
+		 "--output-format=0", "--force-ownership", "--reconfig-sample-period=5",
+		 "--log-num-samples", "8", "--max-samples-per-read=16", "--sdk-log-level", "20",
+		 NULL);
+	EQ_INT(r, MD_EXIT_OK, "every DOCA flag, long (%s)", err);
+	OK(!strcmp(d.pci, "sim:0") && d.period_ns == 300000 && d.format == 0 &&
+	   d.reconfig_ns == 5 && d.force && d.run_time_s == 2, "long forms with and without =");
+
+	r = doca(&d, err, "-e", "/tmp/ex.json", NULL);
+	OK(r == MD_EXIT_OK && !strcmp(d.example, "/tmp/ex.json"), "-e needs no -p");
+
+	static const struct { const char *a1, *a2, *msg; } bad[] = {
+		{ "-sm", "2", "on-demand" }, { "-sm", "3", "not a number from 0 to 2" },
+		{ "-of", "3", "not a number from 0 to 2" }, { "-j", "/x.json", "not supported" },
+		{ "-ns", "256", "0 to 255" }, { "-sr", "300", "0 to 255" },
+		{ "-sp", "0", "must not be 0" }, { "-sp", "1ms", "not a number" },
+		{ "-x", NULL, "unknown flag '-x'" }, { "--force-ownership=1", NULL, "unknown flag" },
+		{ "--pci", "x", "unknown flag" }, { "-rt", NULL, "needs a value" },
+		{ "-o", "", "empty path" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		r = doca(&d, err, "-p", "sim:0", bad[i].a1, bad[i].a2, NULL);
+		OK(r == MD_EXIT_USAGE && strstr(err, bad[i].msg), "doca %s %s refused: %s",
+		   bad[i].a1, bad[i].a2 ? bad[i].a2 : "", err);
+	}
+	r = doca(&d, err, "-sp", "1000", NULL);
+	OK(r == MD_EXIT_USAGE && strstr(err, "PCI address must be provided"),
+	   "doca without -p: %s", err);
+}
+
+/* ---- the stream counter ---- */
+
+static unsigned char stream[512];
+static size_t stream_len;
+
+static void put(const void *rec, size_t size)
+{
+	memcpy(stream + stream_len, rec, size);
+	stream_len += size;
+}
+
+static void build_stream(void)
+{
+	unsigned char ses_buf[sizeof(struct mlx5_diag_rec_session) +
+			     2 * sizeof(struct mlx5_diag_rec_id)] = { 0 };
+	struct mlx5_diag_rec_session ses = { 0 };
+	struct mlx5_diag_rec_time t = { 0 };
+	struct {
+		struct mlx5_diag_rec_samples s;
+		unsigned char data[5 * 24];
+	} smp = { 0 };
+	struct mlx5_diag_rec_lost l = { 0 };
+	struct mlx5_diag_rec_end e = { 0 };
+
+	/* little-endian host assumed, as the test machines are */
+	ses.hdr.type = MLX5_DIAG_REC_SESSION;
+	ses.hdr.size = sizeof(ses_buf);
+	ses.num_ids = 2;
+	memcpy(ses_buf, &ses, sizeof(ses));
+	put(ses_buf, sizeof(ses_buf));
+	t.hdr.type = MLX5_DIAG_REC_TIME;
+	t.hdr.size = sizeof(t);
+	put(&t, sizeof(t));
+	smp.s.hdr.type = MLX5_DIAG_REC_SAMPLES;
+	smp.s.hdr.size = sizeof(smp);
+	smp.s.nr_samples = 5;
+	smp.s.sample_size = 24;
+	put(&smp, sizeof(smp));
+	l.hdr.type = MLX5_DIAG_REC_LOST;
+	l.hdr.size = sizeof(l);
+	l.count = 3;
+	put(&l, sizeof(l));
+	smp.s.nr_samples = 2;
+	smp.s.hdr.size = sizeof(smp.s) + 2 * 24;
+	put(&smp, smp.s.hdr.size);
+	e.hdr.type = MLX5_DIAG_REC_END;
+	e.hdr.size = sizeof(e);
+	e.reason = MLX5_DIAG_END_REMOVED;
+	put(&e, sizeof(e));
+}
+
+static int count_ok(const struct md_count *c)
+{
+	return c->samples == 7 && c->lost == 3 && c->runs == 1 && c->records == 6 &&
+	       c->end_reason == MLX5_DIAG_END_REMOVED && !c->bad && !c->left && !c->have;
+}
+
+static void test_count(void)
+{
+	struct md_count c;
+	size_t cut, bad_cuts = 0, i;
+
+	build_stream();
+	memset(&c, 0, sizeof(c));
+	md_count_feed(&c, stream, stream_len);
+	OK(count_ok(&c), "counter: 7 samples, 3 lost, 1 run, 6 records, END reason");
+	for (cut = 0; cut <= stream_len; cut++) {
+		memset(&c, 0, sizeof(c));
+		md_count_feed(&c, stream, cut);
+		md_count_feed(&c, stream + cut, stream_len - cut);
+		bad_cuts += !count_ok(&c);
+	}
+	EQ_INT(bad_cuts, 0, "the same at every cut into two pieces");
+	memset(&c, 0, sizeof(c));
+	for (i = 0; i < stream_len; i++)
+		md_count_feed(&c, stream + i, 1);
+	OK(count_ok(&c), "the same fed byte by byte");
+
+	memset(&c, 0, sizeof(c));
+	stream[4] = 12;		/* the SESSION record's size: not a multiple of 8 */
+	md_count_feed(&c, stream, stream_len);
+	OK(c.bad && c.samples == 0, "a bad record size stops the count");
+}
+
+int main(void)
+{
+	const char *data = getenv("MD_TESTDATA");
+	char root[1024], err[256];
+	struct md_pmu *none;
+
+	if (!data) {
+		fprintf(stderr, "MD_TESTDATA: the fake sysfs tree (tests/sysfs)\n");
+		return 2;
+	}
+	snprintf(root, sizeof(root), "%s", data);
+	test_time();
+	test_format();
+	test_scan(root);
+	EQ_INT(md_pmu_scan("/nonexistent-sysfs", &none, err, sizeof(err)), -1,
+	       "a missing sysfs directory is an error: %s", err);
+	test_events();
+	test_record_args();
+	test_doca_args();
+	test_count();
+	md_pmus_free(pmus, nr_pmus);
+	return tap_done();
+}

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Writes the fuzzer's seed corpus into a directory: well-formed streams of
+ * every record type and format, each behind fuzz_decode.c's 4 steering
+ * bytes.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <linux/mlx5_diag.h>
+
+#include "stream_writer.h"
+
+static const uint64_t ids[] = {
+	0x1020000100000001ull, 0x1140000100000001ull, 0x1180000200000000ull,
+};
+
+static void write_seed(const char *dir, int n, const struct stream *s,
+		       uint8_t room, uint16_t cut, uint8_t small)
+{
+	const uint8_t steer[4] = { room, (uint8_t)cut, (uint8_t)(cut >> 8), small };
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/seed-%02d", dir, n);
+	f = fopen(path, "wb");
+	if (!f || fwrite(steer, 1, 4, f) != 4 ||
+	    fwrite(s->buf, 1, s->len, f) != s->len || fclose(f)) {
+		perror(path);
+		exit(1);
+	}
+}
+
+static void run(struct stream *s, uint32_t run_nr, uint8_t format,
+		uint8_t ts_source, uint16_t num_ids)
+{
+	struct stream_session sess = {
+		.run = run_nr, .out_format = format, .ts_source = ts_source,
+		.freq_khz = 156250, .num_ids = num_ids, .ids = ids,
+		.period_ns = 100000, .identifier = "0000:08:00.0",
+	};
+	struct stream_samples smp = {
+		.out_format = format, .ts_source = ts_source,
+		.num_ids = num_ids, .ids = ids, .first_seq = 0, .nr = 3,
+		.t0 = 4999999000ull, .t_step = 640, .entry_step = 5,
+		.value_base = 0xfffffff0ull,
+	};
+
+	stream_session(s, &sess);
+	stream_time(s, ts_source, 4999998000ull, 1000000, 10);
+	stream_samples(s, &smp);
+	stream_time(s, ts_source, 5000001000ull, 1020000, 10);
+	stream_lost(s, 3, 2, MLX5_DIAG_LOST_FW_OVERWRITE);
+	smp.first_seq = 6;
+	smp.nr = 2;
+	smp.t0 = 5000001500ull;
+	stream_samples(s, &smp);
+	stream_time(s, ts_source, 5000003000ull, 1030000, 10);
+	stream_period(s, ts_source, 8, 5000002500ull, 200000, 204800, 15);
+	stream_end(s, 9, MLX5_DIAG_END_STOPPED);
+}
+
+int main(int argc, char **argv)
+{
+	struct stream s;
+	int n = 0;
+	uint8_t format, ts;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s DIR\n", argv[0]);
+		return 2;
+	}
+	for (format = 0; format <= 2; format++) {
+		for (ts = 0; ts <= 1; ts++) {
+			stream_init(&s);
+			run(&s, 0, format, ts, 3);
+			write_seed(argv[1], n++, &s, 3, (uint16_t)(s.len / 2), 0);
+			run(&s, 1, (uint8_t)((format + 1) % 3), ts, 2);
+			write_seed(argv[1], n++, &s, 1, 77, 1);
+			stream_free(&s);
+		}
+	}
+	return 0;
+}

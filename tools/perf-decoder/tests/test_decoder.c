@@ -1,0 +1,1240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of libmlx5diag: every record type, formats 0/1/2, FRC and RTC,
+ * the device-to-perf time mapping, resumption at every byte and item, and
+ * malformed streams with their error codes and offsets.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlx5diag.h"
+#include "runner.h"
+#include "stream_writer.h"
+
+/* ---- a growable list of items ---- */
+
+struct item_list {
+	struct mlx5diag_item *v;
+	size_t n, cap;
+};
+
+static void list_add(struct item_list *l, const struct mlx5diag_item *it,
+		     size_t n)
+{
+	if (!n)
+		return;
+	if (l->n + n > l->cap) {
+		l->cap = (l->n + n) * 2;
+		l->v = realloc(l->v, l->cap * sizeof(*l->v));
+		if (!l->v)
+			abort();
+	}
+	memcpy(l->v + l->n, it, n * sizeof(*it));
+	l->n += n;
+}
+
+static void list_free(struct item_list *l)
+{
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+/* What a decode of a whole stream ended with. */
+struct outcome {
+	int err;		/* 0 or the negative errno */
+	uint64_t err_offset;
+	int saw_session_not_last; /* a call returned items after a SESSION item */
+};
+
+/*
+ * Decode LEN bytes delivered in pieces that end at CUTS[0..ncuts-1] (then
+ * at LEN), with an item array of ROOM. Every call gets its input in a
+ * buffer of exactly that size (so that ASan sees any read past it).
+ */
+static struct outcome decode_pieces(const struct mlx5diag_config *cfg,
+				    const uint8_t *buf, size_t len,
+				    const size_t *cuts, size_t ncuts,
+				    size_t room, struct item_list *out)
+{
+	struct mlx5diag_decoder dec;
+	struct mlx5diag_item *items = calloc(room, sizeof(*items));
+	uint8_t *pend = malloc(len + 1);
+	size_t pend_len = 0, delivered = 0, c;
+	struct outcome o = { 0 };
+	int ret = 0;
+
+	if (!items || !pend || mlx5diag_decoder_init(&dec, cfg))
+		abort();
+	for (c = 0; c <= ncuts; c++) {
+		size_t end = c < ncuts ? cuts[c] : len;
+
+		memcpy(pend + pend_len, buf + delivered, end - delivered);
+		pend_len += end - delivered;
+		delivered = end;
+		do {
+			uint8_t *exact = malloc(pend_len ? pend_len : 1);
+			size_t size = pend_len, count = room, i;
+
+			memcpy(exact, pend, pend_len);
+			ret = mlx5diag_decode(&dec, exact, &size, items, &count);
+			free(exact);
+			for (i = 0; i + 1 < count; i++)
+				if (items[i].kind == MLX5DIAG_ITEM_SESSION)
+					o.saw_session_not_last = 1;
+			list_add(out, items, count);
+			memmove(pend, pend + size, pend_len - size);
+			pend_len -= size;
+		} while (ret == MLX5DIAG_MORE_ITEMS);
+		if (ret < 0)
+			break;
+	}
+	if (ret >= 0)
+		ret = mlx5diag_decode_end(&dec, pend_len);
+	if (ret < 0) {
+		const char *msg = mlx5diag_error_message(&dec, &o.err_offset);
+
+		o.err = ret;
+		CHECK(msg && *msg, "an error has a message");
+	}
+	mlx5diag_decoder_exit(&dec);
+	free(items);
+	free(pend);
+	return o;
+}
+
+static struct outcome decode_whole(const struct stream *s,
+				   struct item_list *out)
+{
+	return decode_pieces(NULL, s->buf, s->len, NULL, 0, 4096, out);
+}
+
+static struct outcome decode_bytewise(const struct mlx5diag_config *cfg,
+				      const struct stream *s, size_t room,
+				      struct item_list *out)
+{
+	size_t *cuts = malloc((s->len + 1) * sizeof(*cuts)), i;
+	struct outcome o;
+
+	for (i = 1; i < s->len; i++)
+		cuts[i - 1] = i;
+	o = decode_pieces(cfg, s->buf, s->len, cuts,
+			  s->len ? s->len - 1 : 0, room, out);
+	free(cuts);
+	return o;
+}
+
+static int same_items(const struct item_list *a, const struct item_list *b)
+{
+	return a->n == b->n && (!a->n || !memcmp(a->v, b->v, a->n * sizeof(*a->v)));
+}
+
+/* ---- common stream pieces ---- */
+
+static const uint64_t ids2[] = { 0x1020000100000001ull, 0x1140000100000001ull };
+static const uint64_t ids3[] = { 0x1180000100000000ull, 0x1180000200000000ull,
+				 0x1180000300000000ull };
+
+static void session(struct stream *s, uint32_t run, uint8_t format,
+		    uint8_t ts_source, uint32_t freq_khz, uint16_t num_ids,
+		    const uint64_t *ids)
+{
+	struct stream_session d = {
+		.run = run, .out_format = format, .ts_source = ts_source,
+		.freq_khz = freq_khz, .num_ids = num_ids, .ids = ids,
+		.period_ns = 100000, .identifier = "0000:08:00.0",
+	};
+
+	stream_session(s, &d);
+}
+
+static struct stream_samples samples(uint8_t format, uint8_t ts_source,
+				     uint16_t num_ids, const uint64_t *ids,
+				     uint64_t first_seq, uint32_t nr,
+				     uint64_t t0, uint64_t t_step,
+				     uint64_t entry_step)
+{
+	struct stream_samples d = {
+		.out_format = format, .ts_source = ts_source,
+		.num_ids = num_ids, .ids = ids, .first_seq = first_seq,
+		.nr = nr, .t0 = t0, .t_step = t_step, .entry_step = entry_step,
+		.value_base = 5000,
+	};
+
+	return d;
+}
+
+static void check_value(const struct mlx5diag_item *it,
+			const struct stream_samples *d, uint64_t seq,
+			unsigned int i, uint64_t dev_time,
+			uint64_t dev_time_end, uint64_t perf_time,
+			uint32_t time_flags)
+{
+	uint32_t flags = time_flags;
+	uint64_t value = stream_value(d, seq, i);
+
+	if (i == 0)
+		flags |= MLX5DIAG_F_SAMPLE_FIRST;
+	if (i == d->num_ids - 1u)
+		flags |= MLX5DIAG_F_SAMPLE_LAST;
+	if (d->out_format == MLX5_DIAG_FORMAT_2) {
+		flags |= MLX5DIAG_F_VALUE_32BIT;
+		value &= 0xffffffffu;
+	}
+	CHECK_INT(it->kind, MLX5DIAG_ITEM_VALUE, "kind");
+	CHECK_U64(it->seq, seq, "seq");
+	CHECK_INT(it->id_index, i, "id_index");
+	CHECK_U64(it->data_id, d->ids[i], "data_id");
+	CHECK_U64(it->value, value, "value");
+	CHECK_U64(it->dev_time, dev_time, "dev_time");
+	CHECK_U64(it->dev_time_end, dev_time_end, "dev_time_end");
+	CHECK_U64(it->perf_time, perf_time, "perf_time");
+	CHECK_U64(it->flags, flags, "flags");
+}
+
+/* ---- formats ---- */
+
+/*
+ * FRC at 1000 kHz: TIME (10000, 1000000) and (20000, 11000000) give 1000 ns
+ * per clock, so device time d maps to 11000000 - (20000 - d) * 1000.
+ */
+static void frc_format(uint8_t format)
+{
+	struct stream s;
+	struct item_list l = { 0 };
+	struct stream_samples d = samples(format, MLX5_DIAG_TS_FRC, 2, ids2,
+					  0, 2, 12000, 1000, 10);
+	struct outcome o;
+	const struct mlx5diag_item *v;
+
+	stream_init(&s);
+	session(&s, 0, format, MLX5_DIAG_TS_FRC, 1000, 2, ids2);
+	stream_time(&s, MLX5_DIAG_TS_FRC, 10000, 1000000, 7);
+	stream_time(&s, MLX5_DIAG_TS_FRC, 20000, 11000000, 8);
+	stream_samples(&s, &d);
+	o = decode_whole(&s, &l);
+	CHECK_INT(o.err, 0, "no error");
+	CHECK_U64(l.n, 7, "items: session, 2 time, 4 values");
+	if (l.n == 7) {
+		CHECK_INT(l.v[0].kind, MLX5DIAG_ITEM_SESSION, "first is SESSION");
+		CHECK_INT(l.v[1].kind, MLX5DIAG_ITEM_TIME, "TIME");
+		CHECK_U64(l.v[1].dev_time, 10000, "TIME dev_time");
+		CHECK_U64(l.v[1].perf_time, 1000000, "TIME perf_time");
+		CHECK_U64(l.v[1].time.uncertainty_ns, 7, "TIME uncertainty");
+		v = &l.v[3];
+		if (format == MLX5_DIAG_FORMAT_0) {
+			check_value(&v[0], &d, 0, 0, 12000, 12000, 3000000, 0);
+			check_value(&v[1], &d, 0, 1, 12010, 12010, 3010000, 0);
+			check_value(&v[2], &d, 1, 0, 13000, 13000, 4000000, 0);
+			check_value(&v[3], &d, 1, 1, 13010, 13010, 4010000, 0);
+		} else {
+			check_value(&v[0], &d, 0, 0, 12000, 12010, 3000000, 0);
+			check_value(&v[1], &d, 0, 1, 12000, 12010, 3000000, 0);
+			check_value(&v[2], &d, 1, 0, 13000, 13010, 4000000, 0);
+			check_value(&v[3], &d, 1, 1, 13000, 13010, 4000000, 0);
+		}
+	}
+	list_free(&l);
+	stream_free(&s);
+}
+
+static void format0_frc_entries_have_their_own_times(void)
+{
+	frc_format(MLX5_DIAG_FORMAT_0);
+}
+
+static void format1_frc_sample_has_earliest_and_latest(void)
+{
+	frc_format(MLX5_DIAG_FORMAT_1);
+}
+
+static void format2_frc_values_are_low_32_bits(void)
+{
+	frc_format(MLX5_DIAG_FORMAT_2);
+}
+
+/*
+ * RTC: ts_h seconds, ts_l ns. TIME (5 s, 100) and (6 s, 1000000100): 1 ns
+ * per ns. A format 1 sample at 5.999999990 s whose latest entry is 30 ns
+ * later wraps ts_l: its end is 6.000000020 s.
+ */
+static void rtc_times_normalise_to_ns(void)
+{
+	struct stream s;
+	struct item_list l = { 0 };
+	struct stream_samples d1 = samples(MLX5_DIAG_FORMAT_1, MLX5_DIAG_TS_RTC,
+					   3, ids3, 0, 1, 5999999990ull, 0, 10);
+	struct stream_samples d0;
+	struct outcome o;
+
+	stream_init(&s);
+	session(&s, 3, MLX5_DIAG_FORMAT_1, MLX5_DIAG_TS_RTC, 0, 3, ids3);
+	stream_time(&s, MLX5_DIAG_TS_RTC, 5000000000ull, 100, 0);
+	stream_time(&s, MLX5_DIAG_TS_RTC, 6000000000ull, 1000000100ull, 0);
+	stream_samples(&s, &d1);
+	o = decode_whole(&s, &l);
+	CHECK_INT(o.err, 0, "no error");
+	CHECK_U64(l.n, 6, "items");
+	if (l.n == 6) {
+		CHECK_U64(l.v[1].dev_time, 5000000000ull, "TIME s<<32|ns normalised");
+		CHECK_U64(l.v[3].run, 3, "run");
+		check_value(&l.v[3], &d1, 0, 0, 5999999990ull, 6000000010ull,
+			    1000000090ull, 0);
+		check_value(&l.v[5], &d1, 0, 2, 5999999990ull, 6000000010ull,
+			    1000000090ull, 0);
+	}
+	list_free(&l);
+	stream_free(&s);
+
+	/* format 0, RTC, one TIME: nominal 1 ns per ns */
+	d0 = samples(MLX5_DIAG_FORMAT_0, MLX5_DIAG_TS_RTC, 2, ids2, 0, 1,
+		     7999999999ull, 0, 2);
+	stream_init(&s);
+	session(&s, 0, MLX5_DIAG_FORMAT_0, MLX5_DIAG_TS_RTC, 0, 2, ids2);
+	stream_time(&s, MLX5_DIAG_TS_RTC, 8000000000ull, 50000, 0);
+	stream_samples(&s, &d0);
+	o = decode_whole(&s, &l);
+	CHECK_INT(o.err, 0, "no error");
+	CHECK_U64(l.n, 4, "items");
+	if (l.n == 4) {
+		check_value(&l.v[2], &d0, 0, 0, 7999999999ull, 7999999999ull,
+			    49999, MLX5DIAG_F_TIME_NOMINAL |
+			    MLX5DIAG_F_TIME_EXTRAPOLATED);
+		check_value(&l.v[3], &d0, 0, 1, 8000000001ull, 8000000001ull,
+			    50001, MLX5DIAG_F_TIME_NOMINAL |
+			    MLX5DIAG_F_TIME_EXTRAPOLATED);
+	}
+	list_free(&l);
+	stream_free(&s);
+}
+
+/* ---- time mapping ---- */
+
+/* A decoder fed SESSION + the given TIME points, for mapping queries. */
+static void time_decoder(struct mlx5diag_decoder *dec, uint8_t ts_source,
+			 uint32_t freq_khz, const uint64_t (*points)[2],
+			 unsigned int n)
+{
+	struct mlx5diag_item items[8];
+	struct stream s;
+	size_t size, count = 8;
+	unsigned int i;
+	int ret;
+
+	stream_init(&s);
+	session(&s, 0, MLX5_DIAG_FORMAT_1, ts_source, freq_khz, 2, ids2);
+	for (i = 0; i < n; i++)
+		stream_time(&s, ts_source, points[i][0], points[i][1], 0);
+	mlx5diag_decoder_init(dec, NULL);
+	size = s.len;
+	ret = mlx5diag_decode(dec, s.buf, &size, items, &count);
+	CHECK_INT(ret, MLX5DIAG_MORE_ITEMS, "stops after SESSION");
+	count = 8;
+	ret = mlx5diag_decode(dec, s.buf + size, &(size_t){ s.len - size },
+			      items, &count);
+	CHECK_INT(ret, MLX5DIAG_DONE, "TIME records decoded");
+	stream_free(&s);
+}
+
+static void time_maps_between_the_last_two_time_records(void)
+{
+	static const uint64_t p3[][2] = {
+		{ 100, 1000 }, { 1100, 4000 }, { 2100, 5000 },
+	};
+	struct mlx5diag_decoder dec;
+	uint32_t f;
+
+	/* the last two points (1100, 4000), (2100, 5000): 1 ns per clock */
+	time_decoder(&dec, MLX5_DIAG_TS_FRC, 1000, p3, 3);
+	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, 1600, &f), 4500, "midpoint");
+	CHECK_U64(f, 0, "interpolated");
+	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, 2100, &f), 5000, "last point");
+	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, 1100, &f), 4000, "prev point");
+	CHECK_U64(f, 0, "prev point is inside");
+	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, 600, &f), 3500, "before prev");
+	CHECK_U64(f, MLX5DIAG_F_TIME_EXTRAPOLATED, "before prev extrapolated");
+	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, 2200, &f), 5100, "after last");
+	CHECK_U64(f, MLX5DIAG_F_TIME_EXTRAPOLATED, "after last extrapolated");
+	mlx5diag_decoder_exit(&dec);
+}
+
+static void time_rounds_the_offset_down(void)
+{
+	/* 3 ns per 2 clocks: 1 clock before the last is 1.5 ns: 1 */
+	static const uint64_t p[][2] = { { 1000, 10000 }, { 1002, 10003 } };
+	struct mlx5diag_decoder dec;
+	uint32_t f;
+
+	time_decoder(&dec, MLX5_DIAG_TS_FRC, 1000, p, 2);
+	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, 1001, &f), 10002, "round");
+	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, 1003, &f), 10004, "round up side");
+	mlx5diag_decoder_exit(&dec);
+}
+
+static void time_uses_nominal_frequency_before_two_records(void)
+{
+	/* 250000 kHz: 4 ns per clock */
+	static const uint64_t p[][2] = { { 1000000, 777777 } };
+	struct mlx5diag_decoder dec;
+	uint32_t f;
+
+	time_decoder(&dec, MLX5_DIAG_TS_FRC, 250000, p, 1);
+	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, 1000000 - 100, &f),
+		  777777 - 400, "100 clocks before");
+	CHECK_U64(f, MLX5DIAG_F_TIME_NOMINAL | MLX5DIAG_F_TIME_EXTRAPOLATED,
+		  "nominal flags");
+	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, 1000000, &f), 777777, "at it");
+	CHECK_U64(f, MLX5DIAG_F_TIME_NOMINAL, "at the point: nominal only");
+	/* 3 clocks of a 300000 kHz clock are 10 ns */
+	mlx5diag_decoder_exit(&dec);
+	time_decoder(&dec, MLX5_DIAG_TS_FRC, 300000, p, 1);
+	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, 1000003, &f), 777787, "3 clocks");
+	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, 999999, &f), 777774,
+		  "1 clock before: 3.33 ns, rounded down");
+	mlx5diag_decoder_exit(&dec);
+}
+
+static void time_is_exact_for_clocks_near_2_64(void)
+{
+	/* points (1, 0) and (2^63 + 1, 3 * 2^61): 0.75 ns per clock */
+	static const uint64_t p[][2] = {
+		{ 1, 0 }, { (1ull << 63) + 1, 3ull << 61 },
+	};
+	/* near the top: (2^64 - 2e9, 10^18), (2^64 - 1e9, 10^18 + 3e9) */
+	static const uint64_t q[][2] = {
+		{ 0ull - 2000000000ull, 1000000000000000000ull },
+		{ 0ull - 1000000000ull, 1000000003000000000ull },
+	};
+	struct mlx5diag_decoder dec;
+	uint32_t f;
+
+	time_decoder(&dec, MLX5_DIAG_TS_FRC, 1000, p, 2);
+	/* 2^62 clocks before the last: the product needs 125 bits */
+	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, (1ull << 62) + 1, &f),
+		  3ull << 60, "2^62 clocks back at 0.75");
+	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, UINT64_MAX, &f),
+		  (3ull << 61) + (((1ull << 63) - 2) / 4 * 3) +
+		  (((1ull << 63) - 2) % 4 * 3) / 4,
+		  "to 2^64 - 1 forward");
+	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, 0, &f), 0,
+		  "2^63 + 1 clocks back is perf time 0");
+	mlx5diag_decoder_exit(&dec);
+
+	time_decoder(&dec, MLX5_DIAG_TS_FRC, 1000, q, 2);
+	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, 0ull - 1000000000ull - 123456789,
+					    &f),
+		  1000000003000000000ull - 370370367, "3 ns per clock near 2^64");
+	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, UINT64_MAX, &f),
+		  1000000003000000000ull + 2999999997ull, "at 2^64 - 1");
+	CHECK_U64(f, MLX5DIAG_F_TIME_EXTRAPOLATED, "past the last point");
+	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, 0, &f), 0,
+		  "3 * (2^64 - 10^9) ns back saturates at 0");
+	mlx5diag_decoder_exit(&dec);
+}
+
+static void time_saturates_at_the_top(void)
+{
+	static const uint64_t p[][2] = {
+		{ 0, UINT64_MAX - 10 }, { 1, UINT64_MAX - 5 },
+	};
+	struct mlx5diag_decoder dec;
+	uint32_t f;
+
+	time_decoder(&dec, MLX5_DIAG_TS_FRC, 1000, p, 2);
+	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, 1000, &f), UINT64_MAX,
+		  "saturated");
+	mlx5diag_decoder_exit(&dec);
+}
+
+/* ---- loss, period, end, sessions ---- */
+
+static void lost_records_and_gaps_are_items(void)
+{
+	struct stream s;
+	struct item_list l = { 0 };
+	struct outcome o;
+	struct stream_samples a = samples(MLX5_DIAG_FORMAT_1, MLX5_DIAG_TS_FRC,
+					  2, ids2, 0, 2, 1000, 10, 1);
+	struct stream_samples b = a, c = a;
+	static const struct {
+		uint8_t kind;
+		uint64_t seq, count;
+		uint32_t cause;
+	} want[] = {
+		{ MLX5DIAG_ITEM_LOST, 2, 3, MLX5_DIAG_LOST_FW_OVERWRITE },
+		{ MLX5DIAG_ITEM_LOST, 6, 2, MLX5DIAG_LOST_UNACCOUNTED },
+		{ MLX5DIAG_ITEM_LOST, 12, 2, MLX5_DIAG_LOST_AUX_FULL },
+		{ MLX5DIAG_ITEM_LOST, 9, 5, MLX5DIAG_LOST_UNACCOUNTED },
+		{ MLX5DIAG_ITEM_END, 16, 0, MLX5_DIAG_END_TAKEN },
+	};
+	size_t i, k = 0, values = 0;
+
+	b.first_seq = 5;
+	b.nr = 1;
+	c.first_seq = 8;
+	c.nr = 1;
+	stream_init(&s);
+	session(&s, 0, MLX5_DIAG_FORMAT_1, MLX5_DIAG_TS_FRC, 1000, 2, ids2);
+	stream_time(&s, MLX5_DIAG_TS_FRC, 900, 900000, 0);
+	stream_samples(&s, &a);			/* 0, 1 */
+	stream_lost(&s, 2, 3, MLX5_DIAG_LOST_FW_OVERWRITE);	/* 2..4 */
+	stream_samples(&s, &b);			/* 5 */
+	stream_samples(&s, &c);			/* 8: 6, 7 unaccounted */
+	stream_lost(&s, 12, 2, MLX5_DIAG_LOST_AUX_FULL);
+	/* 9..11 and 14, 15 unaccounted: 5 from 9 */
+	stream_end(&s, 16, MLX5_DIAG_END_TAKEN);
+	o = decode_whole(&s, &l);
+	CHECK_INT(o.err, 0, "no error");
+	for (i = 0; i < l.n; i++) {
+		if (l.v[i].kind == MLX5DIAG_ITEM_VALUE) {
+			values++;
+			continue;
+		}
+		if (l.v[i].kind != MLX5DIAG_ITEM_LOST &&
+		    l.v[i].kind != MLX5DIAG_ITEM_END)
+			continue;
+		CHECK(k < 5, "more loss/end items than expected");
+		if (k >= 5)
+			break;
+		CHECK_INT(l.v[i].kind, want[k].kind, "kind");
+		CHECK_U64(l.v[i].seq, want[k].seq, "seq");
+		if (want[k].kind == MLX5DIAG_ITEM_LOST) {
+			CHECK_U64(l.v[i].lost.count, want[k].count, "count");
+			CHECK_U64(l.v[i].lost.cause, want[k].cause, "cause");
+		} else {
+			CHECK_U64(l.v[i].end.reason, want[k].cause, "reason");
+		}
+		k++;
+	}
+	CHECK_U64(k, 5, "loss and end items");
+	CHECK_U64(values, 8, "value items of 4 samples");
+	list_free(&l);
+	stream_free(&s);
+}
+
+/* Kinds, first numbers, counts and causes of the LOST items of a stream. */
+static size_t lost_items(const struct stream *s, uint64_t (*out)[3], size_t max)
+{
+	struct item_list l = { 0 };
+	size_t i, k = 0;
+	struct outcome o = decode_whole(s, &l);
+
+	CHECK_INT(o.err, 0, "decodes");
+	for (i = 0; i < l.n && k < max; i++) {
+		if (l.v[i].kind != MLX5DIAG_ITEM_LOST)
+			continue;
+		out[k][0] = l.v[i].seq;
+		out[k][1] = l.v[i].lost.count;
+		out[k][2] = l.v[i].lost.cause;
+		k++;
+	}
+	list_free(&l);
+	return k;
+}
+
+static void lost_records_in_any_order_cover_the_gap(void)
+{
+	struct stream s;
+	struct stream_samples a = samples(MLX5_DIAG_FORMAT_1, MLX5_DIAG_TS_FRC,
+					  2, ids2, 0, 5, 1000, 10, 1);
+	struct stream_samples b = a;
+	uint64_t got[4][3];
+	size_t k;
+
+	/* 5..9 then 10..12 reported in reverse order: no unaccounted item */
+	stream_init(&s);
+	session(&s, 0, MLX5_DIAG_FORMAT_1, MLX5_DIAG_TS_FRC, 1000, 2, ids2);
+	stream_time(&s, MLX5_DIAG_TS_FRC, 2000, 900000, 0);
+	stream_samples(&s, &a);
+	stream_lost(&s, 10, 3, MLX5_DIAG_LOST_AUX_FULL);
+	stream_lost(&s, 5, 5, MLX5_DIAG_LOST_FW_OVERWRITE);
+	b.first_seq = 13;
+	b.nr = 1;
+	stream_samples(&s, &b);
+	k = lost_items(&s, got, 4);
+	CHECK_U64(k, 2, "just the two LOST records");
+	CHECK(k == 2 && got[0][0] == 10 && got[1][0] == 5, "in stream order");
+	stream_free(&s);
+
+	/* 5, 6 reported, 7..9 not: 3 unaccounted from 7 */
+	stream_init(&s);
+	session(&s, 0, MLX5_DIAG_FORMAT_1, MLX5_DIAG_TS_FRC, 1000, 2, ids2);
+	stream_time(&s, MLX5_DIAG_TS_FRC, 2000, 900000, 0);
+	stream_samples(&s, &a);
+	stream_lost(&s, 5, 2, MLX5_DIAG_LOST_FW_OVERWRITE);
+	b.first_seq = 10;
+	stream_samples(&s, &b);
+	k = lost_items(&s, got, 4);
+	CHECK_U64(k, 2, "the record and the remainder");
+	CHECK(k == 2 && got[1][0] == 7 && got[1][1] == 3 &&
+	      got[1][2] == MLX5DIAG_LOST_UNACCOUNTED, "3 unaccounted from 7");
+	stream_free(&s);
+}
+
+static void period_item_carries_the_new_period(void)
+{
+	struct stream s;
+	struct item_list l = { 0 };
+	struct outcome o;
+
+	stream_init(&s);
+	session(&s, 1, MLX5_DIAG_FORMAT_2, MLX5_DIAG_TS_FRC, 500000, 2, ids2);
+	stream_time(&s, MLX5_DIAG_TS_FRC, 1000000, 2000000, 0);
+	stream_period(&s, MLX5_DIAG_TS_FRC, 42, 1000500, 200000, 262144, 17);
+	stream_end(&s, 0, MLX5_DIAG_END_STOPPED);
+	o = decode_whole(&s, &l);
+	CHECK_INT(o.err, 0, "no error");
+	CHECK_U64(l.n, 4, "session, time, period, end");
+	if (l.n == 4) {
+		const struct mlx5diag_item *p = &l.v[2];
+
+		CHECK_INT(p->kind, MLX5DIAG_ITEM_PERIOD, "PERIOD");
+		CHECK_U64(p->run, 1, "run");
+		CHECK_U64(p->seq, 42, "first seq at the new period");
+		CHECK_U64(p->dev_time, 1000500, "dev_time");
+		CHECK_U64(p->perf_time, 2001000, "500 clocks at 2 ns");
+		CHECK_U64(p->period.ns_requested, 200000, "requested");
+		CHECK_U64(p->period.ns_actual, 262144, "actual");
+		CHECK_U64(p->period.log_sample_period, 17, "log period");
+		CHECK_INT(l.v[3].kind, MLX5DIAG_ITEM_END, "END");
+		CHECK_U64(l.v[3].end.reason, MLX5_DIAG_END_STOPPED, "reason");
+	}
+	list_free(&l);
+	stream_free(&s);
+}
+
+static void session_item_ends_its_call(void)
+{
+	struct stream s;
+	struct mlx5diag_decoder dec;
+	struct mlx5diag_item items[64];
+	const struct mlx5diag_session *ss;
+	struct stream_samples a = samples(MLX5_DIAG_FORMAT_1, MLX5_DIAG_TS_FRC,
+					  2, ids2, 0, 3, 1000, 10, 1);
+	struct stream_samples b = samples(MLX5_DIAG_FORMAT_0, MLX5_DIAG_TS_FRC,
+					  3, ids3, 0, 1, 5000, 10, 1);
+	size_t off = 0, size, count;
+	int ret;
+
+	stream_init(&s);
+	session(&s, 0, MLX5_DIAG_FORMAT_1, MLX5_DIAG_TS_FRC, 1000, 2, ids2);
+	stream_time(&s, MLX5_DIAG_TS_FRC, 900, 900000, 0);
+	stream_samples(&s, &a);
+	stream_end(&s, 3, MLX5_DIAG_END_STOPPED);
+	session(&s, 1, MLX5_DIAG_FORMAT_0, MLX5_DIAG_TS_FRC, 1000, 3, ids3);
+	stream_time(&s, MLX5_DIAG_TS_FRC, 5000, 9000000, 0);
+	stream_samples(&s, &b);
+
+	mlx5diag_decoder_init(&dec, NULL);
+	CHECK(!mlx5diag_session(&dec), "no session before the first");
+	size = s.len;
+	count = 64;
+	ret = mlx5diag_decode(&dec, s.buf, &size, items, &count);
+	CHECK_INT(ret, MLX5DIAG_MORE_ITEMS, "stops after SESSION");
+	CHECK_U64(count, 1, "one item");
+	CHECK_INT(items[0].kind, MLX5DIAG_ITEM_SESSION, "SESSION");
+	ss = mlx5diag_session(&dec);
+	CHECK(ss && ss->num_ids == 2 && ss->out_format == 1 && ss->run == 0 &&
+	      ss->freq_khz == 1000 && ss->period_ns_actual == 100000 &&
+	      ss->ids[1].data_id == ids2[1] &&
+	      !strcmp(ss->identifier, "0000:08:00.0"), "run 0 described");
+	off += size;
+
+	size = s.len - off;
+	count = 64;
+	ret = mlx5diag_decode(&dec, s.buf + off, &size, items, &count);
+	CHECK_INT(ret, MLX5DIAG_MORE_ITEMS, "stops after the second SESSION");
+	CHECK_U64(count, 1 + 6 + 1 + 1, "time, 6 values, end, session");
+	CHECK_INT(items[count - 1].kind, MLX5DIAG_ITEM_SESSION, "last is SESSION");
+	CHECK_U64(items[count - 1].run, 1, "of run 1");
+	ss = mlx5diag_session(&dec);
+	CHECK(ss && ss->num_ids == 3 && ss->out_format == 0 && ss->run == 1,
+	      "run 1 described");
+	off += size;
+
+	size = s.len - off;
+	count = 64;
+	ret = mlx5diag_decode(&dec, s.buf + off, &size, items, &count);
+	CHECK_INT(ret, MLX5DIAG_DONE, "done");
+	CHECK_U64(count, 4, "time and 3 values, numbered from 0 again");
+	CHECK_U64(items[1].seq, 0, "sample 0 of run 1");
+	CHECK_U64(off + size, s.len, "all consumed");
+	mlx5diag_decoder_exit(&dec);
+	stream_free(&s);
+}
+
+/* ---- resumption ---- */
+
+/* Two runs, every record type, formats 0 and 2, gaps: about 1.5 KiB. */
+static void mixed_stream(struct stream *s)
+{
+	struct stream_samples a = samples(MLX5_DIAG_FORMAT_0, MLX5_DIAG_TS_FRC,
+					  3, ids3, 0, 4, 100000, 1000, 7);
+	struct stream_samples b = a;
+	struct stream_samples c = samples(MLX5_DIAG_FORMAT_2, MLX5_DIAG_TS_RTC,
+					  2, ids2, 0, 5, 4999990000ull,
+					  100000, 3);
+
+	stream_init(s);
+	session(s, 0, MLX5_DIAG_FORMAT_0, MLX5_DIAG_TS_FRC, 156250, 3, ids3);
+	stream_time(s, MLX5_DIAG_TS_FRC, 99000, 5000000, 3);
+	stream_samples(s, &a);
+	stream_time(s, MLX5_DIAG_TS_FRC, 105000, 5038400, 3);
+	stream_lost(s, 4, 2, MLX5_DIAG_LOST_FW_OVERWRITE);
+	b.first_seq = 7;
+	b.nr = 2;
+	b.t0 = 107000;
+	stream_samples(s, &b);
+	stream_time(s, MLX5_DIAG_TS_FRC, 110000, 5070400, 3);
+	stream_period(s, MLX5_DIAG_TS_FRC, 9, 109500, 50000, 65536, 13);
+	stream_end(s, 10, MLX5_DIAG_END_STOPPED);
+	session(s, 1, MLX5_DIAG_FORMAT_2, MLX5_DIAG_TS_RTC, 0, 2, ids2);
+	stream_time(s, MLX5_DIAG_TS_RTC, 5000000000ull, 9000000, 1);
+	stream_samples(s, &c);
+	stream_time(s, MLX5_DIAG_TS_RTC, 5001000000ull, 10000100, 1);
+	stream_lost(s, 5, 1, MLX5_DIAG_LOST_AUX_FULL);
+	stream_end(s, 7, MLX5_DIAG_END_REMOVED);
+}
+
+static void split_at_every_byte_gives_the_same_items(void)
+{
+	struct stream s;
+	struct item_list ref = { 0 }, got = { 0 };
+	struct outcome o;
+	size_t cut, room;
+	int mismatches = 0;
+
+	mixed_stream(&s);
+	o = decode_whole(&s, &ref);
+	CHECK_INT(o.err, 0, "reference decodes");
+	CHECK(!o.saw_session_not_last, "SESSION is always last of its call");
+	CHECK(ref.n > 40, "reference has %zu items", ref.n);
+
+	for (cut = 0; cut <= s.len; cut++) {
+		for (room = 1; room <= 3; room += 2) {
+			got.n = 0;
+			o = decode_pieces(NULL, s.buf, s.len, &cut, 1, room, &got);
+			if (o.err || !same_items(&ref, &got) ||
+			    o.saw_session_not_last)
+				mismatches++;
+		}
+	}
+	CHECK_INT(mismatches, 0, "two pieces at every offset, rooms 1 and 3");
+
+	for (room = 1; room <= 2; room++) {
+		got.n = 0;
+		o = decode_bytewise(NULL, &s, room, &got);
+		CHECK_INT(o.err, 0, "byte at a time decodes");
+		CHECK(same_items(&ref, &got),
+		      "byte at a time, room %zu: %zu items, want %zu", room,
+		      got.n, ref.n);
+	}
+	got.n = 0;
+	o = decode_pieces(NULL, s.buf, s.len, NULL, 0, 1, &got);
+	CHECK(same_items(&ref, &got), "whole input, item array of 1");
+	list_free(&ref);
+	list_free(&got);
+	stream_free(&s);
+}
+
+static void need_more_consumes_whole_records_only(void)
+{
+	struct stream s;
+	struct mlx5diag_decoder dec;
+	struct mlx5diag_item items[256];
+	size_t first, last, size, count;
+	int ret;
+
+	stream_init(&s);
+	session(&s, 0, MLX5_DIAG_FORMAT_1, MLX5_DIAG_TS_FRC, 1000, 2, ids2);
+	first = s.len;
+	mlx5diag_decoder_init(&dec, NULL);
+	size = s.len;
+	count = 256;
+	ret = mlx5diag_decode(&dec, s.buf, &size, items, &count);
+	CHECK_INT(ret, MLX5DIAG_DONE, "SESSION alone: done");
+	stream_time(&s, MLX5_DIAG_TS_FRC, 1, 1, 0);
+	last = stream_end(&s, 0, MLX5_DIAG_END_STOPPED);
+	size = s.len - 5 - first;
+	count = 256;
+	ret = mlx5diag_decode(&dec, s.buf + first, &size, items, &count);
+	CHECK_INT(ret, MLX5DIAG_NEED_MORE, "need more");
+	CHECK_U64(size, last - first, "consumed up to the cut record");
+	CHECK_U64(count, 1, "the TIME item");
+	size = 4;
+	count = 256;
+	ret = mlx5diag_decode(&dec, s.buf + last, &size, items, &count);
+	CHECK_INT(ret, MLX5DIAG_NEED_MORE, "less than a header: need more");
+	CHECK_U64(size, 0, "nothing consumed");
+	CHECK_INT(mlx5diag_decode_end(&dec, 4), -EBADMSG, "ends inside a record");
+	CHECK_INT(mlx5diag_decode_end(&dec, 0), -EBADMSG, "and the error stays");
+	mlx5diag_decoder_exit(&dec);
+	stream_free(&s);
+}
+
+static void resuming_on_another_record_is_refused(void)
+{
+	struct stream s;
+	struct mlx5diag_decoder dec;
+	struct mlx5diag_item items[4];
+	struct stream_samples a = samples(MLX5_DIAG_FORMAT_1, MLX5_DIAG_TS_FRC,
+					  2, ids2, 0, 3, 1000, 10, 1);
+	size_t off, samples_off, size, count;
+	uint64_t eoff = 0;
+	int ret;
+
+	stream_init(&s);
+	session(&s, 0, MLX5_DIAG_FORMAT_1, MLX5_DIAG_TS_FRC, 1000, 2, ids2);
+	stream_time(&s, MLX5_DIAG_TS_FRC, 900, 900000, 0);
+	samples_off = stream_samples(&s, &a);
+	stream_end(&s, 3, MLX5_DIAG_END_STOPPED);
+	mlx5diag_decoder_init(&dec, NULL);
+	size = s.len;
+	count = 4;
+	mlx5diag_decode(&dec, s.buf, &size, items, &count);
+	off = size;
+	size = s.len - off;
+	count = 4;
+	ret = mlx5diag_decode(&dec, s.buf + off, &size, items, &count);
+	CHECK_INT(ret, MLX5DIAG_MORE_ITEMS, "array full inside SAMPLES");
+	CHECK_U64(off + size, samples_off, "SAMPLES not consumed yet");
+	CHECK_U64(count, 4, "time + 3 values");
+	off += size;
+	size = s.len - off;
+	count = 4;
+	/* skip the SAMPLES record: give the END record instead */
+	ret = mlx5diag_decode(&dec, s.buf + s.len - 24, &(size_t){ 24 }, items,
+			      &count);
+	CHECK_INT(ret, -EINVAL, "another record refused");
+	CHECK(mlx5diag_error_message(&dec, &eoff) != NULL, "message");
+	CHECK_U64(eoff, samples_off, "at the stream offset the decoder was at");
+	mlx5diag_decoder_exit(&dec);
+	stream_free(&s);
+}
+
+/* ---- malformed streams ---- */
+
+struct bad_case {
+	const char *name;
+	int err;
+	/* builds the stream; returns the offset of the bad record */
+	size_t (*build)(struct stream *s);
+	uint32_t max_record_size;
+	uint32_t max_ids;
+};
+
+/* SESSION (2 ids, format 1, FRC) + TIME: 112 + 32 bytes. */
+static size_t prologue(struct stream *s)
+{
+	stream_init(s);
+	session(s, 0, MLX5_DIAG_FORMAT_1, MLX5_DIAG_TS_FRC, 1000, 2, ids2);
+	return stream_time(s, MLX5_DIAG_TS_FRC, 1000, 1000000, 0);
+}
+
+static struct stream_samples good_samples(void)
+{
+	return samples(MLX5_DIAG_FORMAT_1, MLX5_DIAG_TS_FRC, 2, ids2, 0, 2,
+		       900, 10, 1);
+}
+
+static size_t bad_size_not_multiple_of_8(struct stream *s)
+{
+	size_t off;
+
+	prologue(s);
+	off = stream_time(s, MLX5_DIAG_TS_FRC, 1001, 1000001, 0);
+	stream_put32(s, off + 4, 36);
+	return off;
+}
+
+static size_t bad_size_zero(struct stream *s)
+{
+	prologue(s);
+	return stream_raw(s, MLX5_DIAG_REC_TIME, 0);
+}
+
+static size_t bad_size_below_struct(struct stream *s)
+{
+	prologue(s);
+	return stream_raw(s, MLX5_DIAG_REC_TIME, 16);
+}
+
+static size_t bad_size_over_cap(struct stream *s)
+{
+	size_t off;
+
+	prologue(s);
+	off = stream_raw(s, MLX5_DIAG_REC_SAMPLES, 8);
+	stream_put32(s, off + 4, 8192);		/* only the header is there */
+	return off;
+}
+
+static size_t bad_unknown_type(struct stream *s)
+{
+	prologue(s);
+	return stream_raw(s, 7, 32);
+}
+
+static size_t bad_type_zero(struct stream *s)
+{
+	stream_init(s);
+	return stream_raw(s, 0, 8);
+}
+
+static size_t bad_abi_version(struct stream *s)
+{
+	prologue(s);
+	stream_put16(s, offsetof(struct mlx5_diag_rec_session, abi_version), 2);
+	return 0;
+}
+
+static size_t bad_session_size(struct stream *s)
+{
+	prologue(s);
+	stream_put16(s, offsetof(struct mlx5_diag_rec_session, num_ids), 3);
+	return 0;
+}
+
+static size_t bad_session_no_ids(struct stream *s)
+{
+	stream_init(s);
+	session(s, 0, MLX5_DIAG_FORMAT_1, MLX5_DIAG_TS_FRC, 1000, 0, ids2);
+	return 0;
+}
+
+static size_t bad_session_too_many_ids(struct stream *s)
+{
+	prologue(s);	/* max_ids 1 in the case */
+	return 0;
+}
+
+static size_t bad_session_format(struct stream *s)
+{
+	prologue(s);
+	s->buf[offsetof(struct mlx5_diag_rec_session, out_format)] = 3;
+	return 0;
+}
+
+static size_t bad_session_ts_source(struct stream *s)
+{
+	prologue(s);
+	s->buf[offsetof(struct mlx5_diag_rec_session, ts_source)] = 2;
+	return 0;
+}
+
+static size_t bad_session_frc_freq_zero(struct stream *s)
+{
+	prologue(s);
+	stream_put32(s, offsetof(struct mlx5_diag_rec_session, freq_khz), 0);
+	return 0;
+}
+
+static size_t bad_samples_before_session(struct stream *s)
+{
+	struct stream_samples d = good_samples();
+
+	stream_init(s);
+	return stream_samples(s, &d);
+}
+
+static size_t bad_time_before_session(struct stream *s)
+{
+	stream_init(s);
+	return stream_time(s, MLX5_DIAG_TS_FRC, 1, 1, 0);
+}
+
+static size_t bad_samples_before_time(struct stream *s)
+{
+	struct stream_samples d = good_samples();
+
+	stream_init(s);
+	session(s, 0, MLX5_DIAG_FORMAT_1, MLX5_DIAG_TS_FRC, 1000, 2, ids2);
+	return stream_samples(s, &d);
+}
+
+static size_t bad_samples_sample_size(struct stream *s)
+{
+	struct stream_samples d = good_samples();
+	size_t off;
+
+	prologue(s);
+	off = stream_samples(s, &d);
+	stream_put16(s, off + offsetof(struct mlx5_diag_rec_samples, sample_size), 24);
+	return off;
+}
+
+static size_t bad_samples_format(struct stream *s)
+{
+	struct stream_samples d = good_samples();
+
+	prologue(s);
+	d.out_format = MLX5_DIAG_FORMAT_2;
+	return stream_samples(s, &d);
+}
+
+static size_t bad_samples_num_ids(struct stream *s)
+{
+	struct stream_samples d = good_samples();
+
+	prologue(s);
+	d.num_ids = 3;
+	d.ids = ids3;
+	return stream_samples(s, &d);
+}
+
+static size_t bad_samples_count(struct stream *s)
+{
+	struct stream_samples d = good_samples();
+	size_t off;
+
+	prologue(s);
+	off = stream_samples(s, &d);
+	stream_put32(s, off + offsetof(struct mlx5_diag_rec_samples, nr_samples), 3);
+	return off;
+}
+
+static size_t bad_format0_data_id(struct stream *s)
+{
+	struct stream_samples d = samples(MLX5_DIAG_FORMAT_0, MLX5_DIAG_TS_FRC,
+					  2, ids2, 0, 2, 900, 10, 1);
+	size_t off;
+
+	stream_init(s);
+	session(s, 0, MLX5_DIAG_FORMAT_0, MLX5_DIAG_TS_FRC, 1000, 2, ids2);
+	stream_time(s, MLX5_DIAG_TS_FRC, 1000, 1000000, 0);
+	off = stream_samples(s, &d);
+	/* sample 1, entry 1 */
+	stream_put64(s, off + 24 + 56 + 8 + 24, 0x1234);
+	return off;
+}
+
+static size_t bad_format0_sample_id(struct stream *s)
+{
+	struct stream_samples d = samples(MLX5_DIAG_FORMAT_0, MLX5_DIAG_TS_FRC,
+					  2, ids2, 0, 2, 900, 10, 1);
+	size_t off;
+
+	stream_init(s);
+	session(s, 0, MLX5_DIAG_FORMAT_0, MLX5_DIAG_TS_FRC, 1000, 2, ids2);
+	stream_time(s, MLX5_DIAG_TS_FRC, 1000, 1000000, 0);
+	off = stream_samples(s, &d);
+	stream_put32(s, off + 24 + 56, 5);
+	return off;
+}
+
+static size_t bad_time_dev_backwards(struct stream *s)
+{
+	prologue(s);
+	return stream_time(s, MLX5_DIAG_TS_FRC, 999, 1000001, 0);
+}
+
+static size_t bad_time_perf_backwards(struct stream *s)
+{
+	prologue(s);
+	return stream_time(s, MLX5_DIAG_TS_FRC, 1001, 999999, 0);
+}
+
+static size_t bad_seq_backwards(struct stream *s)
+{
+	struct stream_samples d = good_samples();
+
+	prologue(s);
+	stream_samples(s, &d);
+	d.first_seq = 1;
+	return stream_samples(s, &d);
+}
+
+static size_t bad_seq_overflow(struct stream *s)
+{
+	struct stream_samples d = good_samples();
+
+	prologue(s);
+	d.first_seq = UINT64_MAX;
+	return stream_samples(s, &d);
+}
+
+static size_t bad_samples_after_end(struct stream *s)
+{
+	struct stream_samples d = good_samples();
+
+	prologue(s);
+	stream_end(s, 0, MLX5_DIAG_END_STOPPED);
+	return stream_samples(s, &d);
+}
+
+static size_t bad_truncated(struct stream *s)
+{
+	size_t off;
+
+	prologue(s);
+	off = stream_time(s, MLX5_DIAG_TS_FRC, 1001, 1000001, 0);
+	s->len -= 8;
+	return off;
+}
+
+static const struct bad_case bad_cases[] = {
+	{ .name = "size not a multiple of 8", .err = -EBADMSG, .build = bad_size_not_multiple_of_8 },
+	{ .name = "size 0", .err = -EBADMSG, .build = bad_size_zero },
+	{ .name = "size below the type's struct", .err = -EBADMSG, .build = bad_size_below_struct },
+	{ .name = "size over the cap", .err = -EMSGSIZE, .build = bad_size_over_cap, .max_record_size = 4096 },
+	{ .name = "unknown type 7", .err = -ENOMSG, .build = bad_unknown_type },
+	{ .name = "type 0", .err = -ENOMSG, .build = bad_type_zero },
+	{ .name = "abi_version 2", .err = -EPROTONOSUPPORT, .build = bad_abi_version },
+	{ .name = "SESSION size and num_ids disagree", .err = -EBADMSG, .build = bad_session_size },
+	{ .name = "SESSION without ids", .err = -EBADMSG, .build = bad_session_no_ids },
+	{ .name = "SESSION over max_ids", .err = -E2BIG, .build = bad_session_too_many_ids, .max_ids = 1 },
+	{ .name = "SESSION format 3", .err = -EBADMSG, .build = bad_session_format },
+	{ .name = "SESSION ts_source 2", .err = -EBADMSG, .build = bad_session_ts_source },
+	{ .name = "SESSION FRC at 0 kHz", .err = -EBADMSG, .build = bad_session_frc_freq_zero },
+	{ .name = "SAMPLES before SESSION", .err = -EPROTO, .build = bad_samples_before_session },
+	{ .name = "TIME before SESSION", .err = -EPROTO, .build = bad_time_before_session },
+	{ .name = "SAMPLES before TIME", .err = -EPROTO, .build = bad_samples_before_time },
+	{ .name = "SAMPLES sample_size", .err = -EBADMSG, .build = bad_samples_sample_size },
+	{ .name = "SAMPLES format", .err = -EBADMSG, .build = bad_samples_format },
+	{ .name = "SAMPLES num_ids", .err = -EBADMSG, .build = bad_samples_num_ids },
+	{ .name = "SAMPLES nr_samples vs size", .err = -EBADMSG, .build = bad_samples_count },
+	{ .name = "format 0 data ID", .err = -EBADMSG, .build = bad_format0_data_id },
+	{ .name = "format 0 sample_id", .err = -EBADMSG, .build = bad_format0_sample_id },
+	{ .name = "TIME dev_time backwards", .err = -EPROTO, .build = bad_time_dev_backwards },
+	{ .name = "TIME perf_time backwards", .err = -EPROTO, .build = bad_time_perf_backwards },
+	{ .name = "sample numbers backwards", .err = -EPROTO, .build = bad_seq_backwards },
+	{ .name = "sample numbers past 2^64", .err = -EBADMSG, .build = bad_seq_overflow },
+	{ .name = "SAMPLES after END", .err = -EPROTO, .build = bad_samples_after_end },
+	{ .name = "stream ends inside a record", .err = -EBADMSG, .build = bad_truncated },
+};
+
+static void malformed_streams_give_code_and_offset(void)
+{
+	size_t c;
+
+	for (c = 0; c < sizeof(bad_cases) / sizeof(bad_cases[0]); c++) {
+		const struct bad_case *b = &bad_cases[c];
+		struct mlx5diag_config cfg = {
+			.max_record_size = b->max_record_size,
+			.max_ids = b->max_ids,
+		};
+		struct item_list whole = { 0 }, bytewise = { 0 };
+		struct stream s;
+		size_t off = b->build(&s);
+		struct outcome o1, o2;
+
+		o1 = decode_pieces(&cfg, s.buf, s.len, NULL, 0, 4096, &whole);
+		o2 = decode_bytewise(&cfg, &s, 1, &bytewise);
+		CHECK(o1.err == b->err && o1.err_offset == off,
+		      "%s: error %d (%s) at %llu, want %d at %zu", b->name,
+		      o1.err, mlx5diag_strerror(o1.err),
+		      (unsigned long long)o1.err_offset, b->err, off);
+		CHECK(o2.err == b->err && o2.err_offset == off,
+		      "%s, byte at a time: error %d at %llu, want %d at %zu",
+		      b->name, o2.err, (unsigned long long)o2.err_offset,
+		      b->err, off);
+		CHECK(same_items(&whole, &bytewise),
+		      "%s: the same items before the error", b->name);
+		list_free(&whole);
+		list_free(&bytewise);
+		stream_free(&s);
+	}
+}
+
+static void errors_are_sticky_until_reset(void)
+{
+	struct stream s, good;
+	struct mlx5diag_decoder dec;
+	struct mlx5diag_item items[16];
+	size_t size = 0, count = 16;
+	uint64_t off = 99;
+
+	bad_time_before_session(&s);
+	mlx5diag_decoder_init(&dec, NULL);
+	size = s.len;
+	CHECK_INT(mlx5diag_decode(&dec, s.buf, &size, items, &count), -EPROTO,
+		  "first");
+	CHECK_U64(size, 0, "nothing consumed");
+	CHECK_U64(count, 0, "nothing produced");
+	prologue(&good);
+	size = good.len;
+	count = 16;
+	CHECK_INT(mlx5diag_decode(&dec, good.buf, &size, items, &count), -EPROTO,
+		  "still failing on good input");
+	CHECK(mlx5diag_error_message(&dec, &off) != NULL && off == 0,
+	      "message and offset kept");
+	mlx5diag_decoder_reset(&dec);
+	CHECK(mlx5diag_error_message(&dec, NULL) == NULL, "reset clears it");
+	size = good.len;
+	count = 16;
+	CHECK_INT(mlx5diag_decode(&dec, good.buf, &size, items, &count),
+		  MLX5DIAG_MORE_ITEMS, "decodes after reset");
+	mlx5diag_decoder_exit(&dec);
+	stream_free(&s);
+	stream_free(&good);
+}
+
+static void bad_arguments_are_einval(void)
+{
+	struct mlx5diag_decoder dec;
+	struct mlx5diag_item items[1];
+	struct mlx5diag_config big = { .max_ids = 70000 };
+	uint8_t b[8] = { 0 };
+	size_t size = 8, count = 0;
+
+	CHECK_INT(mlx5diag_decoder_init(&dec, &big), -EINVAL, "max_ids > 65535");
+	mlx5diag_decoder_init(&dec, NULL);
+	CHECK_INT(mlx5diag_decode(&dec, b, &size, items, &count), -EINVAL,
+		  "no room");
+	count = 1;
+	CHECK_INT(mlx5diag_decode(&dec, NULL, &size, items, &count), -EINVAL,
+		  "NULL buffer with a size");
+	CHECK_INT(mlx5diag_decode(&dec, b, &size, NULL, &count), -EINVAL,
+		  "NULL items");
+	size = 0;
+	CHECK_INT(mlx5diag_decode(&dec, NULL, &size, items, &count),
+		  MLX5DIAG_DONE, "empty input");
+	CHECK_U64(count, 0, "no items");
+	mlx5diag_decoder_exit(&dec);
+}
+
+static void names_cover_every_value(void)
+{
+	CHECK_STR(mlx5diag_item_kind_name(MLX5DIAG_ITEM_TIME), "time", "kind");
+	CHECK_STR(mlx5diag_item_kind_name(0), "unknown", "kind 0");
+	CHECK_STR(mlx5diag_item_kind_name(99), "unknown", "kind 99");
+	CHECK_STR(mlx5diag_lost_cause_name(0), "unaccounted", "cause 0");
+	CHECK_STR(mlx5diag_lost_cause_name(MLX5_DIAG_LOST_RESET), "reset", "cause 3");
+	CHECK_STR(mlx5diag_lost_cause_name(4), "unknown", "cause 4");
+	CHECK_STR(mlx5diag_end_reason_name(MLX5_DIAG_END_FULL), "full", "reason");
+	CHECK_STR(mlx5diag_format_name(2), "format2", "format");
+	CHECK_STR(mlx5diag_ts_source_name(1), "rtc", "ts source");
+	CHECK_STR(mlx5diag_vclass_name(MLX5_DIAG_VCLASS_STAT_MAX), "stat_max",
+		  "vclass");
+	CHECK_STR(mlx5diag_mode_name(MLX5_DIAG_MODE_SINGLE), "single", "mode");
+	CHECK_STR(mlx5diag_strerror(-EPROTO), "records out of order", "EPROTO");
+	CHECK_STR(mlx5diag_strerror(MLX5DIAG_NEED_MORE),
+		  "the input ends inside a record", "need more");
+	CHECK_STR(mlx5diag_strerror(-EIO), "unknown", "foreign errno");
+}
+
+int main(void)
+{
+	RUN(format0_frc_entries_have_their_own_times);
+	RUN(format1_frc_sample_has_earliest_and_latest);
+	RUN(format2_frc_values_are_low_32_bits);
+	RUN(rtc_times_normalise_to_ns);
+	RUN(time_maps_between_the_last_two_time_records);
+	RUN(time_rounds_the_offset_down);
+	RUN(time_uses_nominal_frequency_before_two_records);
+	RUN(time_is_exact_for_clocks_near_2_64);
+	RUN(time_saturates_at_the_top);
+	RUN(lost_records_and_gaps_are_items);
+	RUN(lost_records_in_any_order_cover_the_gap);
+	RUN(period_item_carries_the_new_period);
+	RUN(session_item_ends_its_call);
+	RUN(split_at_every_byte_gives_the_same_items);
+	RUN(need_more_consumes_whole_records_only);
+	RUN(resuming_on_another_record_is_refused);
+	RUN(malformed_streams_give_code_and_offset);
+	RUN(errors_are_sticky_until_reset);
+	RUN(bad_arguments_are_einval);
+	RUN(names_cover_every_value);
+	return runner_done();
+}
