@@ -712,6 +712,9 @@ int mlx5_diag_engine_session_claim(struct mlx5_diag_engine *eng, bool force,
 				eng->fw->name);
 			*took_over = true;
 		}
+		/* free, or taken by force: no longer FOREIGN, ours to program */
+		if (!ret)
+			eng->state = MLX5_DIAG_ENGINE_OFF;
 	}
 	if (!ret) {
 		eng->session_claimed = true;
