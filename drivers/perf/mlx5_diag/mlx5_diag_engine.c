@@ -712,6 +712,9 @@ int mlx5_diag_engine_session_claim(struct mlx5_diag_engine *eng, bool force,
 				eng->fw->name);
 			*took_over = true;
 		}
+		/* free, or taken by force: no longer FOREIGN, ours to program */
+		if (!ret)
+			eng->state = MLX5_DIAG_ENGINE_OFF;
 	}
 	if (!ret) {
 		eng->session_claimed = true;
@@ -1043,7 +1046,7 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 				   struct mlx5_diag_drain *d)
 {
 	unsigned int bits, nslots, want, got, k;
-	u64 mask, delta;
+	u64 mask, delta, ts;
 	int ret = 0;
 
 	d->n = 0;
@@ -1072,8 +1075,14 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 			mlx5_diag_engine_decode_from(eng, eng->session_out, k);
 			delta = (eng->entries[0].sample_id - eng->session_next) &
 				mask;
+			/*
+			 * A later lap's sample of this run (an earlier run's
+			 * left in the buffer is older than the clock at
+			 * program time, whatever its sample id)
+			 */
 			if (delta && delta <= mask >> 1 &&
-			    !(delta & (nslots - 1)) && !d->n) {
+			    !(delta & (nslots - 1)) && !d->n &&
+			    mlx5_diag_engine_session_ts(eng, 0, &ts)) {
 				/* overwritten: go on from the oldest left */
 				if (!d->lost_count)
 					d->lost_first = eng->session_next;
@@ -1453,8 +1462,9 @@ int mlx5_diag_engine_init(struct mlx5_diag_engine *eng, struct mlx5_diag_fw *fw,
 	entries = (1U << MLX5_DIAG_FOLD_LOG_SLOTS) * max;
 	eng->outlen = mlx5_diag_fw_query_counters_outlen(fw->dialect, entries);
 	eng->out = kvzalloc(eng->outlen, GFP_KERNEL);
+	entries = MLX5_DIAG_DRAIN_OUTBOX_BYTES / (fw->dialect->sample_entry_bits / 8);
 	eng->session_outlen = mlx5_diag_fw_query_counters_outlen(fw->dialect,
-		MLX5_DIAG_DRAIN_OUTBOX_BYTES / (fw->dialect->sample_entry_bits / 8));
+								 entries);
 	eng->session_out = kvzalloc(eng->session_outlen, GFP_KERNEL);
 	eng->slots = kcalloc(max, sizeof(*eng->slots), GFP_KERNEL);
 	eng->fw_slot = kcalloc(max, sizeof(*eng->fw_slot), GFP_KERNEL);
@@ -1464,7 +1474,8 @@ int mlx5_diag_engine_init(struct mlx5_diag_engine *eng, struct mlx5_diag_fw *fw,
 	eng->queried.ids = mlx5_diag_engine_ids(max);
 	eng->displaced.ids = mlx5_diag_engine_ids(max);
 	eng->session.ids = mlx5_diag_engine_ids(max);
-	if (!eng->out || !eng->session_out || !eng->session.ids || !eng->slots || !eng->fw_slot || !eng->entries ||
+	if (!eng->out || !eng->session_out || !eng->session.ids ||
+	    !eng->slots || !eng->fw_slot || !eng->entries ||
 	    !eng->programmed.ids || !eng->want.ids || !eng->queried.ids ||
 	    !eng->displaced.ids) {
 		mlx5_diag_engine_free(eng);

@@ -243,11 +243,17 @@ static void mlx5_diag_session_publish_locked(struct mlx5_diag_session *s)
 	perf_aux_output_end(&s->handle, written);
 }
 
+/*
+ * A stopped leader takes no records (perf may stop and start it around a
+ * period change or an AUX unmap), unless it was disabled: then its last
+ * records, END included, are written for the reader that drains it.
+ */
 static void mlx5_diag_session_publish_ipi(void *arg)
 {
 	struct mlx5_diag_session *s = arg;
 
-	if (READ_ONCE(s->leader->hw.state) & PERF_HES_STOPPED)
+	if ((READ_ONCE(s->leader->hw.state) & PERF_HES_STOPPED) &&
+	    READ_ONCE(s->leader->state) > PERF_EVENT_STATE_OFF)
 		return;
 	raw_spin_lock(&s->stage_lock);
 	mlx5_diag_session_publish_locked(s);
@@ -426,10 +432,12 @@ static void mlx5_diag_session_drain(struct mlx5_diag_session *s)
 			s->staged_next = d->lost_first + d->lost_count;
 		}
 		if (d->n) {
-			mlx5_diag_session_put_time(s, &r);
-			p = mlx5_diag_session_stage(s,
+			size_t samples_len =
 				mlx5_diag_rec_samples_size(s->req.out_format,
-							   num, d->n));
+							   num, d->n);
+
+			mlx5_diag_session_put_time(s, &r);
+			p = mlx5_diag_session_stage(s, samples_len);
 			if (WARN_ON_ONCE(!p))
 				goto unlock;
 			mlx5_diag_rec_put_samples(p, s->req.out_format, num,
@@ -487,10 +495,14 @@ static void mlx5_diag_session_work(struct work_struct *work)
 	mutex_lock(&s->lock);
 	if (s->gone)
 		goto out;
-	if (test_and_clear_bit(MLX5_DIAG_SESSION_NEED_RUN, &s->flags)) {
+	/* disabled (not just scheduled out and in again): the run ends */
+	if (READ_ONCE(s->leader->state) <= PERF_EVENT_STATE_OFF) {
 		mlx5_diag_session_end(s, MLX5_DIAG_END_STOPPED);
-		mlx5_diag_session_run(s);
+		goto publish;
 	}
+	if (test_and_clear_bit(MLX5_DIAG_SESSION_NEED_RUN, &s->flags) &&
+	    !test_bit(MLX5_DIAG_SESSION_RUNNING, &s->flags))
+		mlx5_diag_session_run(s);
 	if (!test_bit(MLX5_DIAG_SESSION_RUNNING, &s->flags))
 		goto publish;
 	mlx5_diag_session_drain(s);
@@ -525,7 +537,11 @@ bool mlx5_diag_session_sync(struct mlx5_diag_session *s)
 	return s->req.opts.sync;
 }
 
-/* pmu->add of the leader (atomic): the next work programs a new run. */
+/*
+ * pmu->add of the leader (atomic): unless a run is going on (perf
+ * rescheduled the group, or re-enabled it before the work saw it
+ * disabled), the next work programs a new run.
+ */
 void mlx5_diag_session_add(struct mlx5_diag_session *s)
 {
 	set_bit(MLX5_DIAG_SESSION_NEED_RUN, &s->flags);
@@ -553,16 +569,19 @@ void mlx5_diag_session_stop(struct mlx5_diag_session *s)
 }
 
 /*
- * pmu->del of the leader (the leader's CPU, interrupts off): the run ends;
- * what was fetched is written, then END.
+ * pmu->del of the leader (the leader's CPU, interrupts off): what was
+ * fetched is written. perf also deletes and adds a group to reschedule its
+ * CPU context (another event of the PMU enabled there), which must not end
+ * the run: the work, queued here, tells a disable (the leader's state is
+ * then OFF) and ends the run with END.
  */
 void mlx5_diag_session_del(struct mlx5_diag_session *s)
 {
 	hrtimer_cancel(&s->timer);
 	raw_spin_lock(&s->stage_lock);
-	mlx5_diag_session_end_locked(s, MLX5_DIAG_END_STOPPED);
 	mlx5_diag_session_publish_locked(s);
 	raw_spin_unlock(&s->stage_lock);
+	queue_work_on(smp_processor_id(), mlx5_diag_drain_wq, &s->work);
 }
 
 /*

@@ -25,6 +25,7 @@ static void account(struct md_count *c, uint32_t size)
 	switch (type) {
 	case MLX5_DIAG_REC_SESSION:
 		c->runs++;
+		c->run_ended = 0;
 		break;
 	case MLX5_DIAG_REC_SAMPLES:
 		if (size >= offsetof(struct mlx5_diag_rec_samples, nr_samples) + 4)
@@ -36,6 +37,7 @@ static void account(struct md_count *c, uint32_t size)
 			c->lost += le(c->head + offsetof(struct mlx5_diag_rec_lost, count), 8);
 		break;
 	case MLX5_DIAG_REC_END:
+		c->run_ended = 1;
 		if (size >= offsetof(struct mlx5_diag_rec_end, reason) + 4)
 			c->end_reason = (uint32_t)le(c->head +
 				offsetof(struct mlx5_diag_rec_end, reason), 4);

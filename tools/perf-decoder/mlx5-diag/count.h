@@ -20,6 +20,7 @@ struct md_count {
 	uint64_t records;
 	uint32_t runs;		/* SESSION records */
 	uint32_t end_reason;	/* of the last END record, 0: none yet */
+	int run_ended;		/* the last run's END went by */
 	int bad;		/* a record size that is not a multiple of 8 or < 8 */
 	/* the record being walked */
 	uint64_t left;		/* bytes of it still to come */

@@ -680,7 +680,7 @@ static const char *end_reason_text(uint32_t r)
 int md_record_run(const struct md_record_opts *o)
 {
 	uint64_t (*cfg)[3] = calloc(MD_MAX_EVENTS, sizeof(*cfg));
-	uint64_t t0, last_t, last_samples = 0;
+	uint64_t t0, last_t, last_samples = 0, end_wait;
 	struct sigaction sa = { 0 };
 	struct session s = { 0 };
 	struct md_pmu *pmus = NULL;
@@ -769,8 +769,15 @@ int md_record_run(const struct md_record_opts *o)
 	drain_until(&s, now_ns(CLOCK_MONOTONIC) + MD_DRAIN_WAIT_MS * 1000000ull, 0,
 		    t0, &last_t, &last_samples);
 	ioctl(s.fds[0], PERF_EVENT_IOC_DISABLE, 0);
-	drain_data(&s);
-	drain_aux(&s);
+	/* the driver's work ends the run with END soon after the disable */
+	end_wait = now_ns(CLOCK_MONOTONIC) + MD_END_WAIT_MS * 1000000ull;
+	do {
+		drain_data(&s);
+		drain_aux(&s);
+		if (s.count.run_ended || !s.count.runs)
+			break;
+		usleep(5000);
+	} while (now_ns(CLOCK_MONOTONIC) < end_wait);
 	status_line(&s, t0, &last_t, &last_samples, 1);
 
 	ret = MD_EXIT_OK;

@@ -31,6 +31,8 @@ enum md_exit {
 #define MD_DEFAULT_OUTPUT	"mlx5-diag.data"
 /* How long the recorder waits for the driver's last drain before disabling. */
 #define MD_DRAIN_WAIT_MS	150
+/* How long END may take to arrive after DISABLE (the driver's work). */
+#define MD_END_WAIT_MS		500
 
 struct md_record_opts {
 	const char *dev;			/* -d, NULL: the only device */

@@ -467,6 +467,593 @@ static void engine_detach_attach_test(struct kunit *test)
 	mlx5_diag_engine_count_put(&t->eng, a, false);
 }
 
+/* ---- sampling sessions ---- */
+
+#define ES_CAP		64	/* samples one drain takes at most */
+
+/* The session's two ids in each dialect: a counter, and a sum or counter. */
+static const u64 es_ids64[2] = { ET_PORT_TX_PACKETS, ET_READ_LAT_PACKETS };
+static const u64 es_ids16[2] = { ET_FW_TX_PACKETS, ET_FW_RX_STEERING };
+
+struct es {
+	bool pub;
+	const u64 *ids;
+	const struct mlx5_diag_catalog_entry *e[2];
+	unsigned int slot[2];
+	u64 enable_clock;	/* device clock at the run's SET */
+	u64 fw_ids[16];
+	struct mlx5_diag_fw_params actual;
+	struct mlx5_diag_drain d;
+};
+
+/*
+ * A device of the public 16-bit profile (@pub) or the modelled one, with a
+ * firmware buffer of 2^@log_max values (0: the default), bound; the 32-bit
+ * timestamp wraps @wrap_periods periods of 2^14 clocks after creation.
+ */
+static struct es *es_init(struct kunit *test, bool pub, unsigned int log_max,
+			  u64 wrap_periods)
+{
+	struct et *t = test->priv;
+	struct mlx5_diag_sim_caps caps;
+	struct es *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->pub = pub;
+	s->ids = pub ? es_ids16 : es_ids64;
+	s->e[0] = &et_counter;
+	s->e[1] = pub ? &et_counter : &et_sum;
+	if (pub) {
+		et_public(test);
+		ret = mlx5_diag_sim_fw_set_profile(t->sim, MLX5_DIAG_SIM_PUBLIC);
+		KUNIT_ASSERT_EQ(test, ret, 0);
+	}
+	if (log_max) {
+		mlx5_diag_sim_fw_get_caps(t->sim, &caps);
+		caps.log_max_samples = log_max;
+		KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_caps(t->sim, t->now,
+								&caps), 0);
+	}
+	ret = mlx5_diag_sim_fw_set_clock_offset(t->sim, (1ULL << 32) -
+						(wrap_periods << 14) - 12345);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	et_bind(test);
+	KUNIT_ASSERT_EQ(test, t->fw.dialect->timestamp_bits, pub ? 32 : 64);
+	s->actual.ids = s->fw_ids;
+	s->d.cap = ES_CAP;
+	s->d.ts = kunit_kcalloc(test, ES_CAP * 2, sizeof(u64), GFP_KERNEL);
+	s->d.val = kunit_kcalloc(test, ES_CAP * 2, sizeof(u64), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s->d.ts);
+	KUNIT_ASSERT_NOT_NULL(test, s->d.val);
+	return s;
+}
+
+/* Claim the engine and add both ids. */
+static void es_claim(struct kunit *test, struct es *s)
+{
+	struct et *t = test->priv;
+	unsigned int i;
+	bool took_over;
+
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_claim(&t->eng, false,
+							     &took_over), 0);
+	KUNIT_EXPECT_FALSE(test, took_over);
+	for (i = 0; i < 2; i++)
+		KUNIT_ASSERT_EQ(test,
+				mlx5_diag_engine_session_add(&t->eng, s->ids[i],
+							     s->e[i],
+							     &s->slot[i]), 0);
+}
+
+/* Start a run now, at the device's minimum period. */
+static void es_program(struct kunit *test, struct es *s,
+		       enum mlx5_diag_fw_mode mode)
+{
+	struct et *t = test->priv;
+	struct mlx5_diag_session_opts o = {
+		.mode = mode, .log_sample_period = t->fw.caps.log_min_sample_period,
+	};
+
+	s->enable_clock = mlx5_diag_sim_fw_clock(t->sim, t->now);
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_engine_session_program(&t->eng, &o,
+							 s->enable_clock,
+							 &s->actual), 0);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_SESSION);
+	KUNIT_EXPECT_EQ(test, s->actual.num_ids, 2);
+	KUNIT_EXPECT_EQ(test, s->actual.ids[0], s->ids[0]);
+	KUNIT_EXPECT_EQ(test, s->actual.ids[1], s->ids[1]);
+	KUNIT_EXPECT_EQ(test, s->actual.mode, mode);
+	KUNIT_EXPECT_EQ(test, s->actual.log_sample_period,
+			t->fw.caps.log_min_sample_period);
+}
+
+/* When sample @j of the run is due, and the clock it carries. */
+static u64 es_due(struct kunit *test, u64 j, u64 *clock)
+{
+	struct et *t = test->priv;
+	u64 ns, c;
+
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_sample_time(t->sim, j, &ns, &c),
+			0);
+	if (clock)
+		*clock = c;
+	return ns;
+}
+
+static int es_drain(struct kunit *test, struct es *s, u64 until_sample)
+{
+	struct et *t = test->priv;
+
+	t->now = max(t->now, es_due(test, until_sample, NULL));
+	return mlx5_diag_engine_session_drain(&t->eng, &s->d);
+}
+
+/*
+ * The drained samples are the run's samples first_seq.. with the
+ * emulator's timestamps (64-bit FRC) and the model's values.
+ */
+static void es_check(struct kunit *test, struct es *s)
+{
+	struct mlx5_diag_drain *d = &s->d;
+	unsigned int k, i;
+
+	for (k = 0; k < d->n; k++) {
+		u64 j = d->first_seq + k, clock, prev = s->enable_clock, t0, t1;
+
+		es_due(test, j, &clock);
+		if (j)
+			es_due(test, j - 1, &prev);
+		t0 = mlx5_diag_sim_clocks_to_ns(prev - s->enable_clock, 156250);
+		t1 = mlx5_diag_sim_clocks_to_ns(clock - s->enable_clock, 156250);
+		for (i = 0; i < 2; i++) {
+			u64 v = mlx5_diag_sim_traffic_value(s->ids[i], 0,
+							    j ? t0 : 0, t1,
+							    false, 64);
+
+			if (d->ts[k * 2 + i] == clock && d->val[k * 2 + i] == v)
+				continue;
+			KUNIT_FAIL(test, "sample %llu id %u: ts 0x%llx val %llu, want 0x%llx %llu",
+				   j, i, d->ts[k * 2 + i], d->val[k * 2 + i],
+				   clock, v);
+			return;
+		}
+	}
+}
+
+/* The model's count of id @i over samples @j0..@j1 as counting folds it. */
+static u64 es_counted(struct kunit *test, struct es *s, unsigned int i,
+		      u64 j0, u64 j1)
+{
+	u64 c0, c1, t0, t1;
+
+	es_due(test, j0, &c0);
+	es_due(test, j1, &c1);
+	/* a sum adds every sample; a counter's first one is its baseline */
+	t0 = s->e[i] == &et_sum ? 0 :
+	     mlx5_diag_sim_clocks_to_ns(c0 - s->enable_clock, 156250);
+	t1 = mlx5_diag_sim_clocks_to_ns(c1 - s->enable_clock, 156250);
+	return et_model(s->ids[i], t0, t1);
+}
+
+static bool es_fw_enabled(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct mlx5_diag_fw_params q = {};
+
+	q.ids = kunit_kcalloc(test, t->fw.caps.max_ids, sizeof(u64), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, q.ids);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_fw_query_params(&t->fw, &q), 0);
+	return q.enable;
+}
+
+/* The leader and its members go: the firmware is disabled. */
+static void es_close(struct kunit *test, struct es *s)
+{
+	struct et *t = test->priv;
+
+	mlx5_diag_engine_session_release(&t->eng);
+	mlx5_diag_engine_session_put(&t->eng, s->slot[0]);
+	mlx5_diag_engine_session_put(&t->eng, s->slot[1]);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_OFF);
+	KUNIT_EXPECT_FALSE(test, es_fw_enabled(test));
+	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_engine_enabled(t->sim));
+}
+
+/*
+ * A session needs the whole engine: refused while counting events are
+ * open, while another agent has it (taken with force), and twice.
+ */
+static void engine_session_claim_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 0, 1000);
+	bool took_over;
+	unsigned int a;
+
+	a = et_get(test, ET_PORT_TX_PACKETS, &et_counter, false, 0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_claim(&t->eng, false,
+							     &took_over), -EBUSY);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_claim(&t->eng, true,
+							     &took_over), -EBUSY);
+	mlx5_diag_engine_count_put(&t->eng, a, false);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_OFF);
+
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_foreign_enable(t->sim, t->now), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_claim(&t->eng, false,
+							     &took_over), -EBUSY);
+	KUNIT_EXPECT_FALSE(test, took_over);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_FOREIGN);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_claim(&t->eng, true,
+							     &took_over), 0);
+	KUNIT_EXPECT_TRUE(test, took_over);
+	/* one session at a time */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_claim(&t->eng, true,
+							     &took_over), -EBUSY);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_add(&t->eng, s->ids[0],
+							   s->e[0], &s->slot[0]), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_add(&t->eng, s->ids[1],
+							   s->e[1], &s->slot[1]), 0);
+	/* counting is refused for an id outside the session */
+	et_get(test, ET_PORT_RX_BYTES, &et_counter, true, -EBUSY);
+	/* the forced session runs: the other agent's configuration is gone */
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_foreign_owner(t->sim));
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 2), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 3);
+	es_close(test, s);
+}
+
+/* Adding ids: no duplicate, no more than the device selects at once. */
+static void engine_session_add_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 0, 1000);
+	unsigned int i, slot, max = t->fw.caps.max_ids;
+	unsigned int *slots = kunit_kcalloc(test, max, sizeof(*slots),
+					    GFP_KERNEL);
+	struct mlx5_diag_session_opts o = { .mode = MLX5_DIAG_FW_REPETITIVE };
+
+	KUNIT_ASSERT_NOT_NULL(test, slots);
+	KUNIT_EXPECT_EQ(test, max, 16);
+	/* nothing to program before an id is added */
+	es_claim(test, s);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_add(&t->eng, s->ids[0],
+							   s->e[0], &slot), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_add(&t->eng, s->ids[1],
+							   s->e[1], &slot), -EINVAL);
+	/* a member that goes before the run takes its id out */
+	mlx5_diag_engine_session_put(&t->eng, s->slot[0]);
+	KUNIT_EXPECT_EQ(test, t->eng.session.num_ids, 1);
+	KUNIT_EXPECT_EQ(test, t->eng.session.ids[0], s->ids[1]);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_add(&t->eng, s->ids[0],
+							   s->e[0], &s->slot[0]), 0);
+	/* 14 more distinct ids fill the device's 16 */
+	for (i = 0; i < max - 2; i++)
+		KUNIT_ASSERT_EQ(test,
+				mlx5_diag_engine_session_add(&t->eng,
+							     ET_PORT_RX_BYTES + (i << 8),
+							     &et_counter,
+							     &slots[i]), 0);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_add(&t->eng, ET_PORT_RX_BYTES + 1,
+						     &et_counter, &slot),
+			-ENOSPC);
+	for (i = 0; i < max - 2; i++)
+		mlx5_diag_engine_session_put(&t->eng, slots[i]);
+	mlx5_diag_engine_session_release(&t->eng);
+	mlx5_diag_engine_session_put(&t->eng, s->slot[0]);
+	mlx5_diag_engine_session_put(&t->eng, s->slot[1]);
+	KUNIT_EXPECT_EQ(test, t->eng.users, 0);
+	/* released: a claim without ids programs nothing */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_claim(&t->eng, false,
+							     &(bool){ 0 }), 0);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_program(&t->eng, &o, 0,
+							 &s->actual), -EINVAL);
+	mlx5_diag_engine_session_release(&t->eng);
+	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_engine_enabled(t->sim));
+}
+
+/* A buffer of 2^3 values holds 4 samples of 2 ids: a third id is refused. */
+static void engine_session_add_buffer_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, true, 2, 1000);
+	unsigned int slot;
+
+	es_claim(test, s);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_add(&t->eng,
+						     t->fw.caps.entries[0].id,
+						     &et_counter, &slot),
+			-ENOSPC);
+	mlx5_diag_engine_session_release(&t->eng);
+	mlx5_diag_engine_session_put(&t->eng, s->slot[0]);
+	mlx5_diag_engine_session_put(&t->eng, s->slot[1]);
+}
+
+/*
+ * Program, then drain on manual time: exact sequence numbers, timestamps
+ * extended across the 32-bit wrap, the model's values; counting events of
+ * the session's ids ride on its samples.
+ */
+static void es_drain_case(struct kunit *test, bool pub)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, pub, 0, 10);
+	unsigned int r0, r1;
+	u64 c;
+
+	es_claim(test, s);
+	r0 = et_get(test, s->ids[0], &et_counter, false, 0);
+	r1 = et_get(test, s->ids[1], s->e[1], false, 0);
+	KUNIT_EXPECT_EQ(test, r0, s->slot[0]);
+	KUNIT_EXPECT_EQ(test, r1, s->slot[1]);
+	et_get(test, pub ? 0x1002ULL : ET_PORT_RX_BYTES, &et_counter, false,
+	       -EBUSY);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	/* nothing due yet */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_drain(&t->eng, &s->d), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 4), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 5);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	KUNIT_EXPECT_FALSE(test, s->d.full);
+	es_check(test, s);
+	/* samples 5..24: the 32-bit clock wraps after sample 9 */
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 24), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 5);
+	KUNIT_EXPECT_EQ(test, s->d.n, 20);
+	es_check(test, s);
+	es_due(test, 9, &c);
+	KUNIT_EXPECT_LT(test, c, 1ULL << 32);
+	es_due(test, 10, &c);
+	KUNIT_EXPECT_GE(test, c, 1ULL << 32);
+	es_due(test, 24, &c);
+	KUNIT_EXPECT_EQ(test, s->d.ts[19 * 2 + 1], c);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, r0),
+			es_counted(test, s, 0, 0, 24));
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, r1),
+			es_counted(test, s, 1, 0, 24));
+	KUNIT_EXPECT_NE(test, mlx5_diag_engine_read(&t->eng, r0), 0);
+	/* a drain with nothing new: numbering stays */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_drain(&t->eng, &s->d), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 25);
+	mlx5_diag_engine_count_put(&t->eng, r0, false);
+	mlx5_diag_engine_count_put(&t->eng, r1, false);
+	es_close(test, s);
+}
+
+static void engine_session_drain_test(struct kunit *test)
+{
+	es_drain_case(test, false);
+}
+
+static void engine_session_drain_public_test(struct kunit *test)
+{
+	es_drain_case(test, true);
+}
+
+/*
+ * The firmware overwrites samples not drained: the loss is exactly the
+ * emulator's count, and the drain goes on from the oldest sample left.
+ */
+static void es_overwrite_case(struct kunit *test, bool pub)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, pub, 6, 1000);
+	struct mlx5_diag_sim_stats st;
+	unsigned int nslots;
+	u64 last;
+
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	nslots = 1U << s->actual.log_num_of_samples;
+	KUNIT_EXPECT_EQ(test, nslots, 32);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 4), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 5);
+	/* samples 5..5 + nslots + 29: 5..34 overwritten */
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 5 + nslots + 29), 0);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.samples_overwritten, 30);
+	KUNIT_EXPECT_EQ(test, s->d.lost_first, 5);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, st.samples_overwritten);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 35);
+	KUNIT_EXPECT_EQ(test, s->d.n, nslots);
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 30);
+	es_check(test, s);
+	/* two laps and a half more, nothing drained since */
+	last = 35 + nslots + 2 * nslots + 15;
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, last), 0);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, s->d.lost_first, 35 + nslots);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, last + 1 - nslots - 35 - nslots);
+	KUNIT_EXPECT_EQ(test, st.samples_overwritten, 30 + s->d.lost_count);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, last + 1 - nslots);
+	KUNIT_EXPECT_EQ(test, s->d.n, nslots);
+	es_check(test, s);
+	es_close(test, s);
+}
+
+static void engine_session_overwrite_test(struct kunit *test)
+{
+	es_overwrite_case(test, false);
+}
+
+static void engine_session_overwrite_public_test(struct kunit *test)
+{
+	es_overwrite_case(test, true);
+}
+
+/*
+ * A new run restarts the numbering; the samples an earlier run left in the
+ * buffer (kept by the firmware: same ids, same buffer) are never returned,
+ * nor taken for samples the new run lost.
+ */
+static void es_new_run_case(struct kunit *test, bool pub)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, pub, 6, 1000);
+	unsigned int nslots;
+	u64 clock;
+
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	nslots = 1U << s->actual.log_num_of_samples;
+	/* the first run laps the buffer twice and a bit */
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 2 * nslots + 9), 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, nslots + 10);
+	t->now += 1000000;
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	/* before its first sample: nothing, nothing lost */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_drain(&t->eng, &s->d), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 0);
+	/* three samples of the new run, then the old ones stop it */
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 2), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 3);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 0);
+	es_check(test, s);
+	es_due(test, 0, &clock);
+	KUNIT_EXPECT_GT(test, s->d.ts[0], s->enable_clock);
+	KUNIT_EXPECT_EQ(test, s->d.ts[0], clock);
+	/* the new run's first lap: samples 3..nslots + 2 */
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, nslots + 2), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 3);
+	KUNIT_EXPECT_EQ(test, s->d.n, nslots);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	es_check(test, s);
+	es_close(test, s);
+}
+
+static void engine_session_new_run_test(struct kunit *test)
+{
+	es_new_run_case(test, false);
+}
+
+static void engine_session_new_run_public_test(struct kunit *test)
+{
+	es_new_run_case(test, true);
+}
+
+/* Single mode: full after 2^log_num_of_samples samples, then nothing. */
+static void engine_session_single_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, true, 6, 1000);
+	unsigned int nslots;
+
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_SINGLE);
+	nslots = 1U << s->actual.log_num_of_samples;
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, nslots - 2), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, nslots - 1);
+	KUNIT_EXPECT_FALSE(test, s->d.full);
+	es_check(test, s);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, nslots - 1), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 1);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, nslots - 1);
+	KUNIT_EXPECT_TRUE(test, s->d.full);
+	es_check(test, s);
+	t->now += 100000000;
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_drain(&t->eng, &s->d), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	KUNIT_EXPECT_TRUE(test, s->d.full);
+	es_close(test, s);
+}
+
+/* A new period keeps the buffer and the numbering. */
+static void engine_session_period_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 0, 1000);
+	struct mlx5_diag_fw_params q = {};
+	u8 lp = t->fw.caps.log_min_sample_period + 2, actual = 0;
+	u64 c0, c1;
+
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 9), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 10);
+	t->now += 1000;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp,
+							      &actual), 0);
+	KUNIT_EXPECT_EQ(test, actual, lp);
+	q.ids = kunit_kcalloc(test, t->fw.caps.max_ids, sizeof(u64), GFP_KERNEL);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_fw_query_params(&t->fw, &q), 0);
+	KUNIT_EXPECT_EQ(test, q.log_sample_period, lp);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 14), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 10);
+	KUNIT_EXPECT_EQ(test, s->d.n, 5);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	es_check(test, s);
+	/* samples 11.. are 2^lp clocks apart */
+	es_due(test, 12, &c0);
+	es_due(test, 13, &c1);
+	KUNIT_EXPECT_EQ(test, c1 - c0, 1ULL << lp);
+	KUNIT_EXPECT_TRUE(test, mlx5_diag_engine_session_owned(&t->eng));
+	es_close(test, s);
+	/* no session running: no period change */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp,
+							      &actual), -ENODEV);
+}
+
+/* Another agent reconfigures the engine: the session is no longer ours. */
+static void engine_session_owned_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 0, 1000);
+
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 3), 0);
+	KUNIT_EXPECT_TRUE(test, mlx5_diag_engine_session_owned(&t->eng));
+	KUNIT_EXPECT_EQ(test, et_stats(t).takeovers, 0);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_foreign_enable(t->sim, t->now), 0);
+	KUNIT_EXPECT_FALSE(test, mlx5_diag_engine_session_owned(&t->eng));
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_FOREIGN);
+	KUNIT_EXPECT_EQ(test, et_stats(t).takeovers, 1);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 6), -EBUSY);
+	/* the other agent's engine is left alone */
+	mlx5_diag_engine_session_release(&t->eng);
+	mlx5_diag_engine_session_put(&t->eng, s->slot[0]);
+	mlx5_diag_engine_session_put(&t->eng, s->slot[1]);
+	KUNIT_EXPECT_TRUE(test, mlx5_diag_sim_fw_foreign_owner(t->sim));
+}
+
+/* log2 of the nearest power-of-two number of clocks, within the device's */
+static void engine_session_log_period_test(struct kunit *test)
+{
+	const struct mlx5_diag_caps caps = {
+		.freq_khz = 156250, .log_min_sample_period = 14,
+	};
+
+	/* 2^17 clocks = 838860.8 ns */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_log_period(&caps,
+								  838861), 17);
+	/* 1.4 * 2^17 is nearer 2^17, 1.6 * 2^17 nearer 2^18 */
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_log_period(&caps, 1174405), 17);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_log_period(&caps, 1342177), 18);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_log_period(&caps, 1), 14);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_log_period(&caps, 0), 14);
+	/* 1000 s: 2^37 clocks and more, the deepest period is 2^35 */
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_log_period(&caps,
+							    1000000000000ULL),
+			35);
+}
+
 static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_plan_test),
 	KUNIT_CASE(engine_count_exact_test),
@@ -476,6 +1063,19 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_forced_unscheduled_test),
 	KUNIT_CASE(engine_public_folded_test),
 	KUNIT_CASE(engine_detach_attach_test),
+	KUNIT_CASE(engine_session_claim_test),
+	KUNIT_CASE(engine_session_add_test),
+	KUNIT_CASE(engine_session_add_buffer_test),
+	KUNIT_CASE(engine_session_drain_test),
+	KUNIT_CASE(engine_session_drain_public_test),
+	KUNIT_CASE(engine_session_overwrite_test),
+	KUNIT_CASE(engine_session_overwrite_public_test),
+	KUNIT_CASE(engine_session_new_run_test),
+	KUNIT_CASE(engine_session_new_run_public_test),
+	KUNIT_CASE(engine_session_single_test),
+	KUNIT_CASE(engine_session_period_test),
+	KUNIT_CASE(engine_session_owned_test),
+	KUNIT_CASE(engine_session_log_period_test),
 	{}
 };
 

@@ -1,0 +1,95 @@
+# shellcheck shell=sh
+# Helpers for the sampling selftests: sessions recorded with mlx5-diag on
+# the emulator, with its manual clock, and their decoded output. Sourced
+# after lib.sh and engine_lib.sh.
+
+MLX5_DIAG=${MLX5_DIAG:-mlx5-diag}
+
+# wait_file_eq FILE VALUE: until FILE reads VALUE (20 s)
+wait_file_eq() {
+	i=0
+	while [ "$(cat "$1")" != "$2" ] && [ $i -lt 2000 ]; do
+		sleep 0.01
+		i=$((i + 1))
+	done
+	[ "$(cat "$1")" = "$2" ]
+}
+
+# grid_wait DEV PMU: once the session runs, print "E P" (sample_grid)
+grid_wait() {
+	wait_state "$2" session && sample_grid "$1"
+}
+
+# step_samples DEV N: with the session's grid in /tmp/grid.DEV, move the
+# manual time on until N more samples are due (whole clocks), then wait
+# until the driver fetched every sample produced.
+step_samples() {
+	set -- "$1" "$2" $(cat "/tmp/grid.$1")
+	f=$(cat "$SIM/dev$1/caps/device_frequency_khz")
+	echo $(( ($2 * $4 * 1000000 + f - 1) / f + 32 )) >"$SIM/dev$1/advance_ns"
+	wait_file_eq "$SIM/dev$1/stats/samples_returned" \
+		"$(cat "$SIM/dev$1/stats/samples_produced")"
+}
+
+# sample_ns DEV J: engine ns at which sample J is taken (grid in /tmp/grid.DEV)
+sample_ns() {
+	set -- "$1" "$2" $(cat "/tmp/grid.$1")
+	clocks_ns "$1" $(( ($2 + 1) * $4 ))
+}
+
+# dec_samples FILE: "SEQ V1 V2 ..." per sample, from the text decode
+dec_samples() {
+	"$MLX5_DIAG" decode -q "$1" | awk '
+		/^(SESSION|LOST|PERIOD|END) / { next }
+		{ line = $2
+		  for (i = 5; i <= NF; i++) { split($i, kv, "="); line = line " " kv[2] }
+		  print line }'
+}
+
+# dec_lines FILE KIND: the decoded lines of KIND (SESSION, LOST, PERIOD, END)
+dec_lines() {
+	"$MLX5_DIAG" decode -q "$1" | grep "^$2 "
+}
+
+# check_model DEV FILE CLASSES IDS...: every sample of the text decode of
+# FILE equals the emulator's model: a counter's increase from the sample
+# before (a run's first sample is its baseline; a sample after a gap is
+# compared with the model over the gap), a statistic's value over its
+# period. CLASSES has one letter per id (c counter, s statistic). Prints
+# each mismatch; one awk process queries the model file for all of them.
+check_model() {
+	dev=$1
+	file=$2
+	classes=$3
+	shift 3
+	dec_samples "$file" | awk -v model="$SIM/dev$dev/model" -v ids="$*" \
+		-v classes="$classes" -v per="$(cut -d' ' -f2 "/tmp/grid.$dev")" \
+		-v f="$(cat "$SIM/dev$dev/caps/device_frequency_khz")" '
+	function ns(j) { return int((j + 1) * per * 1000000 / f) }
+	function q(id, t0, t1,   v) {
+		printf "%s %d %d\n", id, t0, t1 > model
+		close(model)
+		getline v < model
+		close(model)
+		return v
+	}
+	BEGIN { n = split(ids, id, " "); bad = 0; have = 0 }
+	{
+		seq = $1
+		for (i = 1; i <= n; i++) {
+			c = substr(classes, i, 1)
+			v = $(i + 1)
+			t0 = seq ? ns(seq - 1) : 0
+			if (c == "s") {
+				want = q(id[i], t0, ns(seq)); got = v
+			} else if (have) {
+				want = q(id[i], ns(last), ns(seq)); got = v - prev[i]
+			} else
+				continue
+			if (got != want) { print "sample " seq " id " id[i] ": " got ", model " want; bad = 1 }
+		}
+		for (i = 1; i <= n; i++) prev[i] = $(i + 1)
+		last = seq; have = 1
+	}
+	END { exit bad }'
+}
