@@ -106,6 +106,8 @@ static const char record_usage[] =
 "  -a, --aux-pages N     AUX area size in pages, a power of 2 (default 256)\n"
 "  -o, --output FILE     the recording (default mlx5-diag.data)\n"
 "      --duration TIME   stop after TIME (s, or with a unit)\n"
+"      --then-period PERIOD  after --duration, change the sample period\n"
+"                        (PERF_EVENT_IOC_PERIOD) and record --duration more\n"
 "  -q, --quiet           no status line or summary\n"
 "\n"
 "exit status: 0 ok, 2 usage, 6 the output could not be written, 7 no such\n"
@@ -114,7 +116,7 @@ static const char record_usage[] =
 "taken by another agent)\n";
 
 enum { OPT_SYNC = 256, OPT_CLEAR, OPT_FORMAT, OPT_TS, OPT_FORCE, OPT_CLOCKID,
-       OPT_DURATION };
+       OPT_DURATION, OPT_THEN_PERIOD };
 
 static const struct option record_longopts[] = {
 	{ "device", required_argument, NULL, 'd' },
@@ -130,6 +132,7 @@ static const struct option record_longopts[] = {
 	{ "aux-pages", required_argument, NULL, 'a' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "then-period", required_argument, NULL, OPT_THEN_PERIOD },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -231,6 +234,13 @@ int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
 				return MD_EXIT_USAGE;
 			}
 			break;
+		case OPT_THEN_PERIOD:
+			if (md_parse_time(optarg, 1, 0, &o->reconfig_period_ns)) {
+				snprintf(err, errlen, "bad period '%s': a positive number "
+					 "of ns, or with a unit (200us, 1ms, 1s)", optarg);
+				return MD_EXIT_USAGE;
+			}
+			break;
 		case 'q':
 			o->quiet = 1;
 			break;
@@ -252,6 +262,11 @@ int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
 	if (o->clear && !o->sync) {
 		snprintf(err, errlen, "--clear needs --sync (the device clears "
 			 "counters only with synchronized start)");
+		return MD_EXIT_USAGE;
+	}
+	if (o->reconfig_period_ns && !o->duration_ns) {
+		snprintf(err, errlen, "--then-period needs --duration (the time "
+			 "recorded before and after the change)");
 		return MD_EXIT_USAGE;
 	}
 	if (optind < argc)
