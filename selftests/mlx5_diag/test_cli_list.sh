@@ -49,12 +49,13 @@ mlx5-diag bogus >/dev/null 2>&1
 expect_eq "an unknown command exits 2" "$?" 2
 
 # record checks its events against sysfs before it opens anything
-out=$(mlx5-diag record -d sim:0 -e nosuch -o /tmp/x.data 2>&1)
+rm -f /tmp/cli_list.data
+out=$(mlx5-diag record -d sim:0 -e nosuch -o /tmp/cli_list.data 2>&1)
 expect_eq "record with an unknown event exits 7" "$?" 7
 check "and names it" sh -c "echo \"\$1\" | grep -q \"has no event 'nosuch'\"" - "$out"
-out=$(mlx5-diag record -d sim:0 -e port_rx_bytes -o /tmp/x.data 2>&1)
+out=$(mlx5-diag record -d sim:0 -e port_rx_bytes -o /tmp/cli_list.data 2>&1)
 expect_eq "record without a required field exits 7" "$?" 7
 check "and names the field" sh -c "echo \"\$1\" | grep -q 'needs port=N'" - "$out"
-check "no file was written" test ! -e /tmp/x.data
+check "no file was written" test ! -e /tmp/cli_list.data
 
 exit $T_FAILED

@@ -111,9 +111,11 @@ check "naming EBUSY and who may hold the engine" \
 check "no recording is left" test ! -e /tmp/busy.data
 wait $spid
 
+rm -f /tmp/x.data
 out=$(mlx5-diag record -d sim:0 -e icmc_hits -q -o /tmp/x.data -- /nonexistent/cmd 2>&1)
 expect_eq "a command that cannot run exits 9" "$?" 9
 check "and says why" sh -c "echo \"\$1\" | grep -q 'cannot run /nonexistent/cmd: No such file'" - "$out"
+check "and leaves no recording" test ! -e /tmp/x.data
 out=$(mlx5-diag record -d sim:0 -e icmc_hits -q -o /nonexistent/x.data -- true 2>&1)
 expect_eq "an output that cannot be written exits 6" "$?" 6
 check "and names it" sh -c "echo \"\$1\" | grep -q 'cannot create /nonexistent/x.data'" - "$out"

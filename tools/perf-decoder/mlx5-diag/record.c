@@ -106,6 +106,8 @@ static const char record_usage[] =
 "  -a, --aux-pages N     AUX area size in pages, a power of 2 (default 256)\n"
 "  -o, --output FILE     the recording (default mlx5-diag.data)\n"
 "      --duration TIME   stop after TIME (s, or with a unit)\n"
+"      --then-period PERIOD  after --duration, change the sample period\n"
+"                        (PERF_EVENT_IOC_PERIOD) and record --duration more\n"
 "  -q, --quiet           no status line (samples, samples/s, lost; each second\n"
 "                        when stderr is a terminal) and no summary\n"
 "\n"
@@ -115,7 +117,7 @@ static const char record_usage[] =
 "taken by another agent)\n";
 
 enum { OPT_SYNC = 256, OPT_CLEAR, OPT_FORMAT, OPT_TS, OPT_FORCE, OPT_CLOCKID,
-       OPT_DURATION };
+       OPT_DURATION, OPT_THEN_PERIOD };
 
 static const struct option record_longopts[] = {
 	{ "device", required_argument, NULL, 'd' },
@@ -131,6 +133,7 @@ static const struct option record_longopts[] = {
 	{ "aux-pages", required_argument, NULL, 'a' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "then-period", required_argument, NULL, OPT_THEN_PERIOD },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -232,6 +235,13 @@ int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
 				return MD_EXIT_USAGE;
 			}
 			break;
+		case OPT_THEN_PERIOD:
+			if (md_parse_time(optarg, 1, 0, &o->reconfig_period_ns)) {
+				snprintf(err, errlen, "bad period '%s': a positive number "
+					 "of ns, or with a unit (200us, 1ms, 1s)", optarg);
+				return MD_EXIT_USAGE;
+			}
+			break;
 		case 'q':
 			o->quiet = 1;
 			break;
@@ -253,6 +263,11 @@ int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
 	if (o->clear && !o->sync) {
 		snprintf(err, errlen, "--clear needs --sync (the device clears "
 			 "counters only with synchronized start)");
+		return MD_EXIT_USAGE;
+	}
+	if (o->reconfig_period_ns && !o->duration_ns) {
+		snprintf(err, errlen, "--then-period needs --duration (the time "
+			 "recorded before and after the change)");
 		return MD_EXIT_USAGE;
 	}
 	if (optind < argc)
@@ -507,13 +522,7 @@ static int open_session(struct session *s, const struct md_pmu *p, int cpu,
 		a.config = cfg[i][0];
 		a.config1 = cfg[i][1];
 		a.config2 = cfg[i][2];
-		/*
-		 * Only the leader starts disabled: the group then starts with
-		 * one ENABLE of the leader. Enabling members one by one (or
-		 * PERF_IOC_FLAG_GROUP on disabled members) reschedules the
-		 * group for each, and each schedule-in starts a new run.
-		 */
-		a.disabled = i == 0;
+		a.disabled = 1;
 		a.use_clockid = 1;
 		a.clockid = o->clockid;
 		if (i == 0) {
@@ -733,7 +742,7 @@ int md_record_run(const struct md_record_opts *o)
 	sa.sa_handler = on_chld;
 	sigaction(SIGCHLD, &sa, NULL);
 
-	if (ioctl(s.fds[0], PERF_EVENT_IOC_ENABLE, 0)) {
+	if (ioctl(s.fds[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP)) {
 		int e = errno;
 
 		fprintf(stderr, "mlx5-diag: cannot enable the session: %s\n  %s\n",
@@ -745,7 +754,11 @@ int md_record_run(const struct md_record_opts *o)
 	if (o->cmd) {
 		ret = start_child(&s, o->cmd);
 		if (ret) {
-			ioctl(s.fds[0], PERF_EVENT_IOC_DISABLE, 0);
+			/* nothing was recorded: no file */
+			ioctl(s.fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+			mdf_writer_close(&s.w);
+			if (strcmp(o->output, "-"))
+				unlink(o->output);
 			goto out;
 		}
 	}
@@ -768,7 +781,7 @@ int md_record_run(const struct md_record_opts *o)
 	/* the driver's last drain, then what DISABLE writes */
 	drain_until(&s, now_ns(CLOCK_MONOTONIC) + MD_DRAIN_WAIT_MS * 1000000ull, 0,
 		    t0, &last_t, &last_samples);
-	ioctl(s.fds[0], PERF_EVENT_IOC_DISABLE, 0);
+	ioctl(s.fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
 	/* the driver's work ends the run with END soon after the disable */
 	end_wait = now_ns(CLOCK_MONOTONIC) + MD_END_WAIT_MS * 1000000ull;
 	do {
