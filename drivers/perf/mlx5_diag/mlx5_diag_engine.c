@@ -241,11 +241,16 @@ static void mlx5_diag_engine_fold(struct mlx5_diag_engine *eng)
 	spin_lock_irqsave(&eng->vlock, flags);
 	for (i = 0; i < p->num_ids; i++) {
 		struct mlx5_diag_engine_slot *s;
+		enum mlx5_diag_class class;
 
 		if (eng->fw_slot[i] < 0)
 			continue;
 		s = &eng->slots[eng->fw_slot[i]];
-		switch (mlx5_diag_count_fold(&s->cs, s->entry->class, 64,
+		/* with data clear a counter's value is its increase */
+		class = s->entry->class;
+		if (p->clear && class == MLX5_DIAG_CLASS_COUNTER)
+			class = MLX5_DIAG_CLASS_STAT_SUM;
+		switch (mlx5_diag_count_fold(&s->cs, class, 64,
 					     eng->entries[i].value, &delta)) {
 		case MLX5_DIAG_FOLD_ADDED:
 			s->value += delta;

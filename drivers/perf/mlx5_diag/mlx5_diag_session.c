@@ -86,13 +86,34 @@ static u64 mlx5_diag_session_host_clock(void *arg)
 	return event->clock();
 }
 
-/* Read the device clock in the session's timestamp source. */
+/* Clock reads per TIME record: the one with the narrowest bracket counts. */
+#define MLX5_DIAG_CLOCK_READS		3
+
+/*
+ * Read the device clock in the session's timestamp source, paired with the
+ * leader's perf clock. Interrupts are off around each read, but the CPU
+ * itself may stall (a hypervisor, SMIs): of a few reads, the tightest pair
+ * is kept.
+ */
 static int mlx5_diag_session_clock(struct mlx5_diag_session *s,
 				   struct mlx5_diag_clock_read *r)
 {
-	r->host_clock = mlx5_diag_session_host_clock;
-	r->arg = s->leader;
-	return mlx5_diag_fw_read_clock(&s->dd->fw, s->req.opts.rtc, r);
+	struct mlx5_diag_clock_read t = {
+		.host_clock = mlx5_diag_session_host_clock,
+		.arg = s->leader,
+	};
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < MLX5_DIAG_CLOCK_READS; i++) {
+		ret = mlx5_diag_fw_read_clock(&s->dd->fw, s->req.opts.rtc, &t);
+		if (ret)
+			return ret;
+		if (!i || t.host_after - t.host_before <
+			  r->host_after - r->host_before)
+			*r = t;
+	}
+	return 0;
 }
 
 /* Room for @len more bytes of records; caller holds stage_lock. */

@@ -1,0 +1,71 @@
+#!/bin/sh
+# Benchmark (not a test): what sampling costs and whether it keeps up. One
+# recording of SECS s (default 60) at the device's minimum period with the
+# most data IDs it samples at once (16; the firmware raises the period to
+# 2^15 clocks for 16 counters), while the kernel workers' CPU time is read
+# from their schedstat; against SECS/6 s with nothing open, and against the
+# kernel's own copy of the same bytes (dd from a page-cache file to
+# /dev/null: copy_to_user), all measured in this one run.
+#   scripts/vm-run selftests/mlx5_diag/bench/sampling_cost.sh [SECS]
+cd "$(dirname "$0")/.." || exit 1
+. ./lib.sh
+
+SECS=${1:-60}
+P=$(pmu_of_sim 0)
+
+worker_ns() {
+	t=0
+	for d in /proc/[0-9]*; do
+		case "$(cat "$d/comm" 2>/dev/null)" in
+		kworker*) t=$((t + $(cut -d' ' -f1 "$d/schedstat" 2>/dev/null || echo 0))) ;;
+		esac
+	done
+	echo $t
+}
+
+IDLE=$((SECS / 6))
+w0=$(worker_ns)
+sleep $IDLE
+idle=$(( ($(worker_ns) - w0) * SECS / IDLE ))
+
+EVS=""
+for k in 0x10200001 0x10200003 0x10200005 0x10800002 0x10800003 0x10800004 \
+	 0x10800005 0x11000001 0x11400001 0x11400003; do
+	EVS="$EVS -e kind=$k,port=0"
+done
+for k in 0x10200001 0x10200003 0x11400001 0x11400003; do
+	EVS="$EVS -e kind=$k,port=1"
+done
+EVS="$EVS -e icmc_hits -e icmc_misses"
+w0=$(worker_ns)
+# shellcheck disable=SC2086
+mlx5-diag record -q -d 0 -o /tmp/bench.data -p 1ns --duration "${SECS}s" $EVS
+busy=$(( $(worker_ns) - w0 ))
+mlx5-diag decode -q --format json /tmp/bench.data >/tmp/bench.json
+samples=$(grep -c '"type":"sample"' /tmp/bench.json)
+lost=$(awk -F'"count":' '/"type":"lost"/ { split($2, a, ","); n += a[1] } END { print n + 0 }' /tmp/bench.json)
+bytes=$(stat -c %s /tmp/bench.data)
+extra=$((busy - idle))
+per=$((extra / (samples > 0 ? samples : 1)))
+
+# the kernel copying the same number of bytes, 64 times over
+dd if=/dev/urandom of=/tmp/bench.copy bs=1M count=8 2>/dev/null
+reps=$(( bytes * 64 / 8388608 + 1 ))
+t0=$(cut -d' ' -f1 /proc/uptime)
+i=0
+while [ $i -lt "$reps" ]; do
+	dd if=/tmp/bench.copy of=/dev/null bs=1M 2>/dev/null
+	i=$((i + 1))
+done
+t1=$(cut -d' ' -f1 /proc/uptime)
+copy_ns_per_byte=$(awk -v a="$t0" -v b="$t1" -v n="$reps" 'BEGIN { printf "%.4f", (b - a) * 1e9 / (n * 8388608) }')
+sample_bytes=$((bytes / (samples > 0 ? samples : 1)))
+
+echo "# $SECS s at the minimum period with 16 data IDs:" \
+     "$(grep -o '"period_ns":[0-9]*' /tmp/bench.json | head -1)"
+echo "samples: $samples delivered, $lost lost"
+echo "workers: $((extra / 1000)) us above idle in ${SECS} s" \
+     "($(awk -v e="$extra" -v s="$SECS" 'BEGIN { printf "%.2f", e / (s * 1e7) }') % of one CPU)," \
+     "$per ns per sample"
+echo "copy: $copy_ns_per_byte ns per byte; a sample is $sample_bytes bytes of recording:" \
+     "drain/copy ratio $(awk -v p="$per" -v c="$copy_ns_per_byte" -v b="$sample_bytes" 'BEGIN { printf "%.1f", p / (c * b) }')"

@@ -1,0 +1,182 @@
+#!/bin/sh
+# Sampling sessions on the running clock and around them: perf times of a
+# drifting device clock against the emulator's ground truth, a period
+# change in the stream, sync with clear and the public profile decoded
+# exactly, removal and rmmod ending a recording, two devices at once,
+# counting during a session, and stock perf record on a sampling event.
+. ./lib.sh
+. ./engine_lib.sh
+. ./record_lib.sh
+
+P0=$(pmu_of_sim 0)
+D0=$SIM/dev0
+D1=$SIM/dev1
+
+# ---- a drifting device clock: perf times within 1 us of the truth ----
+# 16 ids (the device's maximum) at its minimum period; the firmware raises
+# the period for 16 counters (2^15 clocks); 100 ppm drift
+EVS16=""
+for k in 0x10200001 0x10200003 0x10200005 0x10800002 0x10800003 0x10800004 \
+	 0x10800005 0x11000001 0x11400001 0x11400003; do
+	EVS16="$EVS16 -e kind=$k,port=0"
+done
+for k in 0x10200001 0x10200003 0x11400001 0x11400003; do
+	EVS16="$EVS16 -e kind=$k,port=1"
+done
+EVS16="$EVS16 -e icmc_hits -e icmc_misses"
+echo 100 >"$D0/drift_ppm"
+# shellcheck disable=SC2086
+"$MLX5_DIAG" record -q -d 0 -o /tmp/s1.data -p 100us --clockid monotonic $EVS16 -- sh -c "
+	. ./lib.sh; . ./engine_lib.sh
+	wait_state $P0 session || exit 1
+	sleep 2
+	# the ground truth while the engine still runs: when samples were taken
+	# (the first 50, then 300 spread over the rest)
+	n=\$(cat $D0/stats/samples_produced)
+	j=0
+	while [ \$j -lt \$n ]; do
+		echo \$j >$D0/sample_time
+		read -r a b c <$D0/sample_time
+		echo \"\$a \$b\"
+		if [ \$j -lt 50 ]; then j=\$((j + 1)); else j=\$((j + n / 300 + 1)); fi
+	done >/tmp/s1.truth"
+expect_eq "record exits 0" "$?" 0
+echo 0 >"$D0/drift_ppm"
+"$MLX5_DIAG" decode -q --format json /tmp/s1.data >/tmp/s1.json
+n=$(grep -c '"type":"sample"' /tmp/s1.json)
+diag "$n samples decoded, $(wc -l </tmp/s1.truth) with ground truth"
+check "2 s of samples and more at 2^15 clocks (209.7 us)" test "$n" -gt 9000
+expect_eq "nothing lost" "$(grep -c '"type":"lost"' /tmp/s1.json)" 0
+check "16 data IDs at the raised period" grep -q '"period_ns":209715,"period_ns_requested":100000' /tmp/s1.json
+# perf time of each sample against the host time the emulator took it at
+worst=$(awk -F'[:,]' '
+	NR == FNR { split($0, f, " "); truth[f[1]] = f[2]; next }
+	/"type":"sample"/ {
+		for (i = 1; i < NF; i++) {
+			if ($i == "\"seq\"") seq = $(i + 1)
+			if ($i == "\"perf_time\"") t = $(i + 1)
+		}
+		if (t < last) mono = 1
+		last = t
+		if (!(seq in truth)) next
+		d = t - truth[seq]; if (d < 0) d = -d
+		if (d > worst) worst = d
+		m++
+	}
+	END { print worst + 0, m + 0, mono + 0 }' /tmp/s1.truth /tmp/s1.json)
+set -- $worst
+diag "worst perf-time error $1 ns over $2 samples"
+check "ground truth for the samples checked" test "$2" -gt 300
+expect_range "every perf time within 1 us of the ground truth" "$1" 0 1000
+expect_eq "perf times are monotonic" "$3" 0
+
+# ---- PERF_EVENT_IOC_PERIOD: the period changes in the stream ----
+"$MLX5_DIAG" record -q -d 0 -o /tmp/s2.data -p 100us --duration 300ms \
+	--then-period 400us -e icmc_hits -e icmc_misses
+expect_eq "record with a period change exits 0" "$?" 0
+"$MLX5_DIAG" decode -q --format json /tmp/s2.data >/tmp/s2.json
+check "a PERIOD record with the new period" \
+	grep -q '"type":"period".*"period_ns":419430,"period_ns_requested":400000' /tmp/s2.json
+# device times of consecutive samples: 2^14 clocks before, 2^16 after
+gaps=$(awk -F'[:,]' '
+	/"type":"period"/ { after = 1; next }
+	/"type":"sample"/ {
+		for (i = 1; i < NF; i++) if ($i == "\"dev_time\"") t = $(i + 1)
+		if (n++) { g = t - last; if (after) a[g]++; else b[g]++ }
+		last = t
+	}
+	END { for (g in b) printf "before %d:%d ", g, b[g]; for (g in a) if (a[g] > 2) printf "after %d ", g }' /tmp/s2.json)
+diag "sample spacing: $gaps"
+check "2^14 clocks apart before the change" sh -c "echo '$gaps' | grep -q 'before 16384:'"
+check "2^16 clocks apart after it" sh -c "echo '$gaps' | grep -q 'after 65536 '"
+expect_eq "no loss around the change" "$(grep -c '"type":"lost"' /tmp/s2.json)" 0
+
+# ---- sync with clear: each counter is its increase over one period ----
+sim_manual 0
+"$MLX5_DIAG" record -q -d 0 -o /tmp/s3.data -p 100us --sync --clear \
+	-e icmc_hits -e icmc_accesses -- sh -c "
+	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
+	grid_wait 0 $P0 >/tmp/grid.0 || exit 1
+	step_samples 0 10"
+expect_eq "sync and clear: 10 samples" "$(dec_samples /tmp/s3.data | wc -l)" 10
+check "each value is the model's increase over its period" \
+	check_model 0 /tmp/s3.data ss 0x1180000200000000 0x1180000100000000
+sim_running 0
+
+# ---- the public 16-bit profile ----
+echo public >"$D1/profile"
+sim_readd 1
+P1=$(pmu_of_sim 1)
+sim_manual 1
+"$MLX5_DIAG" record -q -d 1 -o /tmp/s4.data -p 100us \
+	-e fw_tx_packets -e fw_rx_steering_packets -- sh -c "
+	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
+	grid_wait 1 $P1 >/tmp/grid.1 || exit 1
+	step_samples 1 20"
+expect_eq "public profile: 20 samples" "$(dec_samples /tmp/s4.data | wc -l)" 20
+check "public profile: exact values" check_model 1 /tmp/s4.data cc 0x2006 0x1001
+check "public profile: 16-bit sample ids in the SESSION" \
+	sh -c "$MLX5_DIAG decode -q --format json /tmp/s4.data | grep -q '\"type\":\"session\"'"
+sim_running 1
+echo model64 >"$D1/profile"
+sim_readd 1
+
+# ---- counting during a session ----
+"$MLX5_DIAG" record -q -d 0 -o /tmp/s5.data -p 200us -e icmc_hits -e icmc_accesses -- sh -c "
+	. ./lib.sh; . ./engine_lib.sh
+	wait_state $P0 session || exit 1
+	perf stat -x';' -e $P0/icmc_hits/ -a sleep 0.3 >/tmp/s5.stat 2>&1
+	echo \$? >/tmp/s5.rc
+	perf_errno stat -e $P0/icmc_misses/ -a sleep 0.1 >/tmp/s5.busy"
+expect_eq "counting an id of the session works" "$(cat /tmp/s5.rc)" 0
+check "and counts from the session's samples" \
+	test "$(stat_value "$(cat /tmp/s5.stat)" icmc_hits)" -gt 0
+expect_eq "counting another id gets EBUSY" "$(cat /tmp/s5.busy)" 16
+expect_eq "the session lost nothing meanwhile" \
+	"$(dec_lines /tmp/s5.data LOST | wc -l)" 0
+
+# ---- two devices at once ----
+"$MLX5_DIAG" record -q -d 0 -o /tmp/s6a.data -p 200us --duration 500ms -e icmc_hits &
+pa=$!
+"$MLX5_DIAG" record -q -d 1 -o /tmp/s6b.data -p 200us --duration 500ms -e icmc_hits &
+pb=$!
+wait $pa
+ra=$?
+wait $pb
+expect_eq "two devices recorded at once" "$ra $?" "0 0"
+check "device 0's recording has samples" test "$(dec_samples /tmp/s6a.data | wc -l)" -gt 100
+check "device 1's recording has samples" test "$(dec_samples /tmp/s6b.data | wc -l)" -gt 100
+check "each from its own device" sh -c "
+	$MLX5_DIAG decode -q /tmp/s6a.data | grep -q '^SESSION run 0 sim:0 ' &&
+	$MLX5_DIAG decode -q /tmp/s6b.data | grep -q '^SESSION run 0 sim:1 '"
+
+# ---- stock perf record on a sampling event: no AUX area, no harm ----
+perf record -q -c 100000 -e "$P0/icmc_hits/" -a -o /tmp/s7.data sleep 0.3 >/tmp/s7.out 2>&1
+expect_eq "perf record with a period runs" "$?" 0
+expect_eq "and leaves the engine off" "$(eng "$P0" state)" off
+
+# ---- removal during a recording: END, device removed ----
+"$MLX5_DIAG" record -q -d 1 -o /tmp/s8.data -p 200us -e icmc_hits -- sh -c "
+	. ./lib.sh; . ./engine_lib.sh
+	wait_state $(pmu_of_sim 1) session || exit 1
+	sleep 0.3
+	echo 0 >$D1/present
+	sleep 0.3"
+expect_eq "a removal ends the recording early (exit 10)" "$?" 10
+check "the stream ends with END, device removed" \
+	sh -c "$MLX5_DIAG decode -q /tmp/s8.data | tail -1 | grep -q '^END run 0 after [1-9][0-9]* samples: removed'"
+echo 1 >"$D1/present"
+
+# ---- rmmod of the emulator during a recording ----
+"$MLX5_DIAG" record -q -d 1 -o /tmp/s9.data -p 200us -e icmc_hits -- sh -c "
+	. ./lib.sh; . ./engine_lib.sh
+	wait_state $(pmu_of_sim 1) session || exit 1
+	sleep 0.3
+	rmmod mlx5_diag_sim"
+expect_eq "rmmod of the emulator ends the recording early (exit 10)" "$?" 10
+check "with END, device removed" \
+	sh -c "$MLX5_DIAG decode -q /tmp/s9.data | tail -1 | grep -q ': removed$'"
+insmod "$MODDIR/mlx5_diag_sim.ko"
+check "the emulator's devices are back" test -d "$SIM/dev1"
+
+exit $T_FAILED
