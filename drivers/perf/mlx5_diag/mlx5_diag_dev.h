@@ -54,7 +54,7 @@ struct mlx5_diag_dev {
 	struct hlist_node cpuhp_node;
 	u64 __percpu *snap;
 	struct mlx5_diag_sysfs sysfs;
-	struct mutex session_lock;
+	struct mutex session_lock;	/* protects session */
 	struct mlx5_diag_session *session;
 };
 
