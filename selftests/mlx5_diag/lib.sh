@@ -163,3 +163,14 @@ perf_errno() {
 perf_open_errno() {
 	perf_errno stat -e "$1" -a true
 }
+
+# worker_ns: run time of every kernel worker thread, summed (schedstat, ns)
+worker_ns() {
+	t=0
+	for d in /proc/[0-9]*; do
+		case "$(cat "$d/comm" 2>/dev/null)" in
+		kworker*) t=$((t + $(cut -d' ' -f1 "$d/schedstat" 2>/dev/null || echo 0))) ;;
+		esac
+	done
+	echo $t
+}

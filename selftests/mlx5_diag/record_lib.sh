@@ -5,6 +5,20 @@
 
 MLX5_DIAG=${MLX5_DIAG:-mlx5-diag}
 
+# max_ids_events: -e options for 16 counters of a 64-bit emulated device,
+# the most it samples at once (the firmware raises the period to 2^15
+# clocks for them)
+max_ids_events() {
+	for k in 0x10200001 0x10200003 0x10200005 0x10800002 0x10800003 \
+		 0x10800004 0x10800005 0x11000001 0x11400001 0x11400003; do
+		printf ' -e kind=%s,port=0' $k
+	done
+	for k in 0x10200001 0x10200003 0x11400001 0x11400003; do
+		printf ' -e kind=%s,port=1' $k
+	done
+	printf ' -e icmc_hits -e icmc_misses'
+}
+
 # wait_file_eq FILE VALUE: until FILE reads VALUE (20 s)
 wait_file_eq() {
 	i=0

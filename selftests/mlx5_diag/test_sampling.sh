@@ -15,15 +15,7 @@ D1=$SIM/dev1
 # ---- a drifting device clock: perf times within 1 us of the truth ----
 # 16 ids (the device's maximum) at its minimum period; the firmware raises
 # the period for 16 counters (2^15 clocks); 100 ppm drift
-EVS16=""
-for k in 0x10200001 0x10200003 0x10200005 0x10800002 0x10800003 0x10800004 \
-	 0x10800005 0x11000001 0x11400001 0x11400003; do
-	EVS16="$EVS16 -e kind=$k,port=0"
-done
-for k in 0x10200001 0x10200003 0x11400001 0x11400003; do
-	EVS16="$EVS16 -e kind=$k,port=1"
-done
-EVS16="$EVS16 -e icmc_hits -e icmc_misses"
+EVS16=$(max_ids_events)
 echo 100 >"$D0/drift_ppm"
 # shellcheck disable=SC2086
 "$MLX5_DIAG" record -q -d 0 -o /tmp/s1.data -p 100us --clockid monotonic $EVS16 -- sh -c "

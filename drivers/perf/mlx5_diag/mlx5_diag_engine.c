@@ -217,6 +217,17 @@ static void mlx5_diag_engine_map(struct mlx5_diag_engine *eng, bool restart)
 	eng->polls_since_check = 0;
 }
 
+/* A free slot starts counting @id for its first event. */
+static void mlx5_diag_engine_slot_take(struct mlx5_diag_engine_slot *s, u64 id,
+				       const struct mlx5_diag_catalog_entry *e)
+{
+	s->id = id;
+	s->entry = e;
+	s->users = 1;
+	s->value = 0;
+	s->cs.primed = false;
+}
+
 /* No event counts @s any more: nothing folds into it from now on. */
 static void mlx5_diag_engine_slot_free(struct mlx5_diag_engine *eng,
 				       struct mlx5_diag_engine_slot *s)
@@ -663,11 +674,7 @@ static int mlx5_diag_engine_session_ride(struct mlx5_diag_engine *eng, u64 id,
 		*why = "the device counts no more data IDs at once";
 		return -ENOSPC;
 	}
-	free->id = id;
-	free->entry = e;
-	free->users = 1;
-	free->value = 0;
-	free->cs.primed = false;
+	mlx5_diag_engine_slot_take(free, id, e);
 	eng->users++;
 	if (eng->session_running)
 		mlx5_diag_engine_map(eng, false);
@@ -785,11 +792,7 @@ int mlx5_diag_engine_session_add(struct mlx5_diag_engine *eng, u64 id,
 		ret = -ENOSPC;
 		goto out;
 	}
-	free->id = id;
-	free->entry = e;
-	free->users = 1;
-	free->value = 0;
-	free->cs.primed = false;
+	mlx5_diag_engine_slot_take(free, id, e);
 	eng->users++;
 	eng->session_users++;
 	eng->session.ids[eng->session.num_ids++] = id;
@@ -1234,11 +1237,7 @@ int mlx5_diag_engine_count_get(struct mlx5_diag_engine *eng, u64 id,
 		ret = -ENOSPC;
 		goto out;
 	}
-	free->id = id;
-	free->entry = e;
-	free->users = 1;
-	free->value = 0;
-	free->cs.primed = false;
+	mlx5_diag_engine_slot_take(free, id, e);
 	ret = mlx5_diag_engine_apply(eng, force, took_over, &why);
 	if (ret) {
 		free->users = 0;

@@ -627,6 +627,17 @@ void mlx5_diag_session_detach(struct mlx5_diag_dev *dd)
 	mutex_unlock(&dd->session_lock);
 }
 
+static void mlx5_diag_session_free(struct mlx5_diag_session *s)
+{
+	kvfree(s->stage);
+	kfree(s->vclass);
+	kfree(s->actual.ids);
+	kvfree(s->drain.ts);
+	kvfree(s->drain.val);
+	mutex_destroy(&s->lock);
+	kfree(s);
+}
+
 /**
  * mlx5_diag_session_create() - a session for a sampling leader
  * @dd: the device
@@ -684,13 +695,7 @@ int mlx5_diag_session_create(struct mlx5_diag_dev *dd,
 	*sp = s;
 	return 0;
 err:
-	kvfree(s->stage);
-	kfree(s->vclass);
-	kfree(s->actual.ids);
-	kvfree(s->drain.ts);
-	kvfree(s->drain.val);
-	mutex_destroy(&s->lock);
-	kfree(s);
+	mlx5_diag_session_free(s);
 	return ret;
 }
 
@@ -705,13 +710,7 @@ void mlx5_diag_session_destroy(struct mlx5_diag_session *s)
 	dd->session = NULL;
 	mutex_unlock(&dd->session_lock);
 	mlx5_diag_engine_session_release(&dd->engine);
-	kvfree(s->stage);
-	kfree(s->vclass);
-	kfree(s->actual.ids);
-	kvfree(s->drain.ts);
-	kvfree(s->drain.val);
-	mutex_destroy(&s->lock);
-	kfree(s);
+	mlx5_diag_session_free(s);
 }
 
 /*

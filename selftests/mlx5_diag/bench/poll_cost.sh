@@ -8,16 +8,6 @@
 P=$(pmu_of_sim 0)
 SECS=10
 
-# worker_ns: run time of every kernel worker thread, summed
-worker_ns() {
-	t=0
-	for d in /proc/[0-9]*; do
-		case "$(cat "$d/comm" 2>/dev/null)" in
-		kworker*) t=$((t + $(cut -d' ' -f1 "$d/schedstat" 2>/dev/null || echo 0))) ;;
-		esac
-	done
-	echo $t
-}
 
 w0=$(worker_ns)
 sleep $SECS

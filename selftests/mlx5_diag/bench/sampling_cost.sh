@@ -9,34 +9,19 @@
 #   scripts/vm-run selftests/mlx5_diag/bench/sampling_cost.sh [SECS]
 cd "$(dirname "$0")/.." || exit 1
 . ./lib.sh
+. ./engine_lib.sh
+. ./record_lib.sh
 
 SECS=${1:-60}
 P=$(pmu_of_sim 0)
 
-worker_ns() {
-	t=0
-	for d in /proc/[0-9]*; do
-		case "$(cat "$d/comm" 2>/dev/null)" in
-		kworker*) t=$((t + $(cut -d' ' -f1 "$d/schedstat" 2>/dev/null || echo 0))) ;;
-		esac
-	done
-	echo $t
-}
 
 IDLE=$((SECS / 6))
 w0=$(worker_ns)
 sleep $IDLE
 idle=$(( ($(worker_ns) - w0) * SECS / IDLE ))
 
-EVS=""
-for k in 0x10200001 0x10200003 0x10200005 0x10800002 0x10800003 0x10800004 \
-	 0x10800005 0x11000001 0x11400001 0x11400003; do
-	EVS="$EVS -e kind=$k,port=0"
-done
-for k in 0x10200001 0x10200003 0x11400001 0x11400003; do
-	EVS="$EVS -e kind=$k,port=1"
-done
-EVS="$EVS -e icmc_hits -e icmc_misses"
+EVS=$(max_ids_events)
 w0=$(worker_ns)
 # shellcheck disable=SC2086
 mlx5-diag record -q -d 0 -o /tmp/bench.data -p 1ns --duration "${SECS}s" $EVS
