@@ -87,7 +87,7 @@ static u64 mlx5_diag_session_host_clock(void *arg)
 }
 
 /* Clock reads per TIME record: the one with the narrowest bracket counts. */
-#define MLX5_DIAG_CLOCK_READS		3
+#define MLX5_DIAG_CLOCK_READS		5
 
 /*
  * Read the device clock in the session's timestamp source, paired with the
