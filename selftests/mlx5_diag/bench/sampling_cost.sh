@@ -7,7 +7,6 @@
 # kernel's own copy of the same bytes (dd from a page-cache file to
 # /dev/null: copy_to_user), all measured in this one run.
 #   scripts/vm-run selftests/mlx5_diag/bench/sampling_cost.sh [SECS]
-cd "$(dirname "$0")/.." || exit 1
 . ./lib.sh
 . ./engine_lib.sh
 . ./record_lib.sh
