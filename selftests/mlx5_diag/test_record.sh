@@ -24,7 +24,7 @@ record_steps() {
 	shift 3
 	sim_manual "$dev"
 	# shellcheck disable=SC2086
-	"$MLX5_DIAG" record -q -d "$dev" -o "$file" "$@" $EVS -- sh -c "
+	"$MLX5_DIAG" record -q -d "sim:$dev" -o "$file" "$@" $EVS -- sh -c "
 		. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
 		grid_wait $dev $(pmu_of_sim "$dev") >/tmp/grid.$dev || exit 1
 		step_samples $dev $n"
@@ -69,7 +69,7 @@ check "format 2 carries the low 32 bits" sh -c "
 diag "at $(uptime_ms) ms"
 # single mode: a buffer of 2^10 samples (8 ids in 2^13 values) fills and ends
 sim_manual 0
-"$MLX5_DIAG" record -q -d 0 -o /tmp/r4.data -p 100us -m single $EVS -- sh -c "
+"$MLX5_DIAG" record -q -d sim:0 -o /tmp/r4.data -p 100us -m single $EVS -- sh -c "
 	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
 	grid_wait 0 $P0 >/tmp/grid.0 || exit 1
 	step_samples 0 1100
@@ -80,13 +80,17 @@ expect_eq "single mode: the run ends full" "$(dec_lines /tmp/r4.data END | head 
 
 diag "at $(uptime_ms) ms"
 # ---- firmware overwrite, counted exactly ----
+# a buffer of 2^8 values: 32 samples of the 8 ids
+echo 8 >"$D0/caps/log_max_samples"
+sim_readd 0
+P0=$(pmu_of_sim 0)
 sim_manual 0
-"$MLX5_DIAG" record -q -d 0 -o /tmp/r5.data -p 100us $EVS -- sh -c "
+"$MLX5_DIAG" record -q -d sim:0 -o /tmp/r5.data -p 100us $EVS -- sh -c "
 	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
 	grid_wait 0 $P0 >/tmp/grid.0 || exit 1
 	echo 300 >$D0/stall_ms
 	step_samples 0 5
-	step_samples 0 3000"
+	step_samples 0 100"
 over=$(cat $D0/stats/samples_overwritten)
 diag "overwritten by the emulator: $over"
 check "the firmware overwrote samples" test "$over" -gt 0
@@ -95,6 +99,9 @@ expect_eq "decoded firmware losses equal the emulator's overwritten count" \
 expect_eq "decoded samples + lost = produced" \
 	"$(( $(dec_samples /tmp/r5.data | wc -l) + over ))" "$(cat $D0/stats/samples_produced)"
 check "samples after the loss equal the model" check_model 0 /tmp/r5.data $CLASSES $IDS
+sim_running 0
+echo 13 >"$D0/caps/log_max_samples"
+sim_readd 0
 
 diag "at $(uptime_ms) ms"
 sim_running 0

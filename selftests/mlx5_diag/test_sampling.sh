@@ -18,7 +18,7 @@ D1=$SIM/dev1
 EVS16=$(max_ids_events)
 echo 100 >"$D0/drift_ppm"
 # shellcheck disable=SC2086
-"$MLX5_DIAG" record -q -d 0 -o /tmp/s1.data -p 100us --clockid monotonic $EVS16 -- sh -c "
+"$MLX5_DIAG" record -q -d sim:0 -o /tmp/s1.data -p 100us --clockid monotonic $EVS16 -- sh -c "
 	. ./lib.sh; . ./engine_lib.sh
 	wait_state $P0 session || exit 1
 	sleep 2
@@ -69,7 +69,7 @@ expect_range "every perf time within 1 us of the ground truth" "$1" 0 1000
 expect_eq "perf times are monotonic" "$3" 0
 
 # ---- PERF_EVENT_IOC_PERIOD: the period changes in the stream ----
-"$MLX5_DIAG" record -q -d 0 -o /tmp/s2.data -p 100us --duration 300ms \
+"$MLX5_DIAG" record -q -d sim:0 -o /tmp/s2.data -p 100us --duration 300ms \
 	--then-period 400us -e icmc_hits -e icmc_misses
 expect_eq "record with a period change exits 0" "$?" 0
 "$MLX5_DIAG" decode -q --format json /tmp/s2.data >/tmp/s2.json
@@ -91,7 +91,7 @@ expect_eq "no loss around the change" "$(grep -c '"type":"lost"' /tmp/s2.json)" 
 
 # ---- sync with clear: each counter is its increase over one period ----
 sim_manual 0
-"$MLX5_DIAG" record -q -d 0 -o /tmp/s3.data -p 100us --sync --clear \
+"$MLX5_DIAG" record -q -d sim:0 -o /tmp/s3.data -p 100us --sync --clear \
 	-e icmc_hits -e icmc_accesses -- sh -c "
 	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
 	grid_wait 0 $P0 >/tmp/grid.0 || exit 1
@@ -106,7 +106,7 @@ echo public >"$D1/profile"
 sim_readd 1
 P1=$(pmu_of_sim 1)
 sim_manual 1
-"$MLX5_DIAG" record -q -d 1 -o /tmp/s4.data -p 100us \
+"$MLX5_DIAG" record -q -d sim:1 -o /tmp/s4.data -p 100us \
 	-e fw_tx_packets -e fw_rx_steering_packets -- sh -c "
 	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
 	grid_wait 1 $P1 >/tmp/grid.1 || exit 1
@@ -120,7 +120,7 @@ echo model64 >"$D1/profile"
 sim_readd 1
 
 # ---- counting during a session ----
-"$MLX5_DIAG" record -q -d 0 -o /tmp/s5.data -p 200us -e icmc_hits -e icmc_accesses -- sh -c "
+"$MLX5_DIAG" record -q -d sim:0 -o /tmp/s5.data -p 200us -e icmc_hits -e icmc_accesses -- sh -c "
 	. ./lib.sh; . ./engine_lib.sh
 	wait_state $P0 session || exit 1
 	perf stat -x';' -e $P0/icmc_hits/ -a sleep 0.3 >/tmp/s5.stat 2>&1
@@ -134,9 +134,9 @@ expect_eq "the session lost nothing meanwhile" \
 	"$(dec_lines /tmp/s5.data LOST | wc -l)" 0
 
 # ---- two devices at once ----
-"$MLX5_DIAG" record -q -d 0 -o /tmp/s6a.data -p 200us --duration 500ms -e icmc_hits &
+"$MLX5_DIAG" record -q -d sim:0 -o /tmp/s6a.data -p 200us --duration 500ms -e icmc_hits &
 pa=$!
-"$MLX5_DIAG" record -q -d 1 -o /tmp/s6b.data -p 200us --duration 500ms -e icmc_hits &
+"$MLX5_DIAG" record -q -d sim:1 -o /tmp/s6b.data -p 200us --duration 500ms -e icmc_hits &
 pb=$!
 wait $pa
 ra=$?
@@ -154,7 +154,7 @@ expect_eq "perf record with a period runs" "$?" 0
 expect_eq "and leaves the engine off" "$(eng "$P0" state)" off
 
 # ---- removal during a recording: END, device removed ----
-"$MLX5_DIAG" record -q -d 1 -o /tmp/s8.data -p 200us -e icmc_hits -- sh -c "
+"$MLX5_DIAG" record -q -d sim:1 -o /tmp/s8.data -p 200us -e icmc_hits -- sh -c "
 	. ./lib.sh; . ./engine_lib.sh
 	wait_state $(pmu_of_sim 1) session || exit 1
 	sleep 0.3
@@ -166,7 +166,7 @@ check "the stream ends with END, device removed" \
 echo 1 >"$D1/present"
 
 # ---- rmmod of the emulator during a recording ----
-"$MLX5_DIAG" record -q -d 1 -o /tmp/s9.data -p 200us -e icmc_hits -- sh -c "
+"$MLX5_DIAG" record -q -d sim:1 -o /tmp/s9.data -p 200us -e icmc_hits -- sh -c "
 	. ./lib.sh; . ./engine_lib.sh
 	wait_state $(pmu_of_sim 1) session || exit 1
 	sleep 0.3

@@ -23,7 +23,7 @@ idle=$(( ($(worker_ns) - w0) * SECS / IDLE ))
 EVS=$(max_ids_events)
 w0=$(worker_ns)
 # shellcheck disable=SC2086
-mlx5-diag record -q -d 0 -o /tmp/bench.data -p 1ns --duration "${SECS}s" $EVS
+mlx5-diag record -q -d sim:0 -o /tmp/bench.data -p 1ns --duration "${SECS}s" $EVS
 busy=$(( $(worker_ns) - w0 ))
 mlx5-diag decode -q --format json /tmp/bench.data >/tmp/bench.json
 samples=$(grep -c '"type":"sample"' /tmp/bench.json)

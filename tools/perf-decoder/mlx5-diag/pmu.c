@@ -220,6 +220,8 @@ int md_pmu_scan(const char *root, struct md_pmu **pmus, char *err, size_t errlen
 			p->identifier[0] = '\0';
 		if (md_read_line(p->dir, "cpumask", p->cpumask, sizeof(p->cpumask)))
 			p->cpumask[0] = '\0';
+		p->gone = !md_read_line(p->dir, "engine/state", buf, sizeof(buf)) &&
+			  !strcmp(buf, "gone");
 		if (load_fields(p, err, errlen))
 			goto fail;
 	}
@@ -257,7 +259,14 @@ int md_pmu_pick(const struct md_pmu *pmus, int n, const char *dev, char *err,
 				return i;
 	}
 	for (i = 0; i < n; i++)
-		if (!strcmp(pmus[i].name, dev) || !strcmp(pmus[i].identifier, dev))
+		if (!strcmp(pmus[i].name, dev))
+			return i;
+	/* a device that left may keep its PMU: the live one of an identifier */
+	for (i = 0; i < n; i++)
+		if (!strcmp(pmus[i].identifier, dev) && !pmus[i].gone)
+			return i;
+	for (i = 0; i < n; i++)
+		if (!strcmp(pmus[i].identifier, dev))
 			return i;
 	/* a PCI address without its domain: bus:device.function */
 	if (strchr(dev, ':') && strchr(dev, ':') == strrchr(dev, ':'))

@@ -28,6 +28,7 @@ struct md_pmu {
 	int type;		/* perf type, -1 if unreadable */
 	char identifier[128];
 	char cpumask[128];
+	int gone;			/* engine/state "gone": its device left */
 	struct md_field *fields;
 	size_t nr_fields;
 };
