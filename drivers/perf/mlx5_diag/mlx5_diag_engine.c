@@ -228,6 +228,28 @@ static void mlx5_diag_engine_slot_take(struct mlx5_diag_engine_slot *s, u64 id,
 	s->cs.primed = false;
 }
 
+/*
+ * The slot already counting @id for open events, if @share, else NULL;
+ * *@free gets the first slot no event uses, or NULL.
+ */
+static struct mlx5_diag_engine_slot *
+mlx5_diag_engine_slot_find(struct mlx5_diag_engine *eng, u64 id, bool share,
+			   struct mlx5_diag_engine_slot **free)
+{
+	unsigned int i;
+
+	*free = NULL;
+	for (i = 0; i < eng->fw->caps.max_ids; i++) {
+		struct mlx5_diag_engine_slot *s = &eng->slots[i];
+
+		if (share && s->users && s->id == id)
+			return s;
+		if (!s->users && !*free)
+			*free = s;
+	}
+	return NULL;
+}
+
 /* No event counts @s any more: nothing folds into it from now on. */
 static void mlx5_diag_engine_slot_free(struct mlx5_diag_engine *eng,
 				       struct mlx5_diag_engine_slot *s)
@@ -648,7 +670,7 @@ static int mlx5_diag_engine_session_ride(struct mlx5_diag_engine *eng, u64 id,
 					 const struct mlx5_diag_catalog_entry *e,
 					 unsigned int *slot, const char **why)
 {
-	struct mlx5_diag_engine_slot *free = NULL;
+	struct mlx5_diag_engine_slot *s, *free;
 	unsigned int i;
 
 	for (i = 0; i < eng->session.num_ids; i++)
@@ -658,17 +680,12 @@ static int mlx5_diag_engine_session_ride(struct mlx5_diag_engine *eng, u64 id,
 		*why = "a sampling session holds the engine and does not sample this data ID";
 		return -EBUSY;
 	}
-	for (i = 0; i < eng->fw->caps.max_ids; i++) {
-		struct mlx5_diag_engine_slot *s = &eng->slots[i];
-
-		if (s->users && s->id == id) {
-			s->users++;
-			eng->users++;
-			*slot = i;
-			return 0;
-		}
-		if (!s->users && !free)
-			free = s;
+	s = mlx5_diag_engine_slot_find(eng, id, true, &free);
+	if (s) {
+		s->users++;
+		eng->users++;
+		*slot = s - eng->slots;
+		return 0;
 	}
 	if (!free) {
 		*why = "the device counts no more data IDs at once";
@@ -755,7 +772,7 @@ int mlx5_diag_engine_session_add(struct mlx5_diag_engine *eng, u64 id,
 				 unsigned int *slot)
 {
 	const struct mlx5_diag_caps *caps = &eng->fw->caps;
-	struct mlx5_diag_engine_slot *free = NULL;
+	struct mlx5_diag_engine_slot *free;
 	const char *why = NULL;
 	unsigned int i, n;
 	int ret = 0;
@@ -784,9 +801,7 @@ int mlx5_diag_engine_session_add(struct mlx5_diag_engine *eng, u64 id,
 		ret = -ENOSPC;
 		goto out;
 	}
-	for (i = 0; i < caps->max_ids && !free; i++)
-		if (!eng->slots[i].users)
-			free = &eng->slots[i];
+	mlx5_diag_engine_slot_find(eng, id, false, &free);
 	if (!free) {
 		why = "the device counts no more data IDs at once";
 		ret = -ENOSPC;
@@ -1194,9 +1209,8 @@ int mlx5_diag_engine_count_get(struct mlx5_diag_engine *eng, u64 id,
 			       const struct mlx5_diag_catalog_entry *e,
 			       bool force, unsigned int *slot, bool *took_over)
 {
-	struct mlx5_diag_engine_slot *s, *free = NULL;
+	struct mlx5_diag_engine_slot *s, *free;
 	const char *why = NULL;
-	unsigned int i;
 	int ret = 0;
 
 	*took_over = false;
@@ -1220,17 +1234,14 @@ int mlx5_diag_engine_count_get(struct mlx5_diag_engine *eng, u64 id,
 		ret = -EBUSY;
 		goto out;
 	}
-	for (i = 0; i < eng->fw->caps.max_ids; i++) {
-		s = &eng->slots[i];
-		if (s->users && s->id == id &&
-		    eng->state != MLX5_DIAG_ENGINE_FOREIGN) {
-			s->users++;
-			eng->users++;
-			*slot = i;
-			goto out;
-		}
-		if (!s->users && !free)
-			free = s;
+	s = mlx5_diag_engine_slot_find(eng, id,
+				       eng->state != MLX5_DIAG_ENGINE_FOREIGN,
+				       &free);
+	if (s) {
+		s->users++;
+		eng->users++;
+		*slot = s - eng->slots;
+		goto out;
 	}
 	if (!free) {
 		why = "the device counts no more data IDs at once";
