@@ -47,6 +47,7 @@ expect_eq "caps modes" "$(cat "$P0/caps/modes")" "single repetitive on_demand"
 expect_eq "caps sync" "$(cat "$P0/caps/sync")" 1
 expect_eq "caps clear" "$(cat "$P0/caps/clear")" 1
 expect_eq "caps dialect" "$(cat "$P0/caps/dialect")" model64
+expect_eq "caps record_abi" "$(cat "$P0/caps/record_abi")" 1
 expect_eq "caps num_ports" "$(cat "$P0/caps/num_ports")" 2
 expect_eq "caps counting_refresh_ms" "$(cat "$P0/caps/counting_refresh_ms")" 5
 expect_eq "caps counting_mode" "$(cat "$P0/caps/counting_mode")" on_demand

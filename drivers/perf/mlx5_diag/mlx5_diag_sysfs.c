@@ -9,6 +9,7 @@
 #include <linux/device.h>
 #include <linux/math64.h>
 #include <linux/slab.h>
+#include <uapi/linux/mlx5_diag.h>
 
 #include "mlx5_diag_dev.h"
 #include "mlx5_diag_fields.h"
@@ -41,6 +42,7 @@ enum mlx5_diag_cap {
 	MLX5_DIAG_CAP_NUM_PCIE_LINKS,
 	MLX5_DIAG_CAP_COUNTING_REFRESH_MS,
 	MLX5_DIAG_CAP_COUNTING_MODE,
+	MLX5_DIAG_CAP_RECORD_ABI,
 };
 
 /* A file of caps/ or engine/: which value its group's show() prints. */
@@ -116,6 +118,8 @@ static ssize_t mlx5_diag_caps_show(struct device *dev,
 	case MLX5_DIAG_CAP_COUNTING_MODE:
 		return sysfs_emit(buf, "%s\n", caps->on_demand ? "on_demand" :
 				  "repetitive");
+	case MLX5_DIAG_CAP_RECORD_ABI:
+		return sysfs_emit(buf, "%u\n", MLX5_DIAG_ABI_VERSION);
 	}
 	return -EINVAL;
 }
@@ -138,6 +142,7 @@ MLX5_DIAG_CAP_ATTR(num_functions, MLX5_DIAG_CAP_NUM_FUNCTIONS);
 MLX5_DIAG_CAP_ATTR(num_pcie_links, MLX5_DIAG_CAP_NUM_PCIE_LINKS);
 MLX5_DIAG_CAP_ATTR(counting_refresh_ms, MLX5_DIAG_CAP_COUNTING_REFRESH_MS);
 MLX5_DIAG_CAP_ATTR(counting_mode, MLX5_DIAG_CAP_COUNTING_MODE);
+MLX5_DIAG_CAP_ATTR(record_abi, MLX5_DIAG_CAP_RECORD_ABI);
 
 static struct attribute *mlx5_diag_caps_attrs[] = {
 	&mlx5_diag_caps_attr_max_data_ids.attr.attr,
@@ -155,6 +160,7 @@ static struct attribute *mlx5_diag_caps_attrs[] = {
 	&mlx5_diag_caps_attr_num_pcie_links.attr.attr,
 	&mlx5_diag_caps_attr_counting_refresh_ms.attr.attr,
 	&mlx5_diag_caps_attr_counting_mode.attr.attr,
+	&mlx5_diag_caps_attr_record_abi.attr.attr,
 	NULL
 };
 
