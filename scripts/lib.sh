@@ -56,10 +56,15 @@ kernel_key() {
 
 kernel_dir() { echo "$MLX5_DIAG_CACHE/kernel-$(kernel_key)"; }
 
-# perf is built from the same source; later patches to it join the key.
+# perf is built from the same source with the patch series of
+# tools/perf-decoder/perf, linking the decoder library of tools/perf-decoder/lib.
 perf_key() {
 	{ ksrc_version; gcc --version | head -1
-	  cat "$MLX5_DIAG_ROOT"/tools/perf-decoder/perf/*.patch 2>/dev/null || true; } |
+	  cat "$MLX5_DIAG_ROOT"/scripts/build-perf \
+	      "$MLX5_DIAG_ROOT"/tools/perf-decoder/perf/*.patch \
+	      "$MLX5_DIAG_ROOT"/tools/perf-decoder/Makefile \
+	      "$MLX5_DIAG_ROOT"/tools/perf-decoder/lib/* \
+	      "$MLX5_DIAG_ROOT"/include/uapi/linux/mlx5_diag.h; } |
 		sha256sum | cut -c1-16
 }
 
