@@ -122,7 +122,11 @@
  * SYNC, SESSION and TIME; a chunk holds at least one record after its
  * header), so a copy of the whole area holds at least its last half in
  * whole chunks. SYNC records appear in snapshot mode only; a stream read
- * in the normal mode is as described above.
+ * in the normal mode is as described above. In snapshot mode a disable of
+ * the leader (perf copies the area between DISABLE and ENABLE) pauses the
+ * writing, not the run: no END record, nothing written until the enable,
+ * sample numbering goes on (what the firmware overwrote meanwhile is a
+ * LOST record).
  */
 #define MLX5_DIAG_ABI_VERSION		1
 #define MLX5_DIAG_REC_ALIGN		8
