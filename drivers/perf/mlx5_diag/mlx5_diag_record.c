@@ -2,9 +2,11 @@
 /*
  * Encoders of the AUX record stream: fixed little-endian layouts from
  * include/uapi/linux/mlx5_diag.h. Samples are written in the DOCA Telemetry
- * Diagnostics guide's output formats 0, 1 and 2.
+ * Diagnostics guide's output formats 0, 1 and 2. In snapshot mode, records
+ * are written into the AUX ring as self-contained chunks.
  */
 #include <linux/align.h>
+#include <linux/bug.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/string.h>
@@ -200,4 +202,216 @@ size_t mlx5_diag_rec_put_end(void *buf, u64 next_seq, u32 reason)
 	r->reason = cpu_to_le32(reason);
 	r->reserved = 0;
 	return sizeof(*r);
+}
+
+size_t mlx5_diag_rec_put_sync(void *buf)
+{
+	struct mlx5_diag_rec_sync *r = buf;
+
+	mlx5_diag_rec_hdr(r, MLX5_DIAG_REC_SYNC, sizeof(*r));
+	r->magic = cpu_to_le64(MLX5_DIAG_SYNC_MAGIC);
+	return sizeof(*r);
+}
+
+/*
+ * Copy @len bytes into the ring of @ring_size bytes (a power of two) at the
+ * free-running offset @head, wrapping at its end. Of more bytes than the
+ * ring holds, the last @ring_size stay, where writing them all would have
+ * left them.
+ */
+void mlx5_diag_rec_ring_copy(void *ring, size_t ring_size, u64 head,
+			     const void *src, size_t len)
+{
+	size_t off, n;
+
+	if (len > ring_size) {
+		head += len - ring_size;
+		src += len - ring_size;
+		len = ring_size;
+	}
+	off = head & (ring_size - 1);
+	n = min(len, ring_size - off);
+	memcpy(ring + off, src, n);
+	memcpy(ring, src + n, len - n);
+}
+
+/* The SESSION, TIME, PERIOD and END records change what a chunk repeats. */
+void mlx5_diag_rec_chunk_track(struct mlx5_diag_chunk_state *st,
+			       const void *rec)
+{
+	const struct mlx5_diag_rec_hdr *h = rec;
+	const struct mlx5_diag_rec_time *t = rec;
+	size_t size = le32_to_cpu(h->size);
+
+	switch (le16_to_cpu(h->type)) {
+	case MLX5_DIAG_REC_SESSION:
+		st->nr_times = 0;
+		st->open = !WARN_ON_ONCE(size > st->session_cap);
+		if (!st->open)
+			break;
+		memcpy(st->session, rec, size);
+		st->session->flags |= cpu_to_le32(MLX5_DIAG_SESSION_F_CHUNK);
+		break;
+	case MLX5_DIAG_REC_TIME:
+		if (!st->nr_times ||
+		    t->dev_time != st->time[1].dev_time) {
+			st->time[0] = st->time[1];
+			st->nr_times = min(st->nr_times + 1, 2U);
+		}
+		memcpy(&st->time[1], rec, sizeof(st->time[1]));
+		break;
+	case MLX5_DIAG_REC_PERIOD:
+		if (st->open) {
+			const struct mlx5_diag_rec_period *p = rec;
+
+			st->session->log_sample_period = p->log_sample_period;
+			st->session->period_ns_requested =
+				p->period_ns_requested;
+			st->session->period_ns_actual = p->period_ns_actual;
+		}
+		break;
+	case MLX5_DIAG_REC_END:
+		st->open = false;
+		break;
+	}
+}
+
+/*
+ * The largest chunk a session of @num_ids data IDs in @out_format needs:
+ * its header (SYNC, SESSION, two TIME), then one record that is not
+ * SAMPLES (PERIOD is the largest) or a SAMPLES record of one sample. An
+ * AUX area in snapshot mode holds two.
+ */
+size_t mlx5_diag_rec_chunk_min(u8 out_format, unsigned int num_ids)
+{
+	return sizeof(struct mlx5_diag_rec_sync) +
+	       mlx5_diag_rec_session_size(num_ids) +
+	       2 * sizeof(struct mlx5_diag_rec_time) +
+	       max(mlx5_diag_rec_samples_size(out_format, num_ids, 1),
+		   sizeof(struct mlx5_diag_rec_period));
+}
+
+struct mlx5_diag_ring_out {
+	void *ring;
+	size_t size;
+	u64 head;
+};
+
+static void mlx5_diag_ring_put(struct mlx5_diag_ring_out *o, const void *src,
+			       size_t len)
+{
+	mlx5_diag_rec_ring_copy(o->ring, o->size, o->head, src, len);
+	o->head += len;
+}
+
+/*
+ * Start a chunk: SYNC, then, unless a run starts with the chunk, the open
+ * run's SESSION as a repeat and its last two TIME records. Returns the
+ * bytes written.
+ */
+static size_t mlx5_diag_chunk_header(const struct mlx5_diag_chunk_state *st,
+				     struct mlx5_diag_ring_out *o,
+				     bool new_run)
+{
+	struct mlx5_diag_rec_sync sync;
+	size_t n = mlx5_diag_rec_put_sync(&sync), size;
+
+	mlx5_diag_ring_put(o, &sync, n);
+	if (new_run || !st->open)
+		return n;
+	size = le32_to_cpu(st->session->hdr.size);
+	mlx5_diag_ring_put(o, st->session, size);
+	n += size;
+	size = st->nr_times * sizeof(st->time[0]);
+	mlx5_diag_ring_put(o, &st->time[2 - st->nr_times], size);
+	return n + size;
+}
+
+/* Bytes of a SAMPLES record of @nr samples like @r. */
+static size_t mlx5_diag_part_size(const struct mlx5_diag_rec_samples *r,
+				  u32 nr)
+{
+	return ALIGN(sizeof(*r) + (size_t)nr * le16_to_cpu(r->sample_size),
+		     MLX5_DIAG_REC_ALIGN);
+}
+
+/* Samples @first .. @first + @nr - 1 of @r, as a record of their own. */
+static size_t mlx5_diag_put_part(struct mlx5_diag_ring_out *o,
+				 const struct mlx5_diag_rec_samples *r,
+				 u32 first, u32 nr)
+{
+	static const u8 zero[MLX5_DIAG_REC_ALIGN];
+	struct mlx5_diag_rec_samples part = *r;
+	size_t ssize = le16_to_cpu(r->sample_size);
+	size_t body = (size_t)nr * ssize, size = mlx5_diag_part_size(r, nr);
+
+	part.hdr.size = cpu_to_le32(size);
+	part.first_seq = cpu_to_le64(le64_to_cpu(r->first_seq) + first);
+	part.nr_samples = cpu_to_le32(nr);
+	mlx5_diag_ring_put(o, &part, sizeof(part));
+	mlx5_diag_ring_put(o, (const u8 *)(r + 1) + (size_t)first * ssize, body);
+	mlx5_diag_ring_put(o, zero, size - sizeof(part) - body);
+	return size;
+}
+
+/**
+ * mlx5_diag_rec_put_chunks() - write records as snapshot-mode chunks
+ * @st: what the chunks repeat; follows the records written
+ * @recs: whole records, @len bytes
+ * @len: their length
+ * @ring: the AUX ring
+ * @ring_size: its size, a power of two
+ * @head: the free-running offset to write at
+ *
+ * The records start a new chunk, which ends where the next record (the
+ * next sample of a SAMPLES record, which is cut there) would take it past
+ * half the ring, or where a run starts (SESSION). A chunk holds at least
+ * one record (sample) after its header, beyond half the ring if it must
+ * (mlx5_diag_rec_chunk_min() tells the ring that never needs it).
+ *
+ * Return: the new head.
+ */
+u64 mlx5_diag_rec_put_chunks(struct mlx5_diag_chunk_state *st,
+			     const void *recs, size_t len, void *ring,
+			     size_t ring_size, u64 head)
+{
+	struct mlx5_diag_ring_out o = { .ring = ring, .size = ring_size,
+					.head = head };
+	size_t limit = ring_size / 2, pos = 0, used = 0, hdr = 0;
+
+	while (pos < len) {
+		const struct mlx5_diag_rec_hdr *h = recs + pos;
+		const struct mlx5_diag_rec_samples *r = recs + pos;
+		size_t size = le32_to_cpu(h->size);
+		u16 type = le16_to_cpu(h->type);
+		bool samples = type == MLX5_DIAG_REC_SAMPLES;
+		u32 nr = samples ? le32_to_cpu(r->nr_samples) : 0, done = 0;
+
+		do {
+			size_t next = samples ? mlx5_diag_part_size(r, 1) : size;
+			u32 fit = min_t(u32, 1, nr - done);
+
+			if (used > hdr && (type == MLX5_DIAG_REC_SESSION ||
+					   used + next > limit))
+				used = 0;
+			if (!used) {
+				hdr = mlx5_diag_chunk_header(st, &o,
+							     type == MLX5_DIAG_REC_SESSION);
+				used = hdr;
+			}
+			if (!samples) {
+				mlx5_diag_ring_put(&o, h, size);
+				used += size;
+				break;
+			}
+			while (fit < nr - done &&
+			       used + mlx5_diag_part_size(r, fit + 1) <= limit)
+				fit++;
+			used += mlx5_diag_put_part(&o, r, done, fit);
+			done += fit;
+		} while (done < nr);
+		mlx5_diag_rec_chunk_track(st, h);
+		pos += size;
+	}
+	return o.head;
 }

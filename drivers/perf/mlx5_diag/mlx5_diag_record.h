@@ -38,6 +38,40 @@ size_t mlx5_diag_rec_put_lost(void *buf, u64 first_seq, u64 count, u32 cause);
 size_t mlx5_diag_rec_put_period(void *buf, u64 first_seq, u64 dev_time,
 				u64 requested_ns, u64 actual_ns, u8 log_period);
 size_t mlx5_diag_rec_put_end(void *buf, u64 next_seq, u32 reason);
+size_t mlx5_diag_rec_put_sync(void *buf);
 u64 mlx5_diag_rec_period_ns(u8 log_sample_period, u32 freq_khz);
+
+void mlx5_diag_rec_ring_copy(void *ring, size_t ring_size, u64 head,
+			     const void *src, size_t len);
+
+/**
+ * struct mlx5_diag_chunk_state - what a chunk's header repeats
+ * @session: room for the open run's SESSION record, F_CHUNK set, its
+ *	period following the PERIOD records (@session_cap bytes)
+ * @session_cap: the largest SESSION record a session stages
+ * @open: a run is open in the stream (a SESSION, no END since)
+ * @nr_times: TIME records of the open run in @time (0 to 2)
+ * @time: the run's last two TIME records of different dev_time, the later
+ *	one last (a TIME of the same dev_time replaces the last): the pair
+ *	a decoder maps device time with
+ *
+ * It follows the records in stream order (mlx5_diag_rec_chunk_track()),
+ * whichever way they leave the staging buffer, so that the first chunk of
+ * an area mapped late still describes its run.
+ */
+struct mlx5_diag_chunk_state {
+	struct mlx5_diag_rec_session *session;
+	size_t session_cap;
+	bool open;
+	unsigned int nr_times;
+	struct mlx5_diag_rec_time time[2];
+};
+
+void mlx5_diag_rec_chunk_track(struct mlx5_diag_chunk_state *st,
+			       const void *rec);
+size_t mlx5_diag_rec_chunk_min(u8 out_format, unsigned int num_ids);
+u64 mlx5_diag_rec_put_chunks(struct mlx5_diag_chunk_state *st,
+			     const void *recs, size_t len, void *ring,
+			     size_t ring_size, u64 head);
 
 #endif /* _MLX5_DIAG_RECORD_H */

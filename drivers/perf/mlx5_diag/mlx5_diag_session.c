@@ -16,6 +16,14 @@
  * (LOST, cause AUX_FULL, written when space returns, with
  * PERF_AUX_FLAG_PARTIAL). TRUNCATED is never used: in 6.12 it would stop
  * the event for a loss the stream already reports.
+ *
+ * Snapshot mode (an AUX area mapped read-only, perf's overwrite mode): the
+ * records go in as self-contained chunks (mlx5_diag_rec_put_chunks()) at
+ * the free-running head, overwriting the oldest, never short of space. A
+ * disable (perf takes a snapshot between DISABLE and ENABLE) pauses the
+ * writing, not the run: nothing is written while the leader is disabled,
+ * the firmware samples on, and the first drain after ENABLE fetches what it
+ * kept and reports what it overwrote in the meantime (LOST, FW_OVERWRITE).
  */
 #include <linux/hrtimer.h>
 #include <linux/mm.h>
@@ -51,6 +59,7 @@ enum {
 struct mlx5_diag_aux_buf {
 	void *base;
 	size_t size;
+	bool overwrite;			/* snapshot mode: written as chunks */
 };
 
 struct mlx5_diag_session {
@@ -71,11 +80,13 @@ struct mlx5_diag_session {
 	unsigned int drains;
 	struct mlx5_diag_drain drain;
 	bool aux_mapped;
+	bool aux_overwrite;		/* the last AUX area mapped: snapshot mode */
 	/* staged records, and what was written: under stage_lock, irqs off */
 	raw_spinlock_t stage_lock;
 	u8 *stage;
 	size_t stage_len, stage_cap;
 	u64 staged_next;		/* seq after the last sample staged */
+	struct mlx5_diag_chunk_state chunk;	/* of the records unstaged */
 	struct perf_output_handle handle;
 };
 
@@ -131,10 +142,7 @@ static void *mlx5_diag_session_stage(struct mlx5_diag_session *s, size_t len)
 static void mlx5_diag_aux_copy(struct mlx5_diag_aux_buf *b, u64 head,
 			       const void *src, size_t len)
 {
-	size_t off = head & (b->size - 1), n = min(len, b->size - off);
-
-	memcpy(b->base + off, src, n);
-	memcpy(b->base, src + n, len - n);
+	mlx5_diag_rec_ring_copy(b->base, b->size, head, src, len);
 }
 
 /*
@@ -201,6 +209,36 @@ static unsigned int mlx5_diag_session_write_part(struct mlx5_diag_session *s,
 	return fit;
 }
 
+/* The staged records leave unwritten: nobody reads the stream. */
+static void mlx5_diag_session_discard(struct mlx5_diag_session *s)
+{
+	size_t pos;
+
+	for (pos = 0; pos < s->stage_len;
+	     pos += le32_to_cpu(((struct mlx5_diag_rec_hdr *)(s->stage + pos))->size))
+		mlx5_diag_rec_chunk_track(&s->chunk, s->stage + pos);
+	s->stage_len = 0;
+}
+
+/*
+ * Snapshot mode: every staged record goes in, as chunks, at the
+ * free-running head that perf_aux_output_end() publishes. No
+ * PERF_RECORD_AUX (size 0, no flag but OVERWRITE): a publish every few
+ * milliseconds would fill the data ring of a recorder that reads the area
+ * only on demand; losses are in the stream.
+ */
+static void mlx5_diag_session_publish_chunks(struct mlx5_diag_session *s,
+					     struct mlx5_diag_aux_buf *b)
+{
+	s->handle.head = mlx5_diag_rec_put_chunks(&s->chunk, s->stage,
+						  s->stage_len, b->base,
+						  b->size, s->handle.head);
+	s->stage_len = 0;
+	/* the reader must see the records before the new aux_head */
+	smp_wmb();
+	perf_aux_output_end(&s->handle, 0);
+}
+
 /*
  * Copy the staged records into the AUX area, on the leader's CPU with
  * interrupts off, stage_lock held. Records that do not fit: samples become
@@ -219,7 +257,11 @@ static void mlx5_diag_session_publish_locked(struct mlx5_diag_session *s)
 	b = perf_aux_output_begin(&s->handle, s->leader);
 	if (!b && !READ_ONCE(s->aux_mapped)) {
 		/* no AUX area (stock perf record): nobody reads the stream */
-		s->stage_len = 0;
+		mlx5_diag_session_discard(s);
+		return;
+	}
+	if (b && b->overwrite) {
+		mlx5_diag_session_publish_chunks(s, b);
 		return;
 	}
 	/* handle.size is CIRC_SPACE: never let it reach 0 (6.12 disables) */
@@ -235,6 +277,7 @@ static void mlx5_diag_session_publish_locked(struct mlx5_diag_session *s)
 			mlx5_diag_aux_copy(b, s->handle.head + written, h, size);
 			written += size;
 			partial |= type == MLX5_DIAG_REC_LOST;
+			mlx5_diag_rec_chunk_track(&s->chunk, h);
 			continue;
 		}
 		if (type == MLX5_DIAG_REC_SAMPLES) {
@@ -251,6 +294,8 @@ static void mlx5_diag_session_publish_locked(struct mlx5_diag_session *s)
 		} else if (type != MLX5_DIAG_REC_TIME) {
 			memmove(s->stage + keep, h, size);
 			keep += size;
+		} else {
+			mlx5_diag_rec_chunk_track(&s->chunk, h);
 		}
 		blocked = true;
 	}
@@ -267,14 +312,16 @@ static void mlx5_diag_session_publish_locked(struct mlx5_diag_session *s)
 /*
  * A stopped leader takes no records (perf may stop and start it around a
  * period change or an AUX unmap), unless it was disabled: then its last
- * records, END included, are written for the reader that drains it.
+ * records, END included, are written for the reader that drains it. In
+ * snapshot mode a disabled leader's area is being copied: it takes none.
  */
 static void mlx5_diag_session_publish_ipi(void *arg)
 {
 	struct mlx5_diag_session *s = arg;
 
 	if ((READ_ONCE(s->leader->hw.state) & PERF_HES_STOPPED) &&
-	    READ_ONCE(s->leader->state) > PERF_EVENT_STATE_OFF)
+	    (READ_ONCE(s->leader->state) > PERF_EVENT_STATE_OFF ||
+	     READ_ONCE(s->aux_overwrite)))
 		return;
 	raw_spin_lock(&s->stage_lock);
 	mlx5_diag_session_publish_locked(s);
@@ -516,8 +563,13 @@ static void mlx5_diag_session_work(struct work_struct *work)
 	mutex_lock(&s->lock);
 	if (s->gone)
 		goto out;
-	/* disabled (not just scheduled out and in again): the run ends */
+	/*
+	 * Disabled (not just scheduled out and in again): the run ends; in
+	 * snapshot mode it goes on, unwritten until the leader is enabled.
+	 */
 	if (READ_ONCE(s->leader->state) <= PERF_EVENT_STATE_OFF) {
+		if (READ_ONCE(s->aux_overwrite))
+			goto out;
 		mlx5_diag_session_end(s, MLX5_DIAG_END_STOPPED);
 		goto publish;
 	}
@@ -629,6 +681,7 @@ void mlx5_diag_session_detach(struct mlx5_diag_dev *dd)
 
 static void mlx5_diag_session_free(struct mlx5_diag_session *s)
 {
+	kfree(s->chunk.session);
 	kvfree(s->stage);
 	kfree(s->vclass);
 	kfree(s->actual.ids);
@@ -675,6 +728,8 @@ int mlx5_diag_session_create(struct mlx5_diag_dev *dd,
 						  MLX5_DIAG_DRAIN_MAX_SAMPLES) +
 		       2 * MLX5_DIAG_STAGE_CTRL_BYTES;
 	s->stage = kvzalloc(s->stage_cap, GFP_KERNEL);
+	s->chunk.session_cap = mlx5_diag_rec_session_size(max);
+	s->chunk.session = kzalloc(s->chunk.session_cap, GFP_KERNEL);
 	s->vclass = kcalloc(max, sizeof(*s->vclass), GFP_KERNEL);
 	s->actual.ids = kcalloc(max, sizeof(*s->actual.ids), GFP_KERNEL);
 	s->drain.ts = kvcalloc((size_t)MLX5_DIAG_DRAIN_MAX_SAMPLES * max,
@@ -682,8 +737,8 @@ int mlx5_diag_session_create(struct mlx5_diag_dev *dd,
 	s->drain.val = kvcalloc((size_t)MLX5_DIAG_DRAIN_MAX_SAMPLES * max,
 				sizeof(u64), GFP_KERNEL);
 	ret = -ENOMEM;
-	if (!s->stage || !s->vclass || !s->actual.ids || !s->drain.ts ||
-	    !s->drain.val)
+	if (!s->stage || !s->chunk.session || !s->vclass || !s->actual.ids ||
+	    !s->drain.ts || !s->drain.val)
 		goto err;
 	ret = mlx5_diag_engine_session_claim(&dd->engine, req->force,
 					     &took_over);
@@ -714,8 +769,9 @@ void mlx5_diag_session_destroy(struct mlx5_diag_session *s)
 }
 
 /*
- * The AUX area of a session leader, mapped contiguously. Snapshot
- * (overwrite) mode is refused: the stream must be read as it is written.
+ * The AUX area of a session leader, mapped contiguously. In snapshot
+ * (overwrite) mode it holds two of the largest chunks the session may
+ * need (any group the device takes, in the session's format).
  */
 void *mlx5_diag_session_setup_aux(struct perf_event *event, void **pages,
 				  int nr_pages, bool overwrite)
@@ -723,6 +779,7 @@ void *mlx5_diag_session_setup_aux(struct perf_event *event, void **pages,
 	struct mlx5_diag_session *s = mlx5_diag_event_session(event);
 	struct mlx5_diag_aux_buf *b;
 	struct page **pglist;
+	size_t min;
 	int i;
 
 	if (!s || event->group_leader != event) {
@@ -730,14 +787,18 @@ void *mlx5_diag_session_setup_aux(struct perf_event *event, void **pages,
 				    event->pmu->name);
 		return NULL;
 	}
-	if (overwrite) {
-		pr_info_ratelimited("%s: AUX area refused: snapshot (overwrite) mode is not supported; map it read-write\n",
-				    event->pmu->name);
-		return NULL;
-	}
 	if (!is_power_of_2(nr_pages)) {
 		pr_info_ratelimited("%s: AUX area refused: %d pages, not a power of two\n",
 				    event->pmu->name, nr_pages);
+		return NULL;
+	}
+	min = 2 * mlx5_diag_rec_chunk_min(s->req.out_format,
+					  s->dd->fw.caps.max_ids);
+	if (overwrite && ((size_t)nr_pages << PAGE_SHIFT) < min) {
+		pr_info_ratelimited("%s: AUX area refused: snapshot mode needs %zu bytes or more (two chunks of %u data IDs in format %u), %d pages have %lu\n",
+				    event->pmu->name, min,
+				    s->dd->fw.caps.max_ids, s->req.out_format,
+				    nr_pages, (unsigned long)nr_pages << PAGE_SHIFT);
 		return NULL;
 	}
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
@@ -750,7 +811,9 @@ void *mlx5_diag_session_setup_aux(struct perf_event *event, void **pages,
 	if (!b->base)
 		goto err;
 	b->size = (size_t)nr_pages << PAGE_SHIFT;
+	b->overwrite = overwrite;
 	kfree(pglist);
+	WRITE_ONCE(s->aux_overwrite, overwrite);
 	WRITE_ONCE(s->aux_mapped, true);
 	return b;
 err:

@@ -99,6 +99,34 @@
  * A decoder that meets an abi_version it does not know stops there.
  * Records are never split by the driver, but may wrap at the end of the
  * AUX ring; a reader that copies the ring out in order sees whole records.
+ *
+ * Snapshot mode (the AUX area mapped read-only: perf's overwrite mode, as
+ * `perf record -S` maps it): the driver writes on at aux_head whether read
+ * or not, overwriting the oldest bytes, so a copy of the area starts
+ * anywhere inside a record. The stream is then made of chunks that decode
+ * on their own. Each publish of the driver writes one or more chunks; a
+ * chunk is
+ *   MLX5_DIAG_REC_SYNC,
+ *   MLX5_DIAG_REC_SESSION of the open run with MLX5_DIAG_SESSION_F_CHUNK
+ *     set (a repeat: the same run, no new run), its period as of that
+ *     point of the stream (PERIOD records before it included),
+ *   MLX5_DIAG_REC_TIME records repeating the run's last two in the
+ *     stream (of different dev_time; one when the run has only one), so
+ *     that a decoder that starts at the chunk maps device time exactly as
+ *     one that read the stream from its start (which ignores them),
+ *   then the records that follow in the stream (SAMPLES, TIME, LOST,
+ *     PERIOD, END);
+ * or, when a new run starts with the chunk, SYNC then the run's own
+ * SESSION (flags 0) and TIME. No chunk is larger than half the AUX area
+ * (a bigger batch of samples is cut into several chunks, each with its own
+ * SYNC, SESSION and TIME; a chunk holds at least one record after its
+ * header), so a copy of the whole area holds at least its last half in
+ * whole chunks. SYNC records appear in snapshot mode only; a stream read
+ * in the normal mode is as described above. In snapshot mode a disable of
+ * the leader (perf copies the area between DISABLE and ENABLE) pauses the
+ * writing, not the run: no END record, nothing written until the enable,
+ * sample numbering goes on (what the firmware overwrote meanwhile is a
+ * LOST record).
  */
 #define MLX5_DIAG_ABI_VERSION		1
 #define MLX5_DIAG_REC_ALIGN		8
@@ -110,6 +138,7 @@ enum mlx5_diag_rec_type {
 	MLX5_DIAG_REC_LOST	= 4,	/* struct mlx5_diag_rec_lost */
 	MLX5_DIAG_REC_PERIOD	= 5,	/* struct mlx5_diag_rec_period */
 	MLX5_DIAG_REC_END	= 6,	/* struct mlx5_diag_rec_end */
+	MLX5_DIAG_REC_SYNC	= 7,	/* struct mlx5_diag_rec_sync */
 };
 
 struct mlx5_diag_rec_hdr {
@@ -163,12 +192,21 @@ struct mlx5_diag_rec_session {
 	__u8 log_num_of_samples;	/* firmware buffer: 2^this samples */
 	__u8 fw_sample_id_bits;		/* width the firmware numbers samples in */
 	__le32 run;			/* 0, 1, ...: programmings of this event */
-	__le32 reserved;
+	__le32 flags;			/* MLX5_DIAG_SESSION_F_* */
 	__le64 period_ns_requested;
 	__le64 period_ns_actual;	/* 2^log_sample_period clocks in ns */
 	char identifier[32];		/* the PMU's identifier, NUL-padded */
 	struct mlx5_diag_rec_id ids[];
 };
+
+/*
+ * The record repeats the SESSION of the open run at the start of a chunk
+ * (snapshot mode): the run goes on, sample numbering too. Its period
+ * fields are the period at that point of the stream. A decoder that has
+ * not seen the run starts from it (the run's earlier samples are not in
+ * its input); one that has checks that it matches and goes on.
+ */
+#define MLX5_DIAG_SESSION_F_CHUNK	(1U << 0)
 
 /*
  * MLX5_DIAG_REC_SAMPLES: nr_samples consecutive samples, the first numbered
@@ -276,6 +314,20 @@ struct mlx5_diag_rec_end {
 	__le64 next_seq;
 	__le32 reason;			/* enum mlx5_diag_end_reason */
 	__le32 reserved;
+};
+
+/* "MLX5DSYN": the bytes of the magic, as a little-endian __le64 reads them */
+#define MLX5_DIAG_SYNC_MAGIC		0x4e59534435584c4dULL
+
+/*
+ * MLX5_DIAG_REC_SYNC: a chunk starts here (snapshot mode only); the next
+ * record is a SESSION. A reader of a copy that starts inside a record
+ * looks for it at 8-byte aligned offsets (the area and every record are
+ * multiples of 8 bytes).
+ */
+struct mlx5_diag_rec_sync {
+	struct mlx5_diag_rec_hdr hdr;
+	__le64 magic;			/* MLX5_DIAG_SYNC_MAGIC */
 };
 
 #endif /* _UAPI_LINUX_MLX5_DIAG_H */

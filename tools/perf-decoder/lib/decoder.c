@@ -62,6 +62,8 @@ static size_t min_record_size(unsigned int type)
 		return sizeof(struct mlx5_diag_rec_period);
 	case MLX5_DIAG_REC_END:
 		return sizeof(struct mlx5_diag_rec_end);
+	case MLX5_DIAG_REC_SYNC:
+		return sizeof(struct mlx5_diag_rec_sync);
 	default:
 		return 0;
 	}
@@ -196,7 +198,7 @@ static void gap_item(struct mlx5diag_decoder *dec, struct mlx5diag_item *items,
 	uint64_t gap, first = dec->next_seq;
 	struct mlx5diag_item *it;
 
-	if (dec->rec_gap_done || upto <= dec->next_seq)
+	if (dec->rec_gap_done || dec->seq_unknown || upto <= dec->next_seq)
 		return;
 	gap = upto - dec->next_seq;
 	if (dec->pending_lost >= gap)
@@ -223,6 +225,60 @@ static void settle_lost(struct mlx5diag_decoder *dec, uint64_t upto)
 
 /* ---- records ---- */
 
+/*
+ * A SESSION record flagged MLX5_DIAG_SESSION_F_CHUNK repeats the open
+ * run's at the start of a chunk: it must be that run, described the same
+ * (its period fields follow PERIOD records, which said it already). No
+ * item; the TIME records right after it that repeat the decoder's two
+ * time points give none either and change nothing.
+ */
+static int continue_session(struct mlx5diag_decoder *dec, const uint8_t *rec,
+			    uint64_t offset)
+{
+	typedef struct mlx5_diag_rec_session S;
+	const struct mlx5diag_session *s = &dec->session;
+	uint32_t run = FIELD32(rec, S, run);
+	const char *what = NULL;
+	const uint8_t *id = rec + sizeof(S);
+	unsigned int i;
+
+	if (!dec->run_open)
+		return fail(dec, offset, -EPROTO,
+			    "SESSION repeat of run %u after the END of run %u",
+			    run, s->run);
+	if (run != s->run)
+		return fail(dec, offset, -EPROTO,
+			    "SESSION repeat of run %u in run %u", run, s->run);
+	if (FIELD16(rec, S, num_ids) != s->num_ids)
+		what = "num_ids";
+	else if (FIELD32(rec, S, freq_khz) != s->freq_khz)
+		what = "freq_khz";
+	else if (FIELD8(rec, S, mode) != s->mode ||
+		 FIELD8(rec, S, sync) != s->sync ||
+		 FIELD8(rec, S, clear) != s->clear)
+		what = "mode, sync or clear";
+	else if (FIELD8(rec, S, out_format) != s->out_format ||
+		 FIELD8(rec, S, ts_source) != s->ts_source)
+		what = "out_format or ts_source";
+	else if (FIELD8(rec, S, log_num_of_samples) != s->log_num_of_samples ||
+		 FIELD8(rec, S, fw_sample_id_bits) != s->fw_sample_id_bits)
+		what = "log_num_of_samples or fw_sample_id_bits";
+	else if (memcmp(rec + offsetof(S, identifier), s->identifier, 32))
+		what = "identifier";
+	for (i = 0; !what && i < s->num_ids;
+	     i++, id += sizeof(struct mlx5_diag_rec_id))
+		if (get_le64(id) != dec->ids[i].data_id ||
+		    id[offsetof(struct mlx5_diag_rec_id, vclass)] !=
+		    dec->ids[i].vclass)
+			what = "data IDs";
+	if (what)
+		return fail(dec, offset, -EPROTO,
+			    "SESSION repeat of run %u differs from the run's SESSION in %s",
+			    run, what);
+	dec->chunk_repeat = 1;
+	return RECORD_DONE;
+}
+
 static int decode_session(struct mlx5diag_decoder *dec, const uint8_t *rec,
 			  uint32_t size, uint64_t offset,
 			  struct mlx5diag_item *items, size_t *n)
@@ -235,6 +291,7 @@ static int decode_session(struct mlx5diag_decoder *dec, const uint8_t *rec,
 	uint8_t format = FIELD8(rec, S, out_format);
 	uint8_t ts_source = FIELD8(rec, S, ts_source);
 	uint32_t freq_khz = FIELD32(rec, S, freq_khz);
+	uint32_t flags = FIELD32(rec, S, flags);
 	const uint8_t *id;
 	unsigned int i;
 
@@ -261,8 +318,11 @@ static int decode_session(struct mlx5diag_decoder *dec, const uint8_t *rec,
 	if (ts_source == MLX5_DIAG_TS_FRC && !freq_khz)
 		return fail(dec, offset, -EBADMSG,
 			    "SESSION with FRC timestamps and freq_khz 0");
+	if ((flags & MLX5_DIAG_SESSION_F_CHUNK) && dec->have_session)
+		return continue_session(dec, rec, offset);
 
 	s->run = FIELD32(rec, S, run);
+	s->flags = flags;
 	s->abi_version = abi;
 	s->num_ids = num_ids;
 	s->freq_khz = freq_khz;
@@ -288,13 +348,23 @@ static int decode_session(struct mlx5diag_decoder *dec, const uint8_t *rec,
 	dec->run_open = 1;
 	settle_lost(dec, 0);
 	dec->next_seq = 0;
+	/* started inside the run: its first sample number is not known */
+	dec->seq_unknown = !!(flags & MLX5_DIAG_SESSION_F_CHUNK);
 	dec->nr_time_points = 0;
 	new_item(dec, items, n, MLX5DIAG_ITEM_SESSION);
 	return RECORD_STOP;
 }
 
+static int same_point(const struct mlx5diag_time_point *a,
+		      const struct mlx5diag_time_point *b, int valid)
+{
+	return valid && a->dev_time == b->dev_time &&
+	       a->perf_time == b->perf_time;
+}
+
 static int decode_time(struct mlx5diag_decoder *dec, const uint8_t *rec,
-		       uint64_t offset, struct mlx5diag_item *items, size_t *n)
+		       uint64_t offset, int repeat, struct mlx5diag_item *items,
+		       size_t *n)
 {
 	typedef struct mlx5_diag_rec_time T;
 	uint64_t raw = FIELD64(rec, T, dev_time);
@@ -304,6 +374,12 @@ static int decode_time(struct mlx5diag_decoder *dec, const uint8_t *rec,
 	};
 	struct mlx5diag_item *it;
 
+	/* a chunk header's repeats of the two time points: known already */
+	if (repeat && (same_point(&tp, &dec->time_last, dec->nr_time_points >= 1) ||
+		       same_point(&tp, &dec->time_prev, dec->nr_time_points >= 2))) {
+		dec->chunk_repeat = 1;
+		return RECORD_DONE;
+	}
 	if (dec->nr_time_points) {
 		const struct mlx5diag_time_point *last = &dec->time_last;
 
@@ -458,6 +534,7 @@ static int decode_samples(struct mlx5diag_decoder *dec, const uint8_t *rec,
 		}
 	}
 	settle_lost(dec, first_seq + nr_samples);
+	dec->seq_unknown = 0;
 	return RECORD_DONE;
 }
 
@@ -517,7 +594,19 @@ static int decode_end(struct mlx5diag_decoder *dec, const uint8_t *rec,
 	it->seq = next_seq;
 	it->end.reason = FIELD32(rec, E, reason);
 	settle_lost(dec, next_seq);
+	dec->seq_unknown = 0;
 	dec->run_open = 0;
+	return RECORD_DONE;
+}
+
+static int decode_sync(struct mlx5diag_decoder *dec, const uint8_t *rec,
+		       uint64_t offset)
+{
+	uint64_t magic = FIELD64(rec, struct mlx5_diag_rec_sync, magic);
+
+	if (magic != MLX5_DIAG_SYNC_MAGIC)
+		return fail(dec, offset, -EBADMSG, "SYNC of magic 0x%llx",
+			    (unsigned long long)magic);
 	return RECORD_DONE;
 }
 
@@ -528,6 +617,7 @@ static const char *const record_names[] = {
 	[MLX5_DIAG_REC_LOST] = "LOST",
 	[MLX5_DIAG_REC_PERIOD] = "PERIOD",
 	[MLX5_DIAG_REC_END] = "END",
+	[MLX5_DIAG_REC_SYNC] = "SYNC",
 };
 
 /* One whole record of SIZE bytes at REC, at stream offset OFFSET. */
@@ -535,6 +625,11 @@ static int decode_record(struct mlx5diag_decoder *dec, const uint8_t *rec,
 			 unsigned int type, uint32_t size, uint64_t offset,
 			 struct mlx5diag_item *items, size_t *n, size_t room)
 {
+	int repeat = dec->chunk_repeat;
+
+	dec->chunk_repeat = 0;
+	if (type == MLX5_DIAG_REC_SYNC)
+		return decode_sync(dec, rec, offset);
 	if (type == MLX5_DIAG_REC_SESSION)
 		return decode_session(dec, rec, size, offset, items, n);
 	if (!dec->run_open)
@@ -546,7 +641,7 @@ static int decode_record(struct mlx5diag_decoder *dec, const uint8_t *rec,
 	case MLX5_DIAG_REC_SAMPLES:
 		return decode_samples(dec, rec, size, offset, items, n, room);
 	case MLX5_DIAG_REC_TIME:
-		return decode_time(dec, rec, offset, items, n);
+		return decode_time(dec, rec, offset, repeat, items, n);
 	case MLX5_DIAG_REC_LOST:
 		return decode_lost(dec, rec, offset, items, n);
 	case MLX5_DIAG_REC_PERIOD:
@@ -667,6 +762,41 @@ int mlx5diag_decode_end(struct mlx5diag_decoder *dec, size_t unconsumed)
 		return 0;
 	return fail(dec, dec->stream_offset, -EBADMSG,
 		    "the stream ends %zu bytes into a record", unconsumed);
+}
+
+long mlx5diag_find_sync(const void *buf, size_t size)
+{
+	typedef struct mlx5_diag_rec_session S;
+	const size_t sync_min = sizeof(struct mlx5_diag_rec_sync);
+	const uint8_t *p = buf;
+	size_t off;
+
+	if (!buf && size)
+		return -EINVAL;
+	for (off = 0; off + sync_min + sizeof(S) <= size;
+	     off += MLX5_DIAG_REC_ALIGN) {
+		const uint8_t *sync = p + off, *rec;
+		uint32_t sync_size = FIELD32(sync, struct mlx5_diag_rec_hdr, size);
+		uint32_t rec_size;
+		uint16_t num_ids;
+
+		if (FIELD16(sync, struct mlx5_diag_rec_hdr, type) !=
+		    MLX5_DIAG_REC_SYNC ||
+		    FIELD64(sync, struct mlx5_diag_rec_sync, magic) !=
+		    MLX5_DIAG_SYNC_MAGIC ||
+		    sync_size < sync_min || sync_size % MLX5_DIAG_REC_ALIGN ||
+		    sync_size > size - off - sizeof(S))
+			continue;
+		rec = sync + sync_size;
+		rec_size = FIELD32(rec, struct mlx5_diag_rec_hdr, size);
+		num_ids = FIELD16(rec, S, num_ids);
+		if (FIELD16(rec, struct mlx5_diag_rec_hdr, type) ==
+		    MLX5_DIAG_REC_SESSION && num_ids &&
+		    rec_size == sizeof(S) + num_ids * sizeof(struct mlx5_diag_rec_id) &&
+		    rec_size <= size - off - sync_size)
+			return (long)off;
+	}
+	return -ENOENT;
 }
 
 const struct mlx5diag_session *

@@ -24,6 +24,11 @@
  *		keep the avail bytes left (ret == MLX5DIAG_NEED_MORE) for next time
  *	at the end of the stream: mlx5diag_decode_end(&dec, avail);
  *	mlx5diag_decoder_exit(&dec);
+ *
+ * A snapshot (a copy of an AUX area in snapshot mode, starting anywhere
+ * inside a record): mlx5diag_decoder_reset(), then decode from
+ * mlx5diag_find_sync()'s offset to the end of the copy, one snapshot per
+ * decode (consecutive snapshots overlap, or not).
  */
 #ifndef MLX5DIAG_H
 #define MLX5DIAG_H
@@ -54,15 +59,20 @@
  *                    SESSION size and num_ids disagree, SAMPLES
  *                    sample_size/format/size disagree with the session,
  *                    format 0 data ID or sample_id not the expected one,
- *                    a bad format, ts_source, FRC freq_khz 0), or a stream
- *                    that ends inside a record (mlx5diag_decode_end())
+ *                    a bad format, ts_source, FRC freq_khz 0, a SYNC
+ *                    without MLX5_DIAG_SYNC_MAGIC), or a stream that ends
+ *                    inside a record (mlx5diag_decode_end())
  *   -EMSGSIZE        a record larger than the decoder's max_record_size
  *   -ENOMSG          an unknown record type
  *   -EPROTONOSUPPORT a SESSION record of an unknown abi_version
  *   -EPROTO          records out of order: SAMPLES/TIME/LOST/PERIOD/END
  *                    before any SESSION, SAMPLES before a TIME record of
  *                    its run, a TIME record whose dev_time or perf_time
- *                    goes backwards, sample numbers that go backwards
+ *                    goes backwards, sample numbers that go backwards, a
+ *                    SESSION repeat (MLX5_DIAG_SESSION_F_CHUNK) of another
+ *                    run than the open one, after its END, or describing
+ *                    the run otherwise (data IDs, format, clock, mode,
+ *                    identifier)
  *   -E2BIG           a SESSION with more data IDs than max_ids
  *   -EINVAL          a wrong argument, or a resumed call whose input does
  *                    not start with the record the decoder was inside
@@ -116,8 +126,16 @@ enum mlx5diag_item_kind {
  *            record, the samples missing since the last delivered one
  *            that the LOST records in between do not account for (count:
  *            the gap minus their counts; seq: the first number they do not
- *            cover). Emitted before the record's own items.
- *   SESSION: run, dev_time and perf_time 0; mlx5diag_session() has the rest
+ *            cover). Emitted before the record's own items. A run the
+ *            decoder started at a SESSION repeat (flags
+ *            MLX5_DIAG_SESSION_F_CHUNK) has no gap before its first
+ *            SAMPLES or END record: its earlier samples are simply not
+ *            in the input.
+ *   SESSION: run, dev_time and perf_time 0; mlx5diag_session() has the rest.
+ *            A SESSION record repeating the open run at a chunk start
+ *            (MLX5_DIAG_SESSION_F_CHUNK) gives no item, nor do the TIME
+ *            records right after it that repeat one of the two the
+ *            decoder maps time with; SYNC records give none.
  *   PERIOD:  seq (first sample at the new period), dev_time, perf_time,
  *            period.ns_requested, period.ns_actual, period.log_sample_period
  *   END:     seq (the run's next_seq: samples taken), end.reason
@@ -163,9 +181,15 @@ struct mlx5diag_id {
 	uint8_t vclass;		/* enum mlx5_diag_value_class */
 };
 
-/* What the last SESSION record said (host byte order). */
+/*
+ * What the last SESSION record said (host byte order). flags has
+ * MLX5_DIAG_SESSION_F_CHUNK when the decoder started at a repeat, inside
+ * the run (a snapshot); the period fields are those of the SESSION record
+ * the run started from (PERIOD items tell later changes).
+ */
 struct mlx5diag_session {
 	uint32_t run;
+	uint32_t flags;
 	uint16_t abi_version;
 	uint16_t num_ids;
 	uint32_t freq_khz;
@@ -214,6 +238,8 @@ struct mlx5diag_decoder {
 	struct mlx5diag_session session;
 	int have_session;		/* a SESSION record was seen */
 	int run_open;			/* ... and no END record since */
+	int seq_unknown;		/* started inside the run: no sample yet */
+	int chunk_repeat;		/* in a chunk header, after a SESSION repeat */
 	uint64_t next_seq;		/* the sample number expected next */
 	uint64_t pending_lost;		/* LOST counts since the last sample */
 	uint64_t pending_lost_first;	/* ... the lowest number they cover */
@@ -285,6 +311,22 @@ int mlx5diag_decode(struct mlx5diag_decoder *dec, const void *buf,
  * short) with the offset of that record; or the decoder's earlier error.
  */
 int mlx5diag_decode_end(struct mlx5diag_decoder *dec, size_t unconsumed);
+
+/*
+ * mlx5diag_find_sync - where a chunk starts in a snapshot
+ * @buf: a copy of (part of) the stream from an 8-byte aligned stream
+ *       offset, which may start inside a record (snapshot mode)
+ * @size: its bytes (at most LONG_MAX)
+ *
+ * Returns the offset of the first SYNC record at an 8-aligned offset of
+ * @buf with MLX5_DIAG_SYNC_MAGIC, whose size is sane and that is followed
+ * by a whole SESSION record whose size fits its num_ids (at least one);
+ * -ENOENT when there is none, -EINVAL for a NULL @buf with a @size. The
+ * SESSION's contents are the decoder's to judge: decode from there with a
+ * reset decoder. After a decode error inside a snapshot, the bytes after
+ * the bad record's offset may be searched again.
+ */
+long mlx5diag_find_sync(const void *buf, size_t size);
 
 /*
  * mlx5diag_session - the session the items returned so far belong to, or

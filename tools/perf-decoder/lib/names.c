@@ -33,6 +33,8 @@ const char *mlx5diag_strerror(int err)
 		return "invalid argument";
 	case -ENOMEM:
 		return "out of memory";
+	case -ENOENT:
+		return "no chunk start (SYNC, SESSION) in the input";
 	default:
 		return "unknown";
 	}

@@ -10,7 +10,10 @@
  * the small one. Both must give the same items and the same error at the
  * same offset, and every call must keep its contract (consumed <= given,
  * produced <= room, a SESSION item only last). Any difference aborts.
+ * mlx5diag_find_sync() on the stream must give -ENOENT or an 8-aligned
+ * offset of a SYNC record.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +87,23 @@ static void decode(const struct mlx5diag_config *cfg, const uint8_t *data,
 	free(pend);
 }
 
+/* In a copy of exactly LEN bytes, so that ASan sees any over-read. */
+static void find_sync(const uint8_t *data, size_t len)
+{
+	uint8_t *exact = malloc(len ? len : 1);
+	long off;
+
+	if (!exact)
+		abort();
+	memcpy(exact, data, len);
+	off = mlx5diag_find_sync(exact, len);
+	if (off != -ENOENT &&
+	    (off < 0 || off % MLX5_DIAG_REC_ALIGN || (size_t)off + 16 > len ||
+	     (exact[off] | exact[off + 1] << 8) != MLX5_DIAG_REC_SYNC))
+		abort();
+	free(exact);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -106,6 +126,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	len = size - 4;
 	cut = (size_t)(data[1] | data[2] << 8) % (len + 1);
 	cfg = data[3] & 1 ? &small : NULL;
+	find_sync(data + 4, len);
 	decode(cfg, data + 4, len, len, BIG_ROOM, &whole);
 	decode(cfg, data + 4, len, cut, room, &split);
 	if (whole.err != split.err || whole.n != split.n ||

@@ -61,6 +61,39 @@ static void run(struct stream *s, uint32_t run_nr, uint8_t format,
 	stream_end(s, 9, MLX5_DIAG_END_STOPPED);
 }
 
+/*
+ * Snapshot mode, chunks: SYNC, the run's SESSION and TIME, samples; SYNC,
+ * a repeat (F_CHUNK) with the TIME record again, a new one, samples, END.
+ */
+static void chunked(struct stream *s, uint8_t format, uint8_t ts_source)
+{
+	struct stream_session sess = {
+		.run = 2, .out_format = format, .ts_source = ts_source,
+		.freq_khz = 156250, .num_ids = 2, .ids = ids,
+		.period_ns = 100000, .identifier = "sim:0",
+	};
+	struct stream_samples smp = {
+		.out_format = format, .ts_source = ts_source,
+		.num_ids = 2, .ids = ids, .first_seq = 0, .nr = 2,
+		.t0 = 4999999000ull, .t_step = 640, .entry_step = 5,
+		.value_base = 7,
+	};
+
+	stream_sync(s);
+	stream_session(s, &sess);
+	stream_time(s, ts_source, 4999999500ull, 1000000, 10);
+	stream_samples(s, &smp);
+	stream_sync(s);
+	sess.flags = MLX5_DIAG_SESSION_F_CHUNK;
+	stream_session(s, &sess);
+	stream_time(s, ts_source, 4999999500ull, 1000000, 10);
+	stream_time(s, ts_source, 5000001000ull, 1020000, 10);
+	smp.first_seq = 2;
+	smp.t0 = 5000000500ull;
+	stream_samples(s, &smp);
+	stream_end(s, 4, MLX5_DIAG_END_STOPPED);
+}
+
 int main(int argc, char **argv)
 {
 	struct stream s;
@@ -78,6 +111,10 @@ int main(int argc, char **argv)
 			write_seed(argv[1], n++, &s, 3, (uint16_t)(s.len / 2), 0);
 			run(&s, 1, (uint8_t)((format + 1) % 3), ts, 2);
 			write_seed(argv[1], n++, &s, 1, 77, 1);
+			stream_free(&s);
+			stream_init(&s);
+			chunked(&s, format, ts);
+			write_seed(argv[1], n++, &s, 2, (uint16_t)(s.len / 3), 0);
 			stream_free(&s);
 		}
 	}

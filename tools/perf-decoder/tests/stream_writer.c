@@ -115,6 +115,7 @@ size_t stream_session(struct stream *s, const struct stream_session *d)
 	PUT8(s, off, S, log_num_of_samples, 12);
 	PUT8(s, off, S, fw_sample_id_bits, 16);
 	PUT32(s, off, S, run, d->run);
+	PUT32(s, off, S, flags, d->flags);
 	PUT64(s, off, S, period_ns_requested, d->period_ns);
 	PUT64(s, off, S, period_ns_actual, d->period_ns);
 	if (d->identifier)
@@ -246,5 +247,13 @@ size_t stream_end(struct stream *s, uint64_t next_seq, uint32_t reason)
 
 	PUT64(s, off, E, next_seq, next_seq);
 	PUT32(s, off, E, reason, reason);
+	return off;
+}
+
+size_t stream_sync(struct stream *s)
+{
+	size_t off = record(s, MLX5_DIAG_REC_SYNC, sizeof(struct mlx5_diag_rec_sync));
+
+	PUT64(s, off, struct mlx5_diag_rec_sync, magic, MLX5_DIAG_SYNC_MAGIC);
 	return off;
 }

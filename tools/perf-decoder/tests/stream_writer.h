@@ -26,6 +26,7 @@ struct stream_session {
 	const uint8_t *vclass;		/* NULL: all counters */
 	uint64_t period_ns;		/* requested = actual */
 	const char *identifier;
+	uint32_t flags;			/* MLX5_DIAG_SESSION_F_* */
 };
 
 /*
@@ -68,6 +69,7 @@ size_t stream_period(struct stream *s, uint8_t ts_source, uint64_t first_seq,
 		     uint64_t t, uint64_t ns_requested, uint64_t ns_actual,
 		     uint8_t log_sample_period);
 size_t stream_end(struct stream *s, uint64_t next_seq, uint32_t reason);
+size_t stream_sync(struct stream *s);
 /* A bare record: header of TYPE and SIZE, SIZE - 8 zero bytes. */
 size_t stream_raw(struct stream *s, uint16_t type, uint32_t size);
 

@@ -372,6 +372,344 @@ static void record_samples_fmt12_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rt_get(buf, 52 + 20, 4), 0x76543210);
 }
 
+static void record_sync_test(struct kunit *test)
+{
+	u8 *buf, *exp;
+	size_t n;
+
+	rt_bufs(test, &buf, &exp);
+	n = mlx5_diag_rec_put_sync(buf);
+	KUNIT_EXPECT_EQ(test, n, 16);
+	rt_hdr(exp, 7, 16);
+	KUNIT_EXPECT_EQ(test, MLX5_DIAG_REC_SYNC, 7);
+	memcpy(&exp[8], "MLX5DSYN", 8);
+	rt_check(test, buf, exp, n, "sync");
+	KUNIT_EXPECT_EQ(test, MLX5_DIAG_SESSION_F_CHUNK, 1);
+}
+
+/* At a free-running head, wrapping; more than the ring keeps the last. */
+static void record_ring_copy_test(struct kunit *test)
+{
+	static const u8 src[40] = {
+		1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
+		18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32,
+		33, 34, 35, 36, 37, 38, 39, 40,
+	};
+	static const u8 wrapped[16] = {
+		5, 6, 7, 8, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4,
+	};
+	/* bytes 25..40 at offsets 27..42, i.e. 11..15 then 0..10 */
+	static const u8 last[16] = {
+		30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 25, 26, 27, 28, 29,
+	};
+	u8 ring[16] = {};
+
+	mlx5_diag_rec_ring_copy(ring, sizeof(ring), 0x100000000cULL, src, 8);
+	KUNIT_EXPECT_MEMEQ(test, ring, wrapped, sizeof(ring));
+	mlx5_diag_rec_ring_copy(ring, sizeof(ring), 3, src, 40);
+	KUNIT_EXPECT_MEMEQ(test, ring, last, sizeof(ring));
+}
+
+/* The largest chunk: SYNC, SESSION, 2 TIME, one sample or a PERIOD. */
+static void record_chunk_min_test(struct kunit *test)
+{
+	/* 16 + 128 + 64 + (24 + 80) */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_rec_chunk_min(MLX5_DIAG_FORMAT_0, 3), 312);
+	/* 16 + 96 + 64 + max(24 + 20 padded to 48, PERIOD 48) */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_rec_chunk_min(MLX5_DIAG_FORMAT_2, 1), 224);
+	/* 16 + 336 + 64 + (24 + 16 + 128) */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_rec_chunk_min(MLX5_DIAG_FORMAT_1, 16), 584);
+}
+
+/* A record stream built with the encoders (tested above). */
+struct rt_stream {
+	u8 *p;
+	size_t len;
+};
+
+static struct rt_stream rt_stream(struct kunit *test, size_t cap)
+{
+	struct rt_stream st = { .p = kunit_kzalloc(test, cap, GFP_KERNEL) };
+
+	KUNIT_ASSERT_NOT_NULL(test, st.p);
+	return st;
+}
+
+static const struct mlx5_diag_rec_session_info rt_info = {
+	.freq_khz = 156250, .mode = MLX5_DIAG_MODE_REPETITIVE,
+	.out_format = MLX5_DIAG_FORMAT_0, .log_sample_period = 14,
+	.log_num_of_samples = 10, .fw_sample_id_bits = 16, .run = 5,
+	.period_ns_requested = 100000, .period_ns_actual = 104857,
+	.identifier = "sim:0",
+};
+
+static const u8 rt_vclass[RT_IDS];
+
+/* SESSION of run @run; @chunk: as a repeat (flags at byte 28). */
+static void rt_session(struct rt_stream *st, u32 run, bool chunk)
+{
+	struct mlx5_diag_rec_session_info info = rt_info;
+
+	info.run = run;
+	mlx5_diag_rec_put_session(st->p + st->len, &info, RT_IDS, rt_ids,
+				  rt_vclass);
+	if (chunk)
+		rt_le(st->p, st->len + 28, 4, MLX5_DIAG_SESSION_F_CHUNK);
+	st->len += mlx5_diag_rec_session_size(RT_IDS);
+}
+
+static void rt_time_at(struct rt_stream *st, u64 t, u64 perf)
+{
+	st->len += mlx5_diag_rec_put_time(st->p + st->len, t, perf, 7);
+}
+
+static void rt_time(struct rt_stream *st, u64 t)
+{
+	rt_time_at(st, t, t * 10);
+}
+
+static void rt_sync(struct rt_stream *st)
+{
+	st->len += mlx5_diag_rec_put_sync(st->p + st->len);
+}
+
+/* Format 0 samples @first.. of the 2 sample pattern, repeated. */
+static void rt_samples(struct rt_stream *st, u64 first, unsigned int nr)
+{
+	u64 ts[12 * RT_IDS], val[12 * RT_IDS];
+	unsigned int k;
+
+	for (k = 0; k < nr * RT_IDS; k++) {
+		ts[k] = rt_ts[k % (RT_NR * RT_IDS)] + (k / RT_IDS) * 1000;
+		val[k] = rt_val[k % (RT_NR * RT_IDS)] + k;
+	}
+	st->len += mlx5_diag_rec_put_samples(st->p + st->len,
+					     MLX5_DIAG_FORMAT_0, RT_IDS, rt_ids,
+					     first, nr, ts, val);
+}
+
+/*
+ * Samples @first .. @first + @part - 1 of rt_samples(0, @nr), as a record
+ * of their own: its header by hand, the samples' bytes as they were.
+ */
+static void rt_samples_part(struct kunit *test, struct rt_stream *st,
+			    unsigned int nr, unsigned int first,
+			    unsigned int part)
+{
+	struct rt_stream all = rt_stream(test, RT_BUF);
+	size_t size = 24 + part * 80;
+
+	rt_samples(&all, 0, nr);
+	rt_samples_hdr(st->p + st->len, size, first, part, 80, 0);
+	memcpy(st->p + st->len + 24, all.p + 24 + first * 80, part * 80);
+	st->len += size;
+}
+
+struct rt_ring {
+	u8 *p;
+	size_t size;
+	u64 head;
+};
+
+/* Write @in as chunks; the bytes written must be the end of @want. */
+static void rt_chunks(struct kunit *test, struct mlx5_diag_chunk_state *cs,
+		      struct rt_ring *r, const struct rt_stream *in,
+		      const struct rt_stream *want, const char *what)
+{
+	u64 from = r->head;
+	size_t n, i;
+
+	r->head = mlx5_diag_rec_put_chunks(cs, in->p, in->len, r->p, r->size,
+					   r->head);
+	KUNIT_EXPECT_EQ_MSG(test, r->head - from, want->len, "%s: bytes", what);
+	n = min_t(size_t, want->len, r->size);
+	for (i = 0; i < n; i++) {
+		u64 at = r->head - n + i;
+
+		if (r->p[at & (r->size - 1)] != want->p[want->len - n + i]) {
+			KUNIT_FAIL(test, "%s: byte %zu of %zu is 0x%02x, expected 0x%02x",
+				   what, want->len - n + i, want->len,
+				   r->p[at & (r->size - 1)],
+				   want->p[want->len - n + i]);
+			return;
+		}
+	}
+}
+
+static struct mlx5_diag_chunk_state rt_chunk_state(struct kunit *test)
+{
+	struct mlx5_diag_chunk_state cs = {
+		.session_cap = mlx5_diag_rec_session_size(RT_IDS),
+	};
+
+	cs.session = kunit_kzalloc(test, cs.session_cap, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cs.session);
+	return cs;
+}
+
+/*
+ * Publish by publish: a run starts its chunk with its own SESSION; later
+ * chunks repeat it (F_CHUNK) with the last two TIME records (one of the
+ * same dev_time replaces the last); a PERIOD changes the repeat's period;
+ * END closes the run, and the next run's chunk starts with its SESSION
+ * again. The ring (4 KiB, chunks up to 2 KiB) starts 40 bytes before a
+ * wrap of the free-running head.
+ */
+static void record_chunks_test(struct kunit *test)
+{
+	struct mlx5_diag_chunk_state cs = rt_chunk_state(test);
+	struct rt_ring r = { .size = 4096, .head = (1ULL << 32) - 40 };
+	struct rt_stream in, want;
+	struct mlx5_diag_rec_session_info newp = rt_info;
+	size_t off;
+
+	r.p = kunit_kzalloc(test, r.size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r.p);
+
+	in = rt_stream(test, RT_BUF);
+	want = rt_stream(test, RT_BUF);
+	rt_session(&in, 5, false);
+	rt_time(&in, 1000);
+	rt_samples(&in, 0, 3);
+	rt_sync(&want);
+	memcpy(want.p + want.len, in.p, in.len);
+	want.len += in.len;
+	rt_chunks(test, &cs, &r, &in, &want, "a run starts");
+	/* 16 + 128 + 32 + 24 + 3 * 80 */
+	KUNIT_EXPECT_EQ(test, want.len, 440);
+	KUNIT_EXPECT_TRUE(test, cs.open);
+
+	in = rt_stream(test, RT_BUF);
+	want = rt_stream(test, RT_BUF);
+	rt_time(&in, 1900);
+	rt_samples(&in, 3, 2);
+	rt_time(&in, 2000);
+	rt_time_at(&in, 2000, 20001);
+	rt_sync(&want);
+	rt_session(&want, 5, true);
+	rt_time(&want, 1000);
+	memcpy(want.p + want.len, in.p, in.len);
+	want.len += in.len;
+	rt_chunks(test, &cs, &r, &in, &want, "the run goes on");
+	KUNIT_EXPECT_EQ(test, cs.nr_times, 2);
+
+	/* the repeat before the PERIOD has the old period, after it the new */
+	in = rt_stream(test, RT_BUF);
+	want = rt_stream(test, RT_BUF);
+	in.len += mlx5_diag_rec_put_period(in.p, 5, 2100, 50000, 52428, 13);
+	rt_sync(&want);
+	rt_session(&want, 5, true);
+	rt_time(&want, 1900);
+	rt_time_at(&want, 2000, 20001);
+	memcpy(want.p + want.len, in.p, in.len);
+	want.len += in.len;
+	rt_chunks(test, &cs, &r, &in, &want, "a period change");
+
+	in = rt_stream(test, RT_BUF);
+	want = rt_stream(test, RT_BUF);
+	in.len += mlx5_diag_rec_put_lost(in.p, 5, 2, MLX5_DIAG_LOST_FW_OVERWRITE);
+	in.len += mlx5_diag_rec_put_end(in.p + in.len, 7, MLX5_DIAG_END_STOPPED);
+	rt_sync(&want);
+	newp.log_sample_period = 13;
+	newp.period_ns_requested = 50000;
+	newp.period_ns_actual = 52428;
+	off = want.len;
+	want.len += mlx5_diag_rec_put_session(want.p + off, &newp, RT_IDS,
+					      rt_ids, rt_vclass);
+	rt_le(want.p, off + 28, 4, MLX5_DIAG_SESSION_F_CHUNK);
+	KUNIT_EXPECT_EQ(test, want.p[off + 21], 13);
+	rt_time(&want, 1900);
+	rt_time_at(&want, 2000, 20001);
+	memcpy(want.p + want.len, in.p, in.len);
+	want.len += in.len;
+	rt_chunks(test, &cs, &r, &in, &want, "after the period change, END");
+	KUNIT_EXPECT_FALSE(test, cs.open);
+
+	in = rt_stream(test, RT_BUF);
+	want = rt_stream(test, RT_BUF);
+	rt_session(&in, 6, false);
+	rt_time(&in, 3000);
+	rt_sync(&want);
+	memcpy(want.p + want.len, in.p, in.len);
+	want.len += in.len;
+	rt_chunks(test, &cs, &r, &in, &want, "the next run");
+
+	/* records that left unwritten (no area yet) are followed too */
+	mlx5_diag_rec_chunk_track(&cs, in.p);	/* run 6's SESSION again */
+	in = rt_stream(test, RT_BUF);
+	rt_time(&in, 4000);
+	mlx5_diag_rec_chunk_track(&cs, in.p);
+	in = rt_stream(test, RT_BUF);
+	want = rt_stream(test, RT_BUF);
+	rt_samples(&in, 0, 1);
+	rt_sync(&want);
+	rt_session(&want, 6, true);
+	rt_time(&want, 4000);
+	memcpy(want.p + want.len, in.p, in.len);
+	want.len += in.len;
+	rt_chunks(test, &cs, &r, &in, &want, "records tracked unwritten");
+}
+
+/*
+ * 10 samples of 80 bytes in a 1 KiB ring: chunks up to 512 bytes, each
+ * header 176 (SYNC, SESSION of 3 ids, TIME), so 3 samples a chunk
+ * (176 + 24 + 240 = 440), then 1: 1600 bytes, whose last 1024 are in the
+ * ring.
+ */
+static void record_chunks_split_test(struct kunit *test)
+{
+	struct mlx5_diag_chunk_state cs = rt_chunk_state(test);
+	struct rt_ring r = { .size = 1024, .head = 8 };
+	struct rt_stream in = rt_stream(test, RT_BUF);
+	struct rt_stream want = rt_stream(test, RT_BUF);
+	unsigned int first;
+
+	r.p = kunit_kzalloc(test, r.size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r.p);
+	rt_session(&in, 5, false);
+	rt_time(&in, 1000);
+	rt_samples(&in, 0, 10);
+	for (first = 0; first < 10; first += 3) {
+		rt_sync(&want);
+		rt_session(&want, 5, first > 0);
+		rt_time(&want, 1000);
+		rt_samples_part(test, &want, 10, first, min(3U, 10 - first));
+	}
+	KUNIT_EXPECT_EQ(test, want.len, 1600);
+	rt_chunks(test, &cs, &r, &in, &want, "10 samples cut in 4 chunks");
+}
+
+/*
+ * Chunks smaller than their header (a 256-byte ring): each holds one
+ * sample all the same (176 + 104 bytes).
+ */
+static void record_chunks_over_limit_test(struct kunit *test)
+{
+	struct mlx5_diag_chunk_state cs = rt_chunk_state(test);
+	struct rt_ring r = { .size = 256 };
+	struct rt_stream in = rt_stream(test, RT_BUF);
+	struct rt_stream want = rt_stream(test, RT_BUF);
+
+	r.p = kunit_kzalloc(test, r.size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r.p);
+	rt_session(&in, 5, false);
+	rt_time(&in, 1000);
+	mlx5_diag_rec_chunk_track(&cs, in.p);
+	mlx5_diag_rec_chunk_track(&cs, in.p + mlx5_diag_rec_session_size(RT_IDS));
+	in = rt_stream(test, RT_BUF);
+	rt_samples(&in, 0, 2);
+	rt_sync(&want);
+	rt_session(&want, 5, true);
+	rt_time(&want, 1000);
+	rt_samples_part(test, &want, 2, 0, 1);
+	rt_sync(&want);
+	rt_session(&want, 5, true);
+	rt_time(&want, 1000);
+	rt_samples_part(test, &want, 2, 1, 1);
+	KUNIT_EXPECT_EQ(test, want.len, 560);
+	rt_chunks(test, &cs, &r, &in, &want, "one sample a chunk");
+}
+
 static struct kunit_case mlx5_diag_record_cases[] = {
 	KUNIT_CASE(record_time_test),
 	KUNIT_CASE(record_lost_test),
@@ -381,6 +719,12 @@ static struct kunit_case mlx5_diag_record_cases[] = {
 	KUNIT_CASE(record_period_ns_test),
 	KUNIT_CASE(record_samples_fmt0_test),
 	KUNIT_CASE(record_samples_fmt12_test),
+	KUNIT_CASE(record_sync_test),
+	KUNIT_CASE(record_ring_copy_test),
+	KUNIT_CASE(record_chunk_min_test),
+	KUNIT_CASE(record_chunks_test),
+	KUNIT_CASE(record_chunks_split_test),
+	KUNIT_CASE(record_chunks_over_limit_test),
 	{}
 };
 
