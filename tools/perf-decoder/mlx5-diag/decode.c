@@ -17,8 +17,10 @@
 #include "cli.h"
 #include "file.h"
 #include "mlx5diag.h"
+#include "perfdata.h"
 
 #define ITEM_BATCH	1024
+#define PIECE_READ	(1u << 20)	/* AUX bytes of perf.data read at once */
 #define NSEC_PER_SEC	UINT64_C(1000000000)
 
 static const char decode_usage[] =
@@ -26,7 +28,9 @@ static const char decode_usage[] =
 "                        [-o OUT] [-q] RECORDING\n"
 "       mlx5-diag decode --example-json FILE\n"
 "\n"
-"Decodes the AUX stream of a recording of `mlx5-diag record`.\n"
+"Decodes the AUX stream of a recording of `mlx5-diag record`, or the\n"
+"mlx5_diag AUX data of a perf.data (perf record, file or pipe mode: -o -),\n"
+"each mmap index's stream in turn. RECORDING - reads standard input.\n"
 "\n"
 "  --format text   one line per sample: run, sample number, perf time (s),\n"
 "                  device time, then NAME=VALUE per data ID; SESSION, LOST,\n"
@@ -52,7 +56,8 @@ static const char decode_usage[] =
 "A summary (samples, lost samples by cause) goes to standard error.\n"
 "\n"
 "Exit status: 0 decoded; 2 bad flags or arguments; 3 the -di file is\n"
-"unreadable or malformed; 4 the recording is unreadable or not one;\n"
+"unreadable or malformed; 4 the recording or perf.data is unreadable,\n"
+"malformed or not one;\n"
 "5 its AUX stream is malformed (what was decoded before is written);\n"
 "6 the output could not be written.\n";
 
@@ -621,6 +626,9 @@ struct decode_ctx {
 	uint64_t aux_bytes, file_size;
 	double start, last_progress;
 	int write_error;
+
+	char stream_desc[64];		/* "AUX stream", in messages */
+	unsigned char *piece;		/* perf.data: AUX bytes read */
 };
 
 static double monotonic_now(void)
@@ -1146,16 +1154,58 @@ static void summary(const struct decode_ctx *c)
 		c->lost_other ? ", other causes" : "");
 }
 
-/* Decode C->path into C->out. Returns an enum decode_exit. */
-static int decode_recording(struct decode_ctx *c)
+/* A new AUX stream starts: the decoder and the columns start afresh. */
+static void stream_begin(struct decode_ctx *c, const char *desc)
 {
-	struct mdf_reader r;
+	mlx5diag_decoder_reset(&c->dec);
+	c->pend_len = 0;
+	c->nr_cols = 0;
+	c->nr_metrics = 0;
+	c->have_prev = 0;
+	snprintf(c->stream_desc, sizeof(c->stream_desc), "%s", desc);
+}
+
+/*
+ * The AUX stream ended, RET being what feeding it returned: 0, a negative
+ * errno of the decoder or -ENOMEM, or another negative value for an error
+ * of the input (which the caller reports). Returns a decode_exit status,
+ * or -1 for the caller's error.
+ */
+static int stream_end(struct decode_ctx *c, int ret)
+{
 	uint64_t offset = 0;
 	const char *msg;
-	int ret, status = DECODE_EXIT_OK;
 
-	memset(&r, 0, sizeof(r));
-	ret = mdf_reader_open(&r, c->path);
+	if (!ret)
+		ret = mlx5diag_decode_end(&c->dec, c->pend_len);
+	if (ret == -ENOMEM) {
+		fprintf(stderr, "mlx5-diag decode: out of memory\n");
+		return DECODE_EXIT_OUTPUT;
+	}
+	if (ret < 0 && (msg = mlx5diag_error_message(&c->dec, &offset))) {
+		fprintf(stderr, "mlx5-diag decode: %s: %s byte %" PRIu64
+			": %s (%s)\n", c->path, c->stream_desc, offset, msg,
+			mlx5diag_strerror(ret));
+		return DECODE_EXIT_STREAM;
+	}
+	return ret < 0 ? -1 : DECODE_EXIT_OK;
+}
+
+/* A recording of `mlx5-diag record`; HEAD: its first HEAD_LEN bytes, read. */
+static int decode_mdf(struct decode_ctx *c, FILE *f, const unsigned char *head,
+		      size_t head_len)
+{
+	struct mdf_reader r;
+	int ret, status;
+
+	ret = mdf_reader_fopen(&r, f, c->path, head, head_len);
+	if (ret == MDF_E_MAGIC) {
+		fprintf(stderr, "mlx5-diag decode: %s: neither an mlx5-diag "
+			"recording (MLX5DIAG) nor a perf.data file (PERFILE2)\n",
+			c->path);
+		mdf_reader_close(&r);
+		return DECODE_EXIT_FILE;
+	}
 	if (ret) {
 		fprintf(stderr, "mlx5-diag decode: %s: %s\n", c->path,
 			r.err[0] ? r.err : mdf_strerror(ret));
@@ -1163,12 +1213,323 @@ static int decode_recording(struct decode_ctx *c)
 		return DECODE_EXIT_FILE;
 	}
 	c->file_size = r.file_size;
+	stream_begin(c, "AUX stream");
+	status = stream_end(c, mdf_for_each_aux(&r, on_aux_chunk, c));
+	if (status < 0) {
+		fprintf(stderr, "mlx5-diag decode: %s: %s\n", c->path,
+			r.err[0] ? r.err : mdf_strerror(r.error));
+		status = DECODE_EXIT_FILE;
+	}
+	mdf_reader_close(&r);
+	return status;
+}
+
+/* ---- perf.data ---- */
+
+/* AUX bytes of one AUXTRACE event: at OFF in the input (file mode) or spool. */
+struct aux_piece {
+	uint64_t off, len;
+};
+
+/* The AUX data of one mmap index (idx): one record stream. */
+struct aux_stream {
+	uint32_t idx, cpu;
+	uint64_t bytes;
+	struct aux_piece *pieces;
+	size_t nr, cap;
+};
+
+struct perf_input {
+	struct pd_reader r;
+	FILE *spool;			/* pipe mode: the AUX bytes, copied */
+	uint64_t spool_len;
+	struct aux_stream *streams;
+	size_t nr_streams;
+	int have_info;
+	uint32_t pmu_type;
+};
+
+static int perf_fail(struct decode_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int perf_fail(struct decode_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "mlx5-diag decode: %s: ", c->path);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+/* PERF_RECORD_AUXTRACE_INFO: priv[0] PMU type, [1] ABI version, [2] snapshot. */
+static int perf_auxtrace_info(struct decode_ctx *c, struct perf_input *in,
+			      const struct pd_event *ev)
+{
+	const unsigned char *p = ev->data;
+	uint32_t type;
+	uint64_t abi, snapshot;
+
+	if (ev->size < 16)
+		return perf_fail(c, "PERF_RECORD_AUXTRACE_INFO at offset %" PRIu64
+				 ": size %u", ev->offset, ev->size);
+	type = pd_le32(p + 8);
+	if (type != PD_AUXTRACE_MLX5_DIAG)
+		return perf_fail(c, "PERF_RECORD_AUXTRACE_INFO at offset %" PRIu64
+				 ": AUX area data of type %" PRIu32 ", not mlx5_diag"
+				 " (%d)", ev->offset, type, PD_AUXTRACE_MLX5_DIAG);
+	if (ev->size < 16 + 3 * 8)
+		return perf_fail(c, "PERF_RECORD_AUXTRACE_INFO at offset %" PRIu64
+				 ": %u bytes of private data, mlx5_diag's has 24",
+				 ev->offset, ev->size - 16u);
+	if (in->have_info)
+		return perf_fail(c, "a second PERF_RECORD_AUXTRACE_INFO at offset %"
+				 PRIu64, ev->offset);
+	abi = pd_le64(p + 24);
+	snapshot = pd_le64(p + 32);
+	if (abi != MLX5_DIAG_ABI_VERSION)
+		return perf_fail(c, "PERF_RECORD_AUXTRACE_INFO at offset %" PRIu64
+				 ": record ABI version %" PRIu64 ", this decoder "
+				 "knows version %d", ev->offset, abi,
+				 MLX5_DIAG_ABI_VERSION);
+	if (snapshot > 1)
+		return perf_fail(c, "PERF_RECORD_AUXTRACE_INFO at offset %" PRIu64
+				 ": snapshot flag %" PRIu64 " (0 or 1)", ev->offset,
+				 snapshot);
+	if (snapshot)
+		return perf_fail(c, "a snapshot-mode recording (perf record -S): "
+				 "its AUX buffers are windows that start inside a "
+				 "record, and this decoder cannot resynchronise "
+				 "(needs mlx5diag_find_sync)");
+	if (pd_le64(p + 16) > UINT32_MAX)
+		return perf_fail(c, "PERF_RECORD_AUXTRACE_INFO at offset %" PRIu64
+				 ": PMU type %" PRIu64, ev->offset, pd_le64(p + 16));
+	in->pmu_type = (uint32_t)pd_le64(p + 16);
+	in->have_info = 1;
+	return 0;
+}
+
+static struct aux_stream *stream_of(struct perf_input *in, uint32_t idx,
+				    uint32_t cpu)
+{
+	struct aux_stream *grown;
+	size_t i;
+
+	for (i = 0; i < in->nr_streams; i++)
+		if (in->streams[i].idx == idx)
+			return &in->streams[i];
+	grown = realloc(in->streams, (in->nr_streams + 1) * sizeof(*grown));
+	if (!grown)
+		return NULL;
+	in->streams = grown;
+	grown = &in->streams[in->nr_streams++];
+	memset(grown, 0, sizeof(*grown));
+	grown->idx = idx;
+	grown->cpu = cpu;
+	return grown;
+}
+
+/* PERF_RECORD_AUXTRACE: AUX bytes of one mmap index follow the event. */
+static int perf_auxtrace(struct decode_ctx *c, struct perf_input *in,
+			 const struct pd_event *ev)
+{
+	uint32_t idx = pd_le32(ev->data + 32), cpu = pd_le32(ev->data + 40);
+	struct aux_stream *s;
+	struct aux_piece *p;
+
+	if (!in->have_info)
+		return perf_fail(c, "PERF_RECORD_AUXTRACE at offset %" PRIu64
+				 " before any PERF_RECORD_AUXTRACE_INFO", ev->offset);
+	if (ev->payload_size % MLX5_DIAG_REC_ALIGN)
+		return perf_fail(c, "PERF_RECORD_AUXTRACE at offset %" PRIu64
+				 ": %" PRIu64 " bytes of AUX data, not a multiple of "
+				 "8", ev->offset, ev->payload_size);
+	if (!ev->payload_size)
+		return 0;
+	s = stream_of(in, idx, cpu);
+	if (!s)
+		return perf_fail(c, "out of memory");
+	if (s->nr == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 64;
+
+		p = realloc(s->pieces, cap * sizeof(*p));
+		if (!p)
+			return perf_fail(c, "out of memory");
+		s->pieces = p;
+		s->cap = cap;
+	}
+	p = &s->pieces[s->nr++];
+	p->len = ev->payload_size;
+	s->bytes += ev->payload_size;
+	if (!in->r.pipe) {
+		p->off = ev->payload_offset;
+		return 0;
+	}
+	/* a pipe cannot be read again: keep the bytes for after the scan */
+	p->off = in->spool_len;
+	if (!in->spool && !(in->spool = tmpfile()))
+		return perf_fail(c, "cannot create a temporary file for the AUX "
+				 "data of the pipe: %s", strerror(errno));
+	for (uint64_t left = ev->payload_size; left; ) {
+		size_t n = left < PIECE_READ ? (size_t)left : PIECE_READ;
+
+		if (pd_read_payload(&in->r, c->piece, n)) {
+			fprintf(stderr, "mlx5-diag decode: %s\n", in->r.err);
+			return -1;
+		}
+		if (fwrite(c->piece, 1, n, in->spool) != n)
+			return perf_fail(c, "writing the AUX data of the pipe to a "
+					 "temporary file: %s", strerror(errno));
+		left -= n;
+	}
+	in->spool_len += ev->payload_size;
+	return 0;
+}
+
+static int stream_cmp(const void *a, const void *b)
+{
+	const struct aux_stream *x = a, *y = b;
+
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Read the events of the data section; AUX data is found, not decoded. */
+static int perf_scan(struct decode_ctx *c, struct perf_input *in)
+{
+	struct pd_event ev;
+	int ret;
+
+	while ((ret = pd_next(&in->r, &ev)) == 1) {
+		if (ev.type == PD_RECORD_AUXTRACE_INFO)
+			ret = perf_auxtrace_info(c, in, &ev);
+		else if (ev.type == PD_RECORD_AUXTRACE)
+			ret = perf_auxtrace(c, in, &ev);
+		else
+			ret = 0;
+		if (ret)
+			return -1;
+	}
+	if (ret < 0) {
+		fprintf(stderr, "mlx5-diag decode: %s\n", in->r.err);
+		return -1;
+	}
+	if (!in->have_info)
+		return perf_fail(c, "no mlx5_diag AUX data: the perf.data has no "
+				 "PERF_RECORD_AUXTRACE_INFO");
+	if (in->nr_streams > 1)
+		qsort(in->streams, in->nr_streams, sizeof(*in->streams),
+		      stream_cmp);
+	return 0;
+}
+
+/* Decode one idx's AUX bytes, in the order of their AUXTRACE events. */
+static int perf_decode_stream(struct decode_ctx *c, struct perf_input *in,
+			      const struct aux_stream *s)
+{
+	FILE *src = in->r.pipe ? in->spool : in->r.f;
+	const char *pmu = pd_pmu_name(&in->r, in->pmu_type);
+	char desc[64];
+	int ret = 0, status;
+
+	snprintf(desc, sizeof(desc), "idx %" PRIu32 " (cpu %" PRIu32 ") AUX stream",
+		 s->idx, s->cpu);
+	stream_begin(c, desc);
+	if (!c->quiet)
+		fprintf(stderr, "mlx5-diag decode: %s: idx %" PRIu32 " (cpu %"
+			PRIu32 "): %" PRIu64 " bytes of AUX data of %s (PMU type %"
+			PRIu32 ")\n", c->path, s->idx, s->cpu, s->bytes,
+			pmu ? pmu : "an unnamed PMU", in->pmu_type);
+	for (size_t i = 0; i < s->nr && !ret; i++) {
+		uint64_t off = s->pieces[i].off, left = s->pieces[i].len;
+
+		if (fseeko(src, (off_t)off, SEEK_SET)) {
+			perf_fail(c, "seeking to AUX data at %" PRIu64 ": %s", off,
+				  strerror(errno));
+			return DECODE_EXIT_FILE;
+		}
+		while (left && !ret) {
+			size_t n = left < PIECE_READ ? (size_t)left : PIECE_READ;
+
+			if (fread(c->piece, 1, n, src) != n) {
+				perf_fail(c, "reading AUX data at %" PRIu64 ": %s", off,
+					  ferror(src) ? strerror(errno) : "end of file");
+				return DECODE_EXIT_FILE;
+			}
+			ret = on_aux_chunk(c, c->piece, n);
+			left -= n;
+			off += n;
+		}
+	}
+	status = stream_end(c, ret);
+	return status < 0 ? DECODE_EXIT_FILE : status;
+}
+
+/* A perf.data file or pipe; its 8 magic bytes are read. */
+static int decode_perf(struct decode_ctx *c, FILE *f)
+{
+	struct perf_input in;
+	int status = DECODE_EXIT_OK;
+	size_t i;
+
+	memset(&in, 0, sizeof(in));
+	if (pd_open(&in.r, f, c->path)) {
+		fprintf(stderr, "mlx5-diag decode: %s\n", in.r.err);
+		status = DECODE_EXIT_FILE;
+		goto out;
+	}
+	c->piece = malloc(PIECE_READ);
+	if (!c->piece) {
+		fprintf(stderr, "mlx5-diag decode: out of memory\n");
+		status = DECODE_EXIT_OUTPUT;
+		goto out;
+	}
+	c->file_size = in.r.file_size;
+	if (perf_scan(c, &in)) {
+		status = DECODE_EXIT_FILE;
+		goto out;
+	}
+	if (in.spool && fflush(in.spool)) {
+		perf_fail(c, "writing a temporary file: %s", strerror(errno));
+		status = DECODE_EXIT_FILE;
+		goto out;
+	}
+	for (i = 0; i < in.nr_streams && status == DECODE_EXIT_OK; i++)
+		status = perf_decode_stream(c, &in, &in.streams[i]);
+out:
+	pd_close(&in.r);
+	if (in.spool)
+		fclose(in.spool);
+	for (i = 0; i < in.nr_streams; i++)
+		free(in.streams[i].pieces);
+	free(in.streams);
+	free(c->piece);
+	c->piece = NULL;
+	return status;
+}
+
+/* Decode C->path (a recording or a perf.data) into C->out: a decode_exit. */
+static int decode_recording(struct decode_ctx *c)
+{
+	unsigned char magic[8];
+	size_t got;
+	FILE *f;
+	int status;
+
+	f = strcmp(c->path, "-") ? fopen(c->path, "rb") : stdin;
+	if (!f) {
+		fprintf(stderr, "mlx5-diag decode: %s: %s\n", c->path,
+			strerror(errno));
+		return DECODE_EXIT_FILE;
+	}
 	c->cols = calloc(MLX5DIAG_DEFAULT_MAX_IDS, sizeof(*c->cols));
 	c->metrics_v = calloc(MLX5DIAG_DEFAULT_MAX_IDS, sizeof(*c->metrics_v));
 	if (!c->cols || !c->metrics_v ||
 	    mlx5diag_decoder_init(&c->dec, NULL)) {
 		fprintf(stderr, "mlx5-diag decode: out of memory\n");
-		mdf_reader_close(&r);
+		if (f != stdin)
+			fclose(f);
 		free(c->cols);
 		free(c->metrics_v);
 		return DECODE_EXIT_OUTPUT;
@@ -1176,21 +1537,17 @@ static int decode_recording(struct decode_ctx *c)
 	c->start = monotonic_now();
 	c->last_progress = c->start;
 
-	ret = mdf_for_each_aux(&r, on_aux_chunk, c);
-	if (!ret)
-		ret = mlx5diag_decode_end(&c->dec, c->pend_len);
-	if (ret == -ENOMEM) {
-		fprintf(stderr, "mlx5-diag decode: out of memory\n");
-		status = DECODE_EXIT_OUTPUT;
-	} else if (ret < 0 && (msg = mlx5diag_error_message(&c->dec, &offset))) {
-		fprintf(stderr, "mlx5-diag decode: %s: AUX stream byte %" PRIu64
-			": %s (%s)\n", c->path, offset, msg,
-			mlx5diag_strerror(ret));
-		status = DECODE_EXIT_STREAM;
-	} else if (ret < 0) {
-		fprintf(stderr, "mlx5-diag decode: %s: %s\n", c->path,
-			r.err[0] ? r.err : mdf_strerror(-ret));
+	got = fread(magic, 1, sizeof(magic), f);
+	if (got == sizeof(magic) && !memcmp(magic, PD_MAGIC, 8)) {
+		status = decode_perf(c, f);
+	} else if (got == sizeof(magic) && !memcmp(magic, PD_MAGIC_SWAPPED, 8)) {
+		fprintf(stderr, "mlx5-diag decode: %s: a perf.data of the other "
+			"byte order (big-endian) is not supported\n", c->path);
+		if (f != stdin)
+			fclose(f);
 		status = DECODE_EXIT_FILE;
+	} else {
+		status = decode_mdf(c, f, magic, got);
 	}
 	if (c->format == OUT_CSV && !c->csv_header_done && status == DECODE_EXIT_OK)
 		fprintf(stderr, "mlx5-diag decode: %s: no session in the recording\n",
@@ -1205,7 +1562,6 @@ static int decode_recording(struct decode_ctx *c)
 	if (!c->quiet)
 		summary(c);
 	mlx5diag_decoder_exit(&c->dec);
-	mdf_reader_close(&r);
 	free(c->pend);
 	free(c->cols);
 	free(c->metrics_v);

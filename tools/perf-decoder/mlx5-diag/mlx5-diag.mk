@@ -20,7 +20,7 @@ MD_HDRS := $(wildcard $(MD_SRC)/*.h $(MD_SRC)/tests/*.h $(MD_SRC)/../lib/*.h) \
 	$(MD_TOP)/include/uapi/linux/mlx5_diag.h
 
 # decode.c and lib/ are the decoder's (cli.h); the rest is the CLI's.
-MD_CLI_SRCS := $(addprefix $(MD_SRC)/,record.c list.c doca.c pmu.c count.c file.c \
+MD_CLI_SRCS := $(addprefix $(MD_SRC)/,record.c list.c doca.c pmu.c count.c file.c perfdata.c \
 	decode.c) $(wildcard $(MD_SRC)/../lib/*.c)
 
 $(O)/mlx5-diag: $(MD_SRC)/main.c $(MD_CLI_SRCS) $(MD_HDRS)

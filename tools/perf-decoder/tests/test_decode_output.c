@@ -6,15 +6,18 @@
  * flags, files and streams.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/mlx5_diag.h>
 
 #include "cli.h"
 #include "file.h"
+#include "perfdata_writer.h"
 #include "runner.h"
 #include "stream_writer.h"
 
@@ -159,9 +162,7 @@ static void check_output(const char *name, const char *a1, const char *a2,
 	free(got);
 }
 
-static void text_output(void)
-{
-	check_output("out.txt", NULL, NULL, NULL,
+static const char text_want[] =
 "SESSION run 0 0000:08:00.0 repetitive format1 rtc, period 100000 ns (requested 100000), 2 data IDs\n"
 "0 0 7.000100000 4.999900000 port_1_rx_bytes=1000000 port_1_tx_bytes=4295967297\n"
 "0 1 7.000200000 5.000000000 port_1_rx_bytes=2000003 port_1_tx_bytes=4296967300\n"
@@ -171,7 +172,11 @@ static void text_output(void)
 "SESSION run 1 0000:08:00.0 repetitive format0 frc 156250 kHz, period 100000 ns (requested 100000), 3 data IDs\n"
 "1 0 8.999360000~ 20000000 global_icmc_request=100 global_icmc_hit=4294967397 global_icmc_miss=8589934694\n"
 "1 1 8.999460000~ 20015625 global_icmc_request=1000103 global_icmc_hit=4295967400 global_icmc_miss=8590934697\n"
-"END run 1 after 2 samples: stopped\n");
+"END run 1 after 2 samples: stopped\n";
+
+static void text_output(void)
+{
+	check_output("out.txt", NULL, NULL, NULL, text_want);
 }
 
 /* DOCA's layout; RTC nanoseconds zero-padded to 9 digits (5.000000040) */
@@ -203,9 +208,7 @@ static void csv_output(void)
 	free(got);
 }
 
-static void json_output(void)
-{
-	check_output("out.json", "--format", "json", NULL,
+static const char json_want[] =
 "{\"type\":\"session\",\"run\":0,\"identifier\":\"0000:08:00.0\",\"mode\":\"repetitive\",\"sync\":0,\"clear\":0,\"format\":1,\"ts_source\":\"rtc\",\"freq_khz\":0,\"period_ns\":100000,\"period_ns_requested\":100000,\"data_ids\":[{\"id\":\"0x1020000100000001\",\"name\":\"port_1_rx_bytes\",\"class\":\"counter\"},{\"id\":\"0x1140000100000001\",\"name\":\"port_1_tx_bytes\",\"class\":\"counter\"}]}\n"
 "{\"type\":\"sample\",\"run\":0,\"seq\":0,\"perf_time\":7000100000,\"dev_time\":4999900000,\"dev_time_end\":4999900040,\"time_extrapolated\":false,\"values\":{\"port_1_rx_bytes\":1000000,\"port_1_tx_bytes\":4295967297}}\n"
 "{\"type\":\"sample\",\"run\":0,\"seq\":1,\"perf_time\":7000200000,\"dev_time\":5000000000,\"dev_time_end\":5000000040,\"time_extrapolated\":false,\"values\":{\"port_1_rx_bytes\":2000003,\"port_1_tx_bytes\":4296967300}}\n"
@@ -215,7 +218,11 @@ static void json_output(void)
 "{\"type\":\"session\",\"run\":1,\"identifier\":\"0000:08:00.0\",\"mode\":\"repetitive\",\"sync\":0,\"clear\":0,\"format\":0,\"ts_source\":\"frc\",\"freq_khz\":156250,\"period_ns\":100000,\"period_ns_requested\":100000,\"data_ids\":[{\"id\":\"0x1180000100000000\",\"name\":\"global_icmc_request\",\"class\":\"counter\"},{\"id\":\"0x1180000200000000\",\"name\":\"global_icmc_hit\",\"class\":\"counter\"},{\"id\":\"0x1180000300000000\",\"name\":\"global_icmc_miss\",\"class\":\"counter\"}]}\n"
 "{\"type\":\"sample\",\"run\":1,\"seq\":0,\"perf_time\":8999360000,\"dev_time\":20000000,\"dev_time_end\":20000000,\"time_extrapolated\":true,\"values\":{\"global_icmc_request\":100,\"global_icmc_hit\":4294967397,\"global_icmc_miss\":8589934694}}\n"
 "{\"type\":\"sample\",\"run\":1,\"seq\":1,\"perf_time\":8999460000,\"dev_time\":20015625,\"dev_time_end\":20015625,\"time_extrapolated\":true,\"values\":{\"global_icmc_request\":1000103,\"global_icmc_hit\":4295967400,\"global_icmc_miss\":8590934697}}\n"
-"{\"type\":\"end\",\"run\":1,\"next_seq\":2,\"reason\":\"stopped\"}\n");
+"{\"type\":\"end\",\"run\":1,\"next_seq\":2,\"reason\":\"stopped\"}\n";
+
+static void json_output(void)
+{
+	check_output("out.json", "--format", "json", NULL, json_want);
 }
 
 /* 1000003 bytes in 100000 ns: 10.00003 GB/s; ICMC: equal deltas, rate 1 */
@@ -380,6 +387,446 @@ static void recording_chunking_does_not_matter(void)
 	stream_free(&s);
 }
 
+
+/* ---- perf.data ---- */
+
+#define MLX5_PMU_TYPE	42
+
+/* Run decode as run_decode() does, its standard error into ERRFILE. */
+static int run_decode_err(const char *recording, const char *outfile,
+			  const char *errfile, const char *a1, const char *a2)
+{
+	int save, fd, ret;
+
+	fflush(stderr);
+	save = dup(2);
+	fd = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (save < 0 || fd < 0 || dup2(fd, 2) < 0)
+		abort();
+	close(fd);
+	ret = run_decode(recording, outfile, a1, a2, NULL);
+	fflush(stderr);
+	if (dup2(save, 2) < 0)
+		abort();
+	close(save);
+	return ret;
+}
+
+/* A stream of one sample on "sim:1" (format 1, RTC), for a second idx. */
+static void small_stream(struct stream *s)
+{
+	struct stream_session run0 = {
+		.run = 0, .out_format = 1, .ts_source = MLX5_DIAG_TS_RTC,
+		.num_ids = 2, .ids = port_ids, .period_ns = 200000,
+		.identifier = "sim:1",
+	};
+	struct stream_samples a = {
+		.out_format = 1, .ts_source = MLX5_DIAG_TS_RTC, .num_ids = 2,
+		.ids = port_ids, .first_seq = 0, .nr = 3,
+		.t0 = 3000000000ull, .t_step = 200000, .entry_step = 8,
+		.value_base = 77,
+	};
+
+	stream_init(s);
+	stream_session(s, &run0);
+	stream_time(s, MLX5_DIAG_TS_RTC, 2999900000ull, 6999950000ull, 100);
+	stream_time(s, MLX5_DIAG_TS_RTC, 3000500000ull, 7000550000ull, 100);
+	stream_samples(s, &a);
+	stream_end(s, 3, MLX5_DIAG_END_STOPPED);
+}
+
+/*
+ * A perf.data as perf record -e mlx5_diag_0// writes it: the mlx5 event
+ * and a dummy tracking event, the PMU mappings, AUXTRACE_INFO, then the
+ * stream of idx 1 (cpu 1) in AUXTRACE events of CHUNK bytes, with other
+ * events (FINISHED_ROUND) between them.
+ */
+static void example_perfdata(struct pdw *w, int pipe, size_t chunk)
+{
+	struct pdw_attr mlx5 = {
+		.type = MLX5_PMU_TYPE, .config = 0x1180000200000000ull,
+		.sample_type = 0x10087, .ids = { 100, 101 }, .nr_ids = 2,
+		.name = "mlx5_diag_0//",
+	};
+	struct pdw_attr dummy = {
+		.type = 1, .config = 9, .sample_type = 0x10087,
+		.ids = { 102, 103 }, .nr_ids = 2, .name = "dummy:u",
+	};
+	static const uint8_t round[8] = { 68, 0, 0, 0, 0, 0, 8, 0 };
+	struct stream s;
+
+	pdw_init(w, pipe);
+	pdw_add_attr(w, &mlx5);
+	pdw_add_attr(w, &dummy);
+	pdw_add_pmu(w, 4, "cpu");
+	pdw_add_pmu(w, MLX5_PMU_TYPE, "mlx5_diag_0");
+	pdw_auxtrace_info(w, 7, MLX5_PMU_TYPE, MLX5_DIAG_ABI_VERSION, 0);
+	example_stream(&s);
+	for (size_t off = 0; off < s.len; off += chunk) {
+		pdw_auxtrace(w, 1, 1, s.buf + off,
+			     s.len - off < chunk ? s.len - off : chunk);
+		pdw_raw(w, round, sizeof(round));
+	}
+	stream_free(&s);
+}
+
+static void check_same(const char *name, const char *got_path, const char *want)
+{
+	char *got = slurp(got_path);
+
+	CHECK(!strcmp(got, want), "%s:\n--- got ---\n%s\n--- want ---\n%s", name,
+	      got, want);
+	free(got);
+}
+
+/* The values and perf times of the recording, from file and pipe mode. */
+static void perfdata_outputs(void)
+{
+	static const size_t chunks[] = { 8, 64, 4096 };
+	char err[512], want_msg[128];
+	struct pdw w;
+	char *msg;
+
+	snprintf(err, sizeof(err), "%s", path_of("perf.err"));
+	{
+		struct stream s;
+
+		example_stream(&s);
+		snprintf(want_msg, sizeof(want_msg), "perf.data: idx 1 (cpu 1): %zu "
+			 "bytes of AUX data of mlx5_diag_0 (PMU type 42)\n", s.len);
+		stream_free(&s);
+	}
+	for (int pipe = 0; pipe < 2; pipe++) {
+		for (size_t i = 0; i < 3; i++) {
+			example_perfdata(&w, pipe, chunks[i]);
+			pdw_write(&w, path_of("perf.data"));
+			pdw_free(&w);
+			CHECK_INT(run_decode(path_of("perf.data"), path_of("p.txt"),
+					     NULL, NULL, NULL), DECODE_EXIT_OK, "text");
+			check_same(pipe ? "pipe text" : "file text", path_of("p.txt"),
+				   text_want);
+			CHECK_INT(run_decode(path_of("perf.data"), path_of("p.csv"),
+					     "--format", "csv", NULL), DECODE_EXIT_OK, "csv");
+			check_same(pipe ? "pipe csv" : "file csv", path_of("p.csv"),
+				   csv_want);
+			CHECK_INT(run_decode(path_of("perf.data"), path_of("p.json"),
+					     "--format", "json", NULL), DECODE_EXIT_OK,
+				  "json");
+			check_same(pipe ? "pipe json" : "file json", path_of("p.json"),
+				   json_want);
+		}
+		/* the PMU of priv[0], named by HEADER_PMU_MAPPINGS */
+		example_perfdata(&w, pipe, 64);
+		pdw_write(&w, path_of("perf.data"));
+		pdw_free(&w);
+		{
+			char *argv[] = { "decode", "-o", path_of("p.txt"),
+					 path_of("perf.data"), NULL };
+			int save = dup(2), fd = open(err, O_WRONLY | O_CREAT | O_TRUNC,
+						     0644);
+
+			fflush(stderr);
+			dup2(fd, 2);
+			close(fd);
+			CHECK_INT(cmd_decode(4, argv), DECODE_EXIT_OK, "not quiet");
+			fflush(stderr);
+			dup2(save, 2);
+			close(save);
+		}
+		msg = slurp(err);
+		CHECK(strstr(msg, want_msg) != NULL, "names the PMU: %s", msg);
+		free(msg);
+	}
+}
+
+/* Two devices (idx 0 and 3): each stream decoded whole, in idx order. */
+static void perfdata_two_streams(void)
+{
+	struct stream a, b;
+	struct pdw w;
+	char *want_a, *want_b, *want, *got;
+	size_t off_a = 0, off_b = 0;
+
+	example_stream(&a);
+	small_stream(&b);
+	write_recording(path_of("b.mlx5diag"), &b, 64);
+	CHECK_INT(run_decode(path_of("b.mlx5diag"), path_of("b.txt"), NULL, NULL,
+			     NULL), DECODE_EXIT_OK, "the second stream alone");
+	want_a = strdup(text_want);
+	want_b = slurp(path_of("b.txt"));
+	CHECK(strstr(want_b, "SESSION run 0 sim:1 ") && strstr(want_b, "\n0 2 7.000"),
+	      "second stream:\n%s", want_b);
+	want = malloc(strlen(want_a) + strlen(want_b) + 1);
+	strcpy(want, want_a);
+	strcat(want, want_b);
+
+	for (int pipe = 0; pipe < 2; pipe++) {
+		pdw_init(&w, pipe);
+		pdw_add_pmu(&w, MLX5_PMU_TYPE, "mlx5_diag_0");
+		pdw_auxtrace_info(&w, 7, MLX5_PMU_TYPE, MLX5_DIAG_ABI_VERSION, 0);
+		/* idx 3 first in the file, the two interleaved */
+		off_a = off_b = 0;
+		while (off_a < a.len || off_b < b.len) {
+			size_t n = b.len - off_b < 40 ? b.len - off_b : 40;
+
+			if (n)
+				pdw_auxtrace(&w, 3, 5, b.buf + off_b, n);
+			off_b += n;
+			n = a.len - off_a < 56 ? a.len - off_a : 56;
+			if (n)
+				pdw_auxtrace(&w, 0, 2, a.buf + off_a, n);
+			off_a += n;
+		}
+		pdw_write(&w, path_of("two.data"));
+		pdw_free(&w);
+		CHECK_INT(run_decode(path_of("two.data"), path_of("two.txt"), NULL,
+				     NULL, NULL), DECODE_EXIT_OK, "two streams");
+		got = slurp(path_of("two.txt"));
+		CHECK(!strcmp(got, want), "%s mode:\n--- got ---\n%s\n--- want ---\n%s",
+		      pipe ? "pipe" : "file", got, want);
+		free(got);
+	}
+	free(want_a);
+	free(want_b);
+	free(want);
+	stream_free(&a);
+	stream_free(&b);
+}
+
+/*
+ * `mlx5-diag decode -` in a child process whose standard input is a pipe
+ * that this process fills with FILE. Returns the child's status.
+ */
+static int decode_from_pipe(const char *file, const char *outfile,
+			    const char *errfile)
+{
+	char *data = malloc(1 << 20);
+	int p[2], status;
+	size_t len;
+	pid_t pid;
+	FILE *f = fopen(file, "rb");
+
+	if (!f || !data || pipe(p))
+		abort();
+	len = fread(data, 1, 1 << 20, f);
+	fclose(f);
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		abort();
+	if (!pid) {
+		close(p[1]);
+		if (dup2(p[0], 0) < 0)
+			_exit(100);
+		close(p[0]);
+		_exit(run_decode_err("-", outfile, errfile, NULL, NULL));
+	}
+	close(p[0]);
+	if (write(p[1], data, len) != (ssize_t)len)
+		abort();
+	close(p[1]);
+	free(data);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static void perfdata_stdin(void)
+{
+	struct pdw w;
+	char *msg;
+
+	example_perfdata(&w, 1, 64);
+	pdw_write(&w, path_of("pipe.data"));
+	pdw_free(&w);
+	CHECK_INT(decode_from_pipe(path_of("pipe.data"), path_of("stdin.txt"),
+				   path_of("stdin.err")), DECODE_EXIT_OK,
+		  "decode - of a pipe-mode stream");
+	check_same("decode -", path_of("stdin.txt"), text_want);
+
+	example_perfdata(&w, 0, 64);
+	pdw_write(&w, path_of("file.data"));
+	pdw_free(&w);
+	CHECK_INT(decode_from_pipe(path_of("file.data"), path_of("stdin.txt"),
+				   path_of("stdin.err")), DECODE_EXIT_FILE,
+		  "decode - of a file-mode perf.data");
+	msg = slurp(path_of("stdin.err"));
+	CHECK(strstr(msg, "-: a perf.data in file mode must be a regular file") != NULL,
+	      "says why: %s", msg);
+	free(msg);
+
+	/* and the recording of mlx5-diag record on standard input */
+	{
+		struct stream s;
+
+		example_stream(&s);
+		write_recording(path_of("stdin.mlx5diag"), &s, 64);
+		stream_free(&s);
+	}
+	CHECK_INT(decode_from_pipe(path_of("stdin.mlx5diag"), path_of("stdin.txt"),
+				   path_of("stdin.err")), DECODE_EXIT_OK,
+		  "decode - of an mlx5-diag recording");
+	check_same("decode - (MLX5DIAG)", path_of("stdin.txt"), text_want);
+}
+
+/*
+ * Every cut of the file: never a crash; file mode is always refused (the
+ * header names what is missing); a pipe cut inside an event is refused,
+ * one cut between events decodes what came before.
+ */
+static void perfdata_truncated(void)
+{
+	struct pdw w;
+	size_t size, cut, bad = 0, ok = 0;
+	char *all;
+	FILE *f;
+
+	for (int pipe = 0; pipe < 2; pipe++) {
+		example_perfdata(&w, pipe, 64);
+		size = pdw_write(&w, path_of("full.data"));
+		pdw_free(&w);
+		all = slurp(path_of("full.data"));
+		for (cut = 0; cut < size; cut++) {
+			int ret;
+
+			f = fopen(path_of("cut.data"), "wb");
+			if (!f || fwrite(all, 1, cut, f) != cut || fclose(f))
+				abort();
+			ret = run_decode_err(path_of("cut.data"), path_of("cut.txt"),
+					     path_of("cut.err"), NULL, NULL);
+			if (!pipe && ret != DECODE_EXIT_FILE) {
+				CHECK_INT(ret, DECODE_EXIT_FILE, "file mode cut");
+				printf("#   at %zu of %zu bytes\n", cut, size);
+				bad++;
+			}
+			if (pipe && ret == DECODE_EXIT_OK)
+				ok++;
+			if (pipe && ret != DECODE_EXIT_OK && ret != DECODE_EXIT_FILE &&
+			    ret != DECODE_EXIT_STREAM) {
+				CHECK_INT(ret, DECODE_EXIT_FILE, "pipe mode cut");
+				bad++;
+			}
+			if (bad > 5)
+				break;
+		}
+		free(all);
+	}
+	/* the pipe's events end at record boundaries of the stream 7 times */
+	CHECK(ok > 0 && ok < 40, "some pipe cuts between events decode (%zu)", ok);
+}
+
+struct patch {
+	const char *what;
+	int pipe;
+	long at;		/* offset in the data section; -1: from the file start */
+	size_t file_at;
+	uint8_t bytes[8];
+	size_t n;
+	int status;
+	const char *msg;
+};
+
+static void write_patched(const struct patch *p)
+{
+	struct pdw w;
+	FILE *f;
+	char *all;
+	size_t size, at;
+
+	example_perfdata(&w, p->pipe, 64);
+	size = pdw_write(&w, path_of("patched.data"));
+	at = p->at < 0 ? p->file_at : w.data_offset + (size_t)p->at;
+	pdw_free(&w);
+	all = slurp(path_of("patched.data"));
+	memcpy(all + at, p->bytes, p->n);
+	f = fopen(path_of("patched.data"), "wb");
+	if (!f || fwrite(all, 1, size, f) != size || fclose(f))
+		abort();
+	free(all);
+}
+
+static void perfdata_malformed(void)
+{
+	/* data section: AUXTRACE_INFO (40 bytes) at 0, AUXTRACE at 40; it
+	 * starts at 440 (file mode) or 500 (pipe mode) */
+	static const struct patch list[] = {
+		{ "an event smaller than its header", 0, 6, 0, { 4, 0 }, 2,
+		  DECODE_EXIT_FILE, "malformed perf.data: the event at offset 440 "
+		  "(type 70) has size 4, less than its header" },
+		{ "AUXTRACE smaller than its struct", 0, 46, 0, { 40, 0 }, 2,
+		  DECODE_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 480 has size 40 "
+		  "(at least 48)" },
+		{ "AUX data past the end of the file (pipe)", 1, 48, 0,
+		  { 0, 0, 0, 1 }, 4, DECODE_EXIT_FILE, "truncated perf.data: "
+		  "PERF_RECORD_AUXTRACE at offset 540: 16777216 bytes of AUX data, the "
+		  "file ends 1456 bytes after the event" },
+		{ "AUX data past the data section", 0, 48, 0, { 0, 0, 0, 1 }, 4,
+		  DECODE_EXIT_FILE, "malformed perf.data: PERF_RECORD_AUXTRACE at "
+		  "offset 480: 16777216 bytes of AUX data run past the end of the data "
+		  "section at 1984" },
+		{ "an event past the end of the data section", 0, 1542, 0, { 16 },
+		  1, DECODE_EXIT_FILE, "malformed perf.data: the event at offset "
+		  "1976 (type 68, 16 bytes) runs past the end of the data section at "
+		  "1984" },
+		{ "AUX data not a multiple of 8", 0, 48, 0, { 60 }, 1,
+		  DECODE_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 480: 60 bytes of "
+		  "AUX data, not a multiple of 8" },
+		{ "another AUX type", 0, 8, 0, { 6 }, 1, DECODE_EXIT_FILE,
+		  "PERF_RECORD_AUXTRACE_INFO at offset 440: AUX area data of type 6, "
+		  "not mlx5_diag (7)" },
+		{ "another ABI version", 1, 24, 0, { 2 }, 1, DECODE_EXIT_FILE,
+		  "PERF_RECORD_AUXTRACE_INFO at offset 500: record ABI version 2, this "
+		  "decoder knows version 1" },
+		{ "snapshot mode", 0, 32, 0, { 1 }, 1, DECODE_EXIT_FILE,
+		  "a snapshot-mode recording (perf record -S)" },
+		{ "a snapshot flag of 2", 0, 32, 0, { 2 }, 1, DECODE_EXIT_FILE,
+		  "snapshot flag 2 (0 or 1)" },
+		{ "AUXTRACE before AUXTRACE_INFO", 0, 0, 0, { 68 }, 1,
+		  DECODE_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 480 before any "
+		  "PERF_RECORD_AUXTRACE_INFO" },
+		{ "a compressed event", 1, 40, 0, { 81 }, 1, DECODE_EXIT_FILE,
+		  "PERF_RECORD_COMPRESSED at offset 540: a compressed perf.data" },
+		{ "a malformed record of the stream", 0, 88, 0, { 9 }, 1,
+		  DECODE_EXIT_STREAM, "idx 1 (cpu 1) AUX stream byte 0: " },
+		{ "a bad header size", 0, -1, 8, { 50 }, 1, DECODE_EXIT_FILE,
+		  "malformed perf.data header: size 50 (pipe mode: 16, file mode: 104)" },
+		{ "a bad pipe header size", 1, -1, 8, { 24 }, 1, DECODE_EXIT_FILE,
+		  "malformed perf.data header: size 24" },
+		{ "attr_size", 0, -1, 16, { 10 }, 1, DECODE_EXIT_FILE,
+		  "malformed perf.data header: attr_size 10" },
+		{ "the data section past the end", 0, -1, 48, { 0, 0, 0, 1 }, 4,
+		  DECODE_EXIT_FILE, "the data section at offset 440 of 16777216 "
+		  "bytes runs past the end of the file (2620 bytes)" },
+		{ "an ids section past the end", 0, -1, 280, { 0, 0, 1 }, 3,
+		  DECODE_EXIT_FILE, "an ids section at offset 104 of 65536 bytes "
+		  "runs past the end of the file" },
+		{ "a big-endian perf.data", 0, -1, 0, "2ELIFREP", 8,
+		  DECODE_EXIT_FILE, "(big-endian) is not supported" },
+		{ "a HEADER_ATTR larger than its event", 1, -1, 28, { 200 }, 1,
+		  DECODE_EXIT_FILE, "PERF_RECORD_HEADER_ATTR at offset 16: malformed "
+		  "(attr.size 200 in 152 bytes)" },
+		{ "PMU mappings that run past their end", 1, -1, 352, { 0, 0, 1 },
+		  3, DECODE_EXIT_FILE, "malformed HEADER_PMU_MAPPINGS: 65536 PMUs in "
+		  "148 bytes" },
+	};
+	size_t i;
+	char *msg;
+
+	for (i = 0; i < sizeof(list) / sizeof(list[0]); i++) {
+		const struct patch *p = &list[i];
+		int ret;
+
+		write_patched(p);
+		ret = run_decode_err(path_of("patched.data"), path_of("patched.txt"),
+				     path_of("patched.err"), NULL, NULL);
+		msg = slurp(path_of("patched.err"));
+		CHECK(ret == p->status && strstr(msg, p->msg),
+		      "%s: status %d (want %d), message: %s(want '%s')", p->what,
+		      ret, p->status, msg, p->msg);
+		free(msg);
+	}
+}
+
 int main(void)
 {
 	char cmd[sizeof(dir) + 16];
@@ -401,6 +848,11 @@ int main(void)
 	RUN(bad_data_id_files);
 	RUN(exit_statuses);
 	RUN(recording_chunking_does_not_matter);
+	RUN(perfdata_outputs);
+	RUN(perfdata_two_streams);
+	RUN(perfdata_stdin);
+	RUN(perfdata_truncated);
+	RUN(perfdata_malformed);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
 		printf("# could not remove %s\n", dir);
