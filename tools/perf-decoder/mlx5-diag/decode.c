@@ -4,7 +4,7 @@
  * text, DOCA telemetry_diag CSV or JSON lines, with derived metrics; and
  * the DOCA data-ID JSON file (-di, --example-json).
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -18,13 +18,15 @@
 #include "file.h"
 #include "mlx5diag.h"
 #include "perfdata.h"
+#include "timeline.h"
 
 #define ITEM_BATCH	1024
 #define PIECE_READ	(1u << 20)	/* AUX bytes of perf.data read at once */
 #define NSEC_PER_SEC	UINT64_C(1000000000)
 
 static const char decode_usage[] =
-"usage: mlx5-diag decode [--format text|csv|json] [--metrics] [-di FILE]\n"
+"usage: mlx5-diag decode [--format text|csv|json | --timeline] [--metrics]\n"
+"                        [-di FILE]\n"
 "                        [-o OUT] [-q] RECORDING\n"
 "       mlx5-diag decode --example-json FILE\n"
 "\n"
@@ -42,6 +44,11 @@ static const char decode_usage[] =
 "                  SECONDS.NANOSECONDS (9 digits), FRC times in clocks\n"
 "  --format json   one JSON object per line: session, sample, lost,\n"
 "                  period, end\n"
+"  --timeline      mlx5 samples and the recording's tracepoint events\n"
+"                  (record --tracepoint, or perf record -e sys:name) in one\n"
+"                  list ordered by perf time, one line each as\n"
+"                  `perf script --ns` prints: comm/PMU, tid, [cpu], time:\n"
+"                  event: fields\n"
 "  --metrics       add derived metrics where their data IDs are present:\n"
 "                  byte-counter bandwidth (GB/s), average PCIe read\n"
 "                  latency (ns), ICMC hit and miss rates\n"
@@ -574,7 +581,7 @@ int decode_names_load(struct decode_names *names, const char *path,
 
 /* ---- the decode ---- */
 
-enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON };
+enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON, OUT_TIMELINE };
 
 /* The current run's columns: one per data ID of its session. */
 struct column {
@@ -629,6 +636,18 @@ struct decode_ctx {
 
 	char stream_desc[64];		/* "AUX stream", in messages */
 	unsigned char *piece;		/* perf.data: AUX bytes read */
+
+	/* --timeline: lines go to tl_text(tl), then sorted into final_out */
+	struct tl *tl;
+	FILE *final_out;
+	char pmu_name[64];		/* of the current stream */
+	unsigned int cpu;
+	uint64_t tl_last;		/* the stream's latest perf time */
+	char **tl_pending;		/* lines waiting for a perf time */
+	size_t nr_pending, cap_pending;
+	size_t tl_attrs_done;		/* perf.data: attributes given to tl */
+	int tl_tracing_done;
+	int input_error;		/* reported: no second message */
 };
 
 static double monotonic_now(void)
@@ -867,6 +886,76 @@ static void csv_header(struct decode_ctx *c)
 		out(c, ", %s", c->metrics_v[i].name);
 }
 
+
+/* ---- --timeline lines of the mlx5 stream ---- */
+
+/*
+ * One timeline line: PMU, "-", [cpu], perf time, "IDENTIFIER WHAT:",
+ * BODY. Its place in the timeline is the stream's latest time so far, so
+ * that the stream's lines keep their order.
+ */
+static void tl_put(struct decode_ctx *c, uint64_t t, int extrapolated,
+		   const char *what, const char *body)
+{
+	long mark = tl_mark(c->tl);
+
+	if (t > c->tl_last)
+		c->tl_last = t;
+	out(c, "%16s %7s [%03u] %5" PRIu64 ".%09" PRIu64 "%s: %s %s: %s\n",
+	    c->pmu_name, "-", c->cpu, t / NSEC_PER_SEC, t % NSEC_PER_SEC,
+	    extrapolated ? "~" : "", c->session.identifier, what, body);
+	if (tl_line(c->tl, mark, c->tl_last) < 0)
+		c->write_error = ENOMEM;
+}
+
+/* The lines that wait for a time (SESSION, LOST) get T. */
+static void tl_flush_pending(struct decode_ctx *c, uint64_t t)
+{
+	for (size_t i = 0; i < c->nr_pending; i++) {
+		char *what = c->tl_pending[i], *body = strchr(what, '\t');
+
+		*body++ = '\0';
+		tl_put(c, t, 0, what, body);
+		free(what);
+	}
+	c->nr_pending = 0;
+}
+
+/* A line without a perf time of its own: it takes the next sample's. */
+static void tl_pend(struct decode_ctx *c, const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void tl_pend(struct decode_ctx *c, const char *what, const char *fmt, ...)
+{
+	char *body, *line;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&body, fmt, ap);
+	va_end(ap);
+	if (n < 0 || c->nr_pending == c->cap_pending) {
+		size_t cap = c->cap_pending ? 2 * c->cap_pending : 16;
+		char **g = n < 0 ? NULL : realloc(c->tl_pending, cap * sizeof(*g));
+
+		if (!g) {
+			if (n >= 0)
+				free(body);
+			c->write_error = ENOMEM;
+			return;
+		}
+		c->tl_pending = g;
+		c->cap_pending = cap;
+	}
+	if (asprintf(&line, "%s\t%s", what, body) < 0) {
+		free(body);
+		c->write_error = ENOMEM;
+		return;
+	}
+	free(body);
+	c->tl_pending[c->nr_pending++] = line;
+}
+
 static void on_session(struct decode_ctx *c)
 {
 	const struct mlx5diag_session *s = mlx5diag_session(&c->dec);
@@ -903,6 +992,17 @@ static void on_session(struct decode_ctx *c)
 		out(c, ", period %" PRIu64 " ns (requested %" PRIu64
 		    "), %u data IDs\n", s->period_ns_actual,
 		    s->period_ns_requested, s->num_ids);
+		break;
+	case OUT_TIMELINE:
+		if (s->ts_source == MLX5_DIAG_TS_RTC)
+			snprintf(buf, sizeof(buf), "rtc");
+		else
+			snprintf(buf, sizeof(buf), "frc %u kHz", s->freq_khz);
+		tl_pend(c, "SESSION", "run %u %s %s %s, period %" PRIu64 " ns "
+			"(requested %" PRIu64 "), %u data IDs", s->run,
+			mlx5diag_mode_name(s->mode),
+			mlx5diag_format_name(s->out_format), buf,
+			s->period_ns_actual, s->period_ns_requested, s->num_ids);
 		break;
 	case OUT_CSV:
 		csv_header(c);
@@ -948,6 +1048,35 @@ static void emit_sample(struct decode_ctx *c)
 				out(c, " %s=%.6g", c->metrics_v[i].name, v);
 		out(c, "\n");
 		break;
+	case OUT_TIMELINE: {
+		char *body = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&body, &len);
+
+		if (!m) {
+			c->write_error = ENOMEM;
+			break;
+		}
+		fmt_dev_time(c, c->sample_dev_time, t1, sizeof(t1));
+		fprintf(m, "run %u seq %" PRIu64 " dev %s", c->session.run,
+			c->sample_seq, t1);
+		for (i = 0; i < c->nr_cols; i++)
+			fprintf(m, " %s=%" PRIu64, c->cols[i].name, c->cols[i].value);
+		for (i = 0; i < c->nr_metrics; i++)
+			if (!metric_value(c, &c->metrics_v[i], &v))
+				fprintf(m, " %s=%.6g", c->metrics_v[i].name, v);
+		if (fclose(m)) {
+			free(body);
+			c->write_error = ENOMEM;
+			break;
+		}
+		tl_flush_pending(c, c->sample_perf_time);
+		tl_put(c, c->sample_perf_time,
+		       !!(c->sample_flags & MLX5DIAG_F_TIME_EXTRAPOLATED), "sample",
+		       body);
+		free(body);
+		break;
+	}
 	case OUT_CSV:
 		out(c, "\n%u", (uint32_t)c->sample_seq);
 		if (c->session.out_format == MLX5_DIAG_FORMAT_0) {
@@ -1040,6 +1169,11 @@ static void on_item(struct decode_ctx *c, const struct mlx5diag_item *it)
 			    " (%" PRIu64 "): %s\n", it->run, it->seq,
 			    it->seq + it->lost.count - 1, it->lost.count,
 			    mlx5diag_lost_cause_name(it->lost.cause));
+		else if (c->format == OUT_TIMELINE)
+			tl_pend(c, "LOST", "run %u samples %" PRIu64 "..%" PRIu64
+				" (%" PRIu64 "): %s", it->run, it->seq,
+				it->seq + it->lost.count - 1, it->lost.count,
+				mlx5diag_lost_cause_name(it->lost.cause));
 		else if (c->format == OUT_JSON)
 			out(c, "{\"type\":\"lost\",\"run\":%u,\"first_seq\":%" PRIu64
 			    ",\"count\":%" PRIu64 ",\"cause\":\"%s\"}\n", it->run,
@@ -1049,7 +1183,16 @@ static void on_item(struct decode_ctx *c, const struct mlx5diag_item *it)
 	case MLX5DIAG_ITEM_PERIOD:
 		c->session.period_ns_actual = it->period.ns_actual;
 		c->session.period_ns_requested = it->period.ns_requested;
-		if (c->format == OUT_TEXT) {
+		if (c->format == OUT_TIMELINE) {
+			char body[160];
+
+			snprintf(body, sizeof(body), "run %u from sample %" PRIu64
+				 ": %" PRIu64 " ns (requested %" PRIu64 ")", it->run,
+				 it->seq, it->period.ns_actual,
+				 it->period.ns_requested);
+			tl_flush_pending(c, it->perf_time);
+			tl_put(c, it->perf_time, 0, "PERIOD", body);
+		} else if (c->format == OUT_TEXT) {
 			fmt_perf_time(it->perf_time, t, sizeof(t));
 			out(c, "PERIOD run %u from sample %" PRIu64 " at %s: %"
 			    PRIu64 " ns (requested %" PRIu64 ")\n", it->run,
@@ -1065,7 +1208,15 @@ static void on_item(struct decode_ctx *c, const struct mlx5diag_item *it)
 		}
 		return;
 	case MLX5DIAG_ITEM_END:
-		if (c->format == OUT_TEXT)
+		if (c->format == OUT_TIMELINE) {
+			char body[96];
+
+			snprintf(body, sizeof(body), "run %u after %" PRIu64
+				 " samples: %s", it->run, it->seq,
+				 mlx5diag_end_reason_name(it->end.reason));
+			tl_flush_pending(c, c->tl_last);
+			tl_put(c, c->tl_last, 0, "END", body);
+		} else if (c->format == OUT_TEXT)
 			out(c, "END run %u after %" PRIu64 " samples: %s\n",
 			    it->run, it->seq,
 			    mlx5diag_end_reason_name(it->end.reason));
@@ -1162,6 +1313,7 @@ static void stream_begin(struct decode_ctx *c, const char *desc)
 	c->nr_cols = 0;
 	c->nr_metrics = 0;
 	c->have_prev = 0;
+	c->tl_last = 0;
 	snprintf(c->stream_desc, sizeof(c->stream_desc), "%s", desc);
 }
 
@@ -1178,6 +1330,8 @@ static int stream_end(struct decode_ctx *c, int ret)
 
 	if (!ret)
 		ret = mlx5diag_decode_end(&c->dec, c->pend_len);
+	if (c->tl)
+		tl_flush_pending(c, c->tl_last);
 	if (ret == -ENOMEM) {
 		fprintf(stderr, "mlx5-diag decode: out of memory\n");
 		return DECODE_EXIT_OUTPUT;
@@ -1189,6 +1343,177 @@ static int stream_end(struct decode_ctx *c, int ret)
 		return DECODE_EXIT_STREAM;
 	}
 	return ret < 0 ? -1 : DECODE_EXIT_OK;
+}
+
+/* ---- --timeline of a recording: META and PERF chunks ---- */
+
+#define TL_MAX_TPS	64
+
+static int meta_fail(struct decode_ctx *c, const char *what, const char *v)
+{
+	fprintf(stderr, "mlx5-diag decode: %s: malformed META: %s '%.80s'\n",
+		c->path, what, v);
+	return -1;
+}
+
+/*
+ * The tracepoints of META (Documentation/file-format.md): "tracepoint",
+ * "tracepoint_format" and "sample_id" lines, and pmu, cpu and long_size.
+ */
+static int mdf_timeline_meta(struct decode_ctx *c, const struct mdf_reader *r)
+{
+	struct {
+		int set;
+		uint64_t config, sample_type;
+		char name[132];
+		char *text;
+		size_t len;
+	} tp[TL_MAX_TPS];
+	const char *v;
+	char err[256];
+	int ret = -1, i;
+	size_t k;
+
+	memset(tp, 0, sizeof(tp));
+	v = mdf_meta_get(r, "pmu");
+	snprintf(c->pmu_name, sizeof(c->pmu_name), "%s", v ? v : "mlx5_diag");
+	v = mdf_meta_get(r, "cpu");
+	c->cpu = v ? (unsigned int)strtoul(v, NULL, 10) : 0;
+	v = mdf_meta_get(r, "long_size");
+	if (v && strcmp(v, "4") && strcmp(v, "8"))
+		return meta_fail(c, "long_size", v);
+	if (v)
+		tl_set_long_size(c->tl, atoi(v));
+	for (k = 0; k < r->nr_meta; k++) {
+		const char *key = r->meta[k].key;
+		char *val = r->meta[k].value, *end;
+		unsigned long idx;
+		int n = 0;
+
+		if (strcmp(key, "tracepoint") && strcmp(key, "tracepoint_format"))
+			continue;
+		errno = 0;
+		idx = strtoul(val, &end, 10);
+		if (errno || end == val || idx >= TL_MAX_TPS || *end != ' ') {
+			meta_fail(c, key, val);
+			goto out;
+		}
+		if (!strcmp(key, "tracepoint")) {
+			unsigned long long config, st;
+
+			if (sscanf(end, " config=%llu sample_type=0x%llx name=%n",
+				   &config, &st, &n) != 2 || !n || !end[n] ||
+			    strlen(end + n) >= sizeof(tp[0].name) || tp[idx].set) {
+				meta_fail(c, key, val);
+				goto out;
+			}
+			tp[idx].set = 1;
+			tp[idx].config = config;
+			tp[idx].sample_type = st;
+			strcpy(tp[idx].name, end + n);
+		} else {
+			size_t add = strlen(end + 1) + 1;
+			char *g = realloc(tp[idx].text, tp[idx].len + add + 1);
+
+			if (!g) {
+				fprintf(stderr, "mlx5-diag decode: out of memory\n");
+				goto out;
+			}
+			tp[idx].text = g;
+			memcpy(g + tp[idx].len, end + 1, add - 1);
+			g[tp[idx].len + add - 1] = '\n';
+			tp[idx].len += add;
+			g[tp[idx].len] = '\0';
+		}
+	}
+	for (i = 0; i < TL_MAX_TPS; i++) {
+		if (!tp[i].set && tp[i].text) {
+			fprintf(stderr, "mlx5-diag decode: %s: malformed META: a "
+				"format of tracepoint %d, which is not described\n",
+				c->path, i);
+			goto out;
+		}
+		if (tp[i].set && tl_tracepoint(c->tl, tp[i].config, tp[i].name,
+					       tp[i].text ? tp[i].text : "",
+					       tp[i].len, err, sizeof(err))) {
+			fprintf(stderr, "mlx5-diag decode: %s: %s\n", c->path, err);
+			goto out;
+		}
+	}
+	for (k = 0; k < r->nr_meta; k++) {
+		unsigned long long id;
+		unsigned int idx;
+		int cpu;
+
+		if (strcmp(r->meta[k].key, "sample_id"))
+			continue;
+		if (sscanf(r->meta[k].value, "%llu tracepoint=%u cpu=%d", &id, &idx,
+			   &cpu) != 3 || idx >= TL_MAX_TPS || !tp[idx].set) {
+			meta_fail(c, "sample_id", r->meta[k].value);
+			goto out;
+		}
+		if (tl_event(c->tl, id, 2, tp[idx].config, tp[idx].sample_type, 0, 1)) {
+			fprintf(stderr, "mlx5-diag decode: out of memory\n");
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	for (i = 0; i < TL_MAX_TPS; i++)
+		free(tp[i].text);
+	return ret;
+}
+
+/* A PERF chunk at file offset AT: whole perf records, back to back. */
+static int perf_chunk(struct decode_ctx *c, const unsigned char *p, size_t len,
+		      uint64_t at)
+{
+	char err[256];
+	size_t off = 0;
+
+	while (off < len) {
+		size_t size = len - off >= 8 ? pd_le16(p + off + 6) : 0;
+
+		if (size < 8 || size > len - off) {
+			fprintf(stderr, "mlx5-diag decode: %s: the PERF chunk at "
+				"offset %" PRIu64 ": a record of %zu bytes at byte %zu "
+				"of %zu\n", c->path, at, size, off, len);
+			c->input_error = 1;
+			return -1;
+		}
+		if (tl_perf_record(c->tl, p + off, size, err, sizeof(err))) {
+			fprintf(stderr, "mlx5-diag decode: %s: the PERF chunk at "
+				"offset %" PRIu64 ", byte %zu: %s\n", c->path, at,
+				off, err);
+			c->input_error = 1;
+			return -1;
+		}
+		off += size;
+	}
+	return 0;
+}
+
+/* Every chunk after META: AUX to the decoder, PERF to the timeline. */
+static int mdf_chunks(struct decode_ctx *c, struct mdf_reader *r)
+{
+	const void *data = NULL;
+	uint32_t type;
+	size_t len;
+	uint64_t at = r->offset;
+	int ret;
+
+	while ((ret = mdf_next_chunk(r, &type, &data, &len)) == 1) {
+		if (type == MDF_CHUNK_AUX)
+			ret = on_aux_chunk(c, data, len);
+		else if (type == MDF_CHUNK_PERF && c->tl)
+			ret = perf_chunk(c, data, len, at);
+		else
+			ret = 0;
+		if (ret)
+			return ret;
+		at = r->offset;
+	}
+	return ret;
 }
 
 /* A recording of `mlx5-diag record`; HEAD: its first HEAD_LEN bytes, read. */
@@ -1213,13 +1538,17 @@ static int decode_mdf(struct decode_ctx *c, FILE *f, const unsigned char *head,
 		return DECODE_EXIT_FILE;
 	}
 	c->file_size = r.file_size;
+	if (c->tl && mdf_timeline_meta(c, &r)) {
+		mdf_reader_close(&r);
+		return DECODE_EXIT_FILE;
+	}
 	stream_begin(c, "AUX stream");
-	status = stream_end(c, mdf_for_each_aux(&r, on_aux_chunk, c));
-	if (status < 0) {
+	status = stream_end(c, mdf_chunks(c, &r));
+	if (status < 0 && !c->input_error)
 		fprintf(stderr, "mlx5-diag decode: %s: %s\n", c->path,
 			r.err[0] ? r.err : mdf_strerror(r.error));
+	if (status < 0)
 		status = DECODE_EXIT_FILE;
-	}
 	mdf_reader_close(&r);
 	return status;
 }
@@ -1388,6 +1717,45 @@ static int perf_auxtrace(struct decode_ctx *c, struct perf_input *in,
 	return 0;
 }
 
+/*
+ * --timeline: the attributes and tracing data known so far go to the
+ * timeline (in a pipe they come as events, before the samples), then the
+ * event.
+ */
+static int perf_tl_event(struct decode_ctx *c, struct perf_input *in,
+			 const struct pd_event *ev)
+{
+	char err[256];
+
+	while (c->tl_attrs_done < in->r.nr_attrs) {
+		const struct pd_attr *a = &in->r.attrs[c->tl_attrs_done++];
+		int sid_all = !!(a->flags & PD_ATTR_SAMPLE_ID_ALL);
+
+		for (size_t k = 0; k < a->nr_ids || (!k && !a->nr_ids); k++)
+			if (tl_event(c->tl, a->nr_ids ? a->ids[k] : 0, a->type,
+				     a->config, a->sample_type, a->read_format,
+				     sid_all))
+				return perf_fail(c, "out of memory");
+	}
+	if (!c->tl_tracing_done && in->r.tracing_data) {
+		c->tl_tracing_done = 1;
+		if (tl_tracing_data(c->tl, in->r.tracing_data,
+				    in->r.tracing_data_len, err, sizeof(err)))
+			return perf_fail(c, "HEADER_TRACING_DATA: %s", err);
+	}
+	switch (ev->type) {
+	case PD_RECORD_SAMPLE:
+	case PD_RECORD_COMM:
+	case PD_RECORD_FORK:
+	case PD_RECORD_LOST:
+	case PD_RECORD_LOST_SAMPLES:
+		if (tl_perf_record(c->tl, ev->data, ev->size, err, sizeof(err)))
+			return perf_fail(c, "the event at offset %" PRIu64 ": %s",
+					 ev->offset, err);
+	}
+	return 0;
+}
+
 static int stream_cmp(const void *a, const void *b)
 {
 	const struct aux_stream *x = a, *y = b;
@@ -1406,6 +1774,8 @@ static int perf_scan(struct decode_ctx *c, struct perf_input *in)
 			ret = perf_auxtrace_info(c, in, &ev);
 		else if (ev.type == PD_RECORD_AUXTRACE)
 			ret = perf_auxtrace(c, in, &ev);
+		else if (c->tl)
+			ret = perf_tl_event(c, in, &ev);
 		else
 			ret = 0;
 		if (ret)
@@ -1436,6 +1806,8 @@ static int perf_decode_stream(struct decode_ctx *c, struct perf_input *in,
 	snprintf(desc, sizeof(desc), "idx %" PRIu32 " (cpu %" PRIu32 ") AUX stream",
 		 s->idx, s->cpu);
 	stream_begin(c, desc);
+	snprintf(c->pmu_name, sizeof(c->pmu_name), "%s", pmu ? pmu : "mlx5_diag");
+	c->cpu = s->cpu;
 	if (!c->quiet)
 		fprintf(stderr, "mlx5-diag decode: %s: idx %" PRIu32 " (cpu %"
 			PRIu32 "): %" PRIu64 " bytes of AUX data of %s (PMU type %"
@@ -1536,6 +1908,20 @@ static int decode_recording(struct decode_ctx *c)
 	}
 	c->start = monotonic_now();
 	c->last_progress = c->start;
+	if (c->format == OUT_TIMELINE) {
+		c->tl = tl_new();
+		if (!c->tl) {
+			fprintf(stderr, "mlx5-diag decode: out of memory\n");
+			if (f != stdin)
+				fclose(f);
+			mlx5diag_decoder_exit(&c->dec);
+			free(c->cols);
+			free(c->metrics_v);
+			return DECODE_EXIT_OUTPUT;
+		}
+		c->final_out = c->out;
+		c->out = tl_text(c->tl);
+	}
 
 	got = fread(magic, 1, sizeof(magic), f);
 	if (got == sizeof(magic) && !memcmp(magic, PD_MAGIC, 8)) {
@@ -1552,6 +1938,16 @@ static int decode_recording(struct decode_ctx *c)
 	if (c->format == OUT_CSV && !c->csv_header_done && status == DECODE_EXIT_OK)
 		fprintf(stderr, "mlx5-diag decode: %s: no session in the recording\n",
 			c->path);
+	if (c->tl) {
+		char err[256];
+
+		c->out = c->final_out;
+		if ((status == DECODE_EXIT_OK || status == DECODE_EXIT_STREAM) &&
+		    !c->write_error && tl_write(c->tl, c->out, err, sizeof(err))) {
+			fprintf(stderr, "mlx5-diag decode: %s: %s\n", c->path, err);
+			status = DECODE_EXIT_FILE;
+		}
+	}
 	if (fflush(c->out) && !c->write_error)
 		c->write_error = errno;
 	if (c->write_error) {
@@ -1561,6 +1957,15 @@ static int decode_recording(struct decode_ctx *c)
 	}
 	if (!c->quiet)
 		summary(c);
+	if (c->tl && !c->quiet)
+		fprintf(stderr, "mlx5-diag decode: %" PRIu64 " tracepoint events, %"
+			PRIu64 " lost\n", tl_tracepoint_samples(c->tl),
+			tl_lost_events(c->tl));
+	for (size_t i = 0; i < c->nr_pending; i++)
+		free(c->tl_pending[i]);
+	free(c->tl_pending);
+	tl_free(c->tl);
+	c->tl = NULL;
 	mlx5diag_decoder_exit(&c->dec);
 	free(c->pend);
 	free(c->cols);
@@ -1609,7 +2014,7 @@ int cmd_decode(int argc, char **argv)
 	const char *output = NULL, *path = NULL;
 	struct decode_names names = { NULL, 0 };
 	struct decode_ctx *c;
-	int metrics = 0, quiet = 0, i, ret;
+	int metrics = 0, quiet = 0, timeline = 0, i, ret;
 	char err[512];
 	FILE *outf;
 
@@ -1626,6 +2031,8 @@ int cmd_decode(int argc, char **argv)
 			format = a + 9;
 		} else if (!strcmp(a, "--metrics")) {
 			metrics = 1;
+		} else if (!strcmp(a, "--timeline")) {
+			timeline = 1;
 		} else if (!strcmp(a, "-di") || !strcmp(a, "--data-ids")) {
 			value = &di;
 		} else if (!strcmp(a, "-e") || !strcmp(a, "--example-json")) {
@@ -1678,6 +2085,12 @@ int cmd_decode(int argc, char **argv)
 		free(c);
 		return usage_error("unknown format %s (text, csv, json)", format);
 	}
+	if (timeline && c->format != OUT_TEXT) {
+		free(c);
+		return usage_error("--timeline writes text, not --format %s", format);
+	}
+	if (timeline)
+		c->format = OUT_TIMELINE;
 	if (di && decode_names_load(&names, di, err, sizeof(err))) {
 		fprintf(stderr, "mlx5-diag decode: %s\n", err);
 		free(c);

@@ -827,6 +827,261 @@ static void perfdata_malformed(void)
 	}
 }
 
+/* ---- --timeline ---- */
+
+#define SCHED_SWITCH	118
+#define S_TYPE_OWN	0x10486ull	/* IDENTIFIER TID TIME CPU RAW */
+#define S_TYPE_PERF	0x10587ull	/* ... and IP, PERIOD (perf record) */
+
+static char *sched_format(void)
+{
+	return slurp(MD_TESTS_DIR "/tracefs/events/sched/sched_switch/format");
+}
+
+struct rec {
+	uint8_t b[512];
+	size_t n;
+};
+
+static void r_put(struct rec *r, const void *p, size_t n)
+{
+	memcpy(r->b + r->n, p, n);
+	r->n += n;
+}
+
+static void r_u32(struct rec *r, uint32_t v)
+{
+	r_put(r, &v, 4);
+}
+
+static void r_u64(struct rec *r, uint64_t v)
+{
+	r_put(r, &v, 8);
+}
+
+static void r_header(struct rec *r, uint32_t type)
+{
+	r->n = 0;
+	r_u32(r, type);
+	r_u32(r, 0);			/* misc, size: set by r_done() */
+}
+
+static size_t r_done(struct rec *r)
+{
+	uint16_t size = (uint16_t)r->n;
+
+	memcpy(r->b + 6, &size, 2);
+	return r->n;
+}
+
+/* The sample_id of a non-sample record: TID, TIME, CPU, IDENTIFIER. */
+static void r_trailer(struct rec *r, uint32_t tid, uint64_t time, uint32_t cpu,
+		      uint64_t id)
+{
+	r_u32(r, tid);
+	r_u32(r, tid);
+	r_u64(r, time);
+	r_u32(r, cpu);
+	r_u32(r, 0);
+	r_u64(r, id);
+}
+
+/* A sched_switch sample of PREV (running on CPU at TIME) to NEXT. */
+static size_t switch_sample(struct rec *r, uint64_t st, uint64_t id,
+			    uint64_t time, uint32_t cpu, const char *prev,
+			    int32_t prev_pid, int64_t prev_state,
+			    const char *next, int32_t next_pid)
+{
+	uint8_t raw[68] = { 0 };
+	int32_t prio = 120;
+	uint16_t type = SCHED_SWITCH;
+
+	memcpy(raw, &type, 2);
+	memcpy(raw + 4, &prev_pid, 4);
+	strncpy((char *)raw + 8, prev, 16);
+	memcpy(raw + 24, &prev_pid, 4);
+	memcpy(raw + 28, &prio, 4);
+	memcpy(raw + 32, &prev_state, 8);
+	strncpy((char *)raw + 40, next, 16);
+	memcpy(raw + 56, &next_pid, 4);
+	memcpy(raw + 60, &prio, 4);
+	r_header(r, 9);
+	r_u64(r, id);
+	if (st & 1)
+		r_u64(r, 0xffffffff81000000ull);	/* ip */
+	r_u32(r, (uint32_t)prev_pid);
+	r_u32(r, (uint32_t)prev_pid);
+	r_u64(r, time);
+	r_u32(r, cpu);
+	r_u32(r, 0);
+	if (st & 0x100)
+		r_u64(r, 1);				/* period */
+	r_u32(r, sizeof(raw));
+	r_put(r, raw, sizeof(raw));
+	return r_done(r);
+}
+
+static size_t comm_rec(struct rec *r, uint32_t pid, const char *comm,
+		       uint64_t time, uint64_t id)
+{
+	char name[16] = { 0 };
+
+	strncpy(name, comm, 15);
+	r_header(r, 3);
+	r_u32(r, pid);
+	r_u32(r, pid);
+	r_put(r, name, 16);
+	r_trailer(r, pid, time, 0, id);
+	return r_done(r);
+}
+
+static size_t fork_rec(struct rec *r, uint32_t child, uint32_t parent,
+		       uint64_t time, uint64_t id)
+{
+	r_header(r, 7);
+	r_u32(r, child);
+	r_u32(r, parent);
+	r_u32(r, child);
+	r_u32(r, parent);
+	r_u64(r, time);
+	r_trailer(r, child, time, 1, id);
+	return r_done(r);
+}
+
+static size_t lost_rec(struct rec *r, uint64_t n, uint64_t time, uint32_t cpu,
+		       uint64_t id)
+{
+	r_header(r, 2);
+	r_u64(r, id);
+	r_u64(r, n);
+	r_trailer(r, 0xffffffffu, time, cpu, id);
+	return r_done(r);
+}
+
+/*
+ * The records of the timeline tests, ids ID0 (CPU 0) and ID1 (CPU 1):
+ * names at time 0, a switch on CPU 0 between the first two mlx5 samples,
+ * a fork of sh (101) whose switch on CPU 1 shows its parent's name, an
+ * exec that renames it "workload", 3 events lost on CPU 1, one switch
+ * after the last sample. Written to F one record at a time (PER_RECORD)
+ * or gathered in one buffer.
+ */
+typedef void (*rec_sink)(void *ctx, const void *rec, size_t len);
+
+static void timeline_records(uint64_t st, uint64_t id0, uint64_t id1,
+			     rec_sink sink, void *ctx)
+{
+	struct rec r;
+
+	sink(ctx, r.b, comm_rec(&r, 1, "init", 0, 0));
+	sink(ctx, r.b, comm_rec(&r, 100, "sh", 0, 0));
+	sink(ctx, r.b, switch_sample(&r, st, id0, 7000150000ull, 0, "sh", 100, 1,
+				     "swapper/0", 0));
+	sink(ctx, r.b, fork_rec(&r, 101, 100, 7000300000ull, id1));
+	sink(ctx, r.b, switch_sample(&r, st, id1, 7000400000ull, 1, "sh", 101, 0,
+				     "init", 1));
+	sink(ctx, r.b, comm_rec(&r, 101, "workload", 7000450000ull, id1));
+	sink(ctx, r.b, switch_sample(&r, st, id1, 8000000000ull, 1, "workload",
+				     101, 2, "swapper/1", 0));
+	sink(ctx, r.b, lost_rec(&r, 3, 8500000000ull, 1, id1));
+	sink(ctx, r.b, switch_sample(&r, st, id0, 9500000000ull, 0, "swapper/0",
+				     0, 0, "init", 1));
+}
+
+static void to_stream(void *ctx, const void *rec, size_t len)
+{
+	struct stream *s = ctx;
+
+	if (s->len + len > s->cap) {
+		s->cap = (s->len + len) * 2;
+		s->buf = realloc(s->buf, s->cap);
+		if (!s->buf)
+			abort();
+	}
+	memcpy(s->buf + s->len, rec, len);
+	s->len += len;
+}
+
+static const char timeline_want[] =
+"     mlx5_diag_0       - [001]     7.000100000: 0000:08:00.0 SESSION: run 0 repetitive format1 rtc, period 100000 ns (requested 100000), 2 data IDs\n"
+"     mlx5_diag_0       - [001]     7.000100000: 0000:08:00.0 sample: run 0 seq 0 dev 4.999900000 port_1_rx_bytes=1000000 port_1_tx_bytes=4295967297\n"
+"              sh     100 [000]     7.000150000: sched:sched_switch: prev_comm=sh prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+"     mlx5_diag_0       - [001]     7.000200000: 0000:08:00.0 sample: run 0 seq 1 dev 5.000000000 port_1_rx_bytes=2000003 port_1_tx_bytes=4296967300\n"
+"              sh     101 [001]     7.000400000: sched:sched_switch: prev_comm=sh prev_pid=101 prev_prio=120 prev_state=R ==> next_comm=init next_pid=1 next_prio=120\n"
+"     mlx5_diag_0       - [001]     7.000500000: 0000:08:00.0 LOST: run 0 samples 2..3 (2): fw_overwrite\n"
+"     mlx5_diag_0       - [001]     7.000500000: 0000:08:00.0 sample: run 0 seq 4 dev 5.000300000 port_1_rx_bytes=5000012 port_1_tx_bytes=4299967309\n"
+"     mlx5_diag_0       - [001]     7.000500000: 0000:08:00.0 END: run 0 after 5 samples: stopped\n"
+"        workload     101 [001]     8.000000000: sched:sched_switch: prev_comm=workload prev_pid=101 prev_prio=120 prev_state=D ==> next_comm=swapper/1 next_pid=0 next_prio=120\n"
+"               -       - [001]     8.500000000: lost: 3 events (the ring was full)\n"
+"     mlx5_diag_0       - [001]     8.999360000: 0000:08:00.0 SESSION: run 1 repetitive format0 frc 156250 kHz, period 100000 ns (requested 100000), 3 data IDs\n"
+"     mlx5_diag_0       - [001]     8.999360000~: 0000:08:00.0 sample: run 1 seq 0 dev 20000000 global_icmc_request=100 global_icmc_hit=4294967397 global_icmc_miss=8589934694\n"
+"     mlx5_diag_0       - [001]     8.999460000~: 0000:08:00.0 sample: run 1 seq 1 dev 20015625 global_icmc_request=1000103 global_icmc_hit=4295967400 global_icmc_miss=8590934697\n"
+"     mlx5_diag_0       - [001]     8.999460000: 0000:08:00.0 END: run 1 after 2 samples: stopped\n"
+"         swapper       0 [000]     9.500000000: sched:sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=init next_pid=1 next_prio=120\n";
+
+/* A recording of mlx5-diag record --tracepoint sched:sched_switch. */
+static void write_timeline_recording(const char *path, const char *format_text,
+				     const char *extra_meta, const struct stream *perf)
+{
+	struct mdf_meta_buf m = { 0 };
+	struct mdf_writer w;
+	struct stream s;
+	const char *line = format_text;
+
+	if (mdf_writer_open(&w, path) || mdf_meta_add(&m, "pmu", "mlx5_diag_0") ||
+	    mdf_meta_add(&m, "cpu", "1") || mdf_meta_add(&m, "long_size", "8") ||
+	    mdf_meta_add(&m, "tracepoint",
+			 "0 config=118 sample_type=0x10486 name=sched:sched_switch"))
+		abort();
+	while (*line) {
+		size_t n = strcspn(line, "\n");
+
+		if (mdf_meta_addf(&m, "tracepoint_format", "0 %.*s", (int)n, line))
+			abort();
+		line += n + (line[n] == '\n');
+	}
+	if (mdf_meta_add(&m, "sample_id", "1000 tracepoint=0 cpu=0") ||
+	    mdf_meta_add(&m, "sample_id", "1001 tracepoint=0 cpu=1") ||
+	    (extra_meta && mdf_meta_add(&m, "sample_id", extra_meta)) ||
+	    mdf_write_chunk(&w, MDF_CHUNK_META, m.text, m.len))
+		abort();
+	mdf_meta_buf_free(&m);
+	example_stream(&s);
+	/* the names first, then AUX and PERF chunks as a drain writes them */
+	if (mdf_write_chunk(&w, MDF_CHUNK_PERF, perf->buf, 64) ||
+	    mdf_write_chunk(&w, MDF_CHUNK_AUX, s.buf, 400) ||
+	    mdf_write_chunk(&w, MDF_CHUNK_PERF, perf->buf + 64, perf->len - 64) ||
+	    mdf_write_chunk(&w, MDF_CHUNK_AUX, s.buf + 400, s.len - 400) ||
+	    mdf_writer_close(&w))
+		abort();
+	stream_free(&s);
+}
+
+static void timeline_recording(void)
+{
+	struct stream perf = { 0 };
+	char *fmt = sched_format(), *got;
+
+	timeline_records(S_TYPE_OWN, 1000, 1001, to_stream, &perf);
+	CHECK(perf.len > 64 && !memcmp(perf.buf + 8 + 8, "init", 4) &&
+	      perf.buf[6] == 64, "the two COMM records of time 0 are 64 bytes");
+	write_timeline_recording(path_of("tl.mlx5diag"), fmt, NULL, &perf);
+	CHECK_INT(run_decode(path_of("tl.mlx5diag"), path_of("tl.txt"),
+			     "--timeline", NULL, NULL), DECODE_EXIT_OK, "--timeline");
+	check_same("timeline", path_of("tl.txt"), timeline_want);
+	/* without --timeline the PERF chunks are skipped */
+	CHECK_INT(run_decode(path_of("tl.mlx5diag"), path_of("tl.txt"), NULL, NULL,
+			     NULL), DECODE_EXIT_OK, "text");
+	check_same("text of a recording with tracepoints", path_of("tl.txt"),
+		   text_want);
+	CHECK_INT(run_decode(path_of("tl.mlx5diag"), path_of("tl.txt"),
+			     "--timeline", "--format", "csv"), DECODE_EXIT_USAGE,
+		  "--timeline with csv");
+	free(perf.buf);
+	free(fmt);
+	(void)got;
+}
+
 int main(void)
 {
 	char cmd[sizeof(dir) + 16];
@@ -853,6 +1108,7 @@ int main(void)
 	RUN(perfdata_stdin);
 	RUN(perfdata_truncated);
 	RUN(perfdata_malformed);
+	RUN(timeline_recording);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
 		printf("# could not remove %s\n", dir);
