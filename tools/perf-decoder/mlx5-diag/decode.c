@@ -1785,9 +1785,13 @@ static int perf_scan(struct decode_ctx *c, struct perf_input *in)
 		fprintf(stderr, "mlx5-diag decode: %s\n", in->r.err);
 		return -1;
 	}
-	if (!in->have_info)
+	/* a timeline of tracepoint events alone is a timeline all the same */
+	if (!in->have_info && !c->tl)
 		return perf_fail(c, "no mlx5_diag AUX data: the perf.data has no "
 				 "PERF_RECORD_AUXTRACE_INFO");
+	if (!in->have_info && !c->quiet)
+		fprintf(stderr, "mlx5-diag decode: %s: no mlx5_diag AUX data, "
+			"tracepoint events only\n", c->path);
 	if (in->nr_streams > 1)
 		qsort(in->streams, in->nr_streams, sizeof(*in->streams),
 		      stream_cmp);

@@ -8,7 +8,7 @@
  * sections, or PERF_RECORD_HEADER_FEATURE in a pipe) and the tracing data
  * (HEADER_TRACING_DATA, or PERF_RECORD_HEADER_TRACING_DATA in a pipe).
  * The data section is read sequentially; the auxtrace index is not used.
- * Documentation/perf-data.md says what is read and what is refused.
+ * Documentation/decoder.md ("perf.data") says what is read and refused.
  */
 #ifndef MLX5_DIAG_PERFDATA_H
 #define MLX5_DIAG_PERFDATA_H

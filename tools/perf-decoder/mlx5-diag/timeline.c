@@ -31,6 +31,9 @@
 #define S_RAW		(1ull << 10)
 #define S_IDENTIFIER	(1ull << 16)
 
+/* the bits that shape the sample_id of a non-sample record */
+#define TRAILER_BITS	(S_TID | S_TIME | S_ID | S_STREAM_ID | S_CPU | S_IDENTIFIER)
+
 /* read_format bits */
 #define R_TOTAL_TIME_ENABLED	(1ull << 0)
 #define R_TOTAL_TIME_RUNNING	(1ull << 1)
@@ -193,6 +196,9 @@ int tl_tracepoint(struct tl *tl, uint64_t config, const char *name,
 		return fail(err, errlen, "the format of %s does not parse: %s", name,
 			    buf);
 	}
+	if (strcmp(event->name, colon + 1))
+		return fail(err, errlen, "the format of %s is of event %s:%s", name,
+			    sys, event->name);
 	if ((uint64_t)event->id != config)
 		return fail(err, errlen, "the format of %s has ID %d, the event "
 			    "config %" PRIu64, name, event->id, config);
@@ -275,7 +281,8 @@ static const struct tl_attr *record_attr(const struct tl *tl,
 	 * has the layout that every event shares.
 	 */
 	for (size_t i = 1; i < tl->nr_attrs; i++)
-		if (tl->attrs[i].sample_type != tl->attrs[0].sample_type ||
+		if ((tl->attrs[i].sample_type ^ tl->attrs[0].sample_type) &
+		    TRAILER_BITS ||
 		    tl->attrs[i].sample_id_all != tl->attrs[0].sample_id_all)
 			goto out;
 	return &tl->attrs[0];

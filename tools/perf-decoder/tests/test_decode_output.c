@@ -1082,6 +1082,172 @@ static void timeline_recording(void)
 	(void)got;
 }
 
+/* perf's tracing data (trace-event-read.c) holding one format of "sched" */
+static void tracing_blob(struct stream *b, const char *format)
+{
+	static const uint8_t magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c',
+					 'i', 'n', 'g' };
+	uint64_t zero = 0, len = strlen(format);
+	uint32_t page = 4096, one = 1, none = 0;
+
+	b->len = 0;
+	to_stream(b, magic, sizeof(magic));
+	to_stream(b, "0.6", 4);
+	to_stream(b, "\0\010", 2);		/* little-endian, 8-byte long */
+	to_stream(b, &page, 4);
+	to_stream(b, "header_page", 12);
+	to_stream(b, &zero, 8);
+	to_stream(b, "header_event", 13);
+	to_stream(b, &zero, 8);
+	to_stream(b, &none, 4);			/* ftrace formats */
+	to_stream(b, &one, 4);			/* event systems */
+	to_stream(b, "sched", 6);
+	to_stream(b, &one, 4);
+	to_stream(b, &len, 8);
+	to_stream(b, format, len);
+	to_stream(b, &none, 4);			/* kallsyms */
+	to_stream(b, &none, 4);			/* printk formats */
+	to_stream(b, &zero, 8);			/* saved cmdlines */
+}
+
+static void to_pdw(void *ctx, const void *rec, size_t len)
+{
+	pdw_raw(ctx, rec, len);
+}
+
+/*
+ * perf record -e mlx5_diag_0// -e sched:sched_switch -a: the stream of
+ * idx 1 (cpu 1) and the records of the recording's timeline test.
+ */
+static void timeline_perfdata(struct pdw *w, int pipe, struct stream *tracing)
+{
+	struct pdw_attr mlx5 = {
+		.type = MLX5_PMU_TYPE, .config = 0x1180000200000000ull,
+		.sample_type = 0x10087, .flags = 1ull << 18, .ids = { 100, 101 },
+		.nr_ids = 2, .name = "mlx5_diag_0//",
+	};
+	struct pdw_attr sw = {
+		.type = 2, .config = SCHED_SWITCH, .sample_type = S_TYPE_PERF,
+		.flags = 1ull << 18, .ids = { 1000, 1001 }, .nr_ids = 2,
+		.name = "sched:sched_switch",
+	};
+	struct stream s;
+	char *fmt = sched_format();
+
+	tracing->buf = NULL;
+	tracing->cap = 0;
+	tracing_blob(tracing, fmt);
+	free(fmt);
+	pdw_init(w, pipe);
+	pdw_add_attr(w, &mlx5);
+	pdw_add_attr(w, &sw);
+	pdw_add_pmu(w, MLX5_PMU_TYPE, "mlx5_diag_0");
+	w->tracing = tracing->buf;
+	w->tracing_len = tracing->len;
+	pdw_auxtrace_info(w, 7, MLX5_PMU_TYPE, MLX5_DIAG_ABI_VERSION, 0);
+	example_stream(&s);
+	pdw_auxtrace(w, 1, 1, s.buf, 400);
+	timeline_records(S_TYPE_PERF, 1000, 1001, to_pdw, w);
+	pdw_auxtrace(w, 1, 1, s.buf + 400, s.len - 400);
+	stream_free(&s);
+}
+
+static void timeline_perf_data(void)
+{
+	struct stream tracing;
+	struct pdw w;
+
+	for (int pipe = 0; pipe < 2; pipe++) {
+		timeline_perfdata(&w, pipe, &tracing);
+		pdw_write(&w, path_of("tl.data"));
+		pdw_free(&w);
+		free(tracing.buf);
+		CHECK_INT(run_decode(path_of("tl.data"), path_of("tlp.txt"),
+				     "--timeline", NULL, NULL), DECODE_EXIT_OK,
+			  pipe ? "pipe mode" : "file mode");
+		check_same(pipe ? "perf.data timeline (pipe)" :
+			   "perf.data timeline (file)", path_of("tlp.txt"),
+			   timeline_want);
+	}
+}
+
+/* Malformed tracepoint data: the message, exit status 4, no crash. */
+static void timeline_malformed(void)
+{
+	static const struct {
+		const char *what;
+		size_t at;		/* in the PERF records */
+		uint8_t bytes[4];
+		size_t n;
+		const char *msg;
+	} bad[] = {
+		{ "a record of size 4", 70, { 4, 0 }, 2,
+		  "the PERF chunk at offset 2528: a record of 4 bytes at byte 0 of "
+		  "696" },
+		{ "a sample of an unknown id", 136, { 0x99 }, 1,
+		  "the PERF chunk at offset 2528, byte 64: a record (type 9) of "
+		  "sample id 921, which no event has" },
+		{ "raw data shorter than the format", 168, { 20 }, 1,
+		  "a sample of sched:sched_switch at 7.000150000 has raw data (20 "
+		  "bytes, type 118) that does not fit its format" },
+		{ "raw data of another event", 172, { 119 }, 1,
+		  "(68 bytes, type 119) that does not fit its format" },
+		{ "raw size past the record", 168, { 0, 1 }, 2,
+		  "a sample of sched:sched_switch: its RAW data runs past its end" },
+		{ "a COMM too short for its sample_id", 6, { 24 }, 1,
+		  "the PERF chunk at offset 2032, byte 0: a record of type 3 and 24 "
+		  "bytes is too short for its sample_id (16 + 32)" },
+	};
+	struct stream perf = { 0 };
+	char *fmt = sched_format(), *msg;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		perf.len = 0;
+		timeline_records(S_TYPE_OWN, 1000, 1001, to_stream, &perf);
+		memcpy(perf.buf + bad[i].at, bad[i].bytes, bad[i].n);
+		write_timeline_recording(path_of("bad.mlx5diag"), fmt, NULL, &perf);
+		CHECK_INT(run_decode_err(path_of("bad.mlx5diag"), path_of("bad.txt"),
+					 path_of("bad.err"), "--timeline", NULL),
+			  DECODE_EXIT_FILE, bad[i].what);
+		msg = slurp(path_of("bad.err"));
+		CHECK(strstr(msg, bad[i].msg) != NULL, "%s: %s(want '%s')",
+		      bad[i].what, msg, bad[i].msg);
+		free(msg);
+	}
+	/* META: a format that does not parse, a sample_id of no tracepoint */
+	perf.len = 0;
+	timeline_records(S_TYPE_OWN, 1000, 1001, to_stream, &perf);
+	write_timeline_recording(path_of("bad.mlx5diag"), "garbage", NULL, &perf);
+	CHECK_INT(run_decode_err(path_of("bad.mlx5diag"), path_of("bad.txt"),
+				 path_of("bad.err"), "--timeline", NULL),
+		  DECODE_EXIT_FILE, "a bad format");
+	msg = slurp(path_of("bad.err"));
+	CHECK(strstr(msg, "the format of sched:sched_switch does not parse") != NULL,
+	      "a bad format: %s", msg);
+	free(msg);
+	write_timeline_recording(path_of("bad.mlx5diag"), "name: x\nID: 118\n",
+				 NULL, &perf);
+	CHECK_INT(run_decode_err(path_of("bad.mlx5diag"), path_of("bad.txt"),
+				 path_of("bad.err"), "--timeline", NULL),
+		  DECODE_EXIT_FILE, "a format of another event");
+	msg = slurp(path_of("bad.err"));
+	CHECK(strstr(msg, "the format of sched:sched_switch is of event sched:x") != NULL,
+	      "a format of another event: %s", msg);
+	free(msg);
+	write_timeline_recording(path_of("bad.mlx5diag"), fmt, "7 tracepoint=3 cpu=0",
+				 &perf);
+	CHECK_INT(run_decode_err(path_of("bad.mlx5diag"), path_of("bad.txt"),
+				 path_of("bad.err"), "--timeline", NULL),
+		  DECODE_EXIT_FILE, "a sample_id of no tracepoint");
+	msg = slurp(path_of("bad.err"));
+	CHECK(strstr(msg, "malformed META: sample_id '7 tracepoint=3 cpu=0'") != NULL,
+	      "a sample_id of no tracepoint: %s", msg);
+	free(msg);
+	free(perf.buf);
+	free(fmt);
+}
+
 int main(void)
 {
 	char cmd[sizeof(dir) + 16];
@@ -1109,6 +1275,8 @@ int main(void)
 	RUN(perfdata_truncated);
 	RUN(perfdata_malformed);
 	RUN(timeline_recording);
+	RUN(timeline_perf_data);
+	RUN(timeline_malformed);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
 		printf("# could not remove %s\n", dir);
