@@ -1747,6 +1747,7 @@ static int perf_tl_event(struct decode_ctx *c, struct perf_input *in,
 	case PD_RECORD_SAMPLE:
 	case PD_RECORD_COMM:
 	case PD_RECORD_FORK:
+	case PD_RECORD_EXIT:
 	case PD_RECORD_LOST:
 	case PD_RECORD_LOST_SAMPLES:
 		if (tl_perf_record(c->tl, ev->data, ev->size, err, sizeof(err)))

@@ -31,9 +31,6 @@
 #define S_RAW		(1ull << 10)
 #define S_IDENTIFIER	(1ull << 16)
 
-/* the bits that shape the sample_id of a non-sample record */
-#define TRAILER_BITS	(S_TID | S_TIME | S_ID | S_STREAM_ID | S_CPU | S_IDENTIFIER)
-
 /* read_format bits */
 #define R_TOTAL_TIME_ENABLED	(1ull << 0)
 #define R_TOTAL_TIME_RUNNING	(1ull << 1)
@@ -71,7 +68,7 @@ struct tl_sample {
 	size_t raw_off, raw_len;
 };
 
-enum { COMM_SET, COMM_FORK };
+enum { COMM_SET, COMM_FORK, COMM_EXIT };
 
 struct tl_comm {
 	uint64_t time;
@@ -272,21 +269,10 @@ static const struct tl_attr *record_attr(const struct tl *tl,
 		return NULL;
 	}
 	id = pd_le64(sample ? rec + 8 : rec + size - 8);
+	/* as perf: records it synthesized (task names) have an id of 0 */
+	if (!sample && !id)
+		return &tl->attrs[0];
 	a = attr_of_id(tl, id);
-	if (a || sample)
-		goto out;
-	/*
-	 * A record that the recorder synthesized (the names of the tasks
-	 * that existed at the start) may carry no event's id: its sample_id
-	 * has the layout that every event shares.
-	 */
-	for (size_t i = 1; i < tl->nr_attrs; i++)
-		if ((tl->attrs[i].sample_type ^ tl->attrs[0].sample_type) &
-		    TRAILER_BITS ||
-		    tl->attrs[i].sample_id_all != tl->attrs[0].sample_id_all)
-			goto out;
-	return &tl->attrs[0];
-out:
 	if (!a)
 		fail(err, errlen, "a record (type %u) of sample id %" PRIu64
 		     ", which no event has", pd_le32(rec), id);
@@ -506,9 +492,12 @@ int tl_perf_record(struct tl *tl, const unsigned char *rec, size_t size,
 			return fail(err, errlen, "out of memory");
 		return 0;
 	case PD_RECORD_FORK:
+	case PD_RECORD_EXIT:
 		if (size < 32)
-			return fail(err, errlen, "PERF_RECORD_FORK of %zu bytes", size);
-		if (add_comm(tl, pd_le64(rec + 24), COMM_FORK,
+			return fail(err, errlen, "PERF_RECORD_%s of %zu bytes",
+				    type == PD_RECORD_FORK ? "FORK" : "EXIT", size);
+		if (add_comm(tl, pd_le64(rec + 24),
+			     type == PD_RECORD_FORK ? COMM_FORK : COMM_EXIT,
 			     (int32_t)pd_le32(rec + 16), (int32_t)pd_le32(rec + 20),
 			     NULL, 0))
 			return fail(err, errlen, "out of memory");
@@ -601,7 +590,10 @@ static int name_cmp(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/* The last name of TID at or before TIME among N (sorted), or NULL. */
+/*
+ * The last name of TID at or before TIME among N (sorted), or NULL (none,
+ * or the thread exited).
+ */
 static const char *name_of(const struct name_at *v, size_t n, int32_t tid,
 			   uint64_t time)
 {
@@ -622,8 +614,9 @@ static const char *name_of(const struct name_at *v, size_t n, int32_t tid,
 }
 
 /*
- * Names by time: COMM sets a thread's name, FORK gives the child its
- * parent's name at the fork. Returns the history, N entries, or NULL.
+ * Names by time, as perf's threads: COMM sets a thread's name, FORK gives
+ * the child its parent's name at the fork (none when the parent has none),
+ * EXIT forgets it. Returns the history, N entries, or NULL.
  */
 static struct name_at *names(struct tl *tl, size_t *n)
 {
@@ -632,12 +625,16 @@ static struct name_at *names(struct tl *tl, size_t *n)
 
 	if (!v)
 		return NULL;
-	qsort(tl->comms, tl->nr_comms, sizeof(*tl->comms), comm_cmp);
+	if (tl->nr_comms > 1)
+		qsort(tl->comms, tl->nr_comms, sizeof(*tl->comms), comm_cmp);
 	for (i = 0; i < tl->nr_comms; i++) {
 		struct tl_comm *c = &tl->comms[i];
 		const char *comm = c->comm;
 
-		if (c->kind == COMM_FORK) {
+		if (c->kind == COMM_EXIT) {
+			/* as perf: the thread is gone, its tid has no name */
+			comm = NULL;
+		} else if (c->kind == COMM_FORK) {
 			/* the parent's name now: a linear look back */
 			comm = NULL;
 			for (size_t j = k; j-- > 0; )
@@ -645,8 +642,6 @@ static struct name_at *names(struct tl *tl, size_t *n)
 					comm = v[j].comm;
 					break;
 				}
-			if (!comm)
-				continue;
 		}
 		v[k].tid = c->tid;
 		v[k].time = c->time;
@@ -654,7 +649,8 @@ static struct name_at *names(struct tl *tl, size_t *n)
 		v[k].comm = comm;
 		k++;
 	}
-	qsort(v, k, sizeof(*v), name_cmp);
+	if (k > 1)
+		qsort(v, k, sizeof(*v), name_cmp);
 	*n = k;
 	return v;
 }
@@ -769,7 +765,8 @@ int tl_write(struct tl *tl, FILE *out, char *err, size_t errlen)
 		return -1;
 	if (fflush(tl->text))
 		return fail(err, errlen, "out of memory");
-	qsort(tl->entries, tl->nr_entries, sizeof(*tl->entries), entry_cmp);
+	if (tl->nr_entries > 1)
+		qsort(tl->entries, tl->nr_entries, sizeof(*tl->entries), entry_cmp);
 	for (size_t i = 0; i < tl->nr_entries; i++) {
 		const struct tl_entry *e = &tl->entries[i];
 

@@ -5,8 +5,8 @@
  * their perf time, then written sorted by time. Tracepoint samples are
  * perf records (PERF_RECORD_SAMPLE with RAW data) formatted with
  * libtraceevent as `perf script --ns` prints them: comm, tid, [cpu],
- * time, event name, fields. Task names come from PERF_RECORD_COMM and
- * _FORK records, as of each sample's time.
+ * time, event name, fields. Task names come from PERF_RECORD_COMM, _FORK
+ * and _EXIT records, as of each sample's time, as perf keeps its threads.
  *
  * Everything is held in memory until tl_write(): the formatted lines of
  * the mlx5 streams and the raw tracepoint samples.
@@ -42,8 +42,8 @@ int tl_event(struct tl *tl, uint64_t id, uint32_t type, uint64_t config,
 
 /*
  * One perf record of SIZE bytes (header included): SAMPLE of a
- * tracepoint, COMM, FORK, LOST and LOST_SAMPLES are taken; others are
- * ignored. 0, or -1 with ERR (a malformed record).
+ * tracepoint, COMM, FORK, EXIT, LOST and LOST_SAMPLES are taken; others
+ * are ignored. 0, or -1 with ERR (a malformed record).
  */
 int tl_perf_record(struct tl *tl, const unsigned char *rec, size_t size,
 		   char *err, size_t errlen);

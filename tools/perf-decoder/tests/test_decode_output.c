@@ -948,6 +948,18 @@ static size_t fork_rec(struct rec *r, uint32_t child, uint32_t parent,
 	return r_done(r);
 }
 
+static size_t exit_rec(struct rec *r, uint32_t tid, uint64_t time, uint64_t id)
+{
+	r_header(r, 4);
+	r_u32(r, tid);
+	r_u32(r, 1);
+	r_u32(r, tid);
+	r_u32(r, 1);
+	r_u64(r, time);
+	r_trailer(r, tid, time, 1, id);
+	return r_done(r);
+}
+
 static size_t lost_rec(struct rec *r, uint64_t n, uint64_t time, uint32_t cpu,
 		       uint64_t id)
 {
@@ -962,8 +974,9 @@ static size_t lost_rec(struct rec *r, uint64_t n, uint64_t time, uint32_t cpu,
  * The records of the timeline tests, ids ID0 (CPU 0) and ID1 (CPU 1):
  * names at time 0, a switch on CPU 0 between the first two mlx5 samples,
  * a fork of sh (101) whose switch on CPU 1 shows its parent's name, an
- * exec that renames it "workload", 3 events lost on CPU 1, one switch
- * after the last sample. Written to F one record at a time (PER_RECORD)
+ * exec that renames it "workload", 3 events lost on CPU 1, its exit
+ * (after which, as in perf, it has no name), one switch after the last
+ * sample. Written to F one record at a time (PER_RECORD)
  * or gathered in one buffer.
  */
 typedef void (*rec_sink)(void *ctx, const void *rec, size_t len);
@@ -984,6 +997,9 @@ static void timeline_records(uint64_t st, uint64_t id0, uint64_t id1,
 	sink(ctx, r.b, switch_sample(&r, st, id1, 8000000000ull, 1, "workload",
 				     101, 2, "swapper/1", 0));
 	sink(ctx, r.b, lost_rec(&r, 3, 8500000000ull, 1, id1));
+	sink(ctx, r.b, exit_rec(&r, 101, 8600000000ull, id1));
+	sink(ctx, r.b, switch_sample(&r, st, id1, 8700000000ull, 1, "workload",
+				     101, 16, "swapper/1", 0));
 	sink(ctx, r.b, switch_sample(&r, st, id0, 9500000000ull, 0, "swapper/0",
 				     0, 0, "init", 1));
 }
@@ -1013,6 +1029,7 @@ static const char timeline_want[] =
 "     mlx5_diag_0       - [001]     7.000500000: 0000:08:00.0 END: run 0 after 5 samples: stopped\n"
 "        workload     101 [001]     8.000000000: sched:sched_switch: prev_comm=workload prev_pid=101 prev_prio=120 prev_state=D ==> next_comm=swapper/1 next_pid=0 next_prio=120\n"
 "               -       - [001]     8.500000000: lost: 3 events (the ring was full)\n"
+"            :101     101 [001]     8.700000000: sched:sched_switch: prev_comm=workload prev_pid=101 prev_prio=120 prev_state=X ==> next_comm=swapper/1 next_pid=0 next_prio=120\n"
 "     mlx5_diag_0       - [001]     8.999360000: 0000:08:00.0 SESSION: run 1 repetitive format0 frc 156250 kHz, period 100000 ns (requested 100000), 3 data IDs\n"
 "     mlx5_diag_0       - [001]     8.999360000~: 0000:08:00.0 sample: run 1 seq 0 dev 20000000 global_icmc_request=100 global_icmc_hit=4294967397 global_icmc_miss=8589934694\n"
 "     mlx5_diag_0       - [001]     8.999460000~: 0000:08:00.0 sample: run 1 seq 1 dev 20015625 global_icmc_request=1000103 global_icmc_hit=4295967400 global_icmc_miss=8590934697\n"
@@ -1183,7 +1200,7 @@ static void timeline_malformed(void)
 	} bad[] = {
 		{ "a record of size 4", 70, { 4, 0 }, 2,
 		  "the PERF chunk at offset 2528: a record of 4 bytes at byte 0 of "
-		  "696" },
+		  "872" },
 		{ "a sample of an unknown id", 136, { 0x99 }, 1,
 		  "the PERF chunk at offset 2528, byte 64: a record (type 9) of "
 		  "sample id 921, which no event has" },
@@ -1195,8 +1212,8 @@ static void timeline_malformed(void)
 		{ "raw size past the record", 168, { 0, 1 }, 2,
 		  "a sample of sched:sched_switch: its RAW data runs past its end" },
 		{ "a COMM too short for its sample_id", 6, { 24 }, 1,
-		  "the PERF chunk at offset 2032, byte 0: a record of type 3 and 24 "
-		  "bytes is too short for its sample_id (16 + 32)" },
+		  "the PERF chunk at offset 2032, byte 0: a record (type 3) of sample "
+		  "id 1953066601, which no event has" },
 	};
 	struct stream perf = { 0 };
 	char *fmt = sched_format(), *msg;
@@ -1248,6 +1265,38 @@ static void timeline_malformed(void)
 	free(fmt);
 }
 
+/* perf record -e sched:sched_switch alone: no AUX data, no task names */
+static void timeline_tracepoints_only(void)
+{
+	struct pdw_attr sw = {
+		.type = 2, .config = SCHED_SWITCH, .sample_type = S_TYPE_PERF,
+		.flags = 1ull << 18, .ids = { 1000 }, .nr_ids = 1,
+		.name = "sched:sched_switch",
+	};
+	struct stream tracing = { 0 };
+	struct pdw w;
+	struct rec r;
+	char *fmt = sched_format();
+
+	tracing_blob(&tracing, fmt);
+	free(fmt);
+	pdw_init(&w, 1);
+	pdw_add_attr(&w, &sw);
+	w.tracing = tracing.buf;
+	w.tracing_len = tracing.len;
+	pdw_raw(&w, r.b, switch_sample(&r, S_TYPE_PERF, 1000, 7000150000ull, 0,
+				       "sh", 100, 1, "swapper/0", 0));
+	pdw_write(&w, path_of("tp.data"));
+	pdw_free(&w);
+	free(tracing.buf);
+	CHECK_INT(run_decode(path_of("tp.data"), path_of("tp.txt"), "--timeline",
+			     NULL, NULL), DECODE_EXIT_OK, "tracepoints only");
+	check_same("tracepoints only", path_of("tp.txt"),
+"            :100     100 [000]     7.000150000: sched:sched_switch: prev_comm=sh prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n");
+	CHECK_INT(run_decode(path_of("tp.data"), path_of("tp.txt"), NULL, NULL,
+			     NULL), DECODE_EXIT_FILE, "no AUX data without --timeline");
+}
+
 int main(void)
 {
 	char cmd[sizeof(dir) + 16];
@@ -1277,6 +1326,7 @@ int main(void)
 	RUN(timeline_recording);
 	RUN(timeline_perf_data);
 	RUN(timeline_malformed);
+	RUN(timeline_tracepoints_only);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
 		printf("# could not remove %s\n", dir);
