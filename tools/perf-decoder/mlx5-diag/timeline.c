@@ -4,10 +4,14 @@
 #include "timeline.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
@@ -174,11 +178,54 @@ void tl_set_long_size(struct tl *tl, int long_size)
 	tep_set_long_size(tl->tep, long_size);
 }
 
+/* The fatal signals die quietly in a sandbox child (no sanitizer report). */
+static void child_signals(void)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	int fd = open("/dev/null", O_WRONLY);
+
+	if (fd >= 0)
+		dup2(fd, 2);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], SIG_DFL);
+}
+
+/*
+ * Parse a format that came from a file. libtraceevent 1.7 dereferences
+ * NULL on some malformed print formats (found by fuzz_perfdata.c), and
+ * leaks on others: each format is parsed in a child process first, and
+ * here only when it parsed there. 0 and *EVENT, or an enum tep_errno
+ * (TEP_ERRNO__PARSE_EVENT_FAILED when it failed or died in the child).
+ */
+static int parse_format(struct tl *tl, struct tep_event **event,
+			const char *format, size_t len, const char *sys)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return TEP_ERRNO__MEM_ALLOC_FAILED;
+	if (!pid) {
+		struct tep_handle *tep = tep_alloc();
+		struct tep_event *e = NULL;
+
+		child_signals();
+		_exit(tep && !tep_parse_format(tep, &e, format, len, sys) && e ? 0 : 1);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return TEP_ERRNO__PARSE_EVENT_FAILED;
+	*event = NULL;
+	return tep_parse_format(tl->tep, event, format, len, sys);
+}
+
 int tl_tracepoint(struct tl *tl, uint64_t config, const char *name,
 		  const char *format, size_t len, char *err, size_t errlen)
 {
 	struct tep_event *event = NULL;
-	enum tep_errno e;
+	int e;
 	char sys[64], buf[128];
 	const char *colon = strchr(name, ':');
 	struct tl_tp *tp;
@@ -187,7 +234,7 @@ int tl_tracepoint(struct tl *tl, uint64_t config, const char *name,
 		return fail(err, errlen, "bad tracepoint name '%.80s'", name);
 	memcpy(sys, name, (size_t)(colon - name));
 	sys[colon - name] = '\0';
-	e = tep_parse_format(tl->tep, &event, format, len, sys);
+	e = parse_format(tl, &event, format, len, sys);
 	if (e || !event) {
 		tep_strerror(tl->tep, e, buf, sizeof(buf));
 		return fail(err, errlen, "the format of %s does not parse: %s", name,
@@ -431,7 +478,7 @@ static int sample(struct tl *tl, const unsigned char *rec, size_t size,
 	if (grow((void **)&tl->samples, &tl->cap_samples, tl->nr_samples,
 		 sizeof(*s)))
 		return fail(err, errlen, "out of memory");
-	while (tl->raw_len + raw_size > tl->raw_cap) {
+	while (!tl->raw || tl->raw_len + raw_size > tl->raw_cap) {
 		size_t cap = tl->raw_cap ? 2 * tl->raw_cap : 1 << 16;
 		unsigned char *g = realloc(tl->raw, cap);
 
@@ -690,35 +737,30 @@ static int raw_ok(struct tep_event *event, const unsigned char *raw, size_t len)
 	return ok;
 }
 
-static int format_samples(struct tl *tl, char *err, size_t errlen)
+/*
+ * In the child: each sample's line, in sample order, to OUT as { u32
+ * length, text }. Exits 0, or 1 when it could not write.
+ */
+static void print_samples(struct tl *tl, FILE *out)
 {
 	struct trace_seq seq;
 	struct name_at *hist;
 	size_t nh = 0, i;
 
+	child_signals();
 	hist = names(tl, &nh);
 	if (!hist)
-		return fail(err, errlen, "out of memory");
+		_exit(1);
 	trace_seq_init(&seq);
 	for (i = 0; i < tl->nr_samples; i++) {
 		struct tl_sample *s = &tl->samples[i];
 		const struct tl_tp *tp = &tl->tps[s->tp];
-		unsigned char *raw = tl->raw + s->raw_off;
-		struct tep_record rec;
 		const char *comm = name_of(hist, nh, s->tid, s->time);
-		char pidname[24];
-		long mark;
+		struct tep_record rec;
+		char pidname[24], *line;
+		uint32_t len;
+		int n;
 
-		if (!raw_ok(tp->event, raw, s->raw_len) ||
-		    pd_le16(raw) != tp->config) {
-			free(hist);
-			trace_seq_destroy(&seq);
-			return fail(err, errlen, "a sample of %s at %" PRIu64 ".%09"
-				    PRIu64 " has raw data (%zu bytes, type %u) that "
-				    "does not fit its format", tp->name,
-				    s->time / NSEC_PER_SEC, s->time % NSEC_PER_SEC,
-				    s->raw_len, s->raw_len >= 2 ? pd_le16(raw) : 0);
-		}
 		if (!comm && s->tid == 0)
 			comm = "swapper";
 		if (!comm) {
@@ -729,24 +771,98 @@ static int format_samples(struct tl *tl, char *err, size_t errlen)
 		rec.ts = s->time;
 		rec.cpu = (int)s->cpu;
 		rec.size = (int)s->raw_len;
-		rec.data = raw;
+		rec.data = tl->raw + s->raw_off;
 		trace_seq_reset(&seq);
 		tep_print_event(tl->tep, &seq, &rec, "%s", TEP_PRINT_INFO);
 		trace_seq_terminate(&seq);
-		mark = tl_mark(tl);
-		fprintf(tl->text, "%16s %7d [%03u] %5" PRIu64 ".%09" PRIu64
-			": %s: %s\n", comm, s->tid, s->cpu, s->time / NSEC_PER_SEC,
-			s->time % NSEC_PER_SEC, tp->name, seq.buffer);
-		if (tl_line(tl, mark, s->time) < 0) {
-			free(hist);
-			trace_seq_destroy(&seq);
-			return fail(err, errlen, "out of memory");
-		}
-		/* in the order the samples came, not after every other line */
-		tl->entries[tl->nr_entries - 1].order = s->order;
+		n = asprintf(&line, "%16s %7d [%03u] %5" PRIu64 ".%09" PRIu64
+			     ": %s: %s\n", comm, s->tid, s->cpu,
+			     s->time / NSEC_PER_SEC, s->time % NSEC_PER_SEC,
+			     tp->name, seq.buffer);
+		if (n < 0)
+			_exit(1);
+		len = (uint32_t)n;
+		if (fwrite(&len, 4, 1, out) != 1 || fwrite(line, 1, len, out) != len)
+			_exit(1);
+		free(line);
 	}
-	trace_seq_destroy(&seq);
-	free(hist);
+	_exit(fflush(out) ? 1 : 0);
+}
+
+/*
+ * The tracepoint samples' lines. libtraceevent prints what the formats
+ * say, and a malformed one can make it divide by zero or worse (found by
+ * fuzz_perfdata.c): the printing runs in a child process, and a child
+ * that died is an error of the recording.
+ */
+static int format_samples(struct tl *tl, char *err, size_t errlen)
+{
+	FILE *tmp;
+	size_t i;
+	pid_t pid;
+	int status;
+
+	for (i = 0; i < tl->nr_samples; i++) {
+		struct tl_sample *s = &tl->samples[i];
+		const struct tl_tp *tp = &tl->tps[s->tp];
+		unsigned char *raw = tl->raw + s->raw_off;
+
+		if (s->raw_len < 2 || !raw_ok(tp->event, raw, s->raw_len) ||
+		    pd_le16(raw) != tp->config)
+			return fail(err, errlen, "a sample of %s at %" PRIu64 ".%09"
+				    PRIu64 " has raw data (%zu bytes, type %u) that "
+				    "does not fit its format", tp->name,
+				    s->time / NSEC_PER_SEC, s->time % NSEC_PER_SEC,
+				    s->raw_len, s->raw_len >= 2 ? pd_le16(raw) : 0);
+	}
+	if (!tl->nr_samples)
+		return 0;
+	tmp = tmpfile();
+	if (!tmp)
+		return fail(err, errlen, "a temporary file: %s", strerror(errno));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fclose(tmp);
+		return fail(err, errlen, "fork: %s", strerror(errno));
+	}
+	if (!pid)
+		print_samples(tl, tmp);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		fclose(tmp);
+		if (WIFSIGNALED(status))
+			return fail(err, errlen, "libtraceevent died of signal %d (%s) "
+				    "formatting the tracepoint events: a format of "
+				    "the recording is malformed", WTERMSIG(status),
+				    strsignal(WTERMSIG(status)));
+		return fail(err, errlen, "formatting the tracepoint events failed "
+			    "(out of memory or temporary file space)");
+	}
+	rewind(tmp);
+	for (i = 0; i < tl->nr_samples; i++) {
+		uint32_t len;
+		long mark = tl_mark(tl);
+		char buf[4096];
+
+		if (fread(&len, 4, 1, tmp) != 1)
+			break;
+		while (len) {
+			size_t n = len < sizeof(buf) ? len : sizeof(buf);
+
+			if (fread(buf, 1, n, tmp) != n ||
+			    fwrite(buf, 1, n, tl->text) != n)
+				break;
+			len -= (uint32_t)n;
+		}
+		if (len || tl_line(tl, mark, tl->samples[i].time) < 0)
+			break;
+		/* in the order the samples came, not after every other line */
+		tl->entries[tl->nr_entries - 1].order = tl->samples[i].order;
+	}
+	fclose(tmp);
+	if (i < tl->nr_samples)
+		return fail(err, errlen, "reading back the tracepoint lines failed");
 	return 0;
 }
 
@@ -891,8 +1007,8 @@ int tl_tracing_data(struct tl *tl, const unsigned char *buf, size_t len,
 			if (td_u64(&t, &size) || size > (uint64_t)(t.end - t.p))
 				return fail(err, errlen, "tracing data: a format of %s "
 					    "runs past its end", sys);
-			if (tep_parse_format(tl->tep, &event, (const char *)t.p,
-					     (unsigned long)size, sys) || !event)
+			if (parse_format(tl, &event, (const char *)t.p,
+					 (size_t)size, sys) || !event)
 				return fail(err, errlen, "tracing data: a format of %s "
 					    "does not parse", sys);
 			t.p += size;

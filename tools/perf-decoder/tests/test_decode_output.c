@@ -1261,6 +1261,40 @@ static void timeline_malformed(void)
 	CHECK(strstr(msg, "malformed META: sample_id '7 tracepoint=3 cpu=0'") != NULL,
 	      "a sample_id of no tracepoint: %s", msg);
 	free(msg);
+	/*
+	 * libtraceevent dies on some formats: printing one that divides by
+	 * a field of 0 (SIGFPE), parsing a mangled print fmt (SIGSEGV); both
+	 * run in a child, and the decode ends with a message.
+	 */
+	{
+		char *div = strdup(fmt), *pf = strstr(div, "print fmt:");
+		char *mangled = strdup(fmt), *flags = strstr(mangled, "__print_flags(");
+
+		strcpy(pf, "print fmt: \"x=%d\", REC->prev_pid / REC->next_pid\n");
+		write_timeline_recording(path_of("bad.mlx5diag"), div, NULL, &perf);
+		CHECK_INT(run_decode_err(path_of("bad.mlx5diag"), path_of("bad.txt"),
+					 path_of("bad.err"), "--timeline", NULL),
+			  DECODE_EXIT_FILE, "a format that divides by zero");
+		msg = slurp(path_of("bad.err"));
+		CHECK(strstr(msg, "libtraceevent died of signal 8 (Floating point "
+			     "exception) formatting the tracepoint events: a format "
+			     "of the recording is malformed") != NULL,
+		      "a format that divides by zero: %s", msg);
+		free(msg);
+		strcpy(flags + strlen("__print_flags(REC->prev_sta"),
+		       "000040) + 1) << 1) ? \"+\" : \"\", REC->next_comm, "
+		       "REC->next_pid, REC->next_prio\n");
+		write_timeline_recording(path_of("bad.mlx5diag"), mangled, NULL, &perf);
+		CHECK_INT(run_decode_err(path_of("bad.mlx5diag"), path_of("bad.txt"),
+					 path_of("bad.err"), "--timeline", NULL),
+			  DECODE_EXIT_FILE, "a mangled print fmt");
+		msg = slurp(path_of("bad.err"));
+		CHECK(strstr(msg, "the format of sched:sched_switch does not parse") != NULL,
+		      "a mangled print fmt: %s", msg);
+		free(msg);
+		free(div);
+		free(mangled);
+	}
 	free(perf.buf);
 	free(fmt);
 }
