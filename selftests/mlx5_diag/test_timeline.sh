@@ -17,7 +17,10 @@ rm -f "$rec"
 # stock perf records the same tracepoint meanwhile, on the same clock: its
 # perf script is the reference for every sched_switch line of the timeline
 norm() { sed 's/^ *//; s/  */ /g'; }
-perf record -q -k monotonic -e sched:sched_switch -a -o /tmp/k.data 2>/dev/null &
+# (the binary itself: a function in the background would be a subshell that
+# the signal below does not stop)
+timeout 300 "$PERF_BIN" record -q -k monotonic -e sched:sched_switch -a \
+	-o /tmp/k.data 2>/dev/null &
 kpid=$!
 sleep 2
 
@@ -32,7 +35,7 @@ echo "$out" | sed 's/^/# /'
 ntp=$(echo "$out" | sed -n 's/^mlx5-diag: \([0-9]*\) tracepoint events, 0 lost$/\1/p')
 expect_range "record counts the sched_switch events, none lost" "${ntp:-0}" 10 10000000
 
-kill -INT $kpid
+kill -TERM $kpid
 wait $kpid
 
 "$MLX5_DIAG" decode -q --timeline -o /tmp/tl.txt "$rec"
