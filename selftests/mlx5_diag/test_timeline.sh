@@ -20,7 +20,7 @@ norm() { sed 's/^ *//; s/  */ /g'; }
 # (the binary itself: a function in the background would be a subshell that
 # the signal below does not stop)
 timeout 300 "$PERF_BIN" record -q -k monotonic -e sched:sched_switch -a \
-	-o /tmp/k.data 2>/dev/null &
+	-o /tmp/k.data 2>/tmp/k.err &
 kpid=$!
 sleep 2
 
@@ -44,12 +44,13 @@ sed -n '1,12p' /tmp/tl.txt | sed 's/^/# /'
 expect_eq "10 mlx5 samples" "$(grep -c ' sim:0 sample: run 0 seq ' /tmp/tl.txt)" 10
 expect_eq "as many sched_switch lines as recorded" \
 	"$(grep -c ': sched:sched_switch: prev_comm=' /tmp/tl.txt)" "$ntp"
+# times compared as text, seconds padded (busybox awk reads "0123" as octal)
 check "every line in perf time order" awk '
 	{ if (!match($0, /\] +[0-9]+\.[0-9]+/)) { print "no time: " $0; exit 1 }
 	  t = substr($0, RSTART, RLENGTH); sub(/^\] +/, "", t)
-	  split(t, p, "."); ns = p[1] * 1000000000 + p[2]
-	  if (ns < last) { print "out of order: " prev; print "then: " $0; exit 1 }
-	  last = ns; prev = $0 }' /tmp/tl.txt
+	  split(t, p, "."); key = sprintf("%12s.%s", p[1], p[2])
+	  if (key < last) { print "out of order: " prev; print "then: " $0; exit 1 }
+	  last = key; prev = $0 }' /tmp/tl.txt
 # a sample is fetched (its perf time) at each step, and a sleep lies between
 check "a sched_switch between every two samples" awk '
 	/ sim:0 sample: / { if (seen && !sw) { print "none before " $0; bad = 1 }
@@ -57,7 +58,11 @@ check "a sched_switch between every two samples" awk '
 	/sched:sched_switch/ { sw = 1 }
 	END { exit bad }' /tmp/tl.txt
 check "the workload's sleep switches out" grep -q 'prev_comm=sleep prev_pid=' /tmp/tl.txt
-perf script --ns -i /tmp/k.data 2>/dev/null | norm >/tmp/k.script
+perf script --ns -i /tmp/k.data 2>/tmp/k.serr | norm >/tmp/k.script
+expect_range "the reference perf record has sched_switch events" \
+	"$(wc -l </tmp/k.script)" 1 100000000
+[ -s /tmp/k.script ] || { ls -l /tmp/k.data; cat /tmp/k.err /tmp/k.serr; } |
+	head -20 | sed 's/^/# /'
 grep ': sched:sched_switch: ' /tmp/tl.txt | norm >/tmp/tl.sw
 check "every sched_switch line as perf script --ns prints it (perf -k monotonic)" \
 	awk 'NR == FNR { have[$0] = 1; next }
