@@ -1576,6 +1576,8 @@ struct perf_input {
 	size_t nr_streams;
 	int have_info;
 	uint32_t pmu_type;
+	/* what perf says was lost: PERF_RECORD_AUX flags, PERF_RECORD_LOST */
+	uint64_t aux_truncated, aux_collision, lost_records;
 };
 
 static int perf_fail(struct decode_ctx *c, const char *fmt, ...)
@@ -1764,6 +1766,24 @@ static int stream_cmp(const void *a, const void *b)
 	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
+/*
+ * What perf.data says was lost: PERF_RECORD_AUX flagged TRUNCATED (the
+ * AUX area filled and the kernel stopped the event) or COLLISION, and
+ * PERF_RECORD_LOST of the data ring (the timeline counts those itself).
+ */
+static void perf_losses(struct perf_input *in, const struct pd_event *ev,
+			int count_lost)
+{
+	if (ev->type == PD_RECORD_AUX && ev->size >= 32) {
+		uint64_t flags = pd_le64(ev->data + 24);
+
+		in->aux_truncated += !!(flags & PD_AUX_FLAG_TRUNCATED);
+		in->aux_collision += !!(flags & PD_AUX_FLAG_COLLISION);
+	} else if (ev->type == PD_RECORD_LOST && ev->size >= 24 && count_lost) {
+		in->lost_records += pd_le64(ev->data + 16);
+	}
+}
+
 /* Read the events of the data section; AUX data is found, not decoded. */
 static int perf_scan(struct decode_ctx *c, struct perf_input *in)
 {
@@ -1771,14 +1791,17 @@ static int perf_scan(struct decode_ctx *c, struct perf_input *in)
 	int ret;
 
 	while ((ret = pd_next(&in->r, &ev)) == 1) {
-		if (ev.type == PD_RECORD_AUXTRACE_INFO)
+		switch (ev.type) {
+		case PD_RECORD_AUXTRACE_INFO:
 			ret = perf_auxtrace_info(c, in, &ev);
-		else if (ev.type == PD_RECORD_AUXTRACE)
+			break;
+		case PD_RECORD_AUXTRACE:
 			ret = perf_auxtrace(c, in, &ev);
-		else if (c->tl)
-			ret = perf_tl_event(c, in, &ev);
-		else
-			ret = 0;
+			break;
+		default:
+			perf_losses(in, &ev, !c->tl);
+			ret = c->tl ? perf_tl_event(c, in, &ev) : 0;
+		}
 		if (ret)
 			return -1;
 	}
@@ -1874,6 +1897,17 @@ static int decode_perf(struct decode_ctx *c, FILE *f)
 	}
 	for (i = 0; i < in.nr_streams && status == DECODE_EXIT_OK; i++)
 		status = perf_decode_stream(c, &in, &in.streams[i]);
+	if (!c->quiet && (in.aux_truncated || in.aux_collision))
+		fprintf(stderr, "mlx5-diag decode: %s: warning: PERF_RECORD_AUX "
+			"flagged %" PRIu64 " time%s truncated (the AUX area filled "
+			"and the kernel stopped the event: use larger -m ,PAGES) and %"
+			PRIu64 " time%s collision\n", c->path, in.aux_truncated,
+			in.aux_truncated == 1 ? "" : "s", in.aux_collision,
+			in.aux_collision == 1 ? "" : "s");
+	if (!c->quiet && in.lost_records)
+		fprintf(stderr, "mlx5-diag decode: %s: warning: %" PRIu64 " perf "
+			"records lost (PERF_RECORD_LOST)\n", c->path,
+			in.lost_records);
 out:
 	pd_close(&in.r);
 	if (in.spool)

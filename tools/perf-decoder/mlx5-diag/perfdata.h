@@ -26,6 +26,7 @@
 #define PD_RECORD_EXIT			4
 #define PD_RECORD_FORK			7
 #define PD_RECORD_SAMPLE		9
+#define PD_RECORD_AUX			11
 #define PD_RECORD_LOST_SAMPLES		13
 #define PD_RECORD_HEADER_ATTR		64
 #define PD_RECORD_HEADER_TRACING_DATA	66
@@ -39,6 +40,10 @@
 #define PD_FEAT_EVENT_DESC	12
 #define PD_FEAT_PMU_MAPPINGS	16
 #define PD_FEAT_BITS		256
+
+/* PERF_RECORD_AUX flags */
+#define PD_AUX_FLAG_TRUNCATED	0x01
+#define PD_AUX_FLAG_COLLISION	0x08
 
 /* The auxtrace type of mlx5_diag (enum auxtrace_type, after HISI_PTT = 6). */
 #define PD_AUXTRACE_MLX5_DIAG	7

@@ -535,7 +535,42 @@ static void perfdata_outputs(void)
 		}
 		msg = slurp(err);
 		CHECK(strstr(msg, want_msg) != NULL, "names the PMU: %s", msg);
+		CHECK(!strstr(msg, "warning"), "no warning: %s", msg);
 		free(msg);
+		/* perf's own losses: an AUX area that filled, ring records lost */
+		{
+			static const uint8_t aux[40] = { 11, 0, 0, 0, 0, 0, 40, 0,
+				[24] = 1 };
+			static const uint8_t lost[40] = { 2, 0, 0, 0, 0, 0, 40, 0,
+				[16] = 7 };
+			char *argv[] = { "decode", "-o", path_of("p.txt"),
+					 path_of("perf.data"), NULL };
+			int save, fd;
+
+			example_perfdata(&w, pipe, 64);
+			pdw_raw(&w, aux, sizeof(aux));
+			pdw_raw(&w, lost, sizeof(lost));
+			pdw_write(&w, path_of("perf.data"));
+			pdw_free(&w);
+			save = dup(2);
+			fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+			fflush(stderr);
+			dup2(fd, 2);
+			close(fd);
+			CHECK_INT(cmd_decode(4, argv), DECODE_EXIT_OK, "with losses");
+			fflush(stderr);
+			dup2(save, 2);
+			close(save);
+			msg = slurp(err);
+			CHECK(strstr(msg, "perf.data: warning: PERF_RECORD_AUX flagged 1 "
+				     "time truncated (the AUX area filled and the kernel "
+				     "stopped the event: use larger -m ,PAGES) and 0 times "
+				     "collision\n") &&
+			      strstr(msg, "perf.data: warning: 7 perf records lost "
+				     "(PERF_RECORD_LOST)\n"), "the losses: %s", msg);
+			free(msg);
+			check_same("with losses", path_of("p.txt"), text_want);
+		}
 	}
 }
 
