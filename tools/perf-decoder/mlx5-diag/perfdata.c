@@ -171,59 +171,6 @@ static int parse_pmu_mappings(struct pd_reader *r, const unsigned char *p,
 	return 0;
 }
 
-/*
- * HEADER_EVENT_DESC: u32 nr, u32 attr size, then nr { attr, u32 nr_ids,
- * string name, u64 ids[nr_ids] }. Names the attributes by their ids.
- */
-static int parse_event_desc(struct pd_reader *r, const unsigned char *p,
-			    size_t len)
-{
-	const unsigned char *end = p + len;
-	uint32_t nr, sz, i, nr_ids;
-
-	if (len < 8)
-		return fail(r, "malformed HEADER_EVENT_DESC (%zu bytes)", len);
-	nr = pd_le32(p);
-	sz = pd_le32(p + 4);
-	p += 8;
-	if (sz < ATTR_SIZE_VER0 || nr > len / sz)
-		return fail(r, "malformed HEADER_EVENT_DESC: %" PRIu32
-			    " events of %" PRIu32 " bytes in %zu", nr, sz, len);
-	for (i = 0; i < nr; i++) {
-		char *name = NULL;
-
-		if ((size_t)(end - p) < (size_t)sz + 4)
-			return fail(r, "malformed HEADER_EVENT_DESC: event %" PRIu32
-				    " is cut short", i);
-		p += sz;
-		nr_ids = pd_le32(p);
-		p += 4;
-		if (get_string(&p, end, &name))
-			return fail(r, "malformed HEADER_EVENT_DESC: the name of "
-				    "event %" PRIu32 " is cut short", i);
-		if (nr_ids > (size_t)(end - p) / 8) {
-			free(name);
-			return fail(r, "malformed HEADER_EVENT_DESC: event %" PRIu32
-				    " has %" PRIu32 " ids past its end", i, nr_ids);
-		}
-		/* the name goes to the attribute holding the first id */
-		for (size_t a = 0; nr_ids && a < r->nr_attrs; a++) {
-			struct pd_attr *at = &r->attrs[a];
-
-			for (size_t k = 0; k < at->nr_ids; k++) {
-				if (at->ids[k] == pd_le64(p) && !at->name) {
-					at->name = name;
-					name = NULL;
-					break;
-				}
-			}
-		}
-		free(name);
-		p += 8 * (size_t)nr_ids;
-	}
-	return 0;
-}
-
 static int take_tracing_data(struct pd_reader *r, unsigned char *buf, size_t len)
 {
 	free(r->tracing_data);
@@ -240,8 +187,6 @@ static int feature(struct pd_reader *r, unsigned int feat,
 	switch (feat) {
 	case PD_FEAT_PMU_MAPPINGS:
 		return r->pmus ? 0 : parse_pmu_mappings(r, p, len);
-	case PD_FEAT_EVENT_DESC:
-		return parse_event_desc(r, p, len);
 	case PD_FEAT_TRACING_DATA:
 		copy = malloc(len ? len : 1);
 		if (!copy)
@@ -269,8 +214,7 @@ static int read_features(struct pd_reader *r, const unsigned char *bitmap,
 		if (seek(r, feat_offset + 16ull * n++, "a feature section") ||
 		    get(r, sec, sizeof(sec), "a feature section"))
 			return -1;
-		if (bit != PD_FEAT_PMU_MAPPINGS && bit != PD_FEAT_EVENT_DESC &&
-		    bit != PD_FEAT_TRACING_DATA)
+		if (bit != PD_FEAT_PMU_MAPPINGS && bit != PD_FEAT_TRACING_DATA)
 			continue;
 		off = pd_le64(sec);
 		size = pd_le64(sec + 8);
@@ -577,25 +521,14 @@ const char *pd_pmu_name(const struct pd_reader *r, uint32_t type)
 	return NULL;
 }
 
-const struct pd_attr *pd_attr_of_id(const struct pd_reader *r, uint64_t id)
-{
-	for (size_t i = 0; i < r->nr_attrs; i++)
-		for (size_t k = 0; k < r->attrs[i].nr_ids; k++)
-			if (r->attrs[i].ids[k] == id)
-				return &r->attrs[i];
-	return NULL;
-}
-
 void pd_close(struct pd_reader *r)
 {
 	size_t i;
 
 	if (r->f && r->f != stdin)
 		fclose(r->f);
-	for (i = 0; i < r->nr_attrs; i++) {
+	for (i = 0; i < r->nr_attrs; i++)
 		free(r->attrs[i].ids);
-		free(r->attrs[i].name);
-	}
 	for (i = 0; i < r->nr_pmus; i++)
 		free(r->pmus[i].name);
 	free(r->attrs);

@@ -4,8 +4,8 @@
  * and pipe mode, little-endian only, for `mlx5-diag decode`: the events
  * of the data section one at a time, in file order; the attributes (the
  * attrs section, or PERF_RECORD_HEADER_ATTR in a pipe), the PMU mappings
- * and event names (HEADER_PMU_MAPPINGS, HEADER_EVENT_DESC: feature
- * sections, or PERF_RECORD_HEADER_FEATURE in a pipe) and the tracing data
+ * (HEADER_PMU_MAPPINGS: a feature section, or PERF_RECORD_HEADER_FEATURE
+ * in a pipe) and the tracing data
  * (HEADER_TRACING_DATA, or PERF_RECORD_HEADER_TRACING_DATA in a pipe).
  * The data section is read sequentially; the auxtrace index is not used.
  * Documentation/decoder.md ("perf.data") says what is read and refused.
@@ -37,7 +37,6 @@
 
 /* Feature bits (tools/perf/util/header.h). */
 #define PD_FEAT_TRACING_DATA	1
-#define PD_FEAT_EVENT_DESC	12
 #define PD_FEAT_PMU_MAPPINGS	16
 #define PD_FEAT_BITS		256
 
@@ -62,7 +61,6 @@ struct pd_attr {
 	int32_t clockid;
 	uint64_t *ids;
 	size_t nr_ids;
-	char *name;		/* from HEADER_EVENT_DESC, or NULL */
 };
 
 /* attr flag bits used here */
@@ -124,9 +122,6 @@ int pd_read_payload(struct pd_reader *r, void *buf, size_t len);
 
 /* The name of the PMU of perf type TYPE in the PMU mappings, or NULL. */
 const char *pd_pmu_name(const struct pd_reader *r, uint32_t type);
-
-/* The attribute whose ids include ID, or NULL. */
-const struct pd_attr *pd_attr_of_id(const struct pd_reader *r, uint64_t id);
 
 void pd_close(struct pd_reader *r);
 

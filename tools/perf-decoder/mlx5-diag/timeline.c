@@ -595,11 +595,6 @@ long tl_line(struct tl *tl, long mark, uint64_t time)
 	return (long)tl->nr_entries++;
 }
 
-void tl_set_time(struct tl *tl, long entry, uint64_t time)
-{
-	tl->entries[entry].time = time;
-}
-
 uint64_t tl_tracepoint_samples(const struct tl *tl)
 {
 	return tl->nr_samples;

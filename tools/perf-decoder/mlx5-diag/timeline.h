@@ -61,10 +61,9 @@ FILE *tl_text(struct tl *tl);
 long tl_mark(struct tl *tl);
 /*
  * The text from MARK to the end of tl_text() is one entry at perf time
- * TIME. Returns its index (for tl_set_time()), or -1 (out of memory).
+ * TIME. Returns its index, or -1 (out of memory).
  */
 long tl_line(struct tl *tl, long mark, uint64_t time);
-void tl_set_time(struct tl *tl, long entry, uint64_t time);
 
 /* Tracepoint samples and lost events counted so far. */
 uint64_t tl_tracepoint_samples(const struct tl *tl);
