@@ -4,7 +4,7 @@
  * text, DOCA telemetry_diag CSV or JSON lines, with derived metrics; and
  * the DOCA data-ID JSON file (-di, --example-json).
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -17,16 +17,22 @@
 #include "cli.h"
 #include "file.h"
 #include "mlx5diag.h"
+#include "perfdata.h"
+#include "timeline.h"
 
 #define ITEM_BATCH	1024
+#define PIECE_READ	(1u << 20)	/* AUX bytes of perf.data read at once */
 #define NSEC_PER_SEC	UINT64_C(1000000000)
 
 static const char decode_usage[] =
-"usage: mlx5-diag decode [--format text|csv|json] [--metrics] [-di FILE]\n"
+"usage: mlx5-diag decode [--format text|csv|json | --timeline] [--metrics]\n"
+"                        [-di FILE]\n"
 "                        [-o OUT] [-q] RECORDING\n"
 "       mlx5-diag decode --example-json FILE\n"
 "\n"
-"Decodes the AUX stream of a recording of `mlx5-diag record`.\n"
+"Decodes the AUX stream of a recording of `mlx5-diag record`, or the\n"
+"mlx5_diag AUX data of a perf.data (perf record, file or pipe mode: -o -),\n"
+"each mmap index's stream in turn. RECORDING - reads standard input.\n"
 "\n"
 "  --format text   one line per sample: run, sample number, perf time (s),\n"
 "                  device time, then NAME=VALUE per data ID; SESSION, LOST,\n"
@@ -38,6 +44,11 @@ static const char decode_usage[] =
 "                  SECONDS.NANOSECONDS (9 digits), FRC times in clocks\n"
 "  --format json   one JSON object per line: session, sample, lost,\n"
 "                  period, end\n"
+"  --timeline      mlx5 samples and the recording's tracepoint events\n"
+"                  (record --tracepoint, or perf record -e sys:name) in one\n"
+"                  list ordered by perf time, one line each as\n"
+"                  `perf script --ns` prints: comm/PMU, tid, [cpu], time:\n"
+"                  event: fields\n"
 "  --metrics       add derived metrics where their data IDs are present:\n"
 "                  byte-counter bandwidth (GB/s), average PCIe read\n"
 "                  latency (ns), ICMC hit and miss rates\n"
@@ -52,7 +63,8 @@ static const char decode_usage[] =
 "A summary (samples, lost samples by cause) goes to standard error.\n"
 "\n"
 "Exit status: 0 decoded; 2 bad flags or arguments; 3 the -di file is\n"
-"unreadable or malformed; 4 the recording is unreadable or not one;\n"
+"unreadable or malformed; 4 the recording or perf.data is unreadable,\n"
+"malformed or not one;\n"
 "5 its AUX stream is malformed (what was decoded before is written);\n"
 "6 the output could not be written.\n";
 
@@ -569,7 +581,7 @@ int decode_names_load(struct decode_names *names, const char *path,
 
 /* ---- the decode ---- */
 
-enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON };
+enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON, OUT_TIMELINE };
 
 /* The current run's columns: one per data ID of its session. */
 struct column {
@@ -621,6 +633,21 @@ struct decode_ctx {
 	uint64_t aux_bytes, file_size;
 	double start, last_progress;
 	int write_error;
+
+	char stream_desc[64];		/* "AUX stream", in messages */
+	unsigned char *piece;		/* perf.data: AUX bytes read */
+
+	/* --timeline: lines go to tl_text(tl), then sorted into final_out */
+	struct tl *tl;
+	FILE *final_out;
+	char pmu_name[64];		/* of the current stream */
+	unsigned int cpu;
+	uint64_t tl_last;		/* the stream's latest perf time */
+	char **tl_pending;		/* lines waiting for a perf time */
+	size_t nr_pending, cap_pending;
+	size_t tl_attrs_done;		/* perf.data: attributes given to tl */
+	int tl_tracing_done;
+	int input_error;		/* reported: no second message */
 };
 
 static double monotonic_now(void)
@@ -859,6 +886,76 @@ static void csv_header(struct decode_ctx *c)
 		out(c, ", %s", c->metrics_v[i].name);
 }
 
+
+/* ---- --timeline lines of the mlx5 stream ---- */
+
+/*
+ * One timeline line: PMU, "-", [cpu], perf time, "IDENTIFIER WHAT:",
+ * BODY. Its place in the timeline is the stream's latest time so far, so
+ * that the stream's lines keep their order.
+ */
+static void tl_put(struct decode_ctx *c, uint64_t t, int extrapolated,
+		   const char *what, const char *body)
+{
+	long mark = tl_mark(c->tl);
+
+	if (t > c->tl_last)
+		c->tl_last = t;
+	out(c, "%16s %7s [%03u] %5" PRIu64 ".%09" PRIu64 "%s: %s %s: %s\n",
+	    c->pmu_name, "-", c->cpu, t / NSEC_PER_SEC, t % NSEC_PER_SEC,
+	    extrapolated ? "~" : "", c->session.identifier, what, body);
+	if (tl_line(c->tl, mark, c->tl_last) < 0)
+		c->write_error = ENOMEM;
+}
+
+/* The lines that wait for a time (SESSION, LOST) get T. */
+static void tl_flush_pending(struct decode_ctx *c, uint64_t t)
+{
+	for (size_t i = 0; i < c->nr_pending; i++) {
+		char *what = c->tl_pending[i], *body = strchr(what, '\t');
+
+		*body++ = '\0';
+		tl_put(c, t, 0, what, body);
+		free(what);
+	}
+	c->nr_pending = 0;
+}
+
+/* A line without a perf time of its own: it takes the next sample's. */
+static void tl_pend(struct decode_ctx *c, const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void tl_pend(struct decode_ctx *c, const char *what, const char *fmt, ...)
+{
+	char *body, *line;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&body, fmt, ap);
+	va_end(ap);
+	if (n < 0 || c->nr_pending == c->cap_pending) {
+		size_t cap = c->cap_pending ? 2 * c->cap_pending : 16;
+		char **g = n < 0 ? NULL : realloc(c->tl_pending, cap * sizeof(*g));
+
+		if (!g) {
+			if (n >= 0)
+				free(body);
+			c->write_error = ENOMEM;
+			return;
+		}
+		c->tl_pending = g;
+		c->cap_pending = cap;
+	}
+	if (asprintf(&line, "%s\t%s", what, body) < 0) {
+		free(body);
+		c->write_error = ENOMEM;
+		return;
+	}
+	free(body);
+	c->tl_pending[c->nr_pending++] = line;
+}
+
 static void on_session(struct decode_ctx *c)
 {
 	const struct mlx5diag_session *s = mlx5diag_session(&c->dec);
@@ -895,6 +992,17 @@ static void on_session(struct decode_ctx *c)
 		out(c, ", period %" PRIu64 " ns (requested %" PRIu64
 		    "), %u data IDs\n", s->period_ns_actual,
 		    s->period_ns_requested, s->num_ids);
+		break;
+	case OUT_TIMELINE:
+		if (s->ts_source == MLX5_DIAG_TS_RTC)
+			snprintf(buf, sizeof(buf), "rtc");
+		else
+			snprintf(buf, sizeof(buf), "frc %u kHz", s->freq_khz);
+		tl_pend(c, "SESSION", "run %u %s %s %s, period %" PRIu64 " ns "
+			"(requested %" PRIu64 "), %u data IDs", s->run,
+			mlx5diag_mode_name(s->mode),
+			mlx5diag_format_name(s->out_format), buf,
+			s->period_ns_actual, s->period_ns_requested, s->num_ids);
 		break;
 	case OUT_CSV:
 		csv_header(c);
@@ -940,6 +1048,35 @@ static void emit_sample(struct decode_ctx *c)
 				out(c, " %s=%.6g", c->metrics_v[i].name, v);
 		out(c, "\n");
 		break;
+	case OUT_TIMELINE: {
+		char *body = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&body, &len);
+
+		if (!m) {
+			c->write_error = ENOMEM;
+			break;
+		}
+		fmt_dev_time(c, c->sample_dev_time, t1, sizeof(t1));
+		fprintf(m, "run %u seq %" PRIu64 " dev %s", c->session.run,
+			c->sample_seq, t1);
+		for (i = 0; i < c->nr_cols; i++)
+			fprintf(m, " %s=%" PRIu64, c->cols[i].name, c->cols[i].value);
+		for (i = 0; i < c->nr_metrics; i++)
+			if (!metric_value(c, &c->metrics_v[i], &v))
+				fprintf(m, " %s=%.6g", c->metrics_v[i].name, v);
+		if (fclose(m)) {
+			free(body);
+			c->write_error = ENOMEM;
+			break;
+		}
+		tl_flush_pending(c, c->sample_perf_time);
+		tl_put(c, c->sample_perf_time,
+		       !!(c->sample_flags & MLX5DIAG_F_TIME_EXTRAPOLATED), "sample",
+		       body);
+		free(body);
+		break;
+	}
 	case OUT_CSV:
 		out(c, "\n%u", (uint32_t)c->sample_seq);
 		if (c->session.out_format == MLX5_DIAG_FORMAT_0) {
@@ -1032,6 +1169,11 @@ static void on_item(struct decode_ctx *c, const struct mlx5diag_item *it)
 			    " (%" PRIu64 "): %s\n", it->run, it->seq,
 			    it->seq + it->lost.count - 1, it->lost.count,
 			    mlx5diag_lost_cause_name(it->lost.cause));
+		else if (c->format == OUT_TIMELINE)
+			tl_pend(c, "LOST", "run %u samples %" PRIu64 "..%" PRIu64
+				" (%" PRIu64 "): %s", it->run, it->seq,
+				it->seq + it->lost.count - 1, it->lost.count,
+				mlx5diag_lost_cause_name(it->lost.cause));
 		else if (c->format == OUT_JSON)
 			out(c, "{\"type\":\"lost\",\"run\":%u,\"first_seq\":%" PRIu64
 			    ",\"count\":%" PRIu64 ",\"cause\":\"%s\"}\n", it->run,
@@ -1041,7 +1183,16 @@ static void on_item(struct decode_ctx *c, const struct mlx5diag_item *it)
 	case MLX5DIAG_ITEM_PERIOD:
 		c->session.period_ns_actual = it->period.ns_actual;
 		c->session.period_ns_requested = it->period.ns_requested;
-		if (c->format == OUT_TEXT) {
+		if (c->format == OUT_TIMELINE) {
+			char body[160];
+
+			snprintf(body, sizeof(body), "run %u from sample %" PRIu64
+				 ": %" PRIu64 " ns (requested %" PRIu64 ")", it->run,
+				 it->seq, it->period.ns_actual,
+				 it->period.ns_requested);
+			tl_flush_pending(c, it->perf_time);
+			tl_put(c, it->perf_time, 0, "PERIOD", body);
+		} else if (c->format == OUT_TEXT) {
 			fmt_perf_time(it->perf_time, t, sizeof(t));
 			out(c, "PERIOD run %u from sample %" PRIu64 " at %s: %"
 			    PRIu64 " ns (requested %" PRIu64 ")\n", it->run,
@@ -1057,7 +1208,15 @@ static void on_item(struct decode_ctx *c, const struct mlx5diag_item *it)
 		}
 		return;
 	case MLX5DIAG_ITEM_END:
-		if (c->format == OUT_TEXT)
+		if (c->format == OUT_TIMELINE) {
+			char body[96];
+
+			snprintf(body, sizeof(body), "run %u after %" PRIu64
+				 " samples: %s", it->run, it->seq,
+				 mlx5diag_end_reason_name(it->end.reason));
+			tl_flush_pending(c, c->tl_last);
+			tl_put(c, c->tl_last, 0, "END", body);
+		} else if (c->format == OUT_TEXT)
 			out(c, "END run %u after %" PRIu64 " samples: %s\n",
 			    it->run, it->seq,
 			    mlx5diag_end_reason_name(it->end.reason));
@@ -1146,16 +1305,232 @@ static void summary(const struct decode_ctx *c)
 		c->lost_other ? ", other causes" : "");
 }
 
-/* Decode C->path into C->out. Returns an enum decode_exit. */
-static int decode_recording(struct decode_ctx *c)
+/* A new AUX stream starts: the decoder and the columns start afresh. */
+static void stream_begin(struct decode_ctx *c, const char *desc)
 {
-	struct mdf_reader r;
+	mlx5diag_decoder_reset(&c->dec);
+	c->pend_len = 0;
+	c->nr_cols = 0;
+	c->nr_metrics = 0;
+	c->have_prev = 0;
+	c->tl_last = 0;
+	snprintf(c->stream_desc, sizeof(c->stream_desc), "%s", desc);
+}
+
+/*
+ * The AUX stream ended, RET being what feeding it returned: 0, a negative
+ * errno of the decoder or -ENOMEM, or another negative value for an error
+ * of the input (which the caller reports). Returns a decode_exit status,
+ * or -1 for the caller's error.
+ */
+static int stream_end(struct decode_ctx *c, int ret)
+{
 	uint64_t offset = 0;
 	const char *msg;
-	int ret, status = DECODE_EXIT_OK;
 
-	memset(&r, 0, sizeof(r));
-	ret = mdf_reader_open(&r, c->path);
+	if (!ret)
+		ret = mlx5diag_decode_end(&c->dec, c->pend_len);
+	if (c->tl)
+		tl_flush_pending(c, c->tl_last);
+	if (ret == -ENOMEM) {
+		fprintf(stderr, "mlx5-diag decode: out of memory\n");
+		return DECODE_EXIT_OUTPUT;
+	}
+	if (ret < 0 && (msg = mlx5diag_error_message(&c->dec, &offset))) {
+		fprintf(stderr, "mlx5-diag decode: %s: %s byte %" PRIu64
+			": %s (%s)\n", c->path, c->stream_desc, offset, msg,
+			mlx5diag_strerror(ret));
+		return DECODE_EXIT_STREAM;
+	}
+	return ret < 0 ? -1 : DECODE_EXIT_OK;
+}
+
+/* ---- --timeline of a recording: META and PERF chunks ---- */
+
+#define TL_MAX_TPS	64
+
+static int meta_fail(struct decode_ctx *c, const char *what, const char *v)
+{
+	fprintf(stderr, "mlx5-diag decode: %s: malformed META: %s '%.80s'\n",
+		c->path, what, v);
+	return -1;
+}
+
+/*
+ * The tracepoints of META (Documentation/file-format.md): "tracepoint",
+ * "tracepoint_format" and "sample_id" lines, and pmu, cpu and long_size.
+ */
+static int mdf_timeline_meta(struct decode_ctx *c, const struct mdf_reader *r)
+{
+	struct {
+		int set;
+		uint64_t config, sample_type;
+		char name[132];
+		char *text;
+		size_t len;
+	} tp[TL_MAX_TPS];
+	const char *v;
+	char err[256];
+	int ret = -1, i;
+	size_t k;
+
+	memset(tp, 0, sizeof(tp));
+	v = mdf_meta_get(r, "pmu");
+	snprintf(c->pmu_name, sizeof(c->pmu_name), "%s", v ? v : "mlx5_diag");
+	v = mdf_meta_get(r, "cpu");
+	c->cpu = v ? (unsigned int)strtoul(v, NULL, 10) : 0;
+	v = mdf_meta_get(r, "long_size");
+	if (v && strcmp(v, "4") && strcmp(v, "8"))
+		return meta_fail(c, "long_size", v);
+	if (v)
+		tl_set_long_size(c->tl, atoi(v));
+	for (k = 0; k < r->nr_meta; k++) {
+		const char *key = r->meta[k].key;
+		char *val = r->meta[k].value, *end;
+		unsigned long idx;
+		int n = 0;
+
+		if (strcmp(key, "tracepoint") && strcmp(key, "tracepoint_format"))
+			continue;
+		errno = 0;
+		idx = strtoul(val, &end, 10);
+		if (errno || end == val || idx >= TL_MAX_TPS || *end != ' ') {
+			meta_fail(c, key, val);
+			goto out;
+		}
+		if (!strcmp(key, "tracepoint")) {
+			unsigned long long config, st;
+
+			if (sscanf(end, " config=%llu sample_type=0x%llx name=%n",
+				   &config, &st, &n) != 2 || !n || !end[n] ||
+			    strlen(end + n) >= sizeof(tp[0].name) || tp[idx].set) {
+				meta_fail(c, key, val);
+				goto out;
+			}
+			tp[idx].set = 1;
+			tp[idx].config = config;
+			tp[idx].sample_type = st;
+			strcpy(tp[idx].name, end + n);
+		} else {
+			size_t add = strlen(end + 1) + 1;
+			char *g = realloc(tp[idx].text, tp[idx].len + add + 1);
+
+			if (!g) {
+				fprintf(stderr, "mlx5-diag decode: out of memory\n");
+				goto out;
+			}
+			tp[idx].text = g;
+			memcpy(g + tp[idx].len, end + 1, add - 1);
+			g[tp[idx].len + add - 1] = '\n';
+			tp[idx].len += add;
+			g[tp[idx].len] = '\0';
+		}
+	}
+	for (i = 0; i < TL_MAX_TPS; i++) {
+		if (!tp[i].set && tp[i].text) {
+			fprintf(stderr, "mlx5-diag decode: %s: malformed META: a "
+				"format of tracepoint %d, which is not described\n",
+				c->path, i);
+			goto out;
+		}
+		if (tp[i].set && tl_tracepoint(c->tl, tp[i].config, tp[i].name,
+					       tp[i].text ? tp[i].text : "",
+					       tp[i].len, err, sizeof(err))) {
+			fprintf(stderr, "mlx5-diag decode: %s: %s\n", c->path, err);
+			goto out;
+		}
+	}
+	for (k = 0; k < r->nr_meta; k++) {
+		unsigned long long id;
+		unsigned int idx;
+		int cpu;
+
+		if (strcmp(r->meta[k].key, "sample_id"))
+			continue;
+		if (sscanf(r->meta[k].value, "%llu tracepoint=%u cpu=%d", &id, &idx,
+			   &cpu) != 3 || idx >= TL_MAX_TPS || !tp[idx].set) {
+			meta_fail(c, "sample_id", r->meta[k].value);
+			goto out;
+		}
+		if (tl_event(c->tl, id, 2, tp[idx].config, tp[idx].sample_type, 0, 1)) {
+			fprintf(stderr, "mlx5-diag decode: out of memory\n");
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	for (i = 0; i < TL_MAX_TPS; i++)
+		free(tp[i].text);
+	return ret;
+}
+
+/* A PERF chunk at file offset AT: whole perf records, back to back. */
+static int perf_chunk(struct decode_ctx *c, const unsigned char *p, size_t len,
+		      uint64_t at)
+{
+	char err[256];
+	size_t off = 0;
+
+	while (off < len) {
+		size_t size = len - off >= 8 ? pd_le16(p + off + 6) : 0;
+
+		if (size < 8 || size > len - off) {
+			fprintf(stderr, "mlx5-diag decode: %s: the PERF chunk at "
+				"offset %" PRIu64 ": a record of %zu bytes at byte %zu "
+				"of %zu\n", c->path, at, size, off, len);
+			c->input_error = 1;
+			return -1;
+		}
+		if (tl_perf_record(c->tl, p + off, size, err, sizeof(err))) {
+			fprintf(stderr, "mlx5-diag decode: %s: the PERF chunk at "
+				"offset %" PRIu64 ", byte %zu: %s\n", c->path, at,
+				off, err);
+			c->input_error = 1;
+			return -1;
+		}
+		off += size;
+	}
+	return 0;
+}
+
+/* Every chunk after META: AUX to the decoder, PERF to the timeline. */
+static int mdf_chunks(struct decode_ctx *c, struct mdf_reader *r)
+{
+	const void *data = NULL;
+	uint32_t type;
+	size_t len;
+	uint64_t at = r->offset;
+	int ret;
+
+	while ((ret = mdf_next_chunk(r, &type, &data, &len)) == 1) {
+		if (type == MDF_CHUNK_AUX)
+			ret = on_aux_chunk(c, data, len);
+		else if (type == MDF_CHUNK_PERF && c->tl)
+			ret = perf_chunk(c, data, len, at);
+		else
+			ret = 0;
+		if (ret)
+			return ret;
+		at = r->offset;
+	}
+	return ret;
+}
+
+/* A recording of `mlx5-diag record`; HEAD: its first HEAD_LEN bytes, read. */
+static int decode_mdf(struct decode_ctx *c, FILE *f, const unsigned char *head,
+		      size_t head_len)
+{
+	struct mdf_reader r;
+	int ret, status;
+
+	ret = mdf_reader_fopen(&r, f, c->path, head, head_len);
+	if (ret == MDF_E_MAGIC) {
+		fprintf(stderr, "mlx5-diag decode: %s: neither an mlx5-diag "
+			"recording (MLX5DIAG) nor a perf.data file (PERFILE2)\n",
+			c->path);
+		mdf_reader_close(&r);
+		return DECODE_EXIT_FILE;
+	}
 	if (ret) {
 		fprintf(stderr, "mlx5-diag decode: %s: %s\n", c->path,
 			r.err[0] ? r.err : mdf_strerror(ret));
@@ -1163,38 +1538,455 @@ static int decode_recording(struct decode_ctx *c)
 		return DECODE_EXIT_FILE;
 	}
 	c->file_size = r.file_size;
+	if (c->tl && mdf_timeline_meta(c, &r)) {
+		mdf_reader_close(&r);
+		return DECODE_EXIT_FILE;
+	}
+	stream_begin(c, "AUX stream");
+	status = stream_end(c, mdf_chunks(c, &r));
+	if (status < 0 && !c->input_error)
+		fprintf(stderr, "mlx5-diag decode: %s: %s\n", c->path,
+			r.err[0] ? r.err : mdf_strerror(r.error));
+	if (status < 0)
+		status = DECODE_EXIT_FILE;
+	mdf_reader_close(&r);
+	return status;
+}
+
+/* ---- perf.data ---- */
+
+/* AUX bytes of one AUXTRACE event: at OFF in the input (file mode) or spool. */
+struct aux_piece {
+	uint64_t off, len;
+};
+
+/* The AUX data of one mmap index (idx): one record stream. */
+struct aux_stream {
+	uint32_t idx, cpu;
+	uint64_t bytes;
+	struct aux_piece *pieces;
+	size_t nr, cap;
+};
+
+struct perf_input {
+	struct pd_reader r;
+	FILE *spool;			/* pipe mode: the AUX bytes, copied */
+	uint64_t spool_len;
+	struct aux_stream *streams;
+	size_t nr_streams;
+	int have_info;
+	uint32_t pmu_type;
+	/* what perf says was lost: PERF_RECORD_AUX flags, PERF_RECORD_LOST */
+	uint64_t aux_truncated, aux_collision, lost_records;
+};
+
+static int perf_fail(struct decode_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int perf_fail(struct decode_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "mlx5-diag decode: %s: ", c->path);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+/* PERF_RECORD_AUXTRACE_INFO: priv[0] PMU type, [1] ABI version, [2] snapshot. */
+static int perf_auxtrace_info(struct decode_ctx *c, struct perf_input *in,
+			      const struct pd_event *ev)
+{
+	const unsigned char *p = ev->data;
+	uint32_t type;
+	uint64_t abi, snapshot;
+
+	if (ev->size < 16)
+		return perf_fail(c, "PERF_RECORD_AUXTRACE_INFO at offset %" PRIu64
+				 ": size %u", ev->offset, ev->size);
+	type = pd_le32(p + 8);
+	if (type != PD_AUXTRACE_MLX5_DIAG)
+		return perf_fail(c, "PERF_RECORD_AUXTRACE_INFO at offset %" PRIu64
+				 ": AUX area data of type %" PRIu32 ", not mlx5_diag"
+				 " (%d)", ev->offset, type, PD_AUXTRACE_MLX5_DIAG);
+	if (ev->size < 16 + 3 * 8)
+		return perf_fail(c, "PERF_RECORD_AUXTRACE_INFO at offset %" PRIu64
+				 ": %u bytes of private data, mlx5_diag's has 24",
+				 ev->offset, ev->size - 16u);
+	if (in->have_info)
+		return perf_fail(c, "a second PERF_RECORD_AUXTRACE_INFO at offset %"
+				 PRIu64, ev->offset);
+	abi = pd_le64(p + 24);
+	snapshot = pd_le64(p + 32);
+	if (abi != MLX5_DIAG_ABI_VERSION)
+		return perf_fail(c, "PERF_RECORD_AUXTRACE_INFO at offset %" PRIu64
+				 ": record ABI version %" PRIu64 ", this decoder "
+				 "knows version %d", ev->offset, abi,
+				 MLX5_DIAG_ABI_VERSION);
+	if (snapshot > 1)
+		return perf_fail(c, "PERF_RECORD_AUXTRACE_INFO at offset %" PRIu64
+				 ": snapshot flag %" PRIu64 " (0 or 1)", ev->offset,
+				 snapshot);
+	if (snapshot)
+		return perf_fail(c, "a snapshot-mode recording (perf record -S): "
+				 "its AUX buffers are windows that start inside a "
+				 "record, and this decoder cannot resynchronise "
+				 "(needs mlx5diag_find_sync)");
+	if (pd_le64(p + 16) > UINT32_MAX)
+		return perf_fail(c, "PERF_RECORD_AUXTRACE_INFO at offset %" PRIu64
+				 ": PMU type %" PRIu64, ev->offset, pd_le64(p + 16));
+	in->pmu_type = (uint32_t)pd_le64(p + 16);
+	in->have_info = 1;
+	return 0;
+}
+
+static struct aux_stream *stream_of(struct perf_input *in, uint32_t idx,
+				    uint32_t cpu)
+{
+	struct aux_stream *grown;
+	size_t i;
+
+	for (i = 0; i < in->nr_streams; i++)
+		if (in->streams[i].idx == idx)
+			return &in->streams[i];
+	grown = realloc(in->streams, (in->nr_streams + 1) * sizeof(*grown));
+	if (!grown)
+		return NULL;
+	in->streams = grown;
+	grown = &in->streams[in->nr_streams++];
+	memset(grown, 0, sizeof(*grown));
+	grown->idx = idx;
+	grown->cpu = cpu;
+	return grown;
+}
+
+/* PERF_RECORD_AUXTRACE: AUX bytes of one mmap index follow the event. */
+static int perf_auxtrace(struct decode_ctx *c, struct perf_input *in,
+			 const struct pd_event *ev)
+{
+	uint32_t idx = pd_le32(ev->data + 32), cpu = pd_le32(ev->data + 40);
+	struct aux_stream *s;
+	struct aux_piece *p;
+
+	if (!in->have_info)
+		return perf_fail(c, "PERF_RECORD_AUXTRACE at offset %" PRIu64
+				 " before any PERF_RECORD_AUXTRACE_INFO", ev->offset);
+	if (ev->payload_size % MLX5_DIAG_REC_ALIGN)
+		return perf_fail(c, "PERF_RECORD_AUXTRACE at offset %" PRIu64
+				 ": %" PRIu64 " bytes of AUX data, not a multiple of "
+				 "8", ev->offset, ev->payload_size);
+	if (!ev->payload_size)
+		return 0;
+	s = stream_of(in, idx, cpu);
+	if (!s)
+		return perf_fail(c, "out of memory");
+	if (s->nr == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 64;
+
+		p = realloc(s->pieces, cap * sizeof(*p));
+		if (!p)
+			return perf_fail(c, "out of memory");
+		s->pieces = p;
+		s->cap = cap;
+	}
+	p = &s->pieces[s->nr++];
+	p->len = ev->payload_size;
+	s->bytes += ev->payload_size;
+	if (!in->r.pipe) {
+		p->off = ev->payload_offset;
+		return 0;
+	}
+	/* a pipe cannot be read again: keep the bytes for after the scan */
+	p->off = in->spool_len;
+	if (!in->spool && !(in->spool = tmpfile()))
+		return perf_fail(c, "cannot create a temporary file for the AUX "
+				 "data of the pipe: %s", strerror(errno));
+	for (uint64_t left = ev->payload_size; left; ) {
+		size_t n = left < PIECE_READ ? (size_t)left : PIECE_READ;
+
+		if (pd_read_payload(&in->r, c->piece, n)) {
+			fprintf(stderr, "mlx5-diag decode: %s\n", in->r.err);
+			return -1;
+		}
+		if (fwrite(c->piece, 1, n, in->spool) != n)
+			return perf_fail(c, "writing the AUX data of the pipe to a "
+					 "temporary file: %s", strerror(errno));
+		left -= n;
+	}
+	in->spool_len += ev->payload_size;
+	return 0;
+}
+
+/*
+ * --timeline: the attributes and tracing data known so far go to the
+ * timeline (in a pipe they come as events, before the samples), then the
+ * event.
+ */
+static int perf_tl_event(struct decode_ctx *c, struct perf_input *in,
+			 const struct pd_event *ev)
+{
+	char err[256];
+
+	while (c->tl_attrs_done < in->r.nr_attrs) {
+		const struct pd_attr *a = &in->r.attrs[c->tl_attrs_done++];
+		int sid_all = !!(a->flags & PD_ATTR_SAMPLE_ID_ALL);
+
+		for (size_t k = 0; k < a->nr_ids || (!k && !a->nr_ids); k++)
+			if (tl_event(c->tl, a->nr_ids ? a->ids[k] : 0, a->type,
+				     a->config, a->sample_type, a->read_format,
+				     sid_all))
+				return perf_fail(c, "out of memory");
+	}
+	if (!c->tl_tracing_done && in->r.tracing_data) {
+		c->tl_tracing_done = 1;
+		if (tl_tracing_data(c->tl, in->r.tracing_data,
+				    in->r.tracing_data_len, err, sizeof(err)))
+			return perf_fail(c, "HEADER_TRACING_DATA: %s", err);
+	}
+	switch (ev->type) {
+	case PD_RECORD_SAMPLE:
+	case PD_RECORD_COMM:
+	case PD_RECORD_FORK:
+	case PD_RECORD_EXIT:
+	case PD_RECORD_LOST:
+	case PD_RECORD_LOST_SAMPLES:
+		if (tl_perf_record(c->tl, ev->data, ev->size, err, sizeof(err)))
+			return perf_fail(c, "the event at offset %" PRIu64 ": %s",
+					 ev->offset, err);
+	}
+	return 0;
+}
+
+static int stream_cmp(const void *a, const void *b)
+{
+	const struct aux_stream *x = a, *y = b;
+
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/*
+ * What perf.data says was lost: PERF_RECORD_AUX flagged TRUNCATED (the
+ * AUX area filled and the kernel stopped the event) or COLLISION, and
+ * PERF_RECORD_LOST of the data ring (the timeline counts those itself).
+ */
+static void perf_losses(struct perf_input *in, const struct pd_event *ev,
+			int count_lost)
+{
+	if (ev->type == PD_RECORD_AUX && ev->size >= 32) {
+		uint64_t flags = pd_le64(ev->data + 24);
+
+		in->aux_truncated += !!(flags & PD_AUX_FLAG_TRUNCATED);
+		in->aux_collision += !!(flags & PD_AUX_FLAG_COLLISION);
+	} else if (ev->type == PD_RECORD_LOST && ev->size >= 24 && count_lost) {
+		in->lost_records += pd_le64(ev->data + 16);
+	}
+}
+
+/* Read the events of the data section; AUX data is found, not decoded. */
+static int perf_scan(struct decode_ctx *c, struct perf_input *in)
+{
+	struct pd_event ev;
+	int ret;
+
+	while ((ret = pd_next(&in->r, &ev)) == 1) {
+		switch (ev.type) {
+		case PD_RECORD_AUXTRACE_INFO:
+			ret = perf_auxtrace_info(c, in, &ev);
+			break;
+		case PD_RECORD_AUXTRACE:
+			ret = perf_auxtrace(c, in, &ev);
+			break;
+		default:
+			perf_losses(in, &ev, !c->tl);
+			ret = c->tl ? perf_tl_event(c, in, &ev) : 0;
+		}
+		if (ret)
+			return -1;
+	}
+	if (ret < 0) {
+		fprintf(stderr, "mlx5-diag decode: %s\n", in->r.err);
+		return -1;
+	}
+	/* a timeline of tracepoint events alone is a timeline all the same */
+	if (!in->have_info && !c->tl)
+		return perf_fail(c, "no mlx5_diag AUX data: the perf.data has no "
+				 "PERF_RECORD_AUXTRACE_INFO");
+	if (!in->have_info && !c->quiet)
+		fprintf(stderr, "mlx5-diag decode: %s: no mlx5_diag AUX data, "
+			"tracepoint events only\n", c->path);
+	if (in->nr_streams > 1)
+		qsort(in->streams, in->nr_streams, sizeof(*in->streams),
+		      stream_cmp);
+	return 0;
+}
+
+/* Decode one idx's AUX bytes, in the order of their AUXTRACE events. */
+static int perf_decode_stream(struct decode_ctx *c, struct perf_input *in,
+			      const struct aux_stream *s)
+{
+	FILE *src = in->r.pipe ? in->spool : in->r.f;
+	const char *pmu = pd_pmu_name(&in->r, in->pmu_type);
+	char desc[64];
+	int ret = 0, status;
+
+	snprintf(desc, sizeof(desc), "idx %" PRIu32 " (cpu %" PRIu32 ") AUX stream",
+		 s->idx, s->cpu);
+	stream_begin(c, desc);
+	snprintf(c->pmu_name, sizeof(c->pmu_name), "%s", pmu ? pmu : "mlx5_diag");
+	c->cpu = s->cpu;
+	if (!c->quiet)
+		fprintf(stderr, "mlx5-diag decode: %s: idx %" PRIu32 " (cpu %"
+			PRIu32 "): %" PRIu64 " bytes of AUX data of %s (PMU type %"
+			PRIu32 ")\n", c->path, s->idx, s->cpu, s->bytes,
+			pmu ? pmu : "an unnamed PMU", in->pmu_type);
+	for (size_t i = 0; i < s->nr && !ret; i++) {
+		uint64_t off = s->pieces[i].off, left = s->pieces[i].len;
+
+		if (fseeko(src, (off_t)off, SEEK_SET)) {
+			perf_fail(c, "seeking to AUX data at %" PRIu64 ": %s", off,
+				  strerror(errno));
+			return DECODE_EXIT_FILE;
+		}
+		while (left && !ret) {
+			size_t n = left < PIECE_READ ? (size_t)left : PIECE_READ;
+
+			if (fread(c->piece, 1, n, src) != n) {
+				perf_fail(c, "reading AUX data at %" PRIu64 ": %s", off,
+					  ferror(src) ? strerror(errno) : "end of file");
+				return DECODE_EXIT_FILE;
+			}
+			ret = on_aux_chunk(c, c->piece, n);
+			left -= n;
+			off += n;
+		}
+	}
+	status = stream_end(c, ret);
+	return status < 0 ? DECODE_EXIT_FILE : status;
+}
+
+/* A perf.data file or pipe; its 8 magic bytes are read. */
+static int decode_perf(struct decode_ctx *c, FILE *f)
+{
+	struct perf_input in;
+	int status = DECODE_EXIT_OK;
+	size_t i;
+
+	memset(&in, 0, sizeof(in));
+	if (pd_open(&in.r, f, c->path)) {
+		fprintf(stderr, "mlx5-diag decode: %s\n", in.r.err);
+		status = DECODE_EXIT_FILE;
+		goto out;
+	}
+	c->piece = malloc(PIECE_READ);
+	if (!c->piece) {
+		fprintf(stderr, "mlx5-diag decode: out of memory\n");
+		status = DECODE_EXIT_OUTPUT;
+		goto out;
+	}
+	c->file_size = in.r.file_size;
+	if (perf_scan(c, &in)) {
+		status = DECODE_EXIT_FILE;
+		goto out;
+	}
+	if (in.spool && fflush(in.spool)) {
+		perf_fail(c, "writing a temporary file: %s", strerror(errno));
+		status = DECODE_EXIT_FILE;
+		goto out;
+	}
+	for (i = 0; i < in.nr_streams && status == DECODE_EXIT_OK; i++)
+		status = perf_decode_stream(c, &in, &in.streams[i]);
+	if (!c->quiet && (in.aux_truncated || in.aux_collision))
+		fprintf(stderr, "mlx5-diag decode: %s: warning: PERF_RECORD_AUX "
+			"flagged %" PRIu64 " time%s truncated (the AUX area filled "
+			"and the kernel stopped the event: use larger -m ,PAGES) and %"
+			PRIu64 " time%s collision\n", c->path, in.aux_truncated,
+			in.aux_truncated == 1 ? "" : "s", in.aux_collision,
+			in.aux_collision == 1 ? "" : "s");
+	if (!c->quiet && in.lost_records)
+		fprintf(stderr, "mlx5-diag decode: %s: warning: %" PRIu64 " perf "
+			"records lost (PERF_RECORD_LOST)\n", c->path,
+			in.lost_records);
+out:
+	pd_close(&in.r);
+	if (in.spool)
+		fclose(in.spool);
+	for (i = 0; i < in.nr_streams; i++)
+		free(in.streams[i].pieces);
+	free(in.streams);
+	free(c->piece);
+	c->piece = NULL;
+	return status;
+}
+
+/* Decode C->path (a recording or a perf.data) into C->out: a decode_exit. */
+static int decode_recording(struct decode_ctx *c)
+{
+	unsigned char magic[8];
+	size_t got;
+	FILE *f;
+	int status;
+
+	f = strcmp(c->path, "-") ? fopen(c->path, "rb") : stdin;
+	if (!f) {
+		fprintf(stderr, "mlx5-diag decode: %s: %s\n", c->path,
+			strerror(errno));
+		return DECODE_EXIT_FILE;
+	}
 	c->cols = calloc(MLX5DIAG_DEFAULT_MAX_IDS, sizeof(*c->cols));
 	c->metrics_v = calloc(MLX5DIAG_DEFAULT_MAX_IDS, sizeof(*c->metrics_v));
 	if (!c->cols || !c->metrics_v ||
 	    mlx5diag_decoder_init(&c->dec, NULL)) {
 		fprintf(stderr, "mlx5-diag decode: out of memory\n");
-		mdf_reader_close(&r);
+		if (f != stdin)
+			fclose(f);
 		free(c->cols);
 		free(c->metrics_v);
 		return DECODE_EXIT_OUTPUT;
 	}
 	c->start = monotonic_now();
 	c->last_progress = c->start;
+	if (c->format == OUT_TIMELINE) {
+		c->tl = tl_new();
+		if (!c->tl) {
+			fprintf(stderr, "mlx5-diag decode: out of memory\n");
+			if (f != stdin)
+				fclose(f);
+			mlx5diag_decoder_exit(&c->dec);
+			free(c->cols);
+			free(c->metrics_v);
+			return DECODE_EXIT_OUTPUT;
+		}
+		c->final_out = c->out;
+		c->out = tl_text(c->tl);
+	}
 
-	ret = mdf_for_each_aux(&r, on_aux_chunk, c);
-	if (!ret)
-		ret = mlx5diag_decode_end(&c->dec, c->pend_len);
-	if (ret == -ENOMEM) {
-		fprintf(stderr, "mlx5-diag decode: out of memory\n");
-		status = DECODE_EXIT_OUTPUT;
-	} else if (ret < 0 && (msg = mlx5diag_error_message(&c->dec, &offset))) {
-		fprintf(stderr, "mlx5-diag decode: %s: AUX stream byte %" PRIu64
-			": %s (%s)\n", c->path, offset, msg,
-			mlx5diag_strerror(ret));
-		status = DECODE_EXIT_STREAM;
-	} else if (ret < 0) {
-		fprintf(stderr, "mlx5-diag decode: %s: %s\n", c->path,
-			r.err[0] ? r.err : mdf_strerror(-ret));
+	got = fread(magic, 1, sizeof(magic), f);
+	if (got == sizeof(magic) && !memcmp(magic, PD_MAGIC, 8)) {
+		status = decode_perf(c, f);
+	} else if (got == sizeof(magic) && !memcmp(magic, PD_MAGIC_SWAPPED, 8)) {
+		fprintf(stderr, "mlx5-diag decode: %s: a perf.data of the other "
+			"byte order (big-endian) is not supported\n", c->path);
+		if (f != stdin)
+			fclose(f);
 		status = DECODE_EXIT_FILE;
+	} else {
+		status = decode_mdf(c, f, magic, got);
 	}
 	if (c->format == OUT_CSV && !c->csv_header_done && status == DECODE_EXIT_OK)
 		fprintf(stderr, "mlx5-diag decode: %s: no session in the recording\n",
 			c->path);
+	if (c->tl) {
+		char err[256];
+
+		c->out = c->final_out;
+		if ((status == DECODE_EXIT_OK || status == DECODE_EXIT_STREAM) &&
+		    !c->write_error && tl_write(c->tl, c->out, err, sizeof(err))) {
+			fprintf(stderr, "mlx5-diag decode: %s: %s\n", c->path, err);
+			status = DECODE_EXIT_FILE;
+		}
+	}
 	if (fflush(c->out) && !c->write_error)
 		c->write_error = errno;
 	if (c->write_error) {
@@ -1204,8 +1996,16 @@ static int decode_recording(struct decode_ctx *c)
 	}
 	if (!c->quiet)
 		summary(c);
+	if (c->tl && !c->quiet)
+		fprintf(stderr, "mlx5-diag decode: %" PRIu64 " tracepoint events, %"
+			PRIu64 " lost\n", tl_tracepoint_samples(c->tl),
+			tl_lost_events(c->tl));
+	for (size_t i = 0; i < c->nr_pending; i++)
+		free(c->tl_pending[i]);
+	free(c->tl_pending);
+	tl_free(c->tl);
+	c->tl = NULL;
 	mlx5diag_decoder_exit(&c->dec);
-	mdf_reader_close(&r);
 	free(c->pend);
 	free(c->cols);
 	free(c->metrics_v);
@@ -1253,7 +2053,7 @@ int cmd_decode(int argc, char **argv)
 	const char *output = NULL, *path = NULL;
 	struct decode_names names = { NULL, 0 };
 	struct decode_ctx *c;
-	int metrics = 0, quiet = 0, i, ret;
+	int metrics = 0, quiet = 0, timeline = 0, i, ret;
 	char err[512];
 	FILE *outf;
 
@@ -1270,6 +2070,8 @@ int cmd_decode(int argc, char **argv)
 			format = a + 9;
 		} else if (!strcmp(a, "--metrics")) {
 			metrics = 1;
+		} else if (!strcmp(a, "--timeline")) {
+			timeline = 1;
 		} else if (!strcmp(a, "-di") || !strcmp(a, "--data-ids")) {
 			value = &di;
 		} else if (!strcmp(a, "-e") || !strcmp(a, "--example-json")) {
@@ -1322,6 +2124,12 @@ int cmd_decode(int argc, char **argv)
 		free(c);
 		return usage_error("unknown format %s (text, csv, json)", format);
 	}
+	if (timeline && c->format != OUT_TEXT) {
+		free(c);
+		return usage_error("--timeline writes text, not --format %s", format);
+	}
+	if (timeline)
+		c->format = OUT_TIMELINE;
 	if (di && decode_names_load(&names, di, err, sizeof(err))) {
 		fprintf(stderr, "mlx5-diag decode: %s\n", err);
 		free(c);

@@ -440,6 +440,23 @@ static int parse_meta(struct mdf_reader *r, char *text, size_t len)
 
 int mdf_reader_open(struct mdf_reader *r, const char *path)
 {
+	FILE *f;
+
+	if (!strcmp(path, "-"))
+		return mdf_reader_fopen(r, stdin, path, NULL, 0);
+	f = fopen(path, "rb");
+	if (!f) {
+		memset(r, 0, sizeof(*r));
+		r->sys_errno = errno;
+		return r_fail(r, MDF_E_IO, "cannot open %s: %s", path,
+			      strerror(errno));
+	}
+	return mdf_reader_fopen(r, f, path, NULL, 0);
+}
+
+int mdf_reader_fopen(struct mdf_reader *r, FILE *f, const char *path,
+		     const void *head, size_t head_len)
+{
 	unsigned char hdr[MDF_HDR_SIZE];
 	struct stat st;
 	uint32_t type;
@@ -447,19 +464,16 @@ int mdf_reader_open(struct mdf_reader *r, const char *path)
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	if (!strcmp(path, "-")) {
-		r->f = stdin;
-	} else {
-		r->f = fopen(path, "rb");
-		if (!r->f) {
-			r->sys_errno = errno;
-			return r_fail(r, MDF_E_IO, "cannot open %s: %s", path,
-				      strerror(errno));
-		}
-	}
+	r->f = f;
+	if (head_len > sizeof(hdr))
+		return r_fail(r, MDF_E_INVAL, "%s: %zu header bytes given", path,
+			      head_len);
 	if (!fstat(fileno(r->f), &st) && S_ISREG(st.st_mode))
 		r->file_size = (uint64_t)st.st_size;
-	ret = r_get(r, hdr, sizeof(hdr), "file header");
+	if (head_len)
+		memcpy(hdr, head, head_len);
+	r->offset = head_len;
+	ret = r_get(r, hdr + head_len, sizeof(hdr) - head_len, "file header");
 	if (ret == MDF_E_TRUNCATED && memcmp(hdr, MDF_MAGIC,
 					     r->file_size < 8 ? r->file_size : 8)) {
 		r->err[0] = '\0';

@@ -115,6 +115,14 @@ struct mdf_reader {
  * first). Returns MDF_OK or an error; r->err says what and where.
  */
 int mdf_reader_open(struct mdf_reader *r, const char *path);
+/*
+ * The same on F, opened by the caller, of which HEAD_LEN bytes (at most
+ * the 16 of the header: a caller that looked at the magic) were read and
+ * are at HEAD. PATH names it in messages. mdf_reader_close() closes F
+ * unless it is stdin.
+ */
+int mdf_reader_fopen(struct mdf_reader *r, FILE *f, const char *path,
+		     const void *head, size_t head_len);
 /* The value of the first META line with KEY, or NULL. */
 const char *mdf_meta_get(const struct mdf_reader *r, const char *key);
 /*

@@ -15,12 +15,13 @@ LIBPERF_DIR ?= $(shell $(MD_TOP)/scripts/build-mlx5-diag --libperf-dir)
 MD_CFLAGS = -std=c11 -Wall -Wextra -Werror -g -I$(MD_SRC) -I$(MD_SRC)/../lib \
 	-I$(MD_TOP)/include/uapi -I$(LIBPERF_DIR)/include
 MD_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-MD_LIBS = $(LIBPERF_DIR)/libperf.a $(LIBPERF_DIR)/libapi.a
+MD_LIBS = $(LIBPERF_DIR)/libperf.a $(LIBPERF_DIR)/libapi.a -ltraceevent
 MD_HDRS := $(wildcard $(MD_SRC)/*.h $(MD_SRC)/tests/*.h $(MD_SRC)/../lib/*.h) \
 	$(MD_TOP)/include/uapi/linux/mlx5_diag.h
 
 # decode.c and lib/ are the decoder's (cli.h); the rest is the CLI's.
-MD_CLI_SRCS := $(addprefix $(MD_SRC)/,record.c list.c doca.c pmu.c count.c file.c \
+MD_CLI_SRCS := $(addprefix $(MD_SRC)/,record.c list.c doca.c pmu.c count.c file.c perfdata.c \
+	tprecord.c timeline.c \
 	decode.c) $(wildcard $(MD_SRC)/../lib/*.c)
 
 $(O)/mlx5-diag: $(MD_SRC)/main.c $(MD_CLI_SRCS) $(MD_HDRS)

@@ -30,6 +30,7 @@
 #include "count.h"
 #include "file.h"
 #include "pmu.h"
+#include "tprecord.h"
 
 #define MD_VERSION		"0.1"
 #define DATA_PAGES		16	/* data ring: PERF_RECORD_AUX and _LOST */
@@ -108,6 +109,9 @@ static const char record_usage[] =
 "      --duration TIME   stop after TIME (s, or with a unit)\n"
 "      --then-period PERIOD  after --duration, change the sample period\n"
 "                        (PERF_EVENT_IOC_PERIOD) and record --duration more\n"
+"  -t, --tracepoint SYS:NAME  also record this tracepoint (sched:sched_switch)\n"
+"                        on every online CPU with the same clock, for\n"
+"                        `mlx5-diag decode --timeline`; repeatable (16)\n"
 "  -q, --quiet           no status line (samples, samples/s, lost; each second\n"
 "                        when stderr is a terminal) and no summary\n"
 "\n"
@@ -134,6 +138,7 @@ static const struct option record_longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "then-period", required_argument, NULL, OPT_THEN_PERIOD },
+	{ "tracepoint", required_argument, NULL, 't' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -148,7 +153,7 @@ int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
 	md_record_defaults(o);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+d:e:p:m:a:o:qh", record_longopts,
+	while ((c = getopt_long(argc, argv, "+d:e:p:m:a:o:t:qh", record_longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'd':
@@ -242,6 +247,14 @@ int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
 				return MD_EXIT_USAGE;
 			}
 			break;
+		case 't':
+			if (o->nr_tracepoints == MD_MAX_TRACEPOINTS) {
+				snprintf(err, errlen, "at most %d tracepoints",
+					 MD_MAX_TRACEPOINTS);
+				return MD_EXIT_USAGE;
+			}
+			o->tracepoints[o->nr_tracepoints++] = optarg;
+			break;
 		case 'q':
 			o->quiet = 1;
 			break;
@@ -249,7 +262,7 @@ int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
 			fputs(record_usage, stdout);
 			return -1;
 		default:
-			if (optopt && optopt < 256 && strchr("depmao", optopt))
+			if (optopt && optopt < 256 && strchr("depmaot", optopt))
 				snprintf(err, errlen, "option -%c needs an argument", optopt);
 			else
 				snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
@@ -326,6 +339,7 @@ struct session {
 	uint64_t truncated, partial, collision, lost_records;
 	pid_t child;
 	int child_status;
+	struct md_tp_session tp;	/* --tracepoint */
 };
 
 static volatile sig_atomic_t got_stop, got_chld;
@@ -430,6 +444,12 @@ static void drain_aux(struct session *s)
 	__atomic_store_n(&s->pc->aux_tail, head, __ATOMIC_RELEASE);
 }
 
+static void drain_tp(struct session *s)
+{
+	if (s->tp.nr_tps && !s->write_failed && md_tp_drain(&s->tp, &s->w))
+		s->write_failed = 1;
+}
+
 static void status_line(struct session *s, uint64_t t0, uint64_t *last_t,
 			uint64_t *last_samples, int final)
 {
@@ -477,6 +497,8 @@ static int write_meta(struct session *s, const struct md_pmu *p, int cpu,
 	for (i = 0; i < o->nr_events; i++)
 		ret |= mdf_meta_add_event(&m, (unsigned int)i, cfg[i][0], cfg[i][1],
 					  cfg[i][2], o->events[i]);
+	if (s->tp.nr_tps)
+		ret |= md_tp_meta(&s->tp, &m);
 	if (ret) {
 		mdf_meta_buf_free(&m);
 		fprintf(stderr, "mlx5-diag: an event string has a newline\n");
@@ -484,6 +506,8 @@ static int write_meta(struct session *s, const struct md_pmu *p, int cpu,
 	}
 	ret = mdf_write_chunk(&s->w, MDF_CHUNK_META, m.text, m.len);
 	mdf_meta_buf_free(&m);
+	if (!ret && s->tp.nr_tps)
+		ret = md_tp_synth_comms(&s->w);
 	if (ret) {
 		fprintf(stderr, "mlx5-diag: %s: %s\n", o->output, s->w.err);
 		return MD_EXIT_OUTPUT;
@@ -647,6 +671,7 @@ static void drain_until(struct session *s, uint64_t deadline, int stop_on_events
 		poll(&pfd, 1, ms);
 		drain_data(s);
 		drain_aux(s);
+		drain_tp(s);
 		status_line(s, t0, last_t, last_samples, 0);
 		if (!stop_on_events)
 			continue;
@@ -693,7 +718,8 @@ int md_record_run(const struct md_record_opts *o)
 	struct sigaction sa = { 0 };
 	struct session s = { 0 };
 	struct md_pmu *pmus = NULL;
-	int n = 0, idx, cpu, i, ret;
+	struct md_tp tps[MD_MAX_TRACEPOINTS];
+	int n = 0, idx, cpu, i, ret, nr_tps = 0;
 	char err[512];
 
 	if (!cfg) {
@@ -724,9 +750,22 @@ int md_record_run(const struct md_record_opts *o)
 			pmus[idx].name, pmus[idx].dir);
 		goto out;
 	}
+	for (i = 0; i < o->nr_tracepoints; i++) {
+		if (md_tp_lookup(o->tracepoints[i], &tps[i], err, sizeof(err))) {
+			fprintf(stderr, "mlx5-diag: %s\n", err);
+			goto out;
+		}
+		nr_tps++;
+	}
 	ret = open_session(&s, &pmus[idx], cpu, (const uint64_t (*)[3])cfg);
 	if (ret)
 		goto out;
+	if (nr_tps && md_tp_open(&s.tp, tps, nr_tps, o->clockid, &i)) {
+		if (i == EACCES || i == EPERM)
+			fprintf(stderr, "  %s\n", md_open_error_hint(EPERM, 0));
+		ret = MD_EXIT_OPEN;
+		goto out;
+	}
 	if (mdf_writer_open(&s.w, o->output)) {
 		fprintf(stderr, "mlx5-diag: %s\n", s.w.err);
 		ret = MD_EXIT_OUTPUT;
@@ -742,6 +781,8 @@ int md_record_run(const struct md_record_opts *o)
 	sa.sa_handler = on_chld;
 	sigaction(SIGCHLD, &sa, NULL);
 
+	if (nr_tps)
+		md_tp_enable(&s.tp, 1);
 	if (ioctl(s.fds[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP)) {
 		int e = errno;
 
@@ -756,6 +797,8 @@ int md_record_run(const struct md_record_opts *o)
 		if (ret) {
 			/* nothing was recorded: no file */
 			ioctl(s.fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+			if (nr_tps)
+				md_tp_enable(&s.tp, 0);
 			mdf_writer_close(&s.w);
 			if (strcmp(o->output, "-"))
 				unlink(o->output);
@@ -787,10 +830,15 @@ int md_record_run(const struct md_record_opts *o)
 	do {
 		drain_data(&s);
 		drain_aux(&s);
+		drain_tp(&s);
 		if (s.count.run_ended || !s.count.runs)
 			break;
 		usleep(5000);
 	} while (now_ns(CLOCK_MONOTONIC) < end_wait);
+	if (nr_tps) {
+		md_tp_enable(&s.tp, 0);
+		drain_tp(&s);
+	}
 	status_line(&s, t0, &last_t, &last_samples, 1);
 
 	ret = MD_EXIT_OK;
@@ -815,6 +863,12 @@ int md_record_run(const struct md_record_opts *o)
 	if (s.lost_records)
 		fprintf(stderr, "mlx5-diag: warning: %" PRIu64 " data-ring records lost\n",
 			s.lost_records);
+	if (s.tp.broken)
+		fprintf(stderr, "mlx5-diag: warning: a tracepoint ring held a record "
+			"of a bad size; the rest of that ring was not recorded\n");
+	if (nr_tps && !o->quiet)
+		fprintf(stderr, "mlx5-diag: %" PRIu64 " tracepoint events, %" PRIu64
+			" lost\n", s.tp.samples, s.tp.lost);
 	if (!o->quiet)
 		fprintf(stderr, "mlx5-diag: %" PRIu64 " samples, %" PRIu64 " lost, %u run%s, "
 			"%" PRIu64 " bytes of AUX data in %s\n", s.count.samples,
@@ -831,6 +885,9 @@ int md_record_run(const struct md_record_opts *o)
 out:
 	if (s.w.f)
 		mdf_writer_close(&s.w);
+	md_tp_close(&s.tp);
+	for (i = 0; i < nr_tps; i++)
+		md_tp_free(&tps[i]);
 	close_session(&s);
 	md_pmus_free(pmus, n > 0 ? n : 0);
 	free(cfg);

@@ -26,6 +26,7 @@ enum md_exit {
 };
 
 #define MD_MAX_EVENTS		64
+#define MD_MAX_TRACEPOINTS	16
 #define MD_DEFAULT_PERIOD_NS	1000000ull
 #define MD_DEFAULT_AUX_PAGES	256
 #define MD_DEFAULT_OUTPUT	"mlx5-diag.data"
@@ -52,6 +53,8 @@ struct md_record_opts {
 	char **cmd;				/* after --, NULL: none */
 	/* for doca: a second run at this period (0: none), written to the same file */
 	uint64_t reconfig_period_ns;
+	const char *tracepoints[MD_MAX_TRACEPOINTS];		/* --tracepoint SYS:NAME */
+	int nr_tracepoints;
 };
 
 /* Fill O with the defaults. */

@@ -6,15 +6,18 @@
  * flags, files and streams.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/mlx5_diag.h>
 
 #include "cli.h"
 #include "file.h"
+#include "perfdata_writer.h"
 #include "runner.h"
 #include "stream_writer.h"
 
@@ -159,9 +162,7 @@ static void check_output(const char *name, const char *a1, const char *a2,
 	free(got);
 }
 
-static void text_output(void)
-{
-	check_output("out.txt", NULL, NULL, NULL,
+static const char text_want[] =
 "SESSION run 0 0000:08:00.0 repetitive format1 rtc, period 100000 ns (requested 100000), 2 data IDs\n"
 "0 0 7.000100000 4.999900000 port_1_rx_bytes=1000000 port_1_tx_bytes=4295967297\n"
 "0 1 7.000200000 5.000000000 port_1_rx_bytes=2000003 port_1_tx_bytes=4296967300\n"
@@ -171,7 +172,11 @@ static void text_output(void)
 "SESSION run 1 0000:08:00.0 repetitive format0 frc 156250 kHz, period 100000 ns (requested 100000), 3 data IDs\n"
 "1 0 8.999360000~ 20000000 global_icmc_request=100 global_icmc_hit=4294967397 global_icmc_miss=8589934694\n"
 "1 1 8.999460000~ 20015625 global_icmc_request=1000103 global_icmc_hit=4295967400 global_icmc_miss=8590934697\n"
-"END run 1 after 2 samples: stopped\n");
+"END run 1 after 2 samples: stopped\n";
+
+static void text_output(void)
+{
+	check_output("out.txt", NULL, NULL, NULL, text_want);
 }
 
 /* DOCA's layout; RTC nanoseconds zero-padded to 9 digits (5.000000040) */
@@ -203,9 +208,7 @@ static void csv_output(void)
 	free(got);
 }
 
-static void json_output(void)
-{
-	check_output("out.json", "--format", "json", NULL,
+static const char json_want[] =
 "{\"type\":\"session\",\"run\":0,\"identifier\":\"0000:08:00.0\",\"mode\":\"repetitive\",\"sync\":0,\"clear\":0,\"format\":1,\"ts_source\":\"rtc\",\"freq_khz\":0,\"period_ns\":100000,\"period_ns_requested\":100000,\"data_ids\":[{\"id\":\"0x1020000100000001\",\"name\":\"port_1_rx_bytes\",\"class\":\"counter\"},{\"id\":\"0x1140000100000001\",\"name\":\"port_1_tx_bytes\",\"class\":\"counter\"}]}\n"
 "{\"type\":\"sample\",\"run\":0,\"seq\":0,\"perf_time\":7000100000,\"dev_time\":4999900000,\"dev_time_end\":4999900040,\"time_extrapolated\":false,\"values\":{\"port_1_rx_bytes\":1000000,\"port_1_tx_bytes\":4295967297}}\n"
 "{\"type\":\"sample\",\"run\":0,\"seq\":1,\"perf_time\":7000200000,\"dev_time\":5000000000,\"dev_time_end\":5000000040,\"time_extrapolated\":false,\"values\":{\"port_1_rx_bytes\":2000003,\"port_1_tx_bytes\":4296967300}}\n"
@@ -215,7 +218,11 @@ static void json_output(void)
 "{\"type\":\"session\",\"run\":1,\"identifier\":\"0000:08:00.0\",\"mode\":\"repetitive\",\"sync\":0,\"clear\":0,\"format\":0,\"ts_source\":\"frc\",\"freq_khz\":156250,\"period_ns\":100000,\"period_ns_requested\":100000,\"data_ids\":[{\"id\":\"0x1180000100000000\",\"name\":\"global_icmc_request\",\"class\":\"counter\"},{\"id\":\"0x1180000200000000\",\"name\":\"global_icmc_hit\",\"class\":\"counter\"},{\"id\":\"0x1180000300000000\",\"name\":\"global_icmc_miss\",\"class\":\"counter\"}]}\n"
 "{\"type\":\"sample\",\"run\":1,\"seq\":0,\"perf_time\":8999360000,\"dev_time\":20000000,\"dev_time_end\":20000000,\"time_extrapolated\":true,\"values\":{\"global_icmc_request\":100,\"global_icmc_hit\":4294967397,\"global_icmc_miss\":8589934694}}\n"
 "{\"type\":\"sample\",\"run\":1,\"seq\":1,\"perf_time\":8999460000,\"dev_time\":20015625,\"dev_time_end\":20015625,\"time_extrapolated\":true,\"values\":{\"global_icmc_request\":1000103,\"global_icmc_hit\":4295967400,\"global_icmc_miss\":8590934697}}\n"
-"{\"type\":\"end\",\"run\":1,\"next_seq\":2,\"reason\":\"stopped\"}\n");
+"{\"type\":\"end\",\"run\":1,\"next_seq\":2,\"reason\":\"stopped\"}\n";
+
+static void json_output(void)
+{
+	check_output("out.json", "--format", "json", NULL, json_want);
 }
 
 /* 1000003 bytes in 100000 ns: 10.00003 GB/s; ICMC: equal deltas, rate 1 */
@@ -380,6 +387,985 @@ static void recording_chunking_does_not_matter(void)
 	stream_free(&s);
 }
 
+
+/* ---- perf.data ---- */
+
+#define MLX5_PMU_TYPE	42
+
+/* Run decode as run_decode() does, its standard error into ERRFILE. */
+static int run_decode_err(const char *recording, const char *outfile,
+			  const char *errfile, const char *a1, const char *a2)
+{
+	int save, fd, ret;
+
+	fflush(stderr);
+	save = dup(2);
+	fd = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (save < 0 || fd < 0 || dup2(fd, 2) < 0)
+		abort();
+	close(fd);
+	ret = run_decode(recording, outfile, a1, a2, NULL);
+	fflush(stderr);
+	if (dup2(save, 2) < 0)
+		abort();
+	close(save);
+	return ret;
+}
+
+/* A stream of one sample on "sim:1" (format 1, RTC), for a second idx. */
+static void small_stream(struct stream *s)
+{
+	struct stream_session run0 = {
+		.run = 0, .out_format = 1, .ts_source = MLX5_DIAG_TS_RTC,
+		.num_ids = 2, .ids = port_ids, .period_ns = 200000,
+		.identifier = "sim:1",
+	};
+	struct stream_samples a = {
+		.out_format = 1, .ts_source = MLX5_DIAG_TS_RTC, .num_ids = 2,
+		.ids = port_ids, .first_seq = 0, .nr = 3,
+		.t0 = 3000000000ull, .t_step = 200000, .entry_step = 8,
+		.value_base = 77,
+	};
+
+	stream_init(s);
+	stream_session(s, &run0);
+	stream_time(s, MLX5_DIAG_TS_RTC, 2999900000ull, 6999950000ull, 100);
+	stream_time(s, MLX5_DIAG_TS_RTC, 3000500000ull, 7000550000ull, 100);
+	stream_samples(s, &a);
+	stream_end(s, 3, MLX5_DIAG_END_STOPPED);
+}
+
+/*
+ * A perf.data as perf record -e mlx5_diag_0// writes it: the mlx5 event
+ * and a dummy tracking event, the PMU mappings, AUXTRACE_INFO, then the
+ * stream of idx 1 (cpu 1) in AUXTRACE events of CHUNK bytes, with other
+ * events (FINISHED_ROUND) between them.
+ */
+static void example_perfdata(struct pdw *w, int pipe, size_t chunk)
+{
+	struct pdw_attr mlx5 = {
+		.type = MLX5_PMU_TYPE, .config = 0x1180000200000000ull,
+		.sample_type = 0x10087, .ids = { 100, 101 }, .nr_ids = 2,
+		.name = "mlx5_diag_0//",
+	};
+	struct pdw_attr dummy = {
+		.type = 1, .config = 9, .sample_type = 0x10087,
+		.ids = { 102, 103 }, .nr_ids = 2, .name = "dummy:u",
+	};
+	static const uint8_t round[8] = { 68, 0, 0, 0, 0, 0, 8, 0 };
+	struct stream s;
+
+	pdw_init(w, pipe);
+	pdw_add_attr(w, &mlx5);
+	pdw_add_attr(w, &dummy);
+	pdw_add_pmu(w, 4, "cpu");
+	pdw_add_pmu(w, MLX5_PMU_TYPE, "mlx5_diag_0");
+	pdw_auxtrace_info(w, 7, MLX5_PMU_TYPE, MLX5_DIAG_ABI_VERSION, 0);
+	example_stream(&s);
+	for (size_t off = 0; off < s.len; off += chunk) {
+		pdw_auxtrace(w, 1, 1, s.buf + off,
+			     s.len - off < chunk ? s.len - off : chunk);
+		pdw_raw(w, round, sizeof(round));
+	}
+	stream_free(&s);
+}
+
+static void check_same(const char *name, const char *got_path, const char *want)
+{
+	char *got = slurp(got_path);
+
+	CHECK(!strcmp(got, want), "%s:\n--- got ---\n%s\n--- want ---\n%s", name,
+	      got, want);
+	free(got);
+}
+
+/* The values and perf times of the recording, from file and pipe mode. */
+static void perfdata_outputs(void)
+{
+	static const size_t chunks[] = { 8, 64, 4096 };
+	char err[512], want_msg[128];
+	struct pdw w;
+	char *msg;
+
+	snprintf(err, sizeof(err), "%s", path_of("perf.err"));
+	{
+		struct stream s;
+
+		example_stream(&s);
+		snprintf(want_msg, sizeof(want_msg), "perf.data: idx 1 (cpu 1): %zu "
+			 "bytes of AUX data of mlx5_diag_0 (PMU type 42)\n", s.len);
+		stream_free(&s);
+	}
+	for (int pipe = 0; pipe < 2; pipe++) {
+		for (size_t i = 0; i < 3; i++) {
+			example_perfdata(&w, pipe, chunks[i]);
+			pdw_write(&w, path_of("perf.data"));
+			pdw_free(&w);
+			CHECK_INT(run_decode(path_of("perf.data"), path_of("p.txt"),
+					     NULL, NULL, NULL), DECODE_EXIT_OK, "text");
+			check_same(pipe ? "pipe text" : "file text", path_of("p.txt"),
+				   text_want);
+			CHECK_INT(run_decode(path_of("perf.data"), path_of("p.csv"),
+					     "--format", "csv", NULL), DECODE_EXIT_OK, "csv");
+			check_same(pipe ? "pipe csv" : "file csv", path_of("p.csv"),
+				   csv_want);
+			CHECK_INT(run_decode(path_of("perf.data"), path_of("p.json"),
+					     "--format", "json", NULL), DECODE_EXIT_OK,
+				  "json");
+			check_same(pipe ? "pipe json" : "file json", path_of("p.json"),
+				   json_want);
+		}
+		/* the PMU of priv[0], named by HEADER_PMU_MAPPINGS */
+		example_perfdata(&w, pipe, 64);
+		pdw_write(&w, path_of("perf.data"));
+		pdw_free(&w);
+		{
+			char *argv[] = { "decode", "-o", path_of("p.txt"),
+					 path_of("perf.data"), NULL };
+			int save = dup(2), fd = open(err, O_WRONLY | O_CREAT | O_TRUNC,
+						     0644);
+
+			fflush(stderr);
+			dup2(fd, 2);
+			close(fd);
+			CHECK_INT(cmd_decode(4, argv), DECODE_EXIT_OK, "not quiet");
+			fflush(stderr);
+			dup2(save, 2);
+			close(save);
+		}
+		msg = slurp(err);
+		CHECK(strstr(msg, want_msg) != NULL, "names the PMU: %s", msg);
+		CHECK(!strstr(msg, "warning"), "no warning: %s", msg);
+		free(msg);
+		/* perf's own losses: an AUX area that filled, ring records lost */
+		{
+			static const uint8_t aux[40] = { 11, 0, 0, 0, 0, 0, 40, 0,
+				[24] = 1 };
+			static const uint8_t lost[40] = { 2, 0, 0, 0, 0, 0, 40, 0,
+				[16] = 7 };
+			char *argv[] = { "decode", "-o", path_of("p.txt"),
+					 path_of("perf.data"), NULL };
+			int save, fd;
+
+			example_perfdata(&w, pipe, 64);
+			pdw_raw(&w, aux, sizeof(aux));
+			pdw_raw(&w, lost, sizeof(lost));
+			pdw_write(&w, path_of("perf.data"));
+			pdw_free(&w);
+			save = dup(2);
+			fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+			fflush(stderr);
+			dup2(fd, 2);
+			close(fd);
+			CHECK_INT(cmd_decode(4, argv), DECODE_EXIT_OK, "with losses");
+			fflush(stderr);
+			dup2(save, 2);
+			close(save);
+			msg = slurp(err);
+			CHECK(strstr(msg, "perf.data: warning: PERF_RECORD_AUX flagged 1 "
+				     "time truncated (the AUX area filled and the kernel "
+				     "stopped the event: use larger -m ,PAGES) and 0 times "
+				     "collision\n") &&
+			      strstr(msg, "perf.data: warning: 7 perf records lost "
+				     "(PERF_RECORD_LOST)\n"), "the losses: %s", msg);
+			free(msg);
+			check_same("with losses", path_of("p.txt"), text_want);
+		}
+	}
+}
+
+/* Two devices (idx 0 and 3): each stream decoded whole, in idx order. */
+static void perfdata_two_streams(void)
+{
+	struct stream a, b;
+	struct pdw w;
+	char *want_a, *want_b, *want, *got;
+	size_t off_a = 0, off_b = 0;
+
+	example_stream(&a);
+	small_stream(&b);
+	write_recording(path_of("b.mlx5diag"), &b, 64);
+	CHECK_INT(run_decode(path_of("b.mlx5diag"), path_of("b.txt"), NULL, NULL,
+			     NULL), DECODE_EXIT_OK, "the second stream alone");
+	want_a = strdup(text_want);
+	want_b = slurp(path_of("b.txt"));
+	CHECK(strstr(want_b, "SESSION run 0 sim:1 ") && strstr(want_b, "\n0 2 7.000"),
+	      "second stream:\n%s", want_b);
+	want = malloc(strlen(want_a) + strlen(want_b) + 1);
+	strcpy(want, want_a);
+	strcat(want, want_b);
+
+	for (int pipe = 0; pipe < 2; pipe++) {
+		pdw_init(&w, pipe);
+		pdw_add_pmu(&w, MLX5_PMU_TYPE, "mlx5_diag_0");
+		pdw_auxtrace_info(&w, 7, MLX5_PMU_TYPE, MLX5_DIAG_ABI_VERSION, 0);
+		/* idx 3 first in the file, the two interleaved */
+		off_a = off_b = 0;
+		while (off_a < a.len || off_b < b.len) {
+			size_t n = b.len - off_b < 40 ? b.len - off_b : 40;
+
+			if (n)
+				pdw_auxtrace(&w, 3, 5, b.buf + off_b, n);
+			off_b += n;
+			n = a.len - off_a < 56 ? a.len - off_a : 56;
+			if (n)
+				pdw_auxtrace(&w, 0, 2, a.buf + off_a, n);
+			off_a += n;
+		}
+		pdw_write(&w, path_of("two.data"));
+		pdw_free(&w);
+		CHECK_INT(run_decode(path_of("two.data"), path_of("two.txt"), NULL,
+				     NULL, NULL), DECODE_EXIT_OK, "two streams");
+		got = slurp(path_of("two.txt"));
+		CHECK(!strcmp(got, want), "%s mode:\n--- got ---\n%s\n--- want ---\n%s",
+		      pipe ? "pipe" : "file", got, want);
+		free(got);
+	}
+	free(want_a);
+	free(want_b);
+	free(want);
+	stream_free(&a);
+	stream_free(&b);
+}
+
+/*
+ * `mlx5-diag decode -` in a child process whose standard input is a pipe
+ * that this process fills with FILE. Returns the child's status.
+ */
+static int decode_from_pipe(const char *file, const char *outfile,
+			    const char *errfile)
+{
+	char *data = malloc(1 << 20);
+	int p[2], status;
+	size_t len;
+	pid_t pid;
+	FILE *f = fopen(file, "rb");
+
+	if (!f || !data || pipe(p))
+		abort();
+	len = fread(data, 1, 1 << 20, f);
+	fclose(f);
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		abort();
+	if (!pid) {
+		close(p[1]);
+		if (dup2(p[0], 0) < 0)
+			_exit(100);
+		close(p[0]);
+		_exit(run_decode_err("-", outfile, errfile, NULL, NULL));
+	}
+	close(p[0]);
+	if (write(p[1], data, len) != (ssize_t)len)
+		abort();
+	close(p[1]);
+	free(data);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+static void perfdata_stdin(void)
+{
+	struct pdw w;
+	char *msg;
+
+	example_perfdata(&w, 1, 64);
+	pdw_write(&w, path_of("pipe.data"));
+	pdw_free(&w);
+	CHECK_INT(decode_from_pipe(path_of("pipe.data"), path_of("stdin.txt"),
+				   path_of("stdin.err")), DECODE_EXIT_OK,
+		  "decode - of a pipe-mode stream");
+	check_same("decode -", path_of("stdin.txt"), text_want);
+
+	example_perfdata(&w, 0, 64);
+	pdw_write(&w, path_of("file.data"));
+	pdw_free(&w);
+	CHECK_INT(decode_from_pipe(path_of("file.data"), path_of("stdin.txt"),
+				   path_of("stdin.err")), DECODE_EXIT_FILE,
+		  "decode - of a file-mode perf.data");
+	msg = slurp(path_of("stdin.err"));
+	CHECK(strstr(msg, "-: a perf.data in file mode must be a regular file") != NULL,
+	      "says why: %s", msg);
+	free(msg);
+
+	/* and the recording of mlx5-diag record on standard input */
+	{
+		struct stream s;
+
+		example_stream(&s);
+		write_recording(path_of("stdin.mlx5diag"), &s, 64);
+		stream_free(&s);
+	}
+	CHECK_INT(decode_from_pipe(path_of("stdin.mlx5diag"), path_of("stdin.txt"),
+				   path_of("stdin.err")), DECODE_EXIT_OK,
+		  "decode - of an mlx5-diag recording");
+	check_same("decode - (MLX5DIAG)", path_of("stdin.txt"), text_want);
+}
+
+/*
+ * Every cut of the file: never a crash; file mode is always refused (the
+ * header names what is missing); a pipe cut inside an event is refused,
+ * one cut between events decodes what came before.
+ */
+static void perfdata_truncated(void)
+{
+	struct pdw w;
+	size_t size, cut, bad = 0, ok = 0;
+	char *all;
+	FILE *f;
+
+	for (int pipe = 0; pipe < 2; pipe++) {
+		example_perfdata(&w, pipe, 64);
+		size = pdw_write(&w, path_of("full.data"));
+		pdw_free(&w);
+		all = slurp(path_of("full.data"));
+		for (cut = 0; cut < size; cut++) {
+			int ret;
+
+			f = fopen(path_of("cut.data"), "wb");
+			if (!f || fwrite(all, 1, cut, f) != cut || fclose(f))
+				abort();
+			ret = run_decode_err(path_of("cut.data"), path_of("cut.txt"),
+					     path_of("cut.err"), NULL, NULL);
+			if (!pipe && ret != DECODE_EXIT_FILE) {
+				CHECK_INT(ret, DECODE_EXIT_FILE, "file mode cut");
+				printf("#   at %zu of %zu bytes\n", cut, size);
+				bad++;
+			}
+			if (pipe && ret == DECODE_EXIT_OK)
+				ok++;
+			if (pipe && ret != DECODE_EXIT_OK && ret != DECODE_EXIT_FILE &&
+			    ret != DECODE_EXIT_STREAM) {
+				CHECK_INT(ret, DECODE_EXIT_FILE, "pipe mode cut");
+				bad++;
+			}
+			if (bad > 5)
+				break;
+		}
+		free(all);
+	}
+	/* the pipe's events end at record boundaries of the stream 7 times */
+	CHECK(ok > 0 && ok < 40, "some pipe cuts between events decode (%zu)", ok);
+}
+
+struct patch {
+	const char *what;
+	int pipe;
+	long at;		/* offset in the data section; -1: from the file start */
+	size_t file_at;
+	uint8_t bytes[8];
+	size_t n;
+	int status;
+	const char *msg;
+};
+
+static void write_patched(const struct patch *p)
+{
+	struct pdw w;
+	FILE *f;
+	char *all;
+	size_t size, at;
+
+	example_perfdata(&w, p->pipe, 64);
+	size = pdw_write(&w, path_of("patched.data"));
+	at = p->at < 0 ? p->file_at : w.data_offset + (size_t)p->at;
+	pdw_free(&w);
+	all = slurp(path_of("patched.data"));
+	memcpy(all + at, p->bytes, p->n);
+	f = fopen(path_of("patched.data"), "wb");
+	if (!f || fwrite(all, 1, size, f) != size || fclose(f))
+		abort();
+	free(all);
+}
+
+static void perfdata_malformed(void)
+{
+	/* data section: AUXTRACE_INFO (40 bytes) at 0, AUXTRACE at 40; it
+	 * starts at 440 (file mode) or 500 (pipe mode) */
+	static const struct patch list[] = {
+		{ "an event smaller than its header", 0, 6, 0, { 4, 0 }, 2,
+		  DECODE_EXIT_FILE, "malformed perf.data: the event at offset 440 "
+		  "(type 70) has size 4, less than its header" },
+		{ "AUXTRACE smaller than its struct", 0, 46, 0, { 40, 0 }, 2,
+		  DECODE_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 480 has size 40 "
+		  "(at least 48)" },
+		{ "AUX data past the end of the file (pipe)", 1, 48, 0,
+		  { 0, 0, 0, 1 }, 4, DECODE_EXIT_FILE, "truncated perf.data: "
+		  "PERF_RECORD_AUXTRACE at offset 540: 16777216 bytes of AUX data, the "
+		  "file ends 1456 bytes after the event" },
+		{ "AUX data past the data section", 0, 48, 0, { 0, 0, 0, 1 }, 4,
+		  DECODE_EXIT_FILE, "malformed perf.data: PERF_RECORD_AUXTRACE at "
+		  "offset 480: 16777216 bytes of AUX data run past the end of the data "
+		  "section at 1984" },
+		{ "an event past the end of the data section", 0, 1542, 0, { 16 },
+		  1, DECODE_EXIT_FILE, "malformed perf.data: the event at offset "
+		  "1976 (type 68, 16 bytes) runs past the end of the data section at "
+		  "1984" },
+		{ "AUX data not a multiple of 8", 0, 48, 0, { 60 }, 1,
+		  DECODE_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 480: 60 bytes of "
+		  "AUX data, not a multiple of 8" },
+		{ "another AUX type", 0, 8, 0, { 6 }, 1, DECODE_EXIT_FILE,
+		  "PERF_RECORD_AUXTRACE_INFO at offset 440: AUX area data of type 6, "
+		  "not mlx5_diag (7)" },
+		{ "another ABI version", 1, 24, 0, { 2 }, 1, DECODE_EXIT_FILE,
+		  "PERF_RECORD_AUXTRACE_INFO at offset 500: record ABI version 2, this "
+		  "decoder knows version 1" },
+		{ "snapshot mode", 0, 32, 0, { 1 }, 1, DECODE_EXIT_FILE,
+		  "a snapshot-mode recording (perf record -S)" },
+		{ "a snapshot flag of 2", 0, 32, 0, { 2 }, 1, DECODE_EXIT_FILE,
+		  "snapshot flag 2 (0 or 1)" },
+		{ "AUXTRACE before AUXTRACE_INFO", 0, 0, 0, { 68 }, 1,
+		  DECODE_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 480 before any "
+		  "PERF_RECORD_AUXTRACE_INFO" },
+		{ "a compressed event", 1, 40, 0, { 81 }, 1, DECODE_EXIT_FILE,
+		  "PERF_RECORD_COMPRESSED at offset 540: a compressed perf.data" },
+		{ "a malformed record of the stream", 0, 88, 0, { 9 }, 1,
+		  DECODE_EXIT_STREAM, "idx 1 (cpu 1) AUX stream byte 0: " },
+		{ "a bad header size", 0, -1, 8, { 50 }, 1, DECODE_EXIT_FILE,
+		  "malformed perf.data header: size 50 (pipe mode: 16, file mode: 104)" },
+		{ "a bad pipe header size", 1, -1, 8, { 24 }, 1, DECODE_EXIT_FILE,
+		  "malformed perf.data header: size 24" },
+		{ "attr_size", 0, -1, 16, { 10 }, 1, DECODE_EXIT_FILE,
+		  "malformed perf.data header: attr_size 10" },
+		{ "the data section past the end", 0, -1, 48, { 0, 0, 0, 1 }, 4,
+		  DECODE_EXIT_FILE, "the data section at offset 440 of 16777216 "
+		  "bytes runs past the end of the file (2620 bytes)" },
+		{ "an ids section past the end", 0, -1, 280, { 0, 0, 1 }, 3,
+		  DECODE_EXIT_FILE, "an ids section at offset 104 of 65536 bytes "
+		  "runs past the end of the file" },
+		{ "a big-endian perf.data", 0, -1, 0, "2ELIFREP", 8,
+		  DECODE_EXIT_FILE, "(big-endian) is not supported" },
+		{ "a HEADER_ATTR larger than its event", 1, -1, 28, { 200 }, 1,
+		  DECODE_EXIT_FILE, "PERF_RECORD_HEADER_ATTR at offset 16: malformed "
+		  "(attr.size 200 in 152 bytes)" },
+		{ "PMU mappings that run past their end", 1, -1, 352, { 0, 0, 1 },
+		  3, DECODE_EXIT_FILE, "malformed HEADER_PMU_MAPPINGS: 65536 PMUs in "
+		  "148 bytes" },
+	};
+	size_t i;
+	char *msg;
+
+	for (i = 0; i < sizeof(list) / sizeof(list[0]); i++) {
+		const struct patch *p = &list[i];
+		int ret;
+
+		write_patched(p);
+		ret = run_decode_err(path_of("patched.data"), path_of("patched.txt"),
+				     path_of("patched.err"), NULL, NULL);
+		msg = slurp(path_of("patched.err"));
+		CHECK(ret == p->status && strstr(msg, p->msg),
+		      "%s: status %d (want %d), message: %s(want '%s')", p->what,
+		      ret, p->status, msg, p->msg);
+		free(msg);
+	}
+}
+
+/* ---- --timeline ---- */
+
+#define SCHED_SWITCH	118
+#define S_TYPE_OWN	0x10486ull	/* IDENTIFIER TID TIME CPU RAW */
+#define S_TYPE_PERF	0x10587ull	/* ... and IP, PERIOD (perf record) */
+
+static char *sched_format(void)
+{
+	return slurp(MD_TESTS_DIR "/tracefs/events/sched/sched_switch/format");
+}
+
+struct rec {
+	uint8_t b[512];
+	size_t n;
+};
+
+static void r_put(struct rec *r, const void *p, size_t n)
+{
+	memcpy(r->b + r->n, p, n);
+	r->n += n;
+}
+
+static void r_u32(struct rec *r, uint32_t v)
+{
+	r_put(r, &v, 4);
+}
+
+static void r_u64(struct rec *r, uint64_t v)
+{
+	r_put(r, &v, 8);
+}
+
+static void r_header(struct rec *r, uint32_t type)
+{
+	r->n = 0;
+	r_u32(r, type);
+	r_u32(r, 0);			/* misc, size: set by r_done() */
+}
+
+static size_t r_done(struct rec *r)
+{
+	uint16_t size = (uint16_t)r->n;
+
+	memcpy(r->b + 6, &size, 2);
+	return r->n;
+}
+
+/* The sample_id of a non-sample record: TID, TIME, CPU, IDENTIFIER. */
+static void r_trailer(struct rec *r, uint32_t tid, uint64_t time, uint32_t cpu,
+		      uint64_t id)
+{
+	r_u32(r, tid);
+	r_u32(r, tid);
+	r_u64(r, time);
+	r_u32(r, cpu);
+	r_u32(r, 0);
+	r_u64(r, id);
+}
+
+/* A sched_switch sample of PREV (running on CPU at TIME) to NEXT. */
+static size_t switch_sample(struct rec *r, uint64_t st, uint64_t id,
+			    uint64_t time, uint32_t cpu, const char *prev,
+			    int32_t prev_pid, int64_t prev_state,
+			    const char *next, int32_t next_pid)
+{
+	uint8_t raw[68] = { 0 };
+	int32_t prio = 120;
+	uint16_t type = SCHED_SWITCH;
+
+	memcpy(raw, &type, 2);
+	memcpy(raw + 4, &prev_pid, 4);
+	strncpy((char *)raw + 8, prev, 16);
+	memcpy(raw + 24, &prev_pid, 4);
+	memcpy(raw + 28, &prio, 4);
+	memcpy(raw + 32, &prev_state, 8);
+	strncpy((char *)raw + 40, next, 16);
+	memcpy(raw + 56, &next_pid, 4);
+	memcpy(raw + 60, &prio, 4);
+	r_header(r, 9);
+	r_u64(r, id);
+	if (st & 1)
+		r_u64(r, 0xffffffff81000000ull);	/* ip */
+	r_u32(r, (uint32_t)prev_pid);
+	r_u32(r, (uint32_t)prev_pid);
+	r_u64(r, time);
+	r_u32(r, cpu);
+	r_u32(r, 0);
+	if (st & 0x100)
+		r_u64(r, 1);				/* period */
+	r_u32(r, sizeof(raw));
+	r_put(r, raw, sizeof(raw));
+	return r_done(r);
+}
+
+static size_t comm_rec(struct rec *r, uint32_t pid, const char *comm,
+		       uint64_t time, uint64_t id)
+{
+	char name[16] = { 0 };
+
+	strncpy(name, comm, 15);
+	r_header(r, 3);
+	r_u32(r, pid);
+	r_u32(r, pid);
+	r_put(r, name, 16);
+	r_trailer(r, pid, time, 0, id);
+	return r_done(r);
+}
+
+static size_t fork_rec(struct rec *r, uint32_t child, uint32_t parent,
+		       uint64_t time, uint64_t id)
+{
+	r_header(r, 7);
+	r_u32(r, child);
+	r_u32(r, parent);
+	r_u32(r, child);
+	r_u32(r, parent);
+	r_u64(r, time);
+	r_trailer(r, child, time, 1, id);
+	return r_done(r);
+}
+
+static size_t exit_rec(struct rec *r, uint32_t tid, uint64_t time, uint64_t id)
+{
+	r_header(r, 4);
+	r_u32(r, tid);
+	r_u32(r, 1);
+	r_u32(r, tid);
+	r_u32(r, 1);
+	r_u64(r, time);
+	r_trailer(r, tid, time, 1, id);
+	return r_done(r);
+}
+
+static size_t lost_rec(struct rec *r, uint64_t n, uint64_t time, uint32_t cpu,
+		       uint64_t id)
+{
+	r_header(r, 2);
+	r_u64(r, id);
+	r_u64(r, n);
+	r_trailer(r, 0xffffffffu, time, cpu, id);
+	return r_done(r);
+}
+
+/*
+ * The records of the timeline tests, ids ID0 (CPU 0) and ID1 (CPU 1):
+ * names at time 0, a switch on CPU 0 between the first two mlx5 samples,
+ * a fork of sh (101) whose switch on CPU 1 shows its parent's name, an
+ * exec that renames it "workload", 3 events lost on CPU 1, its exit
+ * (after which, as in perf, it has no name), one switch after the last
+ * sample. Written to F one record at a time (PER_RECORD)
+ * or gathered in one buffer.
+ */
+typedef void (*rec_sink)(void *ctx, const void *rec, size_t len);
+
+static void timeline_records(uint64_t st, uint64_t id0, uint64_t id1,
+			     rec_sink sink, void *ctx)
+{
+	struct rec r;
+
+	sink(ctx, r.b, comm_rec(&r, 1, "init", 0, 0));
+	sink(ctx, r.b, comm_rec(&r, 100, "sh", 0, 0));
+	sink(ctx, r.b, switch_sample(&r, st, id0, 7000150000ull, 0, "sh", 100, 1,
+				     "swapper/0", 0));
+	sink(ctx, r.b, fork_rec(&r, 101, 100, 7000300000ull, id1));
+	sink(ctx, r.b, switch_sample(&r, st, id1, 7000400000ull, 1, "sh", 101, 0,
+				     "init", 1));
+	sink(ctx, r.b, comm_rec(&r, 101, "workload", 7000450000ull, id1));
+	sink(ctx, r.b, switch_sample(&r, st, id1, 8000000000ull, 1, "workload",
+				     101, 2, "swapper/1", 0));
+	sink(ctx, r.b, lost_rec(&r, 3, 8500000000ull, 1, id1));
+	sink(ctx, r.b, exit_rec(&r, 101, 8600000000ull, id1));
+	sink(ctx, r.b, switch_sample(&r, st, id1, 8700000000ull, 1, "workload",
+				     101, 16, "swapper/1", 0));
+	sink(ctx, r.b, switch_sample(&r, st, id0, 9500000000ull, 0, "swapper/0",
+				     0, 0, "init", 1));
+}
+
+static void to_stream(void *ctx, const void *rec, size_t len)
+{
+	struct stream *s = ctx;
+
+	if (s->len + len > s->cap) {
+		s->cap = (s->len + len) * 2;
+		s->buf = realloc(s->buf, s->cap);
+		if (!s->buf)
+			abort();
+	}
+	memcpy(s->buf + s->len, rec, len);
+	s->len += len;
+}
+
+static const char timeline_want[] =
+"     mlx5_diag_0       - [001]     7.000100000: 0000:08:00.0 SESSION: run 0 repetitive format1 rtc, period 100000 ns (requested 100000), 2 data IDs\n"
+"     mlx5_diag_0       - [001]     7.000100000: 0000:08:00.0 sample: run 0 seq 0 dev 4.999900000 port_1_rx_bytes=1000000 port_1_tx_bytes=4295967297\n"
+"              sh     100 [000]     7.000150000: sched:sched_switch: prev_comm=sh prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+"     mlx5_diag_0       - [001]     7.000200000: 0000:08:00.0 sample: run 0 seq 1 dev 5.000000000 port_1_rx_bytes=2000003 port_1_tx_bytes=4296967300\n"
+"              sh     101 [001]     7.000400000: sched:sched_switch: prev_comm=sh prev_pid=101 prev_prio=120 prev_state=R ==> next_comm=init next_pid=1 next_prio=120\n"
+"     mlx5_diag_0       - [001]     7.000500000: 0000:08:00.0 LOST: run 0 samples 2..3 (2): fw_overwrite\n"
+"     mlx5_diag_0       - [001]     7.000500000: 0000:08:00.0 sample: run 0 seq 4 dev 5.000300000 port_1_rx_bytes=5000012 port_1_tx_bytes=4299967309\n"
+"     mlx5_diag_0       - [001]     7.000500000: 0000:08:00.0 END: run 0 after 5 samples: stopped\n"
+"        workload     101 [001]     8.000000000: sched:sched_switch: prev_comm=workload prev_pid=101 prev_prio=120 prev_state=D ==> next_comm=swapper/1 next_pid=0 next_prio=120\n"
+"               -       - [001]     8.500000000: lost: 3 events (the ring was full)\n"
+"            :101     101 [001]     8.700000000: sched:sched_switch: prev_comm=workload prev_pid=101 prev_prio=120 prev_state=X ==> next_comm=swapper/1 next_pid=0 next_prio=120\n"
+"     mlx5_diag_0       - [001]     8.999360000: 0000:08:00.0 SESSION: run 1 repetitive format0 frc 156250 kHz, period 100000 ns (requested 100000), 3 data IDs\n"
+"     mlx5_diag_0       - [001]     8.999360000~: 0000:08:00.0 sample: run 1 seq 0 dev 20000000 global_icmc_request=100 global_icmc_hit=4294967397 global_icmc_miss=8589934694\n"
+"     mlx5_diag_0       - [001]     8.999460000~: 0000:08:00.0 sample: run 1 seq 1 dev 20015625 global_icmc_request=1000103 global_icmc_hit=4295967400 global_icmc_miss=8590934697\n"
+"     mlx5_diag_0       - [001]     8.999460000: 0000:08:00.0 END: run 1 after 2 samples: stopped\n"
+"         swapper       0 [000]     9.500000000: sched:sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=init next_pid=1 next_prio=120\n";
+
+/* A recording of mlx5-diag record --tracepoint sched:sched_switch. */
+static void write_timeline_recording(const char *path, const char *format_text,
+				     const char *extra_meta, const struct stream *perf)
+{
+	struct mdf_meta_buf m = { 0 };
+	struct mdf_writer w;
+	struct stream s;
+	const char *line = format_text;
+
+	if (mdf_writer_open(&w, path) || mdf_meta_add(&m, "pmu", "mlx5_diag_0") ||
+	    mdf_meta_add(&m, "cpu", "1") || mdf_meta_add(&m, "long_size", "8") ||
+	    mdf_meta_add(&m, "tracepoint",
+			 "0 config=118 sample_type=0x10486 name=sched:sched_switch"))
+		abort();
+	while (*line) {
+		size_t n = strcspn(line, "\n");
+
+		if (mdf_meta_addf(&m, "tracepoint_format", "0 %.*s", (int)n, line))
+			abort();
+		line += n + (line[n] == '\n');
+	}
+	if (mdf_meta_add(&m, "sample_id", "1000 tracepoint=0 cpu=0") ||
+	    mdf_meta_add(&m, "sample_id", "1001 tracepoint=0 cpu=1") ||
+	    (extra_meta && mdf_meta_add(&m, "sample_id", extra_meta)) ||
+	    mdf_write_chunk(&w, MDF_CHUNK_META, m.text, m.len))
+		abort();
+	mdf_meta_buf_free(&m);
+	example_stream(&s);
+	/* the names first, then AUX and PERF chunks as a drain writes them */
+	if (mdf_write_chunk(&w, MDF_CHUNK_PERF, perf->buf, 64) ||
+	    mdf_write_chunk(&w, MDF_CHUNK_AUX, s.buf, 400) ||
+	    mdf_write_chunk(&w, MDF_CHUNK_PERF, perf->buf + 64, perf->len - 64) ||
+	    mdf_write_chunk(&w, MDF_CHUNK_AUX, s.buf + 400, s.len - 400) ||
+	    mdf_writer_close(&w))
+		abort();
+	stream_free(&s);
+}
+
+static void timeline_recording(void)
+{
+	struct stream perf = { 0 };
+	char *fmt = sched_format(), *got;
+
+	timeline_records(S_TYPE_OWN, 1000, 1001, to_stream, &perf);
+	CHECK(perf.len > 64 && !memcmp(perf.buf + 8 + 8, "init", 4) &&
+	      perf.buf[6] == 64, "the two COMM records of time 0 are 64 bytes");
+	write_timeline_recording(path_of("tl.mlx5diag"), fmt, NULL, &perf);
+	CHECK_INT(run_decode(path_of("tl.mlx5diag"), path_of("tl.txt"),
+			     "--timeline", NULL, NULL), DECODE_EXIT_OK, "--timeline");
+	check_same("timeline", path_of("tl.txt"), timeline_want);
+	/* without --timeline the PERF chunks are skipped */
+	CHECK_INT(run_decode(path_of("tl.mlx5diag"), path_of("tl.txt"), NULL, NULL,
+			     NULL), DECODE_EXIT_OK, "text");
+	check_same("text of a recording with tracepoints", path_of("tl.txt"),
+		   text_want);
+	CHECK_INT(run_decode(path_of("tl.mlx5diag"), path_of("tl.txt"),
+			     "--timeline", "--format", "csv"), DECODE_EXIT_USAGE,
+		  "--timeline with csv");
+	free(perf.buf);
+	free(fmt);
+	(void)got;
+}
+
+/* perf's tracing data (trace-event-read.c) holding one format of "sched" */
+static void tracing_blob(struct stream *b, const char *format)
+{
+	static const uint8_t magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c',
+					 'i', 'n', 'g' };
+	uint64_t zero = 0, len = strlen(format);
+	uint32_t page = 4096, one = 1, none = 0;
+
+	b->len = 0;
+	to_stream(b, magic, sizeof(magic));
+	to_stream(b, "0.6", 4);
+	to_stream(b, "\0\010", 2);		/* little-endian, 8-byte long */
+	to_stream(b, &page, 4);
+	to_stream(b, "header_page", 12);
+	to_stream(b, &zero, 8);
+	to_stream(b, "header_event", 13);
+	to_stream(b, &zero, 8);
+	to_stream(b, &none, 4);			/* ftrace formats */
+	to_stream(b, &one, 4);			/* event systems */
+	to_stream(b, "sched", 6);
+	to_stream(b, &one, 4);
+	to_stream(b, &len, 8);
+	to_stream(b, format, len);
+	to_stream(b, &none, 4);			/* kallsyms */
+	to_stream(b, &none, 4);			/* printk formats */
+	to_stream(b, &zero, 8);			/* saved cmdlines */
+}
+
+static void to_pdw(void *ctx, const void *rec, size_t len)
+{
+	pdw_raw(ctx, rec, len);
+}
+
+/*
+ * perf record -e mlx5_diag_0// -e sched:sched_switch -a: the stream of
+ * idx 1 (cpu 1) and the records of the recording's timeline test.
+ */
+static void timeline_perfdata(struct pdw *w, int pipe, struct stream *tracing)
+{
+	struct pdw_attr mlx5 = {
+		.type = MLX5_PMU_TYPE, .config = 0x1180000200000000ull,
+		.sample_type = 0x10087, .flags = 1ull << 18, .ids = { 100, 101 },
+		.nr_ids = 2, .name = "mlx5_diag_0//",
+	};
+	struct pdw_attr sw = {
+		.type = 2, .config = SCHED_SWITCH, .sample_type = S_TYPE_PERF,
+		.flags = 1ull << 18, .ids = { 1000, 1001 }, .nr_ids = 2,
+		.name = "sched:sched_switch",
+	};
+	struct stream s;
+	char *fmt = sched_format();
+
+	tracing->buf = NULL;
+	tracing->cap = 0;
+	tracing_blob(tracing, fmt);
+	free(fmt);
+	pdw_init(w, pipe);
+	pdw_add_attr(w, &mlx5);
+	pdw_add_attr(w, &sw);
+	pdw_add_pmu(w, MLX5_PMU_TYPE, "mlx5_diag_0");
+	w->tracing = tracing->buf;
+	w->tracing_len = tracing->len;
+	pdw_auxtrace_info(w, 7, MLX5_PMU_TYPE, MLX5_DIAG_ABI_VERSION, 0);
+	example_stream(&s);
+	pdw_auxtrace(w, 1, 1, s.buf, 400);
+	timeline_records(S_TYPE_PERF, 1000, 1001, to_pdw, w);
+	pdw_auxtrace(w, 1, 1, s.buf + 400, s.len - 400);
+	stream_free(&s);
+}
+
+static void timeline_perf_data(void)
+{
+	struct stream tracing;
+	struct pdw w;
+
+	for (int pipe = 0; pipe < 2; pipe++) {
+		timeline_perfdata(&w, pipe, &tracing);
+		pdw_write(&w, path_of("tl.data"));
+		pdw_free(&w);
+		free(tracing.buf);
+		CHECK_INT(run_decode(path_of("tl.data"), path_of("tlp.txt"),
+				     "--timeline", NULL, NULL), DECODE_EXIT_OK,
+			  pipe ? "pipe mode" : "file mode");
+		check_same(pipe ? "perf.data timeline (pipe)" :
+			   "perf.data timeline (file)", path_of("tlp.txt"),
+			   timeline_want);
+	}
+}
+
+/* Malformed tracepoint data: the message, exit status 4, no crash. */
+static void timeline_malformed(void)
+{
+	static const struct {
+		const char *what;
+		size_t at;		/* in the PERF records */
+		uint8_t bytes[4];
+		size_t n;
+		const char *msg;
+	} bad[] = {
+		{ "a record of size 4", 70, { 4, 0 }, 2,
+		  "the PERF chunk at offset 2528: a record of 4 bytes at byte 0 of "
+		  "872" },
+		{ "a sample of an unknown id", 136, { 0x99 }, 1,
+		  "the PERF chunk at offset 2528, byte 64: a record (type 9) of "
+		  "sample id 921, which no event has" },
+		{ "raw data shorter than the format", 168, { 20 }, 1,
+		  "a sample of sched:sched_switch at 7.000150000 has raw data (20 "
+		  "bytes, type 118) that does not fit its format" },
+		{ "raw data of another event", 172, { 119 }, 1,
+		  "(68 bytes, type 119) that does not fit its format" },
+		{ "raw size past the record", 168, { 0, 1 }, 2,
+		  "a sample of sched:sched_switch: its RAW data runs past its end" },
+		{ "a COMM too short for its sample_id", 6, { 24 }, 1,
+		  "the PERF chunk at offset 2032, byte 0: a record (type 3) of sample "
+		  "id 1953066601, which no event has" },
+	};
+	struct stream perf = { 0 };
+	char *fmt = sched_format(), *msg;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		perf.len = 0;
+		timeline_records(S_TYPE_OWN, 1000, 1001, to_stream, &perf);
+		memcpy(perf.buf + bad[i].at, bad[i].bytes, bad[i].n);
+		write_timeline_recording(path_of("bad.mlx5diag"), fmt, NULL, &perf);
+		CHECK_INT(run_decode_err(path_of("bad.mlx5diag"), path_of("bad.txt"),
+					 path_of("bad.err"), "--timeline", NULL),
+			  DECODE_EXIT_FILE, bad[i].what);
+		msg = slurp(path_of("bad.err"));
+		CHECK(strstr(msg, bad[i].msg) != NULL, "%s: %s(want '%s')",
+		      bad[i].what, msg, bad[i].msg);
+		free(msg);
+	}
+	/* META: a format that does not parse, a sample_id of no tracepoint */
+	perf.len = 0;
+	timeline_records(S_TYPE_OWN, 1000, 1001, to_stream, &perf);
+	write_timeline_recording(path_of("bad.mlx5diag"), "garbage", NULL, &perf);
+	CHECK_INT(run_decode_err(path_of("bad.mlx5diag"), path_of("bad.txt"),
+				 path_of("bad.err"), "--timeline", NULL),
+		  DECODE_EXIT_FILE, "a bad format");
+	msg = slurp(path_of("bad.err"));
+	CHECK(strstr(msg, "the format of sched:sched_switch does not parse") != NULL,
+	      "a bad format: %s", msg);
+	free(msg);
+	write_timeline_recording(path_of("bad.mlx5diag"), "name: x\nID: 118\n",
+				 NULL, &perf);
+	CHECK_INT(run_decode_err(path_of("bad.mlx5diag"), path_of("bad.txt"),
+				 path_of("bad.err"), "--timeline", NULL),
+		  DECODE_EXIT_FILE, "a format of another event");
+	msg = slurp(path_of("bad.err"));
+	CHECK(strstr(msg, "the format of sched:sched_switch is of event sched:x") != NULL,
+	      "a format of another event: %s", msg);
+	free(msg);
+	write_timeline_recording(path_of("bad.mlx5diag"), fmt, "7 tracepoint=3 cpu=0",
+				 &perf);
+	CHECK_INT(run_decode_err(path_of("bad.mlx5diag"), path_of("bad.txt"),
+				 path_of("bad.err"), "--timeline", NULL),
+		  DECODE_EXIT_FILE, "a sample_id of no tracepoint");
+	msg = slurp(path_of("bad.err"));
+	CHECK(strstr(msg, "malformed META: sample_id '7 tracepoint=3 cpu=0'") != NULL,
+	      "a sample_id of no tracepoint: %s", msg);
+	free(msg);
+	/*
+	 * libtraceevent dies on some formats: printing one that divides by
+	 * a field of 0 (SIGFPE), parsing a mangled print fmt (SIGSEGV); both
+	 * run in a child, and the decode ends with a message.
+	 */
+	{
+		char *div = strdup(fmt), *pf = strstr(div, "print fmt:");
+		char *mangled = strdup(fmt), *flags = strstr(mangled, "__print_flags(");
+
+		strcpy(pf, "print fmt: \"x=%d\", REC->prev_pid / REC->next_pid\n");
+		write_timeline_recording(path_of("bad.mlx5diag"), div, NULL, &perf);
+		CHECK_INT(run_decode_err(path_of("bad.mlx5diag"), path_of("bad.txt"),
+					 path_of("bad.err"), "--timeline", NULL),
+			  DECODE_EXIT_FILE, "a format that divides by zero");
+		msg = slurp(path_of("bad.err"));
+		CHECK(strstr(msg, "libtraceevent died of signal 8 (Floating point "
+			     "exception) formatting the tracepoint events: a format "
+			     "of the recording is malformed") != NULL,
+		      "a format that divides by zero: %s", msg);
+		free(msg);
+		strcpy(flags + strlen("__print_flags(REC->prev_sta"),
+		       "000040) + 1) << 1) ? \"+\" : \"\", REC->next_comm, "
+		       "REC->next_pid, REC->next_prio\n");
+		write_timeline_recording(path_of("bad.mlx5diag"), mangled, NULL, &perf);
+		CHECK_INT(run_decode_err(path_of("bad.mlx5diag"), path_of("bad.txt"),
+					 path_of("bad.err"), "--timeline", NULL),
+			  DECODE_EXIT_FILE, "a mangled print fmt");
+		msg = slurp(path_of("bad.err"));
+		CHECK(strstr(msg, "the format of sched:sched_switch does not parse") != NULL,
+		      "a mangled print fmt: %s", msg);
+		free(msg);
+		free(div);
+		free(mangled);
+	}
+	free(perf.buf);
+	free(fmt);
+}
+
+/* perf record -e sched:sched_switch alone: no AUX data, no task names */
+static void timeline_tracepoints_only(void)
+{
+	struct pdw_attr sw = {
+		.type = 2, .config = SCHED_SWITCH, .sample_type = S_TYPE_PERF,
+		.flags = 1ull << 18, .ids = { 1000 }, .nr_ids = 1,
+		.name = "sched:sched_switch",
+	};
+	struct stream tracing = { 0 };
+	struct pdw w;
+	struct rec r;
+	char *fmt = sched_format();
+
+	tracing_blob(&tracing, fmt);
+	free(fmt);
+	pdw_init(&w, 1);
+	pdw_add_attr(&w, &sw);
+	w.tracing = tracing.buf;
+	w.tracing_len = tracing.len;
+	pdw_raw(&w, r.b, switch_sample(&r, S_TYPE_PERF, 1000, 7000150000ull, 0,
+				       "sh", 100, 1, "swapper/0", 0));
+	pdw_write(&w, path_of("tp.data"));
+	pdw_free(&w);
+	free(tracing.buf);
+	CHECK_INT(run_decode(path_of("tp.data"), path_of("tp.txt"), "--timeline",
+			     NULL, NULL), DECODE_EXIT_OK, "tracepoints only");
+	check_same("tracepoints only", path_of("tp.txt"),
+"            :100     100 [000]     7.000150000: sched:sched_switch: prev_comm=sh prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n");
+	CHECK_INT(run_decode(path_of("tp.data"), path_of("tp.txt"), NULL, NULL,
+			     NULL), DECODE_EXIT_FILE, "no AUX data without --timeline");
+}
+
 int main(void)
 {
 	char cmd[sizeof(dir) + 16];
@@ -401,6 +1387,15 @@ int main(void)
 	RUN(bad_data_id_files);
 	RUN(exit_statuses);
 	RUN(recording_chunking_does_not_matter);
+	RUN(perfdata_outputs);
+	RUN(perfdata_two_streams);
+	RUN(perfdata_stdin);
+	RUN(perfdata_truncated);
+	RUN(perfdata_malformed);
+	RUN(timeline_recording);
+	RUN(timeline_perf_data);
+	RUN(timeline_malformed);
+	RUN(timeline_tracepoints_only);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
 		printf("# could not remove %s\n", dir);

@@ -15,6 +15,7 @@
 #include "../doca.h"
 #include "../pmu.h"
 #include "../record.h"
+#include "../tprecord.h"
 #include "tap.h"
 
 static void test_time(void)
@@ -404,6 +405,56 @@ static void test_count(void)
 	OK(c.bad && c.samples == 0, "a bad record size stops the count");
 }
 
+/* --tracepoint: repeatable, 16 at most; the tracefs lookup (fake tree) */
+static void test_tracepoints(const char *tracefs)
+{
+	struct md_record_opts o;
+	struct md_tp tp;
+	char err[512];
+	const char *argv[2 * MD_MAX_TRACEPOINTS + 8];
+	int argc = 0, r, i;
+
+	r = parse(&o, err, "-e", "icmc_hits", "-t", "sched:sched_switch",
+		  "--tracepoint", "irq:irq_handler_entry", NULL);
+	EQ_INT(r, MD_EXIT_OK, "two tracepoints (%s)", err);
+	EQ_INT(o.nr_tracepoints, 2, "-t and --tracepoint");
+	EQ_STR(o.tracepoints[1], "irq:irq_handler_entry", "in order");
+	argv[argc++] = "record";
+	argv[argc++] = "-e";
+	argv[argc++] = "icmc_hits";
+	for (i = 0; i <= MD_MAX_TRACEPOINTS; i++) {
+		argv[argc++] = "-t";
+		argv[argc++] = "sched:sched_switch";
+	}
+	argv[argc] = NULL;
+	r = md_record_parse(argc, (char **)argv, &o, err, sizeof(err));
+	EQ_INT(r, MD_EXIT_USAGE, "17 tracepoints are refused");
+	OK(strstr(err, "at most 16 tracepoints") != NULL, "saying so: %s", err);
+
+	setenv("MLX5_DIAG_TRACEFS", tracefs, 1);
+	EQ_STR(md_tracefs_events(), tracefs, "MLX5_DIAG_TRACEFS names the events dir");
+	r = md_tp_lookup("sched:sched_switch", &tp, err, sizeof(err));
+	EQ_INT(r, 0, "sched:sched_switch is found (%s)", err);
+	EQ_U64(tp.id, 118, "its id");
+	OK(tp.format && !strncmp(tp.format, "name: sched_switch\nID: 118\nformat:\n", 35),
+	   "its format text");
+	EQ_STR(tp.sys, "sched", "system");
+	EQ_STR(tp.name, "sched_switch", "name");
+	md_tp_free(&tp);
+	r = md_tp_lookup("sched:nosuch", &tp, err, sizeof(err));
+	EQ_INT(r, -1, "a missing tracepoint");
+	OK(strstr(err, "no tracepoint sched:nosuch: ") && strstr(err, "No such file"),
+	   "says which and why: %s", err);
+	static const char *const bad[] = { "sched", "sched:", ":x", "a/b:c", "s:c d",
+					   "sched:sched_switch:x" };
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		r = md_tp_lookup(bad[k], &tp, err, sizeof(err));
+		OK(r == -1 && strstr(err, "bad tracepoint"), "'%s' is refused: %s",
+		   bad[k], err);
+	}
+	unsetenv("MLX5_DIAG_TRACEFS");
+}
+
 int main(void)
 {
 	const char *data = getenv("MD_TESTDATA");
@@ -424,6 +475,8 @@ int main(void)
 	test_record_args();
 	test_doca_args();
 	test_count();
+	snprintf(root, sizeof(root), "%s/../../../tests/tracefs/events", data);
+	test_tracepoints(root);
 	md_pmus_free(pmus, nr_pmus);
 	return tap_done();
 }
