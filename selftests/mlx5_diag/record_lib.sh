@@ -36,13 +36,25 @@ grid_wait() {
 
 # step_samples DEV N: with the session's grid in /tmp/grid.DEV, move the
 # manual time on until N more samples are due (whole clocks), then wait
-# until the driver fetched every sample produced.
+# until the driver fetched every sample produced that the firmware did not
+# overwrite.
 step_samples() {
 	set -- "$1" "$2" $(cat "/tmp/grid.$1")
 	f=$(cat "$SIM/dev$1/caps/device_frequency_khz")
 	echo $(( ($2 * $4 * 1000000 + f - 1) / f + 32 )) >"$SIM/dev$1/advance_ns"
-	wait_file_eq "$SIM/dev$1/stats/samples_returned" \
-		"$(cat "$SIM/dev$1/stats/samples_produced")"
+	wait_drained "$1"
+}
+
+# wait_drained DEV: until samples_returned + samples_overwritten reaches
+# samples_produced (20 s)
+wait_drained() {
+	i=0
+	while [ $(($(cat "$SIM/dev$1/stats/samples_returned") +
+		    $(cat "$SIM/dev$1/stats/samples_overwritten"))) != \
+		"$(cat "$SIM/dev$1/stats/samples_produced")" ] && [ $i -lt 2000 ]; do
+		sleep 0.01
+		i=$((i + 1))
+	done
 }
 
 # sample_ns DEV J: engine ns at which sample J is taken (grid in /tmp/grid.DEV)
@@ -66,17 +78,25 @@ dec_lines() {
 }
 
 # check_model DEV FILE CLASSES IDS...: every sample of the text decode of
-# FILE equals the emulator's model: a counter's increase from the sample
-# before (a run's first sample is its baseline; a sample after a gap is
-# compared with the model over the gap), a statistic's value over its
-# period. CLASSES has one letter per id (c counter, s statistic). Prints
-# each mismatch; one awk process queries the model file for all of them.
+# FILE equals the emulator's model (check_model_lines)
 check_model() {
 	dev=$1
 	file=$2
-	classes=$3
-	shift 3
-	dec_samples "$file" | awk -v model="$SIM/dev$dev/model" -v ids="$*" \
+	shift 2
+	dec_samples "$file" | check_model_lines "$dev" "$@"
+}
+
+# check_model_lines DEV CLASSES IDS...: every "SEQ V1 V2 ..." line of stdin
+# equals the emulator's model: a counter's increase from the sample before
+# (a run's first sample is its baseline; a sample after a gap is compared
+# with the model over the gap), a statistic's value over its period.
+# CLASSES has one letter per id (c counter, s statistic). Prints each
+# mismatch; one awk process queries the model file for all of them.
+check_model_lines() {
+	dev=$1
+	classes=$2
+	shift 2
+	awk -v model="$SIM/dev$dev/model" -v ids="$*" \
 		-v classes="$classes" -v per="$(cut -d' ' -f2 "/tmp/grid.$dev")" \
 		-v f="$(cat "$SIM/dev$dev/caps/device_frequency_khz")" '
 	function ns(j) { return int((j + 1) * per * 1000000 / f) }

@@ -1,0 +1,168 @@
+#!/bin/sh
+# perf record / perf script / perf report -D with the patched perf
+# (tools/perf-decoder/perf): device values are synthesized samples, merged
+# by time with sched:sched_switch, exactly the emulator's model on its
+# manual clock; pipe mode; firmware loss in perf's lost-sample accounting;
+# two devices in one recording; corrupted AUX data gives an error line.
+. ./lib.sh
+. ./engine_lib.sh
+. ./record_lib.sh
+
+P0=$(pmu_of_sim 0)
+P1=$(pmu_of_sim 1)
+D0=$SIM/dev0
+RXB=0x1020000100000000		# port_rx_bytes,port=0
+HITS=0x1180000200000000		# icmc_hits
+
+# group DEV-PMU: a session of port_rx_bytes and icmc_hits at 100 us
+group() {
+	echo "{$1/port_rx_bytes,port=0,period_ns=100000/,$1/icmc_hits/}"
+}
+
+# steps DEV PMU STEPS N: the workload; STEPS times N samples due on DEV's
+# manual clock, 0.2 s apart (the shell sleeps: sched_switch events between)
+steps() {
+	echo ". ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
+	grid_wait $1 $2 >/tmp/grid.$1 || exit 1
+	for k in \$(seq $3); do step_samples $1 $4; sleep 0.2; done"
+}
+
+# samples FILE PMU [SCRIPT OPTIONS]: "SEQ V1 V2 ..." per device sample of
+# PMU, from perf script --itrace=i
+samples() {
+	f=$1 pmu=$2
+	shift 2
+	perf script -i "$f" --itrace=i --ns "$@" 2>/dev/null |
+		sed -n "s/.*mlx5_diag_sample: $pmu seq \([0-9]*\):\(.*\)/\1 \2/p" |
+		awk '{ line = $1
+		       for (i = 2; i <= NF; i++) if ($i == "=") { v = $(i + 1); sub(/,$/, "", v); line = line " " v }
+		       print line }'
+}
+
+# model FILE PMU DEV: every device sample of PMU in FILE equals DEV's model
+model() {
+	samples "$1" "$2" | check_model_lines "$3" cc $RXB $HITS
+}
+
+# line_times FILE: the timestamp of every line of perf script --ns, with M for a
+# device value line and S for a sched_switch one
+line_times() {
+	perf script -i "$1" --ns 2>/dev/null | awk '
+		{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i; sub(/:$/, "", t); break }
+		  k = /mlx5_diag:/ ? "M" : /sched:sched_switch:/ ? "S" : "?"
+		  print t, k }'
+}
+
+# ---- interleaved with sched_switch, exact, none missing ----
+sim_manual 0
+perf record -q -a -o /tmp/perf1.data -e sched:sched_switch -e "$(group "$P0")" \
+	-- sh -c "$(steps 0 "$P0" 4 5)" 2>/tmp/perf1.err
+expect_eq "perf record exits 0" "$?" 0
+expect_eq "20 device samples, seq 0..19" \
+	"$(samples /tmp/perf1.data "$P0" | awk '{ s = s $1 " " } END { print s }')" \
+	"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 "
+check "every value equals the model" model /tmp/perf1.data "$P0" 0
+expect_eq "one mlx5_diag line per value (--itrace=o, the default)" \
+	"$(perf script -i /tmp/perf1.data 2>/dev/null | grep -c ' mlx5_diag: ')" 40
+line_times /tmp/perf1.data >/tmp/perf1.times
+check "every line in timestamp order" sh -c \
+	"cut -d' ' -f1 /tmp/perf1.times | sort -c -n"
+expect_eq "no line without a timestamp or kind" "$(grep -c '?' /tmp/perf1.times)" 0
+# the device values come in (at least) 4 blocks, sched_switch lines between
+expect_range "values interleave with sched_switch" \
+	"$(awk '{ if ($2 == "M" && prev != "M") n++; prev = $2 } END { print n + 0 }' /tmp/perf1.times)" 4 40
+expect_eq "the value lines name the event and its value" \
+	"$(perf script -i /tmp/perf1.data 2>/dev/null | grep ' mlx5_diag: ' | head -2 |
+	   sed 's/.*mlx5_diag: //; s/ = [0-9]* / = V /')" \
+	"$P0/port_rx_bytes,port=0,period_ns=100000/ = V seq 0 
+$P0/icmc_hits/ = V seq 0 "
+expect_eq "-F selects fields as for other synthesized events" \
+	"$(perf script -i /tmp/perf1.data -F synth:cpu,event,synth 2>/dev/null |
+	   grep -m1 ' mlx5_diag: ' | sed 's/ = [0-9]*/ = V/; s/  */ /g')" \
+	"[000] mlx5_diag: $P0/port_rx_bytes,port=0,period_ns=100000/ = V seq 0 "
+
+# ---- perf report -D: every record, readably ----
+perf report -D -i /tmp/perf1.data >/tmp/perf1.dump 2>&1
+expect_eq "report -D shows the session" \
+	"$(grep -c '^\.  [0-9a-f]*: SESSION' /tmp/perf1.dump)" 1
+expect_eq "report -D shows every value" \
+	"$(grep -c '^\.   seq [0-9]* id ' /tmp/perf1.dump)" 40
+check "report -D shows TIME and SAMPLES records" sh -c \
+	"grep -q '^\.  [0-9a-f]*: TIME ' /tmp/perf1.dump && grep -q '^\.  [0-9a-f]*: SAMPLES ' /tmp/perf1.dump"
+expect_eq "report -D decodes without an error" "$(grep -c '^\. error' /tmp/perf1.dump)" 0
+sim_running 0
+
+# ---- pipe mode ----
+sim_manual 0
+perf record -q -a -o - -e sched:sched_switch -e "$(group "$P0")" \
+	-- sh -c "$(steps 0 "$P0" 2 5)" 2>/dev/null >/tmp/perf2.pipe
+expect_eq "pipe mode: 10 device samples" \
+	"$(samples - "$P0" </tmp/perf2.pipe | wc -l)" 10
+check "pipe mode: every value equals the model" model - "$P0" 0 </tmp/perf2.pipe
+check "pipe mode: sched_switch lines too" sh -c \
+	"$PERF_BIN script -i - </tmp/perf2.pipe 2>/dev/null | grep -q 'sched:sched_switch:'"
+sim_running 0
+
+# ---- two devices in one recording ----
+sim_manual 0
+sim_manual 1
+perf record -q -a -o /tmp/perf3.data -e sched:sched_switch -e "$(group "$P0")" \
+	-e "$(group "$P1")" -- sh -c "
+	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
+	grid_wait 1 $P1 >/tmp/grid.1 || exit 1
+	$(steps 0 "$P0" 2 4)
+	step_samples 1 6" 2>/dev/null
+expect_eq "two devices: 8 samples of $P0" "$(samples /tmp/perf3.data "$P0" | wc -l)" 8
+expect_eq "two devices: 6 samples of $P1" "$(samples /tmp/perf3.data "$P1" | wc -l)" 6
+check "two devices: $P0 equals its model" model /tmp/perf3.data "$P0" 0
+check "two devices: $P1 equals its model" model /tmp/perf3.data "$P1" 1
+sim_running 0
+sim_running 1
+
+# ---- firmware loss: counted as lost samples, and an error line ----
+# a buffer of 2^8 values: 128 samples of the 2 ids
+echo 8 >"$D0/caps/log_max_samples"
+sim_readd 0
+P0=$(pmu_of_sim 0)
+sim_manual 0
+perf record -q -a -o /tmp/perf4.data -e "$(group "$P0")" -- sh -c "
+	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
+	grid_wait 0 $P0 >/tmp/grid.0 || exit 1
+	step_samples 0 5
+	echo 300 >$D0/stall_ms
+	step_samples 0 400" 2>/dev/null
+over=$(cat $D0/stats/samples_overwritten)
+diag "overwritten by the emulator: $over"
+check "the firmware overwrote samples" test "$over" -gt 0
+perf script -i /tmp/perf4.data --itrace=ie >/tmp/perf4.out 2>&1
+expect_eq "the error lines count the emulator's overwritten samples" \
+	"$(sed -n 's/.*: lost \([0-9]*\) from seq [0-9]* (fw_overwrite).*/\1/p' /tmp/perf4.out |
+	   awk '{ n += $1 } END { print n + 0 }')" "$over"
+expect_eq "samples + lost = produced" \
+	"$(( $(grep -c 'mlx5_diag_sample:' /tmp/perf4.out) + over ))" \
+	"$(cat $D0/stats/samples_produced)"
+expect_eq "perf's lost-sample accounting has them" \
+	"$(perf report -i /tmp/perf4.data --stdio 2>/dev/null |
+	   sed -n 's/^# Total Lost Samples: //p')" "$over"
+sim_running 0
+echo 13 >"$D0/caps/log_max_samples"
+sim_readd 0
+P0=$(pmu_of_sim 0)
+
+# ---- corrupted AUX data: an error line, never a crash ----
+# the first AUXTRACE event's data starts 48 bytes after its header: make
+# its first record's type unknown
+off=$(perf report -D -i /tmp/perf1.data 2>/dev/null |
+	sed -n 's/^\(0x[0-9a-f]*\)@.*: event: 71$/\1/p' | head -1)
+cp /tmp/perf1.data /tmp/perf5.data
+printf '\377\377' | dd of=/tmp/perf5.data bs=1 seek=$((off + 48)) conv=notrunc 2>/dev/null
+perf script -i /tmp/perf5.data >/tmp/perf5.out 2>/tmp/perf5.err
+rc=$?
+check "perf script on corrupted AUX data is not killed by a signal ($rc)" test "$rc" -lt 128
+check "an error line in the output" grep -q "$P0: bad data at offset 0" /tmp/perf5.out
+check "the decoder's message on stderr" grep -q "unknown record type" /tmp/perf5.err
+expect_eq "the other events still print" \
+	"$(grep -c 'sched:sched_switch:' /tmp/perf5.out)" \
+	"$(perf script -i /tmp/perf1.data 2>/dev/null | grep -c 'sched:sched_switch:')"
+
+exit $T_FAILED
