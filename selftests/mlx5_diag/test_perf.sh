@@ -149,6 +149,33 @@ echo 13 >"$D0/caps/log_max_samples"
 sim_readd 0
 P0=$(pmu_of_sim 0)
 
+# ---- flight recorder: perf record -S keeps the newest samples, SIGUSR2 ----
+# 2000 samples of about 50 bytes overwrite a 64 KiB area; the snapshot
+# decodes on its own from its first chunk to the last sample taken
+sim_manual 0
+perf record -q -a -S -m ,64K -o /tmp/perf6.data -e "$(group "$P0")" -- sh -c "
+	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
+	grid_wait 0 $P0 >/tmp/grid.0 || exit 1
+	step_samples 0 2000
+	kill -USR2 \$PPID
+	sleep 2" 2>/dev/null
+expect_eq "snapshot: perf record exits 0" "$?" 0
+samples /tmp/perf6.data "$P0" >/tmp/perf6.samples
+first=$(head -1 /tmp/perf6.samples | cut -d' ' -f1)
+diag "snapshot: samples $first..$(tail -1 /tmp/perf6.samples | cut -d' ' -f1)"
+expect_eq "snapshot: it ends with the last sample taken" \
+	"$(tail -1 /tmp/perf6.samples | cut -d' ' -f1)" 1999
+expect_eq "snapshot: the samples in it are contiguous" \
+	"$(awk -v f="$first" '$1 != f + NR - 1 { bad++ } END { print bad + 0 }' /tmp/perf6.samples)" 0
+expect_range "snapshot: the whole area decodes, not one chunk (samples)" \
+	"$(wc -l </tmp/perf6.samples)" 900 2000
+check "snapshot: every value equals the model" check_model_lines 0 cc $RXB $HITS </tmp/perf6.samples
+expect_eq "snapshot: no error line" \
+	"$(perf script -i /tmp/perf6.data 2>&1 | grep -c 'error type')" 0
+check "snapshot: report -D says snapshot mode" sh -c \
+	"$PERF_BIN report -D -i /tmp/perf6.data 2>/dev/null | grep -q '^  Snapshot mode      1'"
+sim_running 0
+
 # ---- corrupted AUX data: an error line, never a crash ----
 # the first AUXTRACE event's data starts 48 bytes after its header: make
 # its first record's type unknown
