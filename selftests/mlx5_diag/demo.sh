@@ -28,6 +28,17 @@ show perf stat -e "$P0/port_rx_bytes,port=0/,$P0/port_tx_bytes,port=0/,$P0/port_
 show perf stat --no-merge -I 250 -e mlx5_diag/icmc_misses/ -a sleep 1
 show perf stat -e "$P0/port_rx_bytes,port=7/" -a true
 show perf stat -e "$P0/pcie_read_latency_max_ns,link_xx=0/" -a true
+show perf record -q -a -o /tmp/demo.data -e sched:sched_switch \
+	-e "{$P0/port_rx_bytes,port=0,period_ns=10000000/,$P0/icmc_hits/}" -- sleep 0.5
+echo
+echo "\$ perf script --ns -i /tmp/demo.data | awk '/ mlx5_diag: / { n++ } n && n <= 6'"
+perf script --ns -i /tmp/demo.data 2>/dev/null | awk '/ mlx5_diag: / { n++ } n && n <= 6'
+echo
+echo "\$ perf script --ns --itrace=i -i /tmp/demo.data | grep -m 3 mlx5_diag_sample"
+perf script --ns --itrace=i -i /tmp/demo.data 2>/dev/null | grep -m 3 mlx5_diag_sample
+echo
+echo "\$ perf report -D -i /tmp/demo.data | grep -m 1 -A 8 'mlx5_diag data'"
+perf report -D -i /tmp/demo.data 2>/dev/null | grep -m 1 -A 8 'mlx5_diag data'
 echo
 echo "\$ echo 1 > $SIM/dev1/foreign_owner    # a DOCA user takes the engine"
 echo 1 >"$SIM/dev1/foreign_owner"

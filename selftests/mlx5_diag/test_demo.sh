@@ -1,7 +1,7 @@
 #!/bin/sh
 # The demo (scripts/demo, the README's first command) runs here too, and
 # shows what it promises: both PMUs, caps, perf list, counts, intervals,
-# the refusals and the ownership takeover.
+# perf record / script / report -D, the refusals and the ownership takeover.
 . ./lib.sh
 
 P0=$(pmu_of_sim 0)
@@ -37,6 +37,15 @@ for p in "$P0" "$P1"; do
 	n=$(section "-I 250" | grep -cE "^ +[0-9.]+ +CPU[0-9]+ +[0-9]+ +$p/icmc_misses/")
 	check "intervals count on $p ($n)" test "$n" -ge 3
 done
+
+expect_eq "perf script: 6 value lines" \
+	"$(section "perf script --ns -i" | grep -c " mlx5_diag: $P0/")" 6
+check "perf script: sched_switch lines among them" \
+	test "$(section "perf script --ns -i" | grep -c 'sched:sched_switch:')" -gt 0
+expect_eq "perf script --itrace=i: 3 device samples" \
+	"$(section "--itrace=i" | grep -c "mlx5_diag_sample: $P0 seq [0-2]: port_rx_bytes")" 3
+expect_eq "perf report -D: the session record first" \
+	"$(section "perf report -D" | sed -n '2s/^\.  [0-9a-f]*: //p' | sed 's/ .*//')" SESSION
 
 expect_eq "port 7 refused" "$(section "port=7/" | grep -c '<not supported>')" 1
 expect_eq "max statistic refused" \
