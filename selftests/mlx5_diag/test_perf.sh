@@ -81,6 +81,17 @@ expect_eq "-F selects fields as for other synthesized events" \
 	   grep -m1 ' mlx5_diag: ' | sed 's/ = [0-9]*/ = V/; s/  */ /g')" \
 	"[000] mlx5_diag: $P0/port_rx_bytes,port=0,period_ns=100000/ = V seq 0 "
 
+# ---- perf inject --itrace: the synthesized samples written to a file ----
+perf inject --itrace=i -i /tmp/perf1.data -o /tmp/perf1.inj 2>/dev/null
+expect_eq "perf inject --itrace=i exits 0" "$?" 0
+expect_eq "the injected file has the same device samples" \
+	"$(perf script -i /tmp/perf1.inj --ns 2>/dev/null |
+	   sed -n "s/.*mlx5_diag_sample: //p" | md5sum)" \
+	"$(perf script -i /tmp/perf1.data --itrace=i --ns 2>/dev/null |
+	   sed -n "s/.*mlx5_diag_sample: //p" | md5sum)"
+expect_eq "... 20 of them" \
+	"$(perf script -i /tmp/perf1.inj 2>/dev/null | grep -c "mlx5_diag_sample: $P0 seq")" 20
+
 # ---- perf report -D: every record, readably ----
 perf report -D -i /tmp/perf1.data >/tmp/perf1.dump 2>&1
 expect_eq "report -D shows the session" \
