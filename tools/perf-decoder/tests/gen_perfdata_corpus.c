@@ -128,6 +128,7 @@ int main(int argc, char **argv)
 			.flags = 1ull << 18, .ids = { 2 }, .nr_ids = 1,
 			.name = "sched:sched_switch",
 		};
+		static const struct pdw_session session = { 42, 1 };
 		struct pdw w;
 
 		pdw_init(&w, pipe);
@@ -136,7 +137,7 @@ int main(int argc, char **argv)
 		pdw_add_pmu(&w, 42, "mlx5_diag_0");
 		w.tracing = tracing.buf;
 		w.tracing_len = tracing.len;
-		pdw_auxtrace_info(&w, 7, 42, MLX5_DIAG_ABI_VERSION, 0);
+		pdw_auxtrace_info(&w, 7, MLX5_DIAG_ABI_VERSION, 0, &session, 1);
 		pdw_auxtrace(&w, 0, 1, s.buf, 96);
 		sample(&w, 2, 5000100000ull, 0);
 		pdw_auxtrace(&w, 0, 1, s.buf + 96, s.len - 96);
