@@ -788,6 +788,215 @@ static void perfdata_two_streams(void)
 	stream_free(&b);
 }
 
+/* ---- snapshot mode (perf record -S) ---- */
+
+/* TIME records of the snapshot stream: perf = dev + 2.0002 s */
+static const uint64_t snap_times[][2] = {
+	{ 5000100000ull, 7000300000ull }, { 5000300000ull, 7000500000ull },
+	{ 5000700000ull, 7000900000ull }, { 5000900000ull, 7001100000ull },
+};
+
+struct snap {
+	struct stream s;
+	size_t chunk[4];	/* SYNC offsets */
+	size_t first_samples;	/* chunk 0's SAMPLES record */
+	size_t time3;		/* chunk 3's new TIME record */
+};
+
+/* SYNC, and for a chunk inside the run the SESSION repeat and 2 TIMEs. */
+static void snap_chunk(struct snap *c, int k, const struct stream_session *d,
+		       int repeat_from)
+{
+	struct stream_session rep = *d;
+
+	c->chunk[k] = stream_sync(&c->s);
+	if (repeat_from < 0) {
+		stream_session(&c->s, d);
+		return;
+	}
+	rep.flags = MLX5_DIAG_SESSION_F_CHUNK;
+	stream_session(&c->s, &rep);
+	for (int i = repeat_from; i < k && i < repeat_from + 2; i++)
+		stream_time(&c->s, MLX5_DIAG_TS_RTC, snap_times[i][0],
+			    snap_times[i][1], 500);
+}
+
+static void snap_samples(struct snap *c, uint64_t first, uint32_t nr,
+			 uint64_t t0)
+{
+	struct stream_samples d = {
+		.out_format = 1, .ts_source = MLX5_DIAG_TS_RTC, .num_ids = 2,
+		.ids = port_ids, .first_seq = first, .nr = nr, .t0 = t0,
+		.t_step = 100000, .entry_step = 40, .value_base = 1000000,
+	};
+
+	stream_samples(&c->s, &d);
+}
+
+static size_t snap_time(struct snap *c, int i)
+{
+	return stream_time(&c->s, MLX5_DIAG_TS_RTC, snap_times[i][0], snap_times[i][1],
+		    500);
+}
+
+/*
+ * Run 2 as the driver writes it in snapshot mode: chunk 0 starts the run
+ * (samples 0-1), chunk 1 (samples 2-3), chunk 2 (4-5 lost to the
+ * firmware, sample 6), chunk 3 (samples 7-8); each later chunk repeats
+ * the SESSION and the last two TIME records.
+ */
+static void snap_stream(struct snap *c)
+{
+	struct stream_session d = {
+		.run = 2, .out_format = 1, .ts_source = MLX5_DIAG_TS_RTC,
+		.num_ids = 2, .ids = port_ids, .period_ns = 100000,
+		.identifier = "0000:08:00.0",
+	};
+
+	memset(c, 0, sizeof(*c));
+	stream_init(&c->s);
+	snap_chunk(c, 0, &d, -1);
+	snap_time(c, 0);
+	c->first_samples = c->s.len;
+	snap_samples(c, 0, 2, 4999900000ull);
+	snap_chunk(c, 1, &d, 0);
+	snap_time(c, 1);
+	snap_samples(c, 2, 2, 5000100000ull);
+	snap_chunk(c, 2, &d, 0);
+	stream_lost(&c->s, 4, 2, MLX5_DIAG_LOST_FW_OVERWRITE);
+	snap_time(c, 2);
+	snap_samples(c, 6, 1, 5000600000ull);
+	snap_chunk(c, 3, &d, 1);
+	c->time3 = snap_time(c, 3);
+	snap_samples(c, 7, 2, 5000700000ull);
+}
+
+/*
+ * perf record -S of mlx5_diag_0: three snapshots of idx 1 (cpu 1), each
+ * an AUXTRACE buffer that starts anywhere: from inside chunk 0's SAMPLES
+ * to the end of chunk 2; chunks 2-3 (they overlap); the last 40 bytes
+ * (no chunk starts in them).
+ */
+static void snap_perfdata(struct pdw *w, int pipe, const struct snap *c)
+{
+	static const uint8_t round[8] = { 68, 0, 0, 0, 0, 0, 8, 0 };
+
+	pdw_init(w, pipe);
+	pdw_add_pmu(w, MLX5_PMU_TYPE, "mlx5_diag_0");
+	pdw_auxtrace_info(w, 7, MLX5_DIAG_ABI_VERSION, 1, one_session, 1);
+	pdw_auxtrace(w, 1, 1, c->s.buf + c->first_samples + 8,
+		     c->chunk[3] - c->first_samples - 8);
+	pdw_raw(w, round, sizeof(round));
+	pdw_auxtrace(w, 1, 1, c->s.buf + c->chunk[2], c->s.len - c->chunk[2]);
+	pdw_raw(w, round, sizeof(round));
+	pdw_auxtrace(w, 1, 1, c->s.buf + c->s.len - 40, 40);
+}
+
+/* Each window from its first chunk, with a reset decoder: its own SESSION. */
+static const char snap_want[] =
+"SESSION run 2 0000:08:00.0 repetitive format1 rtc, period 100000 ns (requested 100000), 2 data IDs\n"
+"2 2 7.000300000 5.000100000 port_1_rx_bytes=3000006 port_1_tx_bytes=4297967303\n"
+"2 3 7.000400000 5.000200000 port_1_rx_bytes=4000009 port_1_tx_bytes=4298967306\n"
+"LOST run 2 samples 4..5 (2): fw_overwrite\n"
+"2 6 7.000800000 5.000600000 port_1_rx_bytes=7000018 port_1_tx_bytes=4301967315\n"
+"SESSION run 2 0000:08:00.0 repetitive format1 rtc, period 100000 ns (requested 100000), 2 data IDs\n"
+"LOST run 2 samples 4..5 (2): fw_overwrite\n"
+"2 6 7.000800000 5.000600000 port_1_rx_bytes=7000018 port_1_tx_bytes=4301967315\n"
+"2 7 7.000900000 5.000700000 port_1_rx_bytes=8000021 port_1_tx_bytes=4302967318\n"
+"2 8 7.001000000 5.000800000 port_1_rx_bytes=9000024 port_1_tx_bytes=4303967321\n";
+
+static void perfdata_snapshot(void)
+{
+	struct snap c;
+	struct pdw w;
+	char want[1024], *msg;
+	size_t ev[3];
+
+	snap_stream(&c);
+	for (int pipe = 0; pipe < 2; pipe++) {
+		snap_perfdata(&w, pipe, &c);
+		pdw_write(&w, path_of("snap.data"));
+		/* AUXTRACE events: after the 56-byte info, 48 + data + 8 each */
+		ev[0] = w.data_offset + 56;
+		pdw_free(&w);
+		ev[1] = ev[0] + 48 + (c.chunk[3] - c.first_samples - 8) + 8;
+		ev[2] = ev[1] + 48 + (c.s.len - c.chunk[2]) + 8;
+		CHECK_INT(run_decode_loud(path_of("snap.data"), path_of("snap.txt"),
+					  path_of("snap.err"), NULL), DECODE_EXIT_OK,
+			  pipe ? "snapshot windows (pipe)" : "snapshot windows");
+		check_same(pipe ? "snapshot windows (pipe)" : "snapshot windows",
+			   path_of("snap.txt"), snap_want);
+		msg = slurp(path_of("snap.err"));
+		snprintf(want, sizeof(want),
+			 "mlx5-diag decode: %s: idx 1 (cpu 1): %zu bytes of AUX data "
+			 "of mlx5_diag_0 (PMU type 42) in 3 snapshots\n"
+			 "mlx5-diag decode: %s: idx 1 (cpu 1) snapshot 1: %zu bytes, "
+			 "decoded from its first chunk at byte %zu\n"
+			 "mlx5-diag decode: %s: idx 1 (cpu 1) snapshot 2: %zu bytes, "
+			 "decoded from its first chunk at byte 0\n"
+			 "mlx5-diag decode: %s: warning: idx 1 (cpu 1) snapshot 3 (the "
+			 "PERF_RECORD_AUXTRACE at offset %zu): no chunk starts in its 40 "
+			 "bytes, none of it is decoded (a window smaller than one chunk "
+			 "of the driver)\n"
+			 "mlx5-diag decode: 6 samples in 2 runs, 4 lost (fw_overwrite 4, "
+			 "aux_full 0, reset 0, unaccounted 0)\n",
+			 path_of("snap.data"),
+			 (c.chunk[3] - c.first_samples - 8) + (c.s.len - c.chunk[2]) + 40,
+			 path_of("snap.data"), c.chunk[3] - c.first_samples - 8,
+			 c.chunk[1] - c.first_samples - 8, path_of("snap.data"),
+			 c.s.len - c.chunk[2], path_of("snap.data"), ev[2]);
+		CHECK(!strcmp(msg, want), "the windows on stderr:\n--- got ---\n%s"
+		      "--- want ---\n%s", msg, want);
+		free(msg);
+		/* -q: the window not decoded is still said */
+		CHECK_INT(run_decode_err(path_of("snap.data"), path_of("snap.txt"),
+					 path_of("snap.err"), NULL, NULL),
+			  DECODE_EXIT_OK, "snapshot windows, -q");
+		msg = slurp(path_of("snap.err"));
+		CHECK(strstr(msg, "warning: idx 1 (cpu 1) snapshot 3 (the "
+			     "PERF_RECORD_AUXTRACE at offset") &&
+		      !strstr(msg, "snapshot 1") && !strstr(msg, "samples in"),
+		      "-q: the warning alone: %s", msg);
+		free(msg);
+	}
+
+	/*
+	 * A bad record in the second window alone: exit status 5, its offset
+	 * in the window; the first window's lines are written.
+	 */
+	stream_put16(&c.s, c.time3, 99);
+	snap_perfdata(&w, 0, &c);
+	pdw_write(&w, path_of("snap.data"));
+	pdw_free(&w);
+	CHECK_INT(run_decode_err(path_of("snap.data"), path_of("snap.txt"),
+				 path_of("snap.err"), NULL, NULL), DECODE_EXIT_STREAM,
+		  "a bad record in a window");
+	msg = slurp(path_of("snap.err"));
+	snprintf(want, sizeof(want), "snap.data: idx 1 (cpu 1) snapshot 2 byte "
+		 "%zu: unknown record type 99", c.time3 - c.chunk[2]);
+	CHECK(strstr(msg, want) != NULL, "names the window and the record: "
+	      "%s(want %s)", msg, want);
+	free(msg);
+	msg = slurp(path_of("snap.txt"));
+	CHECK(!strcmp(msg, "SESSION run 2 0000:08:00.0 repetitive format1 rtc, "
+		      "period 100000 ns (requested 100000), 2 data IDs\n"
+		      "2 2 7.000300000 5.000100000 port_1_rx_bytes=3000006 "
+		      "port_1_tx_bytes=4297967303\n"
+		      "2 3 7.000400000 5.000200000 port_1_rx_bytes=4000009 "
+		      "port_1_tx_bytes=4298967306\n"
+		      "LOST run 2 samples 4..5 (2): fw_overwrite\n"
+		      "2 6 7.000800000 5.000600000 port_1_rx_bytes=7000018 "
+		      "port_1_tx_bytes=4301967315\n"
+		      "SESSION run 2 0000:08:00.0 repetitive format1 rtc, "
+		      "period 100000 ns (requested 100000), 2 data IDs\n"
+		      "LOST run 2 samples 4..5 (2): fw_overwrite\n"
+		      "2 6 7.000800000 5.000600000 port_1_rx_bytes=7000018 "
+		      "port_1_tx_bytes=4301967315\n"),
+	      "the lines before the bad record: %s", msg);
+	free(msg);
+	stream_free(&c.s);
+}
+
 /*
  * `mlx5-diag decode -` in a child process whose standard input is a pipe
  * that this process fills with FILE. Returns the child's status.
@@ -1576,6 +1785,7 @@ int main(void)
 	RUN(perfdata_outputs);
 	RUN(perfdata_info_layout);
 	RUN(perfdata_two_streams);
+	RUN(perfdata_snapshot);
 	RUN(perfdata_stdin);
 	RUN(perfdata_truncated);
 	RUN(perfdata_malformed);
