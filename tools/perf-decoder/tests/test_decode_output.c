@@ -874,8 +874,9 @@ static void snap_stream(struct snap *c)
 /*
  * perf record -S of mlx5_diag_0: three snapshots of idx 1 (cpu 1), each
  * an AUXTRACE buffer that starts anywhere: from inside chunk 0's SAMPLES
- * to the end of chunk 2; chunks 2-3 (they overlap); the last 40 bytes
- * (no chunk starts in them).
+ * to the end of chunk 2; from the end of chunk 1's SAMPLES (16 bytes
+ * before chunk 2) to the end (they overlap); the last 40 bytes (no chunk
+ * starts in them).
  */
 static void snap_perfdata(struct pdw *w, int pipe, const struct snap *c)
 {
@@ -887,7 +888,8 @@ static void snap_perfdata(struct pdw *w, int pipe, const struct snap *c)
 	pdw_auxtrace(w, 1, 1, c->s.buf + c->first_samples + 8,
 		     c->chunk[3] - c->first_samples - 8);
 	pdw_raw(w, round, sizeof(round));
-	pdw_auxtrace(w, 1, 1, c->s.buf + c->chunk[2], c->s.len - c->chunk[2]);
+	pdw_auxtrace(w, 1, 1, c->s.buf + c->chunk[2] - 16,
+		     c->s.len - c->chunk[2] + 16);
 	pdw_raw(w, round, sizeof(round));
 	pdw_auxtrace(w, 1, 1, c->s.buf + c->s.len - 40, 40);
 }
@@ -920,7 +922,7 @@ static void perfdata_snapshot(void)
 		ev[0] = w.data_offset + 56;
 		pdw_free(&w);
 		ev[1] = ev[0] + 48 + (c.chunk[3] - c.first_samples - 8) + 8;
-		ev[2] = ev[1] + 48 + (c.s.len - c.chunk[2]) + 8;
+		ev[2] = ev[1] + 48 + (c.s.len - c.chunk[2] + 16) + 8;
 		CHECK_INT(run_decode_loud(path_of("snap.data"), path_of("snap.txt"),
 					  path_of("snap.err"), NULL), DECODE_EXIT_OK,
 			  pipe ? "snapshot windows (pipe)" : "snapshot windows");
@@ -933,7 +935,7 @@ static void perfdata_snapshot(void)
 			 "mlx5-diag decode: %s: idx 1 (cpu 1) snapshot 1: %zu bytes, "
 			 "decoded from its first chunk at byte %zu\n"
 			 "mlx5-diag decode: %s: idx 1 (cpu 1) snapshot 2: %zu bytes, "
-			 "decoded from its first chunk at byte 0\n"
+			 "decoded from its first chunk at byte 16\n"
 			 "mlx5-diag decode: %s: warning: idx 1 (cpu 1) snapshot 3 (the "
 			 "PERF_RECORD_AUXTRACE at offset %zu): no chunk starts in its 40 "
 			 "bytes, none of it is decoded (a window smaller than one chunk "
@@ -941,10 +943,11 @@ static void perfdata_snapshot(void)
 			 "mlx5-diag decode: 6 samples in 2 runs, 4 lost (fw_overwrite 4, "
 			 "aux_full 0, reset 0, unaccounted 0)\n",
 			 path_of("snap.data"),
-			 (c.chunk[3] - c.first_samples - 8) + (c.s.len - c.chunk[2]) + 40,
+			 (c.chunk[3] - c.first_samples - 8) +
+			 (c.s.len - c.chunk[2] + 16) + 40,
 			 path_of("snap.data"), c.chunk[3] - c.first_samples - 8,
 			 c.chunk[1] - c.first_samples - 8, path_of("snap.data"),
-			 c.s.len - c.chunk[2], path_of("snap.data"), ev[2]);
+			 c.s.len - c.chunk[2] + 16, path_of("snap.data"), ev[2]);
 		CHECK(!strcmp(msg, want), "the windows on stderr:\n--- got ---\n%s"
 		      "--- want ---\n%s", msg, want);
 		free(msg);
@@ -973,7 +976,7 @@ static void perfdata_snapshot(void)
 		  "a bad record in a window");
 	msg = slurp(path_of("snap.err"));
 	snprintf(want, sizeof(want), "snap.data: idx 1 (cpu 1) snapshot 2 byte "
-		 "%zu: unknown record type 99", c.time3 - c.chunk[2]);
+		 "%zu: unknown record type 99", c.time3 - c.chunk[2] + 16);
 	CHECK(strstr(msg, want) != NULL, "names the window and the record: "
 	      "%s(want %s)", msg, want);
 	free(msg);
