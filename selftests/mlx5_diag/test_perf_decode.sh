@@ -132,7 +132,7 @@ check "contiguous up to it" awk '
 	NR > 1 && $3 != last + 1 { print "# seq " $3 " after " last; bad = 1 }
 	{ last = $3 } END { exit bad }' /tmp/pd4.dec
 model() {
-	cut -d' ' -f3- /tmp/pd4.dec | check_model_lines 0 cc $RXB $HITS
+	cut -d' ' -f3- /tmp/pd4.dec | check_model_lines 0 cc "$RXB" "$HITS"
 }
 check "every value equals the model" model
 expect_eq "one snapshot, decoded from a chunk start" \
