@@ -32,7 +32,9 @@ static const char decode_usage[] =
 "\n"
 "Decodes the AUX stream of a recording of `mlx5-diag record`, or the\n"
 "mlx5_diag AUX data of a perf.data (perf record, file or pipe mode: -o -),\n"
-"each mmap index's stream in turn. RECORDING - reads standard input.\n"
+"each mmap index's stream in turn (snapshot mode, perf record -S: each\n"
+"snapshot on its own, from its first chunk). RECORDING - reads standard\n"
+"input.\n"
 "\n"
 "  --format text   one line per sample: run, sample number, perf time (s),\n"
 "                  device time, then NAME=VALUE per data ID; SESSION, LOST,\n"
@@ -634,7 +636,8 @@ struct decode_ctx {
 	double start, last_progress;
 	int write_error;
 
-	char stream_desc[64];		/* "AUX stream", in messages */
+	char stream_desc[96];		/* "AUX stream", in messages */
+	uint64_t stream_base;		/* where in it the decode started */
 	unsigned char *piece;		/* perf.data: AUX bytes read */
 
 	/* --timeline: lines go to tl_text(tl), then sorted into final_out */
@@ -1314,6 +1317,7 @@ static void stream_begin(struct decode_ctx *c, const char *desc)
 	c->nr_metrics = 0;
 	c->have_prev = 0;
 	c->tl_last = 0;
+	c->stream_base = 0;
 	snprintf(c->stream_desc, sizeof(c->stream_desc), "%s", desc);
 }
 
@@ -1338,8 +1342,8 @@ static int stream_end(struct decode_ctx *c, int ret)
 	}
 	if (ret < 0 && (msg = mlx5diag_error_message(&c->dec, &offset))) {
 		fprintf(stderr, "mlx5-diag decode: %s: %s byte %" PRIu64
-			": %s (%s)\n", c->path, c->stream_desc, offset, msg,
-			mlx5diag_strerror(ret));
+			": %s (%s)\n", c->path, c->stream_desc,
+			c->stream_base + offset, msg, mlx5diag_strerror(ret));
 		return DECODE_EXIT_STREAM;
 	}
 	return ret < 0 ? -1 : DECODE_EXIT_OK;
@@ -1555,17 +1559,26 @@ static int decode_mdf(struct decode_ctx *c, FILE *f, const unsigned char *head,
 
 /* ---- perf.data ---- */
 
-/* AUX bytes of one AUXTRACE event: at OFF in the input (file mode) or spool. */
+/*
+ * AUX bytes of one AUXTRACE event: at OFF in the input (file mode) or
+ * spool; the event is at EV_OFF in the input.
+ */
 struct aux_piece {
-	uint64_t off, len;
+	uint64_t off, len, ev_off;
 };
 
 /* The AUX data of one mmap index (idx): one record stream. */
 struct aux_stream {
 	uint32_t idx, cpu;
+	uint32_t pmu_type;		/* the session's on that CPU */
 	uint64_t bytes;
 	struct aux_piece *pieces;
 	size_t nr, cap;
+};
+
+/* A session of AUXTRACE_INFO: a device PMU and the CPU of its events. */
+struct info_session {
+	uint32_t pmu_type, cpu;
 };
 
 struct perf_input {
@@ -1575,7 +1588,9 @@ struct perf_input {
 	struct aux_stream *streams;
 	size_t nr_streams;
 	int have_info;
-	uint32_t pmu_type;
+	int snapshot;			/* perf record -S: buffers are windows */
+	struct info_session sessions[PD_MLX5_INFO_MAX_PMUS];
+	unsigned int nr_sessions;
 	/* what perf says was lost: PERF_RECORD_AUX flags, PERF_RECORD_LOST */
 	uint64_t aux_truncated, aux_collision, lost_records;
 };
@@ -1595,15 +1610,24 @@ static int perf_fail(struct decode_ctx *c, const char *fmt, ...)
 	return -1;
 }
 
-/* PERF_RECORD_AUXTRACE_INFO: priv[0] PMU type, [1] ABI version, [2] snapshot. */
+/* priv[I] of the AUXTRACE_INFO event at P */
+static uint64_t info_priv(const unsigned char *p, uint64_t i)
+{
+	return pd_le64(p + PD_AUXTRACE_INFO_SIZE + 8 * i);
+}
+
+/*
+ * PERF_RECORD_AUXTRACE_INFO of mlx5_diag (perfdata.h): the record ABI,
+ * the flags and the sessions' (PMU type, CPU) pairs, each checked.
+ */
 static int perf_auxtrace_info(struct decode_ctx *c, struct perf_input *in,
 			      const struct pd_event *ev)
 {
 	const unsigned char *p = ev->data;
+	uint64_t abi, flags, nr, need;
 	uint32_t type;
-	uint64_t abi, snapshot;
 
-	if (ev->size < 16)
+	if (ev->size < PD_AUXTRACE_INFO_SIZE)
 		return perf_fail(c, "PERF_RECORD_AUXTRACE_INFO at offset %" PRIu64
 				 ": size %u", ev->offset, ev->size);
 	type = pd_le32(p + 8);
@@ -1611,54 +1635,109 @@ static int perf_auxtrace_info(struct decode_ctx *c, struct perf_input *in,
 		return perf_fail(c, "PERF_RECORD_AUXTRACE_INFO at offset %" PRIu64
 				 ": AUX area data of type %" PRIu32 ", not mlx5_diag"
 				 " (%d)", ev->offset, type, PD_AUXTRACE_MLX5_DIAG);
-	if (ev->size < 16 + 3 * 8)
+	if (ev->size < PD_AUXTRACE_INFO_SIZE + 8 * PD_MLX5_INFO_PMUS)
 		return perf_fail(c, "PERF_RECORD_AUXTRACE_INFO at offset %" PRIu64
-				 ": %u bytes of private data, mlx5_diag's has 24",
-				 ev->offset, ev->size - 16u);
+				 ": %u bytes of private data, mlx5_diag's has at "
+				 "least 24 (record ABI, flags, number of sessions)",
+				 ev->offset, ev->size - PD_AUXTRACE_INFO_SIZE);
 	if (in->have_info)
 		return perf_fail(c, "a second PERF_RECORD_AUXTRACE_INFO at offset %"
 				 PRIu64, ev->offset);
-	abi = pd_le64(p + 24);
-	snapshot = pd_le64(p + 32);
-	if (abi != MLX5_DIAG_ABI_VERSION)
+	abi = info_priv(p, PD_MLX5_INFO_ABI);
+	flags = info_priv(p, PD_MLX5_INFO_FLAGS);
+	nr = info_priv(p, PD_MLX5_INFO_NR_PMUS);
+	/* 0: the driver did not say (no caps/record_abi) */
+	if (abi && abi != MLX5_DIAG_ABI_VERSION)
 		return perf_fail(c, "PERF_RECORD_AUXTRACE_INFO at offset %" PRIu64
 				 ": record ABI version %" PRIu64 ", this decoder "
 				 "knows version %d", ev->offset, abi,
 				 MLX5_DIAG_ABI_VERSION);
-	if (snapshot > 1)
+	if (flags & ~PD_MLX5_INFO_F_SNAPSHOT)
 		return perf_fail(c, "PERF_RECORD_AUXTRACE_INFO at offset %" PRIu64
-				 ": snapshot flag %" PRIu64 " (0 or 1)", ev->offset,
-				 snapshot);
-	if (snapshot)
-		return perf_fail(c, "a snapshot-mode recording (perf record -S): "
-				 "its AUX buffers are windows that start inside a "
-				 "record, and this decoder cannot resynchronise "
-				 "(needs mlx5diag_find_sync)");
-	if (pd_le64(p + 16) > UINT32_MAX)
+				 ": flags 0x%" PRIx64 " (this decoder knows bit 0, "
+				 "snapshot mode, alone)", ev->offset, flags);
+	if (!nr || nr > PD_MLX5_INFO_MAX_PMUS)
 		return perf_fail(c, "PERF_RECORD_AUXTRACE_INFO at offset %" PRIu64
-				 ": PMU type %" PRIu64, ev->offset, pd_le64(p + 16));
-	in->pmu_type = (uint32_t)pd_le64(p + 16);
+				 ": %" PRIu64 " mlx5_diag sessions (1 to %d)",
+				 ev->offset, nr, PD_MLX5_INFO_MAX_PMUS);
+	need = 8 * (PD_MLX5_INFO_PMUS + 2 * nr);
+	if (ev->size - PD_AUXTRACE_INFO_SIZE < need)
+		return perf_fail(c, "PERF_RECORD_AUXTRACE_INFO at offset %" PRIu64
+				 ": %u bytes of private data, %" PRIu64 " sessions "
+				 "need %" PRIu64, ev->offset,
+				 ev->size - PD_AUXTRACE_INFO_SIZE, nr, need);
+	for (unsigned int i = 0; i < nr; i++) {
+		uint64_t pmu = info_priv(p, PD_MLX5_INFO_PMUS + 2 * i);
+		uint64_t cpu = info_priv(p, PD_MLX5_INFO_PMUS + 2 * i + 1);
+
+		if (pmu > UINT32_MAX)
+			return perf_fail(c, "PERF_RECORD_AUXTRACE_INFO at offset %"
+					 PRIu64 ": session %u: PMU type %" PRIu64,
+					 ev->offset, i, pmu);
+		if (cpu > INT32_MAX)
+			return perf_fail(c, "PERF_RECORD_AUXTRACE_INFO at offset %"
+					 PRIu64 ": session %u: CPU %" PRIu64,
+					 ev->offset, i, cpu);
+		for (unsigned int k = 0; k < i; k++)
+			if (in->sessions[k].cpu == cpu)
+				return perf_fail(c, "PERF_RECORD_AUXTRACE_INFO at "
+						 "offset %" PRIu64 ": sessions %u and "
+						 "%u are both on CPU %" PRIu64 ": "
+						 "their AUX data cannot be told apart",
+						 ev->offset, k, i, cpu);
+		in->sessions[i].pmu_type = (uint32_t)pmu;
+		in->sessions[i].cpu = (uint32_t)cpu;
+	}
+	in->nr_sessions = (unsigned int)nr;
+	in->snapshot = !!(flags & PD_MLX5_INFO_F_SNAPSHOT);
 	in->have_info = 1;
 	return 0;
 }
 
-static struct aux_stream *stream_of(struct perf_input *in, uint32_t idx,
+/*
+ * The stream of IDX, made on its first AUX data: its PMU is the session's
+ * on its CPU. NULL after a message.
+ */
+static struct aux_stream *stream_of(struct decode_ctx *c, struct perf_input *in,
+				    const struct pd_event *ev, uint32_t idx,
 				    uint32_t cpu)
 {
 	struct aux_stream *grown;
-	size_t i;
+	char cpus[PD_MLX5_INFO_MAX_PMUS * 12] = "";
+	size_t i, n = 0;
 
-	for (i = 0; i < in->nr_streams; i++)
-		if (in->streams[i].idx == idx)
+	for (i = 0; i < in->nr_streams; i++) {
+		if (in->streams[i].idx != idx)
+			continue;
+		if (in->streams[i].cpu == cpu)
 			return &in->streams[i];
-	grown = realloc(in->streams, (in->nr_streams + 1) * sizeof(*grown));
-	if (!grown)
+		perf_fail(c, "PERF_RECORD_AUXTRACE at offset %" PRIu64 ": AUX "
+			  "data of idx %" PRIu32 " on CPU %" PRIu32 ", the idx's "
+			  "earlier data was on CPU %" PRIu32, ev->offset, idx, cpu,
+			  in->streams[i].cpu);
 		return NULL;
+	}
+	for (i = 0; i < in->nr_sessions && in->sessions[i].cpu != cpu; i++)
+		n += (size_t)snprintf(cpus + n, sizeof(cpus) - n, "%s%" PRIu32,
+				      i ? ", " : "", in->sessions[i].cpu);
+	if (i == in->nr_sessions) {
+		perf_fail(c, "PERF_RECORD_AUXTRACE at offset %" PRIu64 ": AUX data "
+			  "of CPU %" PRIu32 ", on which no session of the "
+			  "PERF_RECORD_AUXTRACE_INFO is (their CPUs: %s)",
+			  ev->offset, cpu, cpus);
+		return NULL;
+	}
+	grown = realloc(in->streams, (in->nr_streams + 1) * sizeof(*grown));
+	if (!grown) {
+		perf_fail(c, "out of memory");
+		return NULL;
+	}
 	in->streams = grown;
 	grown = &in->streams[in->nr_streams++];
 	memset(grown, 0, sizeof(*grown));
 	grown->idx = idx;
 	grown->cpu = cpu;
+	grown->pmu_type = in->sessions[i].pmu_type;
 	return grown;
 }
 
@@ -1679,9 +1758,9 @@ static int perf_auxtrace(struct decode_ctx *c, struct perf_input *in,
 				 "8", ev->offset, ev->payload_size);
 	if (!ev->payload_size)
 		return 0;
-	s = stream_of(in, idx, cpu);
+	s = stream_of(c, in, ev, idx, cpu);
 	if (!s)
-		return perf_fail(c, "out of memory");
+		return -1;
 	if (s->nr == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 64;
 
@@ -1693,6 +1772,7 @@ static int perf_auxtrace(struct decode_ctx *c, struct perf_input *in,
 	}
 	p = &s->pieces[s->nr++];
 	p->len = ev->payload_size;
+	p->ev_off = ev->offset;
 	s->bytes += ev->payload_size;
 	if (!in->r.pipe) {
 		p->off = ev->payload_offset;
@@ -1822,41 +1902,38 @@ static int perf_scan(struct decode_ctx *c, struct perf_input *in)
 	return 0;
 }
 
-/* Decode one idx's AUX bytes, in the order of their AUXTRACE events. */
+/* N AUX bytes at OFF of SRC into BUF: 0, or -1 (said). */
+static int read_aux(struct decode_ctx *c, FILE *src, uint64_t off, void *buf,
+		    size_t n)
+{
+	if (fseeko(src, (off_t)off, SEEK_SET))
+		return perf_fail(c, "seeking to AUX data at %" PRIu64 ": %s", off,
+				 strerror(errno));
+	if (fread(buf, 1, n, src) != n)
+		return perf_fail(c, "reading AUX data at %" PRIu64 ": %s", off,
+				 ferror(src) ? strerror(errno) : "end of file");
+	return 0;
+}
+
+/* One idx's AUX bytes, in the order of their AUXTRACE events: one stream. */
 static int perf_decode_stream(struct decode_ctx *c, struct perf_input *in,
 			      const struct aux_stream *s)
 {
 	FILE *src = in->r.pipe ? in->spool : in->r.f;
-	const char *pmu = pd_pmu_name(&in->r, in->pmu_type);
 	char desc[64];
 	int ret = 0, status;
 
 	snprintf(desc, sizeof(desc), "idx %" PRIu32 " (cpu %" PRIu32 ") AUX stream",
 		 s->idx, s->cpu);
 	stream_begin(c, desc);
-	snprintf(c->pmu_name, sizeof(c->pmu_name), "%s", pmu ? pmu : "mlx5_diag");
-	c->cpu = s->cpu;
-	if (!c->quiet)
-		fprintf(stderr, "mlx5-diag decode: %s: idx %" PRIu32 " (cpu %"
-			PRIu32 "): %" PRIu64 " bytes of AUX data of %s (PMU type %"
-			PRIu32 ")\n", c->path, s->idx, s->cpu, s->bytes,
-			pmu ? pmu : "an unnamed PMU", in->pmu_type);
 	for (size_t i = 0; i < s->nr && !ret; i++) {
 		uint64_t off = s->pieces[i].off, left = s->pieces[i].len;
 
-		if (fseeko(src, (off_t)off, SEEK_SET)) {
-			perf_fail(c, "seeking to AUX data at %" PRIu64 ": %s", off,
-				  strerror(errno));
-			return DECODE_EXIT_FILE;
-		}
 		while (left && !ret) {
 			size_t n = left < PIECE_READ ? (size_t)left : PIECE_READ;
 
-			if (fread(c->piece, 1, n, src) != n) {
-				perf_fail(c, "reading AUX data at %" PRIu64 ": %s", off,
-					  ferror(src) ? strerror(errno) : "end of file");
+			if (read_aux(c, src, off, c->piece, n))
 				return DECODE_EXIT_FILE;
-			}
 			ret = on_aux_chunk(c, c->piece, n);
 			left -= n;
 			off += n;
@@ -1864,6 +1941,90 @@ static int perf_decode_stream(struct decode_ctx *c, struct perf_input *in,
 	}
 	status = stream_end(c, ret);
 	return status < 0 ? DECODE_EXIT_FILE : status;
+}
+
+/*
+ * Snapshot mode: each AUXTRACE buffer of the idx is a window of the
+ * overwritten AUX area that starts anywhere, decoded on its own with a
+ * reset decoder from its first chunk (mlx5diag_find_sync); a window
+ * without one is said and skipped.
+ */
+static int perf_decode_windows(struct decode_ctx *c, struct perf_input *in,
+			       const struct aux_stream *s)
+{
+	FILE *src = in->r.pipe ? in->spool : in->r.f;
+
+	for (size_t i = 0; i < s->nr; i++) {
+		const struct aux_piece *w = &s->pieces[i];
+		unsigned char *win;
+		char desc[96];
+		long start;
+		int ret = 0, status;
+
+		snprintf(desc, sizeof(desc), "idx %" PRIu32 " (cpu %" PRIu32 ") "
+			 "snapshot %zu", s->idx, s->cpu, i + 1);
+		win = w->len <= SIZE_MAX ? malloc((size_t)w->len) : NULL;
+		if (!win) {
+			perf_fail(c, "%s: out of memory for its %" PRIu64 " bytes",
+				  desc, w->len);
+			return DECODE_EXIT_OUTPUT;
+		}
+		if (read_aux(c, src, w->off, win, (size_t)w->len)) {
+			free(win);
+			return DECODE_EXIT_FILE;
+		}
+		start = mlx5diag_find_sync(win, (size_t)w->len);
+		if (start < 0) {
+			/* data not decoded: said even with -q */
+			fprintf(stderr, "mlx5-diag decode: %s: warning: %s (the "
+				"PERF_RECORD_AUXTRACE at offset %" PRIu64 "): no chunk "
+				"starts in its %" PRIu64 " bytes, none of it is decoded "
+				"(a window smaller than one chunk of the driver)\n",
+				c->path, desc, w->ev_off, w->len);
+			free(win);
+			continue;
+		}
+		if (!c->quiet)
+			fprintf(stderr, "mlx5-diag decode: %s: %s: %" PRIu64 " bytes, "
+				"decoded from its first chunk at byte %ld\n", c->path,
+				desc, w->len, start);
+		stream_begin(c, desc);
+		c->stream_base = (uint64_t)start;
+		for (size_t off = (size_t)start; off < w->len && !ret; ) {
+			size_t n = w->len - off < PIECE_READ ? (size_t)w->len - off :
+							       PIECE_READ;
+
+			ret = on_aux_chunk(c, win + off, n);
+			off += n;
+		}
+		free(win);
+		status = stream_end(c, ret);
+		if (status)
+			return status < 0 ? DECODE_EXIT_FILE : status;
+	}
+	return DECODE_EXIT_OK;
+}
+
+/* The AUX data of one idx, as a stream or as snapshot windows. */
+static int perf_decode_idx(struct decode_ctx *c, struct perf_input *in,
+			   const struct aux_stream *s)
+{
+	const char *pmu = pd_pmu_name(&in->r, s->pmu_type);
+
+	snprintf(c->pmu_name, sizeof(c->pmu_name), "%s", pmu ? pmu : "mlx5_diag");
+	c->cpu = s->cpu;
+	if (!c->quiet)
+		fprintf(stderr, "mlx5-diag decode: %s: idx %" PRIu32 " (cpu %"
+			PRIu32 "): %" PRIu64 " bytes of AUX data of %s (PMU type %"
+			PRIu32 ")", c->path, s->idx, s->cpu, s->bytes,
+			pmu ? pmu : "an unnamed PMU", s->pmu_type);
+	if (!c->quiet && in->snapshot)
+		fprintf(stderr, " in %zu snapshot%s", s->nr, s->nr == 1 ? "" : "s");
+	if (!c->quiet)
+		fputc('\n', stderr);
+	if (in->snapshot)
+		return perf_decode_windows(c, in, s);
+	return perf_decode_stream(c, in, s);
 }
 
 /* A perf.data file or pipe; its 8 magic bytes are read. */
@@ -1896,7 +2057,7 @@ static int decode_perf(struct decode_ctx *c, FILE *f)
 		goto out;
 	}
 	for (i = 0; i < in.nr_streams && status == DECODE_EXIT_OK; i++)
-		status = perf_decode_stream(c, &in, &in.streams[i]);
+		status = perf_decode_idx(c, &in, &in.streams[i]);
 	if (!c->quiet && (in.aux_truncated || in.aux_collision))
 		fprintf(stderr, "mlx5-diag decode: %s: warning: PERF_RECORD_AUX "
 			"flagged %" PRIu64 " time%s truncated (the AUX area filled "

@@ -47,6 +47,20 @@
 /* The auxtrace type of mlx5_diag (enum auxtrace_type, after HISI_PTT = 6). */
 #define PD_AUXTRACE_MLX5_DIAG	7
 
+/*
+ * Its PERF_RECORD_AUXTRACE_INFO (perf's util/mlx5-diag.h): after the
+ * 16-byte struct perf_record_auxtrace_info, u64 priv[]: [0] the driver's
+ * record ABI (0: unknown), [1] flags, [2] N sessions, then N pairs
+ * priv[3 + 2i] PMU type, priv[4 + 2i] CPU. Only ever appended to.
+ */
+#define PD_AUXTRACE_INFO_SIZE		16u
+#define PD_MLX5_INFO_ABI		0
+#define PD_MLX5_INFO_FLAGS		1
+#define PD_MLX5_INFO_NR_PMUS		2
+#define PD_MLX5_INFO_PMUS		3
+#define PD_MLX5_INFO_F_SNAPSHOT		(1ull << 0)	/* perf record -S */
+#define PD_MLX5_INFO_MAX_PMUS		64
+
 /* sizeof(struct perf_record_auxtrace): header, then size, offset,
  * reference, idx, tid, cpu, reserved. */
 #define PD_AUXTRACE_SIZE	48

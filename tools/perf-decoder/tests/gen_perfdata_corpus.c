@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Seeds of fuzz_perfdata.c: perf.data files in file and pipe mode with
- * mlx5_diag AUX data and sched_switch samples, behind the steering byte.
+ * mlx5_diag AUX data and sched_switch samples, behind the steering byte;
+ * and a snapshot-mode one (perf record -S: chunked windows).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -54,7 +55,8 @@ static void sample(struct pdw *w, uint64_t id, uint64_t time, uint32_t cpu)
 
 int main(int argc, char **argv)
 {
-	struct stream s, tracing = { 0 };
+	struct stream s, cs, tracing = { 0 };
+	size_t chunk2;
 	struct stream_session sess = {
 		.out_format = 0, .ts_source = MLX5_DIAG_TS_FRC, .freq_khz = 156250,
 		.num_ids = 2, .ids = ids, .period_ns = 100000, .identifier = "sim:0",
@@ -117,8 +119,28 @@ int main(int argc, char **argv)
 	stream_time(&s, MLX5_DIAG_TS_FRC, 100000, 5000300000ull, 100);
 	stream_samples(&s, &smp);
 	stream_end(&s, 6, MLX5_DIAG_END_STOPPED);
+	/* the same run in snapshot mode: two chunks */
+	stream_init(&cs);
+	stream_sync(&cs);
+	stream_session(&cs, &sess);
+	stream_time(&cs, MLX5_DIAG_TS_FRC, 60000, 5000000000ull, 100);
+	smp.first_seq = 0;
+	smp.nr = 3;
+	smp.t0 = 1000;
+	stream_samples(&cs, &smp);
+	chunk2 = stream_sync(&cs);
+	sess.flags = MLX5_DIAG_SESSION_F_CHUNK;
+	stream_session(&cs, &sess);
+	stream_time(&cs, MLX5_DIAG_TS_FRC, 60000, 5000000000ull, 100);
+	stream_lost(&cs, 3, 2, MLX5_DIAG_LOST_FW_OVERWRITE);
+	stream_time(&cs, MLX5_DIAG_TS_FRC, 100000, 5000300000ull, 100);
+	smp.first_seq = 5;
+	smp.nr = 1;
+	smp.t0 = 90000;
+	stream_samples(&cs, &smp);
 	snprintf(tmp, sizeof(tmp), "%s/.tmp", argv[1]);
-	for (int pipe = 0; pipe < 2; pipe++) {
+	for (int i = 0; i < 4; i++) {
+		int pipe = i & 1, snapshot = i >> 1;
 		struct pdw_attr mlx5 = {
 			.type = 42, .sample_type = 0x10087, .flags = 1ull << 18,
 			.ids = { 1 }, .nr_ids = 1, .name = "mlx5_diag_0//",
@@ -128,6 +150,7 @@ int main(int argc, char **argv)
 			.flags = 1ull << 18, .ids = { 2 }, .nr_ids = 1,
 			.name = "sched:sched_switch",
 		};
+		static const struct pdw_session session = { 42, 1 };
 		struct pdw w;
 
 		pdw_init(&w, pipe);
@@ -136,10 +159,17 @@ int main(int argc, char **argv)
 		pdw_add_pmu(&w, 42, "mlx5_diag_0");
 		w.tracing = tracing.buf;
 		w.tracing_len = tracing.len;
-		pdw_auxtrace_info(&w, 7, 42, MLX5_DIAG_ABI_VERSION, 0);
-		pdw_auxtrace(&w, 0, 1, s.buf, 96);
-		sample(&w, 2, 5000100000ull, 0);
-		pdw_auxtrace(&w, 0, 1, s.buf + 96, s.len - 96);
+		pdw_auxtrace_info(&w, 7, MLX5_DIAG_ABI_VERSION, snapshot, &session, 1);
+		if (snapshot) {
+			/* a window from inside the first chunk, one from the second */
+			pdw_auxtrace(&w, 0, 1, cs.buf + 8, cs.len - 8);
+			sample(&w, 2, 5000100000ull, 0);
+			pdw_auxtrace(&w, 0, 1, cs.buf + chunk2, cs.len - chunk2);
+		} else {
+			pdw_auxtrace(&w, 0, 1, s.buf, 96);
+			sample(&w, 2, 5000100000ull, 0);
+			pdw_auxtrace(&w, 0, 1, s.buf + 96, s.len - 96);
+		}
 		sample(&w, 2, 5000200000ull, 1);
 		pdw_write(&w, tmp);
 		pdw_free(&w);
@@ -148,6 +178,7 @@ int main(int argc, char **argv)
 	}
 	remove(tmp);
 	stream_free(&s);
+	stream_free(&cs);
 	free(tracing.buf);
 	return 0;
 }

@@ -156,18 +156,23 @@ size_t pdw_raw(struct pdw *w, const void *src, size_t len)
 	return at;
 }
 
-size_t pdw_auxtrace_info(struct pdw *w, uint32_t type, uint64_t pmu_type,
-			 uint64_t abi_version, uint64_t snapshot)
+size_t pdw_auxtrace_info(struct pdw *w, uint32_t type, uint64_t abi_version,
+			 uint64_t flags, const struct pdw_session *s,
+			 unsigned int nr)
 {
 	struct buf b = { 0 };
 	size_t at;
 
-	ev_header(&b, 70, 0, 16 + 24);
+	ev_header(&b, 70, 0, (uint16_t)(16 + 8 * (3 + 2 * nr)));
 	put32(&b, type);
 	put32(&b, 0);
-	put64(&b, pmu_type);
 	put64(&b, abi_version);
-	put64(&b, snapshot);
+	put64(&b, flags);
+	put64(&b, nr);
+	for (unsigned int i = 0; i < nr; i++) {
+		put64(&b, s[i].pmu_type);
+		put64(&b, s[i].cpu);
+	}
 	at = pdw_raw(w, b.p, b.len);
 	free(b.p);
 	return at;

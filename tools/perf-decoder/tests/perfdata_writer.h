@@ -52,8 +52,18 @@ void pdw_add_attr(struct pdw *w, const struct pdw_attr *a);
 void pdw_add_pmu(struct pdw *w, uint32_t type, const char *name);
 /* Raw bytes appended to the data section (an event, or AUX data). */
 size_t pdw_raw(struct pdw *w, const void *buf, size_t len);
-size_t pdw_auxtrace_info(struct pdw *w, uint32_t type, uint64_t pmu_type,
-			 uint64_t abi_version, uint64_t snapshot);
+/* A device PMU's session: its perf type and the CPU of its events. */
+struct pdw_session {
+	uint64_t pmu_type, cpu;
+};
+/*
+ * PERF_RECORD_AUXTRACE_INFO of TYPE as perf's mlx5_diag_info_fill() writes
+ * it: priv[0] the record ABI, [1] FLAGS (bit 0: snapshot mode), [2] NR,
+ * then the NR sessions' (PMU type, CPU) pairs.
+ */
+size_t pdw_auxtrace_info(struct pdw *w, uint32_t type, uint64_t abi_version,
+			 uint64_t flags, const struct pdw_session *s,
+			 unsigned int nr);
 /* PERF_RECORD_AUXTRACE of LEN bytes (a multiple of 8) of DATA. */
 size_t pdw_auxtrace(struct pdw *w, uint32_t idx, uint32_t cpu,
 		    const void *data, size_t len);

@@ -391,6 +391,10 @@ static void recording_chunking_does_not_matter(void)
 /* ---- perf.data ---- */
 
 #define MLX5_PMU_TYPE	42
+#define MLX5_PMU1_TYPE	43
+
+/* mlx5_diag_0's session on CPU 1 */
+static const struct pdw_session one_session[] = { { MLX5_PMU_TYPE, 1 } };
 
 /* Run decode as run_decode() does, its standard error into ERRFILE. */
 static int run_decode_err(const char *recording, const char *outfile,
@@ -405,6 +409,37 @@ static int run_decode_err(const char *recording, const char *outfile,
 		abort();
 	close(fd);
 	ret = run_decode(recording, outfile, a1, a2, NULL);
+	fflush(stderr);
+	if (dup2(save, 2) < 0)
+		abort();
+	close(save);
+	return ret;
+}
+
+/*
+ * `mlx5-diag decode [A1] -o OUTFILE RECORDING`, not quiet: its standard
+ * error (the lines per stream) into ERRFILE.
+ */
+static int run_decode_loud(const char *recording, const char *outfile,
+			   const char *errfile, const char *a1)
+{
+	char *argv[6];
+	int argc = 0, save, fd, ret;
+
+	argv[argc++] = "decode";
+	if (a1)
+		argv[argc++] = (char *)a1;
+	argv[argc++] = "-o";
+	argv[argc++] = (char *)outfile;
+	argv[argc++] = (char *)recording;
+	argv[argc] = NULL;
+	fflush(stderr);
+	save = dup(2);
+	fd = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (save < 0 || fd < 0 || dup2(fd, 2) < 0)
+		abort();
+	close(fd);
+	ret = cmd_decode(argc, argv);
 	fflush(stderr);
 	if (dup2(save, 2) < 0)
 		abort();
@@ -437,11 +472,13 @@ static void small_stream(struct stream *s)
 
 /*
  * A perf.data as perf record -e mlx5_diag_0// writes it: the mlx5 event
- * and a dummy tracking event, the PMU mappings, AUXTRACE_INFO, then the
- * stream of idx 1 (cpu 1) in AUXTRACE events of CHUNK bytes, with other
- * events (FINISHED_ROUND) between them.
+ * and a dummy tracking event, the PMU mappings, AUXTRACE_INFO (INFO, or
+ * mlx5_diag_0's session on CPU 1 when NULL), then the stream of idx 1
+ * (cpu 1) in AUXTRACE events of CHUNK bytes, with other events
+ * (FINISHED_ROUND) between them.
  */
-static void example_perfdata(struct pdw *w, int pipe, size_t chunk)
+static void example_perfdata_info(struct pdw *w, int pipe, size_t chunk,
+				  const uint8_t *info, size_t info_len)
 {
 	struct pdw_attr mlx5 = {
 		.type = MLX5_PMU_TYPE, .config = 0x1180000200000000ull,
@@ -460,7 +497,10 @@ static void example_perfdata(struct pdw *w, int pipe, size_t chunk)
 	pdw_add_attr(w, &dummy);
 	pdw_add_pmu(w, 4, "cpu");
 	pdw_add_pmu(w, MLX5_PMU_TYPE, "mlx5_diag_0");
-	pdw_auxtrace_info(w, 7, MLX5_PMU_TYPE, MLX5_DIAG_ABI_VERSION, 0);
+	if (info)
+		pdw_raw(w, info, info_len);
+	else
+		pdw_auxtrace_info(w, 7, MLX5_DIAG_ABI_VERSION, 0, one_session, 1);
 	example_stream(&s);
 	for (size_t off = 0; off < s.len; off += chunk) {
 		pdw_auxtrace(w, 1, 1, s.buf + off,
@@ -468,6 +508,27 @@ static void example_perfdata(struct pdw *w, int pipe, size_t chunk)
 		pdw_raw(w, round, sizeof(round));
 	}
 	stream_free(&s);
+}
+
+static void example_perfdata(struct pdw *w, int pipe, size_t chunk)
+{
+	example_perfdata_info(w, pipe, chunk, NULL, 0);
+}
+
+/* An AUXTRACE_INFO event of mlx5_diag with the NR u64s of PRIV, in BUF. */
+static size_t info_event(uint8_t *buf, const uint64_t *priv, size_t nr)
+{
+	size_t len = 16 + 8 * nr;
+
+	memset(buf, 0, 16);
+	buf[0] = 70;
+	buf[6] = (uint8_t)len;
+	buf[7] = (uint8_t)(len >> 8);
+	buf[8] = 7;
+	for (size_t i = 0; i < nr; i++)
+		for (int b = 0; b < 8; b++)
+			buf[16 + 8 * i + b] = (uint8_t)(priv[i] >> (8 * b));
+	return len;
 }
 
 static void check_same(const char *name, const char *got_path, const char *want)
@@ -574,12 +635,80 @@ static void perfdata_outputs(void)
 	}
 }
 
-/* Two devices (idx 0 and 3): each stream decoded whole, in idx order. */
+/*
+ * AUXTRACE_INFO as perf may write it: record ABI 0 (the driver has no
+ * caps/record_abi), fields appended after the sessions (a later perf);
+ * two sessions on one CPU are refused (their streams are one idx).
+ */
+static void perfdata_info_layout(void)
+{
+	static const uint64_t abi0[] = { 0, 0, 1, MLX5_PMU_TYPE, 1 };
+	static const uint64_t appended[] = {
+		MLX5_DIAG_ABI_VERSION, 0, 2, MLX5_PMU1_TYPE, 3, MLX5_PMU_TYPE, 1,
+		0xdeadbeef, 77,
+	};
+	static const uint64_t same_cpu[] = {
+		MLX5_DIAG_ABI_VERSION, 0, 3, MLX5_PMU_TYPE, 1, MLX5_PMU1_TYPE, 0,
+		44, 1,
+	};
+	uint8_t info[16 + 8 * 9];
+	struct pdw w;
+	char *msg;
+
+	for (int pipe = 0; pipe < 2; pipe++) {
+		example_perfdata_info(&w, pipe, 64, info,
+				      info_event(info, abi0, 5));
+		pdw_write(&w, path_of("info.data"));
+		pdw_free(&w);
+		CHECK_INT(run_decode(path_of("info.data"), path_of("info.txt"), NULL,
+				     NULL, NULL), DECODE_EXIT_OK, "record ABI 0");
+		check_same("record ABI 0", path_of("info.txt"), text_want);
+
+		example_perfdata_info(&w, pipe, 64, info,
+				      info_event(info, appended, 9));
+		pdw_write(&w, path_of("info.data"));
+		pdw_free(&w);
+		CHECK_INT(run_decode_loud(path_of("info.data"), path_of("info.txt"),
+					  path_of("info.err"), NULL), DECODE_EXIT_OK,
+			  "fields appended");
+		check_same("fields appended", path_of("info.txt"), text_want);
+		msg = slurp(path_of("info.err"));
+		CHECK(strstr(msg, "info.data: idx 1 (cpu 1): 776 bytes of AUX data "
+			     "of mlx5_diag_0 (PMU type 42)\n") != NULL,
+		      "the second session's PMU: %s", msg);
+		free(msg);
+
+		example_perfdata_info(&w, pipe, 64, info,
+				      info_event(info, same_cpu, 9));
+		pdw_write(&w, path_of("info.data"));
+		pdw_free(&w);
+		CHECK_INT(run_decode_err(path_of("info.data"), path_of("info.txt"),
+					 path_of("info.err"), NULL, NULL),
+			  DECODE_EXIT_FILE, "two sessions on one CPU");
+		msg = slurp(path_of("info.err"));
+		CHECK(strstr(msg, pipe ? "PERF_RECORD_AUXTRACE_INFO at offset 500: "
+			     "sessions 0 and 2 are both on CPU 1: their AUX data "
+			     "cannot be told apart" : "PERF_RECORD_AUXTRACE_INFO at "
+			     "offset 440: sessions 0 and 2 are both on CPU 1: their "
+			     "AUX data cannot be told apart") != NULL,
+		      "two sessions on one CPU: %s", msg);
+		free(msg);
+	}
+}
+
+/*
+ * Two devices: mlx5_diag_0 on CPU 2 (idx 0), mlx5_diag_1 on CPU 5 (idx 3),
+ * listed the other way round in AUXTRACE_INFO: each stream's PMU is the
+ * session's on its CPU; each stream decoded whole, in idx order.
+ */
 static void perfdata_two_streams(void)
 {
+	static const struct pdw_session sessions[] = {
+		{ MLX5_PMU1_TYPE, 5 }, { MLX5_PMU_TYPE, 2 },
+	};
 	struct stream a, b;
 	struct pdw w;
-	char *want_a, *want_b, *want, *got;
+	char *want_a, *want_b, *want, *got, want_msg[256];
 	size_t off_a = 0, off_b = 0;
 
 	example_stream(&a);
@@ -594,11 +723,16 @@ static void perfdata_two_streams(void)
 	want = malloc(strlen(want_a) + strlen(want_b) + 1);
 	strcpy(want, want_a);
 	strcat(want, want_b);
+	snprintf(want_msg, sizeof(want_msg), "two.data: idx 0 (cpu 2): %zu bytes "
+		 "of AUX data of mlx5_diag_0 (PMU type 42)\nmlx5-diag decode: "
+		 "%s: idx 3 (cpu 5): %zu bytes of AUX data of mlx5_diag_1 (PMU "
+		 "type 43)\n", a.len, path_of("two.data"), b.len);
 
 	for (int pipe = 0; pipe < 2; pipe++) {
 		pdw_init(&w, pipe);
 		pdw_add_pmu(&w, MLX5_PMU_TYPE, "mlx5_diag_0");
-		pdw_auxtrace_info(&w, 7, MLX5_PMU_TYPE, MLX5_DIAG_ABI_VERSION, 0);
+		pdw_add_pmu(&w, MLX5_PMU1_TYPE, "mlx5_diag_1");
+		pdw_auxtrace_info(&w, 7, MLX5_DIAG_ABI_VERSION, 0, sessions, 2);
 		/* idx 3 first in the file, the two interleaved */
 		off_a = off_b = 0;
 		while (off_a < a.len || off_b < b.len) {
@@ -614,11 +748,37 @@ static void perfdata_two_streams(void)
 		}
 		pdw_write(&w, path_of("two.data"));
 		pdw_free(&w);
-		CHECK_INT(run_decode(path_of("two.data"), path_of("two.txt"), NULL,
-				     NULL, NULL), DECODE_EXIT_OK, "two streams");
+		CHECK_INT(run_decode_loud(path_of("two.data"), path_of("two.txt"),
+					  path_of("two.err"), NULL), DECODE_EXIT_OK,
+			  "two streams");
 		got = slurp(path_of("two.txt"));
 		CHECK(!strcmp(got, want), "%s mode:\n--- got ---\n%s\n--- want ---\n%s",
 		      pipe ? "pipe" : "file", got, want);
+		free(got);
+		got = slurp(path_of("two.err"));
+		CHECK(strstr(got, want_msg) != NULL, "each stream's PMU: %s(want %s)",
+		      got, want_msg);
+		free(got);
+		/* the timeline names each stream's PMU and CPU on its lines */
+		CHECK_INT(run_decode(path_of("two.data"), path_of("two.tl"),
+				     "--timeline", NULL, NULL), DECODE_EXIT_OK,
+			  "two streams, --timeline");
+		got = slurp(path_of("two.tl"));
+		{
+			size_t n0 = 0, n1 = 0, lines = 0;
+
+			for (char *l = got; *l; l = strchr(l, '\n') + 1) {
+				lines++;
+				n0 += !strncmp(l, "     mlx5_diag_0       - [002] ", 31) &&
+				      strstr(l, ": 0000:08:00.0 ") < strchr(l, '\n');
+				n1 += !strncmp(l, "     mlx5_diag_1       - [005] ", 31) &&
+				      strstr(l, ": sim:1 ") < strchr(l, '\n');
+			}
+			/* 2 SESSION, 5 samples, a LOST, 2 END; SESSION, 3 samples, END */
+			CHECK(n0 == 10 && n1 == 5 && lines == 15,
+			      "%zu lines of mlx5_diag_0, %zu of mlx5_diag_1, %zu in "
+			      "all:\n%s", n0, n1, lines, got);
+		}
 		free(got);
 	}
 	free(want_a);
@@ -626,6 +786,218 @@ static void perfdata_two_streams(void)
 	free(want);
 	stream_free(&a);
 	stream_free(&b);
+}
+
+/* ---- snapshot mode (perf record -S) ---- */
+
+/* TIME records of the snapshot stream: perf = dev + 2.0002 s */
+static const uint64_t snap_times[][2] = {
+	{ 5000100000ull, 7000300000ull }, { 5000300000ull, 7000500000ull },
+	{ 5000700000ull, 7000900000ull }, { 5000900000ull, 7001100000ull },
+};
+
+struct snap {
+	struct stream s;
+	size_t chunk[4];	/* SYNC offsets */
+	size_t first_samples;	/* chunk 0's SAMPLES record */
+	size_t time3;		/* chunk 3's new TIME record */
+};
+
+/* SYNC, and for a chunk inside the run the SESSION repeat and 2 TIMEs. */
+static void snap_chunk(struct snap *c, int k, const struct stream_session *d,
+		       int repeat_from)
+{
+	struct stream_session rep = *d;
+
+	c->chunk[k] = stream_sync(&c->s);
+	if (repeat_from < 0) {
+		stream_session(&c->s, d);
+		return;
+	}
+	rep.flags = MLX5_DIAG_SESSION_F_CHUNK;
+	stream_session(&c->s, &rep);
+	for (int i = repeat_from; i < k && i < repeat_from + 2; i++)
+		stream_time(&c->s, MLX5_DIAG_TS_RTC, snap_times[i][0],
+			    snap_times[i][1], 500);
+}
+
+static void snap_samples(struct snap *c, uint64_t first, uint32_t nr,
+			 uint64_t t0)
+{
+	struct stream_samples d = {
+		.out_format = 1, .ts_source = MLX5_DIAG_TS_RTC, .num_ids = 2,
+		.ids = port_ids, .first_seq = first, .nr = nr, .t0 = t0,
+		.t_step = 100000, .entry_step = 40, .value_base = 1000000,
+	};
+
+	stream_samples(&c->s, &d);
+}
+
+static size_t snap_time(struct snap *c, int i)
+{
+	return stream_time(&c->s, MLX5_DIAG_TS_RTC, snap_times[i][0], snap_times[i][1],
+		    500);
+}
+
+/*
+ * Run 2 as the driver writes it in snapshot mode: chunk 0 starts the run
+ * (samples 0-1), chunk 1 (samples 2-3), chunk 2 (4-5 lost to the
+ * firmware, sample 6), chunk 3 (samples 7-8); each later chunk repeats
+ * the SESSION and the last two TIME records.
+ */
+static void snap_stream(struct snap *c)
+{
+	struct stream_session d = {
+		.run = 2, .out_format = 1, .ts_source = MLX5_DIAG_TS_RTC,
+		.num_ids = 2, .ids = port_ids, .period_ns = 100000,
+		.identifier = "0000:08:00.0",
+	};
+
+	memset(c, 0, sizeof(*c));
+	stream_init(&c->s);
+	snap_chunk(c, 0, &d, -1);
+	snap_time(c, 0);
+	c->first_samples = c->s.len;
+	snap_samples(c, 0, 2, 4999900000ull);
+	snap_chunk(c, 1, &d, 0);
+	snap_time(c, 1);
+	snap_samples(c, 2, 2, 5000100000ull);
+	snap_chunk(c, 2, &d, 0);
+	stream_lost(&c->s, 4, 2, MLX5_DIAG_LOST_FW_OVERWRITE);
+	snap_time(c, 2);
+	snap_samples(c, 6, 1, 5000600000ull);
+	snap_chunk(c, 3, &d, 1);
+	c->time3 = snap_time(c, 3);
+	snap_samples(c, 7, 2, 5000700000ull);
+}
+
+/*
+ * perf record -S of mlx5_diag_0: three snapshots of idx 1 (cpu 1), each
+ * an AUXTRACE buffer that starts anywhere: from inside chunk 0's SAMPLES
+ * to the end of chunk 2; from the end of chunk 1's SAMPLES (16 bytes
+ * before chunk 2) to the end (they overlap); the last 40 bytes (no chunk
+ * starts in them).
+ */
+static void snap_perfdata(struct pdw *w, int pipe, const struct snap *c)
+{
+	static const uint8_t round[8] = { 68, 0, 0, 0, 0, 0, 8, 0 };
+
+	pdw_init(w, pipe);
+	pdw_add_pmu(w, MLX5_PMU_TYPE, "mlx5_diag_0");
+	pdw_auxtrace_info(w, 7, MLX5_DIAG_ABI_VERSION, 1, one_session, 1);
+	pdw_auxtrace(w, 1, 1, c->s.buf + c->first_samples + 8,
+		     c->chunk[3] - c->first_samples - 8);
+	pdw_raw(w, round, sizeof(round));
+	pdw_auxtrace(w, 1, 1, c->s.buf + c->chunk[2] - 16,
+		     c->s.len - c->chunk[2] + 16);
+	pdw_raw(w, round, sizeof(round));
+	pdw_auxtrace(w, 1, 1, c->s.buf + c->s.len - 40, 40);
+}
+
+/* Each window from its first chunk, with a reset decoder: its own SESSION. */
+static const char snap_want[] =
+"SESSION run 2 0000:08:00.0 repetitive format1 rtc, period 100000 ns (requested 100000), 2 data IDs\n"
+"2 2 7.000300000 5.000100000 port_1_rx_bytes=3000006 port_1_tx_bytes=4297967303\n"
+"2 3 7.000400000 5.000200000 port_1_rx_bytes=4000009 port_1_tx_bytes=4298967306\n"
+"LOST run 2 samples 4..5 (2): fw_overwrite\n"
+"2 6 7.000800000 5.000600000 port_1_rx_bytes=7000018 port_1_tx_bytes=4301967315\n"
+"SESSION run 2 0000:08:00.0 repetitive format1 rtc, period 100000 ns (requested 100000), 2 data IDs\n"
+"LOST run 2 samples 4..5 (2): fw_overwrite\n"
+"2 6 7.000800000 5.000600000 port_1_rx_bytes=7000018 port_1_tx_bytes=4301967315\n"
+"2 7 7.000900000 5.000700000 port_1_rx_bytes=8000021 port_1_tx_bytes=4302967318\n"
+"2 8 7.001000000 5.000800000 port_1_rx_bytes=9000024 port_1_tx_bytes=4303967321\n";
+
+static void perfdata_snapshot(void)
+{
+	struct snap c;
+	struct pdw w;
+	char want[1024], *msg;
+	size_t ev[3];
+
+	snap_stream(&c);
+	for (int pipe = 0; pipe < 2; pipe++) {
+		snap_perfdata(&w, pipe, &c);
+		pdw_write(&w, path_of("snap.data"));
+		/* AUXTRACE events: after the 56-byte info, 48 + data + 8 each */
+		ev[0] = w.data_offset + 56;
+		pdw_free(&w);
+		ev[1] = ev[0] + 48 + (c.chunk[3] - c.first_samples - 8) + 8;
+		ev[2] = ev[1] + 48 + (c.s.len - c.chunk[2] + 16) + 8;
+		CHECK_INT(run_decode_loud(path_of("snap.data"), path_of("snap.txt"),
+					  path_of("snap.err"), NULL), DECODE_EXIT_OK,
+			  pipe ? "snapshot windows (pipe)" : "snapshot windows");
+		check_same(pipe ? "snapshot windows (pipe)" : "snapshot windows",
+			   path_of("snap.txt"), snap_want);
+		msg = slurp(path_of("snap.err"));
+		snprintf(want, sizeof(want),
+			 "mlx5-diag decode: %s: idx 1 (cpu 1): %zu bytes of AUX data "
+			 "of mlx5_diag_0 (PMU type 42) in 3 snapshots\n"
+			 "mlx5-diag decode: %s: idx 1 (cpu 1) snapshot 1: %zu bytes, "
+			 "decoded from its first chunk at byte %zu\n"
+			 "mlx5-diag decode: %s: idx 1 (cpu 1) snapshot 2: %zu bytes, "
+			 "decoded from its first chunk at byte 16\n"
+			 "mlx5-diag decode: %s: warning: idx 1 (cpu 1) snapshot 3 (the "
+			 "PERF_RECORD_AUXTRACE at offset %zu): no chunk starts in its 40 "
+			 "bytes, none of it is decoded (a window smaller than one chunk "
+			 "of the driver)\n"
+			 "mlx5-diag decode: 6 samples in 2 runs, 4 lost (fw_overwrite 4, "
+			 "aux_full 0, reset 0, unaccounted 0)\n",
+			 path_of("snap.data"),
+			 (c.chunk[3] - c.first_samples - 8) +
+			 (c.s.len - c.chunk[2] + 16) + 40,
+			 path_of("snap.data"), c.chunk[3] - c.first_samples - 8,
+			 c.chunk[1] - c.first_samples - 8, path_of("snap.data"),
+			 c.s.len - c.chunk[2] + 16, path_of("snap.data"), ev[2]);
+		CHECK(!strcmp(msg, want), "the windows on stderr:\n--- got ---\n%s"
+		      "--- want ---\n%s", msg, want);
+		free(msg);
+		/* -q: the window not decoded is still said */
+		CHECK_INT(run_decode_err(path_of("snap.data"), path_of("snap.txt"),
+					 path_of("snap.err"), NULL, NULL),
+			  DECODE_EXIT_OK, "snapshot windows, -q");
+		msg = slurp(path_of("snap.err"));
+		CHECK(strstr(msg, "warning: idx 1 (cpu 1) snapshot 3 (the "
+			     "PERF_RECORD_AUXTRACE at offset") &&
+		      !strstr(msg, "snapshot 1") && !strstr(msg, "samples in"),
+		      "-q: the warning alone: %s", msg);
+		free(msg);
+	}
+
+	/*
+	 * A bad record in the second window alone: exit status 5, its offset
+	 * in the window; the first window's lines are written.
+	 */
+	stream_put16(&c.s, c.time3, 99);
+	snap_perfdata(&w, 0, &c);
+	pdw_write(&w, path_of("snap.data"));
+	pdw_free(&w);
+	CHECK_INT(run_decode_err(path_of("snap.data"), path_of("snap.txt"),
+				 path_of("snap.err"), NULL, NULL), DECODE_EXIT_STREAM,
+		  "a bad record in a window");
+	msg = slurp(path_of("snap.err"));
+	snprintf(want, sizeof(want), "snap.data: idx 1 (cpu 1) snapshot 2 byte "
+		 "%zu: unknown record type 99", c.time3 - c.chunk[2] + 16);
+	CHECK(strstr(msg, want) != NULL, "names the window and the record: "
+	      "%s(want %s)", msg, want);
+	free(msg);
+	msg = slurp(path_of("snap.txt"));
+	CHECK(!strcmp(msg, "SESSION run 2 0000:08:00.0 repetitive format1 rtc, "
+		      "period 100000 ns (requested 100000), 2 data IDs\n"
+		      "2 2 7.000300000 5.000100000 port_1_rx_bytes=3000006 "
+		      "port_1_tx_bytes=4297967303\n"
+		      "2 3 7.000400000 5.000200000 port_1_rx_bytes=4000009 "
+		      "port_1_tx_bytes=4298967306\n"
+		      "LOST run 2 samples 4..5 (2): fw_overwrite\n"
+		      "2 6 7.000800000 5.000600000 port_1_rx_bytes=7000018 "
+		      "port_1_tx_bytes=4301967315\n"
+		      "SESSION run 2 0000:08:00.0 repetitive format1 rtc, "
+		      "period 100000 ns (requested 100000), 2 data IDs\n"
+		      "LOST run 2 samples 4..5 (2): fw_overwrite\n"
+		      "2 6 7.000800000 5.000600000 port_1_rx_bytes=7000018 "
+		      "port_1_tx_bytes=4301967315\n"),
+	      "the lines before the bad record: %s", msg);
+	free(msg);
+	stream_free(&c.s);
 }
 
 /*
@@ -782,46 +1154,72 @@ static void write_patched(const struct patch *p)
 
 static void perfdata_malformed(void)
 {
-	/* data section: AUXTRACE_INFO (40 bytes) at 0, AUXTRACE at 40; it
-	 * starts at 440 (file mode) or 500 (pipe mode) */
+	/* data section: AUXTRACE_INFO (56 bytes: one session) at 0, AUXTRACE
+	 * at 56, the next at 176; it starts at 440 (file mode) or 500 (pipe
+	 * mode) */
 	static const struct patch list[] = {
 		{ "an event smaller than its header", 0, 6, 0, { 4, 0 }, 2,
 		  DECODE_EXIT_FILE, "malformed perf.data: the event at offset 440 "
 		  "(type 70) has size 4, less than its header" },
-		{ "AUXTRACE smaller than its struct", 0, 46, 0, { 40, 0 }, 2,
-		  DECODE_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 480 has size 40 "
+		{ "AUXTRACE smaller than its struct", 0, 62, 0, { 40, 0 }, 2,
+		  DECODE_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 496 has size 40 "
 		  "(at least 48)" },
-		{ "AUX data past the end of the file (pipe)", 1, 48, 0,
+		{ "AUX data past the end of the file (pipe)", 1, 64, 0,
 		  { 0, 0, 0, 1 }, 4, DECODE_EXIT_FILE, "truncated perf.data: "
-		  "PERF_RECORD_AUXTRACE at offset 540: 16777216 bytes of AUX data, the "
+		  "PERF_RECORD_AUXTRACE at offset 556: 16777216 bytes of AUX data, the "
 		  "file ends 1456 bytes after the event" },
-		{ "AUX data past the data section", 0, 48, 0, { 0, 0, 0, 1 }, 4,
+		{ "AUX data past the data section", 0, 64, 0, { 0, 0, 0, 1 }, 4,
 		  DECODE_EXIT_FILE, "malformed perf.data: PERF_RECORD_AUXTRACE at "
-		  "offset 480: 16777216 bytes of AUX data run past the end of the data "
-		  "section at 1984" },
-		{ "an event past the end of the data section", 0, 1542, 0, { 16 },
+		  "offset 496: 16777216 bytes of AUX data run past the end of the data "
+		  "section at 2000" },
+		{ "an event past the end of the data section", 0, 1558, 0, { 16 },
 		  1, DECODE_EXIT_FILE, "malformed perf.data: the event at offset "
-		  "1976 (type 68, 16 bytes) runs past the end of the data section at "
-		  "1984" },
-		{ "AUX data not a multiple of 8", 0, 48, 0, { 60 }, 1,
-		  DECODE_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 480: 60 bytes of "
+		  "1992 (type 68, 16 bytes) runs past the end of the data section at "
+		  "2000" },
+		{ "AUX data not a multiple of 8", 0, 64, 0, { 60 }, 1,
+		  DECODE_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 496: 60 bytes of "
 		  "AUX data, not a multiple of 8" },
 		{ "another AUX type", 0, 8, 0, { 6 }, 1, DECODE_EXIT_FILE,
 		  "PERF_RECORD_AUXTRACE_INFO at offset 440: AUX area data of type 6, "
 		  "not mlx5_diag (7)" },
-		{ "another ABI version", 1, 24, 0, { 2 }, 1, DECODE_EXIT_FILE,
+		{ "AUXTRACE_INFO without its private data", 0, 6, 0, { 32 }, 1,
+		  DECODE_EXIT_FILE, "PERF_RECORD_AUXTRACE_INFO at offset 440: 16 "
+		  "bytes of private data, mlx5_diag's has at least 24 (record ABI, "
+		  "flags, number of sessions)" },
+		{ "another ABI version", 1, 16, 0, { 2 }, 1, DECODE_EXIT_FILE,
 		  "PERF_RECORD_AUXTRACE_INFO at offset 500: record ABI version 2, this "
 		  "decoder knows version 1" },
-		{ "snapshot mode", 0, 32, 0, { 1 }, 1, DECODE_EXIT_FILE,
-		  "a snapshot-mode recording (perf record -S)" },
-		{ "a snapshot flag of 2", 0, 32, 0, { 2 }, 1, DECODE_EXIT_FILE,
-		  "snapshot flag 2 (0 or 1)" },
+		{ "an unknown flag", 0, 24, 0, { 2 }, 1, DECODE_EXIT_FILE,
+		  "PERF_RECORD_AUXTRACE_INFO at offset 440: flags 0x2 (this decoder "
+		  "knows bit 0, snapshot mode, alone)" },
+		{ "no session", 0, 32, 0, { 0 }, 1, DECODE_EXIT_FILE,
+		  "PERF_RECORD_AUXTRACE_INFO at offset 440: 0 mlx5_diag sessions "
+		  "(1 to 64)" },
+		{ "65 sessions", 1, 32, 0, { 65 }, 1, DECODE_EXIT_FILE,
+		  "PERF_RECORD_AUXTRACE_INFO at offset 500: 65 mlx5_diag sessions "
+		  "(1 to 64)" },
+		{ "2 sessions in the room of 1", 0, 32, 0, { 2 }, 1, DECODE_EXIT_FILE,
+		  "PERF_RECORD_AUXTRACE_INFO at offset 440: 40 bytes of private data, "
+		  "2 sessions need 56" },
+		{ "a PMU type of more than 32 bits", 0, 44, 0, { 1 }, 1,
+		  DECODE_EXIT_FILE, "PERF_RECORD_AUXTRACE_INFO at offset 440: "
+		  "session 0: PMU type 4294967338" },
+		{ "a CPU of -1", 0, 48, 0, { 255, 255, 255, 255, 255, 255, 255, 255 },
+		  8, DECODE_EXIT_FILE, "PERF_RECORD_AUXTRACE_INFO at offset 440: "
+		  "session 0: CPU 18446744073709551615" },
+		{ "AUX data of a CPU without a session", 0, 96, 0, { 7 }, 1,
+		  DECODE_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 496: AUX data of "
+		  "CPU 7, on which no session of the PERF_RECORD_AUXTRACE_INFO is "
+		  "(their CPUs: 1)" },
+		{ "an idx whose CPU changes", 1, 216, 0, { 2 }, 1, DECODE_EXIT_FILE,
+		  "PERF_RECORD_AUXTRACE at offset 676: AUX data of idx 1 on CPU 2, "
+		  "the idx's earlier data was on CPU 1" },
 		{ "AUXTRACE before AUXTRACE_INFO", 0, 0, 0, { 68 }, 1,
-		  DECODE_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 480 before any "
+		  DECODE_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 496 before any "
 		  "PERF_RECORD_AUXTRACE_INFO" },
-		{ "a compressed event", 1, 40, 0, { 81 }, 1, DECODE_EXIT_FILE,
-		  "PERF_RECORD_COMPRESSED at offset 540: a compressed perf.data" },
-		{ "a malformed record of the stream", 0, 88, 0, { 9 }, 1,
+		{ "a compressed event", 1, 56, 0, { 81 }, 1, DECODE_EXIT_FILE,
+		  "PERF_RECORD_COMPRESSED at offset 556: a compressed perf.data" },
+		{ "a malformed record of the stream", 0, 104, 0, { 9 }, 1,
 		  DECODE_EXIT_STREAM, "idx 1 (cpu 1) AUX stream byte 0: " },
 		{ "a bad header size", 0, -1, 8, { 50 }, 1, DECODE_EXIT_FILE,
 		  "malformed perf.data header: size 50 (pipe mode: 16, file mode: 104)" },
@@ -831,7 +1229,7 @@ static void perfdata_malformed(void)
 		  "malformed perf.data header: attr_size 10" },
 		{ "the data section past the end", 0, -1, 48, { 0, 0, 0, 1 }, 4,
 		  DECODE_EXIT_FILE, "the data section at offset 440 of 16777216 "
-		  "bytes runs past the end of the file (2620 bytes)" },
+		  "bytes runs past the end of the file (2636 bytes)" },
 		{ "an ids section past the end", 0, -1, 280, { 0, 0, 1 }, 3,
 		  DECODE_EXIT_FILE, "an ids section at offset 104 of 65536 bytes "
 		  "runs past the end of the file" },
@@ -1196,7 +1594,7 @@ static void timeline_perfdata(struct pdw *w, int pipe, struct stream *tracing)
 	pdw_add_pmu(w, MLX5_PMU_TYPE, "mlx5_diag_0");
 	w->tracing = tracing->buf;
 	w->tracing_len = tracing->len;
-	pdw_auxtrace_info(w, 7, MLX5_PMU_TYPE, MLX5_DIAG_ABI_VERSION, 0);
+	pdw_auxtrace_info(w, 7, MLX5_DIAG_ABI_VERSION, 0, one_session, 1);
 	example_stream(&s);
 	pdw_auxtrace(w, 1, 1, s.buf, 400);
 	timeline_records(S_TYPE_PERF, 1000, 1001, to_pdw, w);
@@ -1388,7 +1786,9 @@ int main(void)
 	RUN(exit_statuses);
 	RUN(recording_chunking_does_not_matter);
 	RUN(perfdata_outputs);
+	RUN(perfdata_info_layout);
 	RUN(perfdata_two_streams);
+	RUN(perfdata_snapshot);
 	RUN(perfdata_stdin);
 	RUN(perfdata_truncated);
 	RUN(perfdata_malformed);
