@@ -127,3 +127,18 @@ check_model_lines() {
 	}
 	END { exit bad }'
 }
+
+# perf_group PMU: a perf record group, a session of port_rx_bytes and
+# icmc_hits at 100 us
+perf_group() {
+	echo "{$1/port_rx_bytes,port=0,period_ns=100000/,$1/icmc_hits/}"
+}
+
+# perf_steps DEV PMU STEPS N: a perf record workload; STEPS times N samples
+# due on DEV's manual clock, 0.2 s apart (the shell sleeps: sched_switch
+# events between)
+perf_steps() {
+	echo ". ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
+	grid_wait $1 $2 >/tmp/grid.$1 || exit 1
+	for k in \$(seq $3); do step_samples $1 $4; sleep 0.2; done"
+}

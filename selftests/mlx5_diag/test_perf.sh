@@ -14,18 +14,7 @@ D0=$SIM/dev0
 RXB=0x1020000100000000		# port_rx_bytes,port=0
 HITS=0x1180000200000000		# icmc_hits
 
-# group DEV-PMU: a session of port_rx_bytes and icmc_hits at 100 us
-group() {
-	echo "{$1/port_rx_bytes,port=0,period_ns=100000/,$1/icmc_hits/}"
-}
 
-# steps DEV PMU STEPS N: the workload; STEPS times N samples due on DEV's
-# manual clock, 0.2 s apart (the shell sleeps: sched_switch events between)
-steps() {
-	echo ". ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
-	grid_wait $1 $2 >/tmp/grid.$1 || exit 1
-	for k in \$(seq $3); do step_samples $1 $4; sleep 0.2; done"
-}
 
 # samples FILE PMU [SCRIPT OPTIONS]: "SEQ V1 V2 ..." per device sample of
 # PMU, from perf script --itrace=i
@@ -55,8 +44,8 @@ line_times() {
 
 # ---- interleaved with sched_switch, exact, none missing ----
 sim_manual 0
-perf record -q -a -o /tmp/perf1.data -e sched:sched_switch -e "$(group "$P0")" \
-	-- sh -c "$(steps 0 "$P0" 4 5)" 2>/tmp/perf1.err
+perf record -q -a -o /tmp/perf1.data -e sched:sched_switch -e "$(perf_group "$P0")" \
+	-- sh -c "$(perf_steps 0 "$P0" 4 5)" 2>/tmp/perf1.err
 expect_eq "perf record exits 0" "$?" 0
 expect_eq "20 device samples, seq 0..19" \
 	"$(samples /tmp/perf1.data "$P0" | awk '{ s = s $1 " " } END { print s }')" \
@@ -105,8 +94,8 @@ sim_running 0
 
 # ---- pipe mode ----
 sim_manual 0
-perf record -q -a -o - -e sched:sched_switch -e "$(group "$P0")" \
-	-- sh -c "$(steps 0 "$P0" 2 5)" 2>/dev/null >/tmp/perf2.pipe
+perf record -q -a -o - -e sched:sched_switch -e "$(perf_group "$P0")" \
+	-- sh -c "$(perf_steps 0 "$P0" 2 5)" 2>/dev/null >/tmp/perf2.pipe
 expect_eq "pipe mode: 10 device samples" \
 	"$(samples - "$P0" </tmp/perf2.pipe | wc -l)" 10
 check "pipe mode: every value equals the model" model - "$P0" 0 </tmp/perf2.pipe
@@ -117,11 +106,11 @@ sim_running 0
 # ---- two devices in one recording ----
 sim_manual 0
 sim_manual 1
-perf record -q -a -o /tmp/perf3.data -e sched:sched_switch -e "$(group "$P0")" \
-	-e "$(group "$P1")" -- sh -c "
+perf record -q -a -o /tmp/perf3.data -e sched:sched_switch -e "$(perf_group "$P0")" \
+	-e "$(perf_group "$P1")" -- sh -c "
 	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
 	grid_wait 1 $P1 >/tmp/grid.1 || exit 1
-	$(steps 0 "$P0" 2 4)
+	$(perf_steps 0 "$P0" 2 4)
 	step_samples 1 6" 2>/dev/null
 expect_eq "two devices: 8 samples of $P0" "$(samples /tmp/perf3.data "$P0" | wc -l)" 8
 expect_eq "two devices: 6 samples of $P1" "$(samples /tmp/perf3.data "$P1" | wc -l)" 6
@@ -136,7 +125,7 @@ echo 8 >"$D0/caps/log_max_samples"
 sim_readd 0
 P0=$(pmu_of_sim 0)
 sim_manual 0
-perf record -q -a -o /tmp/perf4.data -e "$(group "$P0")" -- sh -c "
+perf record -q -a -o /tmp/perf4.data -e "$(perf_group "$P0")" -- sh -c "
 	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
 	grid_wait 0 $P0 >/tmp/grid.0 || exit 1
 	step_samples 0 5
@@ -164,7 +153,7 @@ P0=$(pmu_of_sim 0)
 # 2000 samples of about 50 bytes overwrite a 64 KiB area; the snapshot
 # decodes on its own from its first chunk to the last sample taken
 sim_manual 0
-perf record -q -a -S -m ,64K -o /tmp/perf6.data -e "$(group "$P0")" -- sh -c "
+perf record -q -a -S -m ,64K -o /tmp/perf6.data -e "$(perf_group "$P0")" -- sh -c "
 	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
 	grid_wait 0 $P0 >/tmp/grid.0 || exit 1
 	step_samples 0 2000

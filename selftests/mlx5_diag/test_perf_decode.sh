@@ -16,18 +16,7 @@ P1=$(pmu_of_sim 1)
 RXB=0x1020000100000000		# port_rx_bytes,port=0: decode's port_0_rx_bytes
 HITS=0x1180000200000000		# icmc_hits: decode's global_icmc_hit
 
-# group PMU: a session of port_rx_bytes and icmc_hits at 100 us
-group() {
-	echo "{$1/port_rx_bytes,port=0,period_ns=100000/,$1/icmc_hits/}"
-}
 
-# steps DEV PMU STEPS N: the workload; STEPS times N samples due on DEV's
-# manual clock, 0.2 s apart (sched_switch events between)
-steps() {
-	echo ". ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
-	grid_wait $1 $2 >/tmp/grid.$1 || exit 1
-	for k in \$(seq $3); do step_samples $1 $4; sleep 0.2; done"
-}
 
 # perf_values: "TIME PMU ID VALUE SEQ" per mlx5_diag line of perf script
 # --ns on stdin (the event's name gives the data ID), sorted
@@ -68,8 +57,8 @@ same_values() {
 
 # ---- file mode, with sched_switch ----
 sim_manual 0
-perf record -q -a -o /tmp/pd1.data -e sched:sched_switch -e "$(group "$P0")" \
-	-- sh -c "$(steps 0 "$P0" 3 5)" 2>/tmp/pd1.err
+perf record -q -a -o /tmp/pd1.data -e sched:sched_switch -e "$(perf_group "$P0")" \
+	-- sh -c "$(perf_steps 0 "$P0" 3 5)" 2>/tmp/pd1.err
 expect_eq "perf record exits 0" "$?" 0
 sed 's/^/# /' /tmp/pd1.err
 perf script -i /tmp/pd1.data --ns >/tmp/pd1.out 2>/dev/null
@@ -79,8 +68,8 @@ sim_running 0
 
 # ---- pipe mode ----
 sim_manual 0
-perf record -q -a -o - -e sched:sched_switch -e "$(group "$P0")" \
-	-- sh -c "$(steps 0 "$P0" 2 5)" 2>/dev/null >/tmp/pd2.pipe
+perf record -q -a -o - -e sched:sched_switch -e "$(perf_group "$P0")" \
+	-- sh -c "$(perf_steps 0 "$P0" 2 5)" 2>/dev/null >/tmp/pd2.pipe
 perf script -i - --ns </tmp/pd2.pipe >/tmp/pd2.out 2>/dev/null
 same_values "pipe mode" /tmp/pd2.out /tmp/pd2.pipe 20
 sim_running 0
@@ -88,11 +77,11 @@ sim_running 0
 # ---- two devices, each its own PMU and CPU ----
 sim_manual 0
 sim_manual 1
-perf record -q -a -o /tmp/pd3.data -e sched:sched_switch -e "$(group "$P0")" \
-	-e "$(group "$P1")" -- sh -c "
+perf record -q -a -o /tmp/pd3.data -e sched:sched_switch -e "$(perf_group "$P0")" \
+	-e "$(perf_group "$P1")" -- sh -c "
 	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
 	grid_wait 1 $P1 >/tmp/grid.1 || exit 1
-	$(steps 0 "$P0" 2 4)
+	$(perf_steps 0 "$P0" 2 4)
 	step_samples 1 6" 2>/dev/null
 perf script -i /tmp/pd3.data --ns >/tmp/pd3.out 2>/dev/null
 same_values "two devices" /tmp/pd3.out /tmp/pd3.data 28
@@ -104,7 +93,7 @@ sim_running 1
 # 2000 samples due at once (the firmware keeps 4096), all fetched; then
 # the workload signals perf (its parent) to take the snapshot
 sim_manual 0
-perf record -q -a -S -m ,64K -o /tmp/pd4.data -e "$(group "$P0")" -- sh -c "
+perf record -q -a -S -m ,64K -o /tmp/pd4.data -e "$(perf_group "$P0")" -- sh -c "
 	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
 	grid_wait 0 $P0 >/tmp/grid.0 || exit 1
 	step_samples 0 2000
