@@ -14,8 +14,6 @@ D0=$SIM/dev0
 RXB=0x1020000100000000		# port_rx_bytes,port=0
 HITS=0x1180000200000000		# icmc_hits
 
-
-
 # samples FILE PMU [SCRIPT OPTIONS]: "SEQ V1 V2 ..." per device sample of
 # PMU, from perf script --itrace=i
 samples() {

@@ -16,8 +16,6 @@ P1=$(pmu_of_sim 1)
 RXB=0x1020000100000000		# port_rx_bytes,port=0: decode's port_0_rx_bytes
 HITS=0x1180000200000000		# icmc_hits: decode's global_icmc_hit
 
-
-
 # perf_values: "TIME PMU ID VALUE SEQ" per mlx5_diag line of perf script
 # --ns on stdin (the event's name gives the data ID), sorted
 perf_values() {
