@@ -68,6 +68,8 @@ enum sim_file_id {
 	SIM_F_STAT_CONFIGS,
 	SIM_F_STAT_COMMANDS,
 	SIM_F_STAT_FAILED,
+	SIM_F_STAT_STALLS,
+	SIM_F_STAT_STALLED_US,
 	SIM_F_CAP0,		/* caps/<mlx5_diag_sim_cap_name(id - SIM_F_CAP0)> */
 };
 
@@ -101,6 +103,8 @@ static const struct sim_file_desc sim_files[SIM_F_CAP0] = {
 	[SIM_F_STAT_CONFIGS]		= { "configs", 0444 },
 	[SIM_F_STAT_COMMANDS]		= { "commands", 0444 },
 	[SIM_F_STAT_FAILED]		= { "commands_failed", 0444 },
+	[SIM_F_STAT_STALLS]		= { "stalls", 0444 },
+	[SIM_F_STAT_STALLED_US]		= { "stalled_us", 0444 },
 };
 
 struct sim_dev;
@@ -129,6 +133,8 @@ struct sim_adev {
  * @time: maps ktime_get_ns() to the firmware core's now_ns (running or
  *	manual)
  * @stall_ms: one-shot stall of the next command
+ * @stalls: commands that stalled
+ * @stalled_us: how long they slept in their stalls, measured, in total
  * @cmd_latency_us: latency of every command
  * @sample_j: the sample index sample_time reports on
  * @model_set: @model_id, @model_t0 and @model_t1 were written
@@ -146,6 +152,8 @@ struct sim_dev {
 	struct sim_adev *adev;
 	struct mlx5_diag_sim_time time;
 	unsigned int stall_ms;
+	u64 stalls;
+	u64 stalled_us;
 	unsigned int cmd_latency_us;
 	u64 sample_j;
 	bool model_set;
@@ -172,6 +180,7 @@ static int sim_exec(struct mlx5_diag_aux_dev *dev, const void *in, int inlen,
 	struct sim_adev *sa = container_of(dev, struct sim_adev, dev);
 	struct sim_dev *sd = sa->sd;
 	unsigned int stall, lat;
+	u64 t0;
 	int ret;
 
 	might_sleep();
@@ -182,8 +191,12 @@ static int sim_exec(struct mlx5_diag_aux_dev *dev, const void *in, int inlen,
 	}
 	stall = sd->stall_ms;
 	sd->stall_ms = 0;
-	if (stall)
+	if (stall) {
+		t0 = ktime_get_ns();
 		msleep(stall);
+		sd->stalls++;
+		sd->stalled_us += div_u64(ktime_get_ns() - t0, NSEC_PER_USEC);
+	}
 	lat = sd->cmd_latency_us;
 	if (lat)
 		usleep_range(lat, lat + lat / 4 + 1);
@@ -431,6 +444,10 @@ static int sim_show_locked(struct sim_dev *sd, unsigned int id, char *buf)
 							     sd->model_t0,
 							     sd->model_t1,
 							     true, 64));
+	case SIM_F_STAT_STALLS:
+		return scnprintf(buf, SIM_DBG_BUF, "%llu\n", sd->stalls);
+	case SIM_F_STAT_STALLED_US:
+		return scnprintf(buf, SIM_DBG_BUF, "%llu\n", sd->stalled_us);
 	default:
 		if (id >= SIM_F_STAT0)
 			return scnprintf(buf, SIM_DBG_BUF, "%llu\n",
