@@ -356,16 +356,25 @@ static void mlx5_diag_session_end(struct mlx5_diag_session *s, u32 reason)
 	raw_spin_unlock_irqrestore(&s->stage_lock, flags);
 }
 
+/*
+ * A TIME record of clock read @r. The device clock read r->device at some
+ * host instant in [host_before, host_after]; the tick r->device began at
+ * most one tick before it. So the midpoint is off from the start of the
+ * tick by at most half the bracket, rounded up, plus one tick (FRC: a clock
+ * period, rounded up; RTC: 1 ns): the uncertainty the record states, and
+ * the bound a decoder's error budget starts from.
+ */
 static void mlx5_diag_session_put_time(struct mlx5_diag_session *s,
 				       const struct mlx5_diag_clock_read *r)
 {
 	void *p = mlx5_diag_session_stage(s, sizeof(struct mlx5_diag_rec_time));
+	u64 span = r->host_after - r->host_before;
+	u64 tick = s->req.opts.rtc ? 1 :
+		   DIV_ROUND_UP(NSEC_PER_MSEC, s->dd->fw.caps.freq_khz);
 
 	if (p)
-		mlx5_diag_rec_put_time(p, r->device,
-				       r->host_before +
-				       (r->host_after - r->host_before) / 2,
-				       (r->host_after - r->host_before) / 2);
+		mlx5_diag_rec_put_time(p, r->device, r->host_before + span / 2,
+				       span - span / 2 + tick);
 }
 
 /* The drain interval for the running configuration. */

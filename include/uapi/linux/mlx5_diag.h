@@ -261,7 +261,10 @@ struct mlx5_diag_fmt12_hdr {
  * together as the transport allows. dev_time is in the representation of
  * the session's timestamps (FRC: 64-bit clock; RTC: s << 32 | ns);
  * perf_time is perf_event_clock() (the event's clock, attr.clockid) at the
- * middle of the read, and uncertainty_ns half the time the read took.
+ * middle of the read, and uncertainty_ns how far perf_time may be from the
+ * instant the device clock began to read dev_time: half the time the read
+ * took, rounded up, plus one tick of the device clock (FRC: a clock period,
+ * rounded up to whole ns; RTC: 1 ns).
  * One at the start of each run, then periodically.
  */
 struct mlx5_diag_rec_time {
