@@ -170,6 +170,33 @@ uint64_t mlx5diag_dev_to_perf_time(const struct mlx5diag_decoder *dec,
 						       last->perf_time + offset;
 }
 
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+uint64_t mlx5diag_perf_time_bound(const struct mlx5diag_decoder *dec,
+				  uint64_t d)
+{
+	const struct mlx5diag_time_point *last = &dec->time_last;
+	const struct mlx5diag_time_point *prev = &dec->time_prev;
+	uint64_t span, a, wl;
+
+	if (dec->nr_time_points < 2)
+		return UINT64_MAX;
+	/* two points never share a device time (decode_time) */
+	span = last->dev_time - prev->dev_time;
+	if (d <= last->dev_time) {
+		a = last->dev_time - d;		/* f = a / span */
+		wl = a <= span ? span - a : a - span;
+	} else {
+		a = d - last->dev_time;		/* f = -a / span */
+		wl = add_sat(span, a);
+	}
+	return add_sat(add_sat(mul_div(last->uncertainty_ns, wl, span),
+			       mul_div(prev->uncertainty_ns, a, span)), 3);
+}
+
 /* ---- items ---- */
 
 static struct mlx5diag_item *new_item(struct mlx5diag_decoder *dec,
@@ -371,6 +398,7 @@ static int decode_time(struct mlx5diag_decoder *dec, const uint8_t *rec,
 	struct mlx5diag_time_point tp = {
 		.dev_time = dev_time_of(dec, (uint32_t)(raw >> 32), (uint32_t)raw),
 		.perf_time = FIELD64(rec, T, perf_time),
+		.uncertainty_ns = FIELD64(rec, T, uncertainty_ns),
 	};
 	struct mlx5diag_item *it;
 
@@ -406,7 +434,7 @@ static int decode_time(struct mlx5diag_decoder *dec, const uint8_t *rec,
 	it = new_item(dec, items, n, MLX5DIAG_ITEM_TIME);
 	it->dev_time = tp.dev_time;
 	it->perf_time = tp.perf_time;
-	it->time.uncertainty_ns = FIELD64(rec, T, uncertainty_ns);
+	it->time.uncertainty_ns = tp.uncertainty_ns;
 	return RECORD_DONE;
 }
 
@@ -460,7 +488,7 @@ static int decode_samples(struct mlx5diag_decoder *dec, const uint8_t *rec,
 	for (si = dec->rec_sample; si < nr_samples; si++) {
 		const uint8_t *smp = rec + sizeof(R) + (size_t)si * sample_size;
 		uint64_t seq = first_seq + si;
-		uint64_t t0 = 0, t1 = 0, perf = 0;
+		uint64_t t0 = 0, t1 = 0, perf = 0, bound = 0;
 		uint32_t tflags = 0, vflags = 0;
 		unsigned int i = si == dec->rec_sample ? dec->rec_id : 0;
 
@@ -480,6 +508,7 @@ static int decode_samples(struct mlx5diag_decoder *dec, const uint8_t *rec,
 			t0 = dev_time_of(dec, h, l0);
 			t1 = dev_time_of(dec, h + (l1 < l0), l1);
 			perf = mlx5diag_dev_to_perf_time(dec, t0, &tflags);
+			bound = mlx5diag_perf_time_bound(dec, t0);
 			if (format == MLX5_DIAG_FORMAT_2)
 				vflags = MLX5DIAG_F_VALUE_32BIT;
 		}
@@ -509,6 +538,7 @@ static int decode_samples(struct mlx5diag_decoder *dec, const uint8_t *rec,
 						 FIELD32(e, E, ts_l));
 				t1 = t0;
 				perf = mlx5diag_dev_to_perf_time(dec, t0, &tflags);
+				bound = mlx5diag_perf_time_bound(dec, t0);
 				it->value = FIELD64(e, E, value);
 			} else if (format == MLX5_DIAG_FORMAT_1) {
 				it = new_item(dec, items, n, MLX5DIAG_ITEM_VALUE);
@@ -526,6 +556,7 @@ static int decode_samples(struct mlx5diag_decoder *dec, const uint8_t *rec,
 			it->dev_time = t0;
 			it->dev_time_end = t1;
 			it->perf_time = perf;
+			it->sample.perf_time_bound_ns = bound;
 			it->flags = tflags | vflags;
 			if (i == 0)
 				it->flags |= MLX5DIAG_F_SAMPLE_FIRST;

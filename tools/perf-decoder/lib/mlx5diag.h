@@ -119,7 +119,8 @@ enum mlx5diag_item_kind {
  *            session), data_id, vclass, value, dev_time (format 0: the
  *            entry's timestamp; 1/2: the sample's earliest), dev_time_end
  *            (format 0: = dev_time; 1/2: the sample's latest), perf_time
- *            (of dev_time), flags
+ *            (of dev_time), sample.perf_time_bound_ns
+ *            (mlx5diag_perf_time_bound() of dev_time), flags
  *   LOST:    seq (first lost), lost.count, lost.cause (enum
  *            mlx5_diag_lost_cause): a LOST record as the driver wrote it;
  *            or cause MLX5DIAG_LOST_UNACCOUNTED: at a SAMPLES or END
@@ -171,6 +172,9 @@ struct mlx5diag_item {
 		struct {
 			uint64_t uncertainty_ns;
 		} time;
+		struct {
+			uint64_t perf_time_bound_ns;
+		} sample;
 	};
 };
 
@@ -217,10 +221,14 @@ struct mlx5diag_config {
 	uint32_t max_record_size;	/* 0: MLX5DIAG_DEFAULT_MAX_RECORD_SIZE */
 };
 
-/* A device/perf clock pair of a TIME record, device time normalised. */
+/*
+ * A device/perf clock pair of a TIME record, device time normalised, with
+ * the uncertainty the record states.
+ */
 struct mlx5diag_time_point {
 	uint64_t dev_time;
 	uint64_t perf_time;
+	uint64_t uncertainty_ns;
 };
 
 /*
@@ -354,6 +362,21 @@ const char *mlx5diag_error_message(const struct mlx5diag_decoder *dec,
  */
 uint64_t mlx5diag_dev_to_perf_time(const struct mlx5diag_decoder *dec,
 				   uint64_t dev_time, uint32_t *flags);
+
+/*
+ * mlx5diag_perf_time_bound - how far mlx5diag_dev_to_perf_time(@dec, @d)
+ * may be from the perf-clock instant at which the device clock read @d,
+ * from what the two TIME records it maps with state, for a device clock
+ * whose rate is constant between them: with f = (last.dev - d) /
+ * (last.dev - prev.dev), |1 - f| * last.uncertainty + |f| *
+ * prev.uncertainty, plus 3 ns for the roundings. At most the larger
+ * uncertainty between the two records; it grows with the distance
+ * outside them. UINT64_MAX with fewer than two TIME records in the run
+ * (the nominal rate's error is the device clock's drift, which nothing
+ * states). Saturates at UINT64_MAX.
+ */
+uint64_t mlx5diag_perf_time_bound(const struct mlx5diag_decoder *dec,
+				  uint64_t d);
 
 /* ---- names (static strings; "unknown" for values without one) ---- */
 

@@ -626,6 +626,7 @@ struct decode_ctx {
 	int have_prev;			/* the run has a previous sample */
 	uint64_t sample_seq, sample_dev_time, sample_dev_time_end;
 	uint64_t sample_perf_time;
+	uint64_t sample_perf_time_bound;
 	uint32_t sample_flags;
 	char csv_layout[64];		/* what the last CSV header was for */
 	int csv_header_done;
@@ -1105,11 +1106,15 @@ static void emit_sample(struct decode_ctx *c)
 	case OUT_JSON:
 		out(c, "{\"type\":\"sample\",\"run\":%u,\"seq\":%" PRIu64
 		    ",\"perf_time\":%" PRIu64 ",\"dev_time\":%" PRIu64
-		    ",\"dev_time_end\":%" PRIu64 ",\"time_extrapolated\":%s"
-		    ",\"values\":{", c->session.run, c->sample_seq,
+		    ",\"dev_time_end\":%" PRIu64 ",\"time_extrapolated\":%s",
+		    c->session.run, c->sample_seq,
 		    c->sample_perf_time, c->sample_dev_time,
 		    c->sample_dev_time_end,
 		    c->sample_flags & MLX5DIAG_F_TIME_EXTRAPOLATED ? "true" : "false");
+		if (c->sample_perf_time_bound != UINT64_MAX)
+			out(c, ",\"perf_time_bound_ns\":%" PRIu64,
+			    c->sample_perf_time_bound);
+		out(c, ",\"values\":{");
 		for (i = 0; i < c->nr_cols; i++) {
 			out(c, "%s", i ? "," : "");
 			out_json_string(c, c->cols[i].name);
@@ -1157,6 +1162,7 @@ static void on_item(struct decode_ctx *c, const struct mlx5diag_item *it)
 			c->sample_dev_time = it->dev_time;
 			c->sample_dev_time_end = it->dev_time_end;
 			c->sample_perf_time = it->perf_time;
+			c->sample_perf_time_bound = it->sample.perf_time_bound_ns;
 			c->sample_flags = it->flags;
 		}
 		if (it->flags & MLX5DIAG_F_SAMPLE_LAST)

@@ -311,10 +311,13 @@ static void rtc_times_normalise_to_ns(void)
 
 /* ---- time mapping ---- */
 
-/* A decoder fed SESSION + the given TIME points, for mapping queries. */
+/*
+ * A decoder fed SESSION + the given TIME points, for mapping queries; each
+ * states the uncertainty of @unc (0 when NULL).
+ */
 static void time_decoder(struct mlx5diag_decoder *dec, uint8_t ts_source,
 			 uint32_t freq_khz, const uint64_t (*points)[2],
-			 unsigned int n)
+			 unsigned int n, const uint64_t *unc)
 {
 	struct mlx5diag_item items[8];
 	struct stream s;
@@ -325,7 +328,8 @@ static void time_decoder(struct mlx5diag_decoder *dec, uint8_t ts_source,
 	stream_init(&s);
 	session(&s, 0, MLX5_DIAG_FORMAT_1, ts_source, freq_khz, 2, ids2);
 	for (i = 0; i < n; i++)
-		stream_time(&s, ts_source, points[i][0], points[i][1], 0);
+		stream_time(&s, ts_source, points[i][0], points[i][1],
+			    unc ? unc[i] : 0);
 	mlx5diag_decoder_init(dec, NULL);
 	size = s.len;
 	ret = mlx5diag_decode(dec, s.buf, &size, items, &count);
@@ -346,7 +350,7 @@ static void time_maps_between_the_last_two_time_records(void)
 	uint32_t f;
 
 	/* the last two points (1100, 4000), (2100, 5000): 1 ns per clock */
-	time_decoder(&dec, MLX5_DIAG_TS_FRC, 1000, p3, 3);
+	time_decoder(&dec, MLX5_DIAG_TS_FRC, 1000, p3, 3, NULL);
 	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, 1600, &f), 4500, "midpoint");
 	CHECK_U64(f, 0, "interpolated");
 	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, 2100, &f), 5000, "last point");
@@ -359,6 +363,29 @@ static void time_maps_between_the_last_two_time_records(void)
 	mlx5diag_decoder_exit(&dec);
 }
 
+static void time_bound_follows_the_stated_uncertainties(void)
+{
+	/* (1100, 4000) +- 40 ns, then (2100, 5000) +- 10 ns */
+	static const uint64_t p[][2] = { { 1100, 4000 }, { 2100, 5000 } };
+	static const uint64_t unc[] = { 40, 10 };
+	struct mlx5diag_decoder dec;
+
+	time_decoder(&dec, MLX5_DIAG_TS_FRC, 1000, p, 1, unc);
+	CHECK_U64(mlx5diag_perf_time_bound(&dec, 1100), UINT64_MAX,
+		  "one record: the nominal rate's error is unknown");
+	mlx5diag_decoder_exit(&dec);
+	time_decoder(&dec, MLX5_DIAG_TS_FRC, 1000, p, 2, unc);
+	CHECK_U64(mlx5diag_perf_time_bound(&dec, 2100), 10 + 3, "at the last");
+	CHECK_U64(mlx5diag_perf_time_bound(&dec, 1100), 40 + 3, "at the previous");
+	CHECK_U64(mlx5diag_perf_time_bound(&dec, 1850), 7 + 10 + 3,
+		  "a quarter of the way back: 10 * 3/4 + 40 / 4");
+	CHECK_U64(mlx5diag_perf_time_bound(&dec, 100), 10 + 80 + 3,
+		  "a span before the previous: 10 * 1 + 40 * 2");
+	CHECK_U64(mlx5diag_perf_time_bound(&dec, 3100), 20 + 40 + 3,
+		  "a span after the last: 10 * 2 + 40 * 1");
+	mlx5diag_decoder_exit(&dec);
+}
+
 static void time_rounds_the_offset_down(void)
 {
 	/* 3 ns per 2 clocks: 1 clock before the last is 1.5 ns: 1 */
@@ -366,7 +393,7 @@ static void time_rounds_the_offset_down(void)
 	struct mlx5diag_decoder dec;
 	uint32_t f;
 
-	time_decoder(&dec, MLX5_DIAG_TS_FRC, 1000, p, 2);
+	time_decoder(&dec, MLX5_DIAG_TS_FRC, 1000, p, 2, NULL);
 	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, 1001, &f), 10002, "round");
 	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, 1003, &f), 10004, "round up side");
 	mlx5diag_decoder_exit(&dec);
@@ -379,7 +406,7 @@ static void time_uses_nominal_frequency_before_two_records(void)
 	struct mlx5diag_decoder dec;
 	uint32_t f;
 
-	time_decoder(&dec, MLX5_DIAG_TS_FRC, 250000, p, 1);
+	time_decoder(&dec, MLX5_DIAG_TS_FRC, 250000, p, 1, NULL);
 	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, 1000000 - 100, &f),
 		  777777 - 400, "100 clocks before");
 	CHECK_U64(f, MLX5DIAG_F_TIME_NOMINAL | MLX5DIAG_F_TIME_EXTRAPOLATED,
@@ -388,7 +415,7 @@ static void time_uses_nominal_frequency_before_two_records(void)
 	CHECK_U64(f, MLX5DIAG_F_TIME_NOMINAL, "at the point: nominal only");
 	/* 3 clocks of a 300000 kHz clock are 10 ns */
 	mlx5diag_decoder_exit(&dec);
-	time_decoder(&dec, MLX5_DIAG_TS_FRC, 300000, p, 1);
+	time_decoder(&dec, MLX5_DIAG_TS_FRC, 300000, p, 1, NULL);
 	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, 1000003, &f), 777787, "3 clocks");
 	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, 999999, &f), 777774,
 		  "1 clock before: 3.33 ns, rounded down");
@@ -409,7 +436,7 @@ static void time_is_exact_for_clocks_near_2_64(void)
 	struct mlx5diag_decoder dec;
 	uint32_t f;
 
-	time_decoder(&dec, MLX5_DIAG_TS_FRC, 1000, p, 2);
+	time_decoder(&dec, MLX5_DIAG_TS_FRC, 1000, p, 2, NULL);
 	/* 2^62 clocks before the last: the product needs 125 bits */
 	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, (1ull << 62) + 1, &f),
 		  3ull << 60, "2^62 clocks back at 0.75");
@@ -421,7 +448,7 @@ static void time_is_exact_for_clocks_near_2_64(void)
 		  "2^63 + 1 clocks back is perf time 0");
 	mlx5diag_decoder_exit(&dec);
 
-	time_decoder(&dec, MLX5_DIAG_TS_FRC, 1000, q, 2);
+	time_decoder(&dec, MLX5_DIAG_TS_FRC, 1000, q, 2, NULL);
 	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, 0ull - 1000000000ull - 123456789,
 					    &f),
 		  1000000003000000000ull - 370370367, "3 ns per clock near 2^64");
@@ -441,7 +468,7 @@ static void time_saturates_at_the_top(void)
 	struct mlx5diag_decoder dec;
 	uint32_t f;
 
-	time_decoder(&dec, MLX5_DIAG_TS_FRC, 1000, p, 2);
+	time_decoder(&dec, MLX5_DIAG_TS_FRC, 1000, p, 2, NULL);
 	CHECK_U64(mlx5diag_dev_to_perf_time(&dec, 1000, &f), UINT64_MAX,
 		  "saturated");
 	mlx5diag_decoder_exit(&dec);
@@ -1676,6 +1703,7 @@ int main(void)
 	RUN(format2_frc_values_are_low_32_bits);
 	RUN(rtc_times_normalise_to_ns);
 	RUN(time_maps_between_the_last_two_time_records);
+	RUN(time_bound_follows_the_stated_uncertainties);
 	RUN(time_rounds_the_offset_down);
 	RUN(time_uses_nominal_frequency_before_two_records);
 	RUN(time_is_exact_for_clocks_near_2_64);
