@@ -1,6 +1,7 @@
 #!/bin/sh
 # Sampling sessions on the running clock and around them: perf times of a
-# drifting device clock against the emulator's ground truth, a period
+# drifting device clock against the emulator's ground truth, within the
+# bounds the TIME records state, loss accounted exactly, a period
 # change in the stream, sync with clear and the public profile decoded
 # exactly, removal and rmmod ending a recording, two devices at once,
 # counting during a session, and stock perf record on a sampling event.
@@ -12,10 +13,17 @@ P0=$(pmu_of_sim 0)
 D0=$SIM/dev0
 D1=$SIM/dev1
 
-# ---- a drifting device clock: perf times within 1 us of the truth ----
+# ---- a drifting device clock: perf times within the stated bounds ----
 # 16 ids (the device's maximum) at its minimum period; the firmware raises
-# the period for 16 counters (2^15 clocks); 100 ppm drift
+# the period for 16 counters (2^15 clocks); 100 ppm drift. Each sample's
+# perf time must be within the bound its TIME records state
+# (perf_time_bound_ns) of when the emulator took it, plus the one clock
+# by which the sample's timestamp may trail that instant. How tight the
+# bounds are depends on how fast the host runs the guest (a benchmark
+# reports it: scripts/bench); that they hold does not. Whatever the
+# firmware overwrote must be reported lost, and nothing else may be.
 EVS16=$(max_ids_events)
+f0=$(cat "$D0/caps/device_frequency_khz")
 echo 100 >"$D0/drift_ppm"
 # shellcheck disable=SC2086
 "$MLX5_DIAG" record -q -d sim:0 -o /tmp/s1.data -p 100us --clockid monotonic $EVS16 -- sh -c "
@@ -33,11 +41,24 @@ echo 100 >"$D0/drift_ppm"
 	done >/tmp/s1.truth"
 expect_eq "record exits 0" "$?" 0
 echo 0 >"$D0/drift_ppm"
+overwritten=$(cat "$D0/stats/samples_overwritten")
 "$MLX5_DIAG" decode -q --format json /tmp/s1.data >/tmp/s1.json
 n=$(grep -c '"type":"sample"' /tmp/s1.json)
-diag "$n samples decoded, $(wc -l </tmp/s1.truth) with ground truth"
-check "2 s of samples and more at 2^15 clocks (209.7 us)" test "$n" -gt 9000
-expect_eq "nothing lost" "$(grep -c '"type":"lost"' /tmp/s1.json)" 0
+# lost samples by cause
+lost=$(awk -F'[:,]' '/"type":"lost"/ {
+		for (i = 1; i < NF; i++) {
+			if ($i == "\"count\"") c = $(i + 1)
+			if ($i == "\"cause\"") k = $(i + 1)
+		}
+		gsub(/[^a-z_]/, "", k); n[k] += c; all += c
+	}
+	END { printf "%d %d %d\n", all, n["fw_overwrite"], all - n["fw_overwrite"] }' /tmp/s1.json)
+set -- $lost
+taken=$(sed -n 's/.*"type":"end".*"next_seq":\([0-9]*\).*/\1/p' /tmp/s1.json)
+diag "$n samples decoded, $1 lost ($2 overwritten by the firmware), $taken taken; $(wc -l </tmp/s1.truth) with ground truth"
+expect_eq "every sample taken is decoded or reported lost" $((n + $1)) "$taken"
+expect_eq "the firmware's overwrites are reported lost, as many as it counted" "$2" "$overwritten"
+expect_eq "and no other loss" "$3" 0
 check "16 data IDs at the raised period" grep -q '"period_ns":209715,"period_ns_requested":100000' /tmp/s1.json
 # the host time of sample j: the line through the first and last known,
 # which every known one must be on (within 1 ns of rounding)
@@ -48,25 +69,34 @@ set -- $(awk '{ j[NR] = $1; t[NR] = $2 } END {
 diag "ground truth: sample j at $1 + (j - $3) * $2 ns, known for samples $3..$4, off the line by $5 ns at most"
 expect_range "the known host times are linear in j" "$5" 0 1
 # perf time of each sample against the host time the emulator took it at
-worst=$(awk -F'[:,]' -v a="$1" -v r="$2" -v j0="$3" -v j1="$4" '
+tick=$(((1000000 + f0 - 1) / f0))
+res=$(awk -F'[:,]' -v a="$1" -v r="$2" -v j0="$3" -v j1="$4" -v tick="$tick" '
 	/"type":"sample"/ {
+		b = -1
 		for (i = 1; i < NF; i++) {
 			if ($i == "\"seq\"") seq = $(i + 1)
 			if ($i == "\"perf_time\"") t = $(i + 1)
+			if ($i == "\"perf_time_bound_ns\"") b = $(i + 1)
 		}
 		if (t < last) mono = 1
 		last = t
 		if (seq < j0 || seq > j1) next
+		m++
+		if (b < 0) { nob++; next }
 		d = t - (a + (seq - j0) * r); if (d < 0) d = -d
 		if (d > worst) worst = d
-		m++
+		if (b > maxb) maxb = b
+		if (d > b + tick) { if (!over++) first = seq " off by " d " ns, bound " b " + " tick }
+		sumb += b
 	}
-	END { printf "%.0f %d %d\n", worst, m, mono }' /tmp/s1.json)
-set -- $worst
-diag "worst perf-time error $1 ns over $2 samples"
-check "every sample up to the last one known is checked" test "$2" -gt 9000
-expect_range "every perf time within 1 us of the ground truth" "$1" 0 1000
-expect_eq "perf times are monotonic" "$3" 0
+	END { printf "%d %d %.0f %d %.0f %d %d %s\n", m, nob, worst, maxb, m > nob ? sumb / (m - nob) : 0, over, mono, first }' /tmp/s1.json)
+set -- $res
+diag "samples $3..$4 checked: $1; worst error $3 ns; bounds: largest $4 ns, mean $5 ns"
+check "every sample from the first to the last known is checked or reported lost" \
+	test $(($1 + $(echo $lost | cut -d' ' -f1))) -ge $(($(tail -1 /tmp/s1.truth | cut -d' ' -f1) - $(head -1 /tmp/s1.truth | cut -d' ' -f1) + 1))
+expect_eq "every sample has a bound (two TIME records)" "$2" 0
+expect_eq "every perf time within its bound of the ground truth" "$6${8:+: first sample $8 $9 $10 $11 $12 $13 $14 $15 $16}" 0
+expect_eq "perf times are monotonic" "$7" 0
 
 # ---- PERF_EVENT_IOC_PERIOD: the period changes in the stream ----
 "$MLX5_DIAG" record -q -d sim:0 -o /tmp/s2.data -p 100us --duration 300ms \
