@@ -3,6 +3,8 @@
 # in every test run): discovery and counting of the emulated devices'
 # diagnostic data IDs with plain perf.
 . ./lib.sh
+. ./engine_lib.sh
+. ./record_lib.sh
 P0=$(pmu_of_sim 0)
 P1=$(pmu_of_sim 1)
 
@@ -28,8 +30,16 @@ show perf stat -e "$P0/port_rx_bytes,port=0/,$P0/port_tx_bytes,port=0/,$P0/port_
 show perf stat --no-merge -I 250 -e mlx5_diag/icmc_misses/ -a sleep 1
 show perf stat -e "$P0/port_rx_bytes,port=7/" -a true
 show perf stat -e "$P0/pcie_read_latency_max_ns,link_xx=0/" -a true
+# The emulator's clock stands still and the workload steps it one sample
+# period at a time, sleeping between steps: every device sample has
+# sched_switch events around it, however fast the host runs the guest.
+echo
+echo "\$ echo manual > $SIM/dev0/clock_mode    # the device's time moves when stepped"
+sim_manual 0
 show perf record -q -a -o /tmp/demo.data -e sched:sched_switch \
-	-e "{$P0/port_rx_bytes,port=0,period_ns=10000000/,$P0/icmc_hits/}" -- sleep 0.5
+	-e "{$P0/port_rx_bytes,port=0,period_ns=10000000/,$P0/icmc_hits/}" -- \
+	sh -c "$(perf_steps 0 "$P0" 4 1)"
+sim_running 0
 echo
 echo "\$ perf script --ns -i /tmp/demo.data | awk '/ mlx5_diag: / { n++ } n && n <= 6'"
 perf script --ns -i /tmp/demo.data 2>/dev/null | awk '/ mlx5_diag: / { n++ } n && n <= 6'
