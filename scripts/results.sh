@@ -20,23 +20,68 @@ kunit_suites() {
 		"$MLX5_DIAG_ROOT"/drivers/perf/mlx5_diag/kunit/*.c
 }
 
-# guest_tests all|kunit: the tests a guest run of run.sh (or of "run.sh
-# kunit") must report.
+# The guests of a full run (scripts/run-tests runs them side by side, one
+# per core) and their names in the verdicts.
+GUESTS="guest 1
+guest 2"
+
+# guest_items: what a full run of run.sh runs, one item a line, in order:
+# "kunit" (every suite), each test_foo, and test_foo@debian for each test
+# run again with Debian's perf.
+guest_items() {
+	local t dir=$MLX5_DIAG_ROOT/selftests/mlx5_diag
+	echo kunit
+	for t in "$dir"/test_*.sh; do
+		basename "$t" .sh
+	done
+	for t in $(sed -n 's/^DEBIAN_PERF_TESTS="\(.*\)"$/\1/p' "$dir/run.sh"); do
+		echo "$t@debian"
+	done
+}
+
+# guest_shares N: the items split among N guests by their measured guest
+# time (selftests/mlx5_diag/test-times; 60 s for one not listed there),
+# longest first, each to the guest with the least so far. Prints "K ITEM"
+# lines, K from 1 to N, in the order of guest_items within a guest.
+guest_shares() {
+	guest_items | awk -v n="$1" -v times="$MLX5_DIAG_ROOT/selftests/mlx5_diag/test-times" '
+	BEGIN { while ((getline l < times) > 0) { split(l, f, " "); if (l !~ /^#/) s[f[1]] = f[2] } }
+	{ item[NR] = $1; sec[NR] = ($1 in s) ? s[$1] : 60 }
+	END {
+		for (k = 1; k <= n; k++) load[k] = 0
+		for (done = 0; done < NR; done++) {
+			best = 0
+			for (i = 1; i <= NR; i++)
+				if (!(i in to) && (!best || sec[i] > sec[best])) best = i
+			g = 1
+			for (k = 2; k <= n; k++) if (load[k] < load[g]) g = k
+			to[best] = g; load[g] += sec[best]
+		}
+		for (i = 1; i <= NR; i++) print to[i], item[i]
+	}'
+}
+
+# guest_tests all|kunit: the tests a full guest run (all of run-tests'
+# guests) or a guest of "run.sh kunit" must report.
 guest_tests() {
-	local t debian dir=$MLX5_DIAG_ROOT/selftests/mlx5_diag
+	local t g
 	kunit_suites | sed 's/^/kunit /'
 	if [ "$1" = all ]; then
-		for t in "$dir"/test_*.sh; do
-			t=$(basename "$t" .sh)
-			echo "selftest $t"
+		for t in $(guest_items); do
+			case "$t" in
+			kunit) ;;
+			*@debian) echo "selftest ${t%@debian} with Debian perf" ;;
+			*) echo "selftest $t" ;;
+			esac
 		done
-		debian=$(sed -n 's/^DEBIAN_PERF_TESTS="\(.*\)"$/\1/p' "$dir/run.sh")
-		for t in $debian; do
-			echo "selftest $t with Debian perf"
-		done
+		while read -r g; do
+			echo "$g kernel log"
+			echo "$g kmemleak"
+		done <<<"$GUESTS"
+	else
+		echo "guest kernel log"
+		echo "guest kmemleak"
 	fi
-	echo "guest kernel log"
-	echo "guest kmemleak"
 }
 
 # guest_verdicts FILE: vm-run's output of run.sh with each block replaced by

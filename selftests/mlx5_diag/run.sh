@@ -1,8 +1,12 @@
 #!/bin/sh
-# All in-guest tests: the KUnit suites, every test_*.sh, and some of them
-# again with Debian's own perf. Run by scripts/run-tests through
-# scripts/vm-run (modules already loaded); "run.sh kunit" runs the KUnit
-# suites only. Each test is one block for the host:
+# In-guest test runner: the KUnit suites, every test_*.sh, and some of them
+# again with Debian's own perf, each test under its own time limit. Run by
+# scripts/run-tests through scripts/vm-run (modules already loaded):
+#   run.sh              everything
+#   run.sh ITEM...      only these: "kunit" (every suite), "test_foo", or
+#                       "test_foo@debian" (test_foo with Debian's perf);
+#                       scripts/run-tests gives each of its guests a share
+# Each test is one block for the host:
 #   # ==== BEGIN <test>
 #   its output: a suite's debugfs results, or a test's check lines
 #   # ==== END <test> status <exit status>
@@ -20,47 +24,74 @@ end_block() {
 }
 
 # Every suite module of the build; its suites are the debugfs entries it adds.
-for ko in "$MODDIR"/*_kunit.ko; do
-	m=$(basename "$ko" .ko)
-	before=$(ls /sys/kernel/debug/kunit 2>/dev/null)
-	if ! insmod "$ko"; then
-		echo "# insmod $m failed"
-		failed=1
-		continue
-	fi
-	for d in /sys/kernel/debug/kunit/*; do
-		s=$(basename "$d")
-		echo "$before" | grep -qx "$s" && continue
-		r=$d/results
-		echo "# ==== BEGIN kunit $s"
-		cat "$r"
-		end_block "kunit $s" $?
-		grep -q '^not ok' "$r" && failed=1
+run_kunit() {
+	for ko in "$MODDIR"/*_kunit.ko; do
+		m=$(basename "$ko" .ko)
+		before=$(ls /sys/kernel/debug/kunit 2>/dev/null)
+		if ! insmod "$ko"; then
+			echo "# insmod $m failed"
+			failed=1
+			continue
+		fi
+		for d in /sys/kernel/debug/kunit/*; do
+			s=$(basename "$d")
+			echo "$before" | grep -qx "$s" && continue
+			r=$d/results
+			echo "# ==== BEGIN kunit $s"
+			cat "$r"
+			end_block "kunit $s" $?
+			grep -q '^not ok' "$r" && failed=1
+		done
+		rmmod "$m" || { echo "# rmmod $m failed"; failed=1; }
 	done
-	rmmod "$m" || { echo "# rmmod $m failed"; failed=1; }
-done
-[ "$1" = kunit ] && exit $failed
-
-# run_test NAME SCRIPT: one block; a hung test is stopped.
-run_test() {
-	echo "# ==== BEGIN $1"
-	start=$(cut -d. -f1 /proc/uptime)
-	timeout 600 sh "$2"
-	rc=$?
-	echo "# took $(($(cut -d. -f1 /proc/uptime) - start))s"
-	end_block "$1" $rc
 }
 
-for t in ./test_*.sh; do
-	T_PREFIX=$(basename "$t" .sh)
-	export T_PREFIX
-	run_test "selftest $T_PREFIX" "$t"
-done
+# limit ITEM: the test's time limit in seconds (test-times), 600 if unlisted
+limit() {
+	awk -v t="$1" '$1 == t { print $3; found = 1; exit }
+		END { if (!found) print 600 }' ./test-times
+}
 
-echo "# Debian perf: $(perf-debian --version 2>&1)"
-export PERF=perf-debian
-for t in $DEBIAN_PERF_TESTS; do
-	export T_PREFIX="$t [Debian perf]"
-	run_test "selftest $t with Debian perf" "./$t.sh"
+# run_test ITEM: one block. A test that runs out of its limit is stopped
+# and fails with a check line that names it and the limit; the rest run on.
+run_test() {
+	t=${1%@debian}
+	if [ "$t" = "$1" ]; then
+		name="selftest $t"
+		T_PREFIX=$t PERF=perf
+	else
+		name="selftest $t with Debian perf"
+		T_PREFIX="$t [Debian perf]" PERF=perf-debian
+	fi
+	export T_PREFIX PERF
+	lim=$(limit "$1")
+	echo "# ==== BEGIN $name"
+	start=$(cut -d. -f1 /proc/uptime)
+	timeout "$lim" sh "./$t.sh"
+	rc=$?
+	took=$(($(cut -d. -f1 /proc/uptime) - start))
+	[ $rc = 124 ] && echo "not ok - $T_PREFIX: ran out of its time limit ($lim s)"
+	echo "# took ${took}s"
+	end_block "$name" $rc
+}
+
+if [ $# = 0 ]; then
+	set -- kunit
+	for t in ./test_*.sh; do
+		set -- "$@" "$(basename "$t" .sh)"
+	done
+	for t in $DEBIAN_PERF_TESTS; do
+		set -- "$@" "$t@debian"
+	done
+fi
+case " $* " in
+*@debian*) echo "# Debian perf: $(perf-debian --version 2>&1)" ;;
+esac
+for item in "$@"; do
+	case "$item" in
+	kunit) run_kunit ;;
+	test_*) run_test "$item" ;;
+	*) echo "# run.sh: no such item: $item"; failed=1 ;;
+	esac
 done
 exit $failed
