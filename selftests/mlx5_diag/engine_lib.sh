@@ -15,21 +15,21 @@ clocks_ns() {
 	echo $(( $2 * 1000000 / f ))
 }
 
-# wait_polls PMU N: until the driver polled the device N more times (10 s)
+# wait_polls PMU N: until the driver polled the device N more times (60 s)
 wait_polls() {
 	p0=$(eng "$1" polls)
 	i=0
-	while [ "$(eng "$1" polls)" -lt $((p0 + $2)) ] && [ $i -lt 1000 ]; do
+	while [ "$(eng "$1" polls)" -lt $((p0 + $2)) ] && [ $i -lt 6000 ]; do
 		sleep 0.01
 		i=$((i + 1))
 	done
 	[ "$(eng "$1" polls)" -ge $((p0 + $2)) ]
 }
 
-# wait_state PMU STATE: until engine/state reads STATE (10 s)
+# wait_state PMU STATE: until engine/state reads STATE (60 s)
 wait_state() {
 	i=0
-	while [ "$(eng "$1" state)" != "$2" ] && [ $i -lt 1000 ]; do
+	while [ "$(eng "$1" state)" != "$2" ] && [ $i -lt 6000 ]; do
 		sleep 0.01
 		i=$((i + 1))
 	done

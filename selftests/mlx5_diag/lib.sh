@@ -79,13 +79,13 @@ sim_model() {
 }
 
 # sim_wait_cmds DEV N: wait until device DEV answered N more commands than
-# when called (10 s at most).
+# when called (60 s at most).
 sim_wait_cmds() {
 	want=$(($(cat "$SIM/dev$1/stats/commands") + $2))
 	tries=0
 	while [ "$(cat "$SIM/dev$1/stats/commands")" -lt "$want" ]; do
 		tries=$((tries + 1))
-		[ $tries -gt 200 ] && return 1
+		[ $tries -gt 1200 ] && return 1
 		sleep 0.05
 	done
 }

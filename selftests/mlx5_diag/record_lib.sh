@@ -19,10 +19,10 @@ max_ids_events() {
 	printf ' -e icmc_hits -e icmc_misses'
 }
 
-# wait_file_eq FILE VALUE: until FILE reads VALUE (20 s)
+# wait_file_eq FILE VALUE: until FILE reads VALUE (60 s)
 wait_file_eq() {
 	i=0
-	while [ "$(cat "$1")" != "$2" ] && [ $i -lt 2000 ]; do
+	while [ "$(cat "$1")" != "$2" ] && [ $i -lt 6000 ]; do
 		sleep 0.01
 		i=$((i + 1))
 	done
@@ -46,12 +46,12 @@ step_samples() {
 }
 
 # wait_drained DEV: until samples_returned + samples_overwritten reaches
-# samples_produced (20 s)
+# samples_produced (60 s)
 wait_drained() {
 	i=0
 	while [ $(($(cat "$SIM/dev$1/stats/samples_returned") +
 		    $(cat "$SIM/dev$1/stats/samples_overwritten"))) != \
-		"$(cat "$SIM/dev$1/stats/samples_produced")" ] && [ $i -lt 2000 ]; do
+		"$(cat "$SIM/dev$1/stats/samples_produced")" ] && [ $i -lt 6000 ]; do
 		sleep 0.01
 		i=$((i + 1))
 	done

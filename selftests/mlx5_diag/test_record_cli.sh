@@ -23,7 +23,7 @@ n=$1
 wait_enabled() {
 	i=0
 	until echo 0 2>/dev/null >"$SIM/dev0/sample_time"; do
-		i=$((i + 1)); [ $i -gt 1000 ] && exit 3; sleep 0.01
+		i=$((i + 1)); [ $i -gt 6000 ] && exit 3; sleep 0.01
 	done
 }
 wait_enabled
