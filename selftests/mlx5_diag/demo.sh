@@ -32,11 +32,12 @@ show perf stat -e "$P0/port_rx_bytes,port=7/" -a true
 show perf stat -e "$P0/pcie_read_latency_max_ns,link_xx=0/" -a true
 # The emulator's clock stands still and the workload steps it one sample
 # period at a time, sleeping between steps: every device sample has
-# sched_switch events around it, however fast the host runs the guest.
+# sched_switch events around it, however fast the host runs the guest
+# (those of the workload's sleeps: the filter keeps the listing short).
 echo
 echo "\$ echo manual > $SIM/dev0/clock_mode    # the device's time moves when stepped"
 sim_manual 0
-show perf record -q -a -o /tmp/demo.data -e sched:sched_switch \
+show perf record -q -a -o /tmp/demo.data -e sched:sched_switch --filter 'prev_comm == "sleep"' \
 	-e "{$P0/port_rx_bytes,port=0,period_ns=10000000/,$P0/icmc_hits/}" -- \
 	sh -c "$(perf_steps 0 "$P0" 4 1)"
 sim_running 0

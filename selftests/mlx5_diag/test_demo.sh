@@ -40,8 +40,9 @@ done
 
 expect_eq "perf script: 6 value lines" \
 	"$(section "perf script --ns -i" | grep -c " mlx5_diag: $P0/")" 6
-check "perf script: sched_switch lines among them" \
-	test "$(section "perf script --ns -i" | grep -c 'sched:sched_switch:')" -gt 0
+expect_eq "perf script: a sleep's sched_switch between each two samples" \
+	"$(section "perf script --ns -i" | awk '/ mlx5_diag: / { if (!v) n++; v = 1 }
+		/sched:sched_switch: prev_comm=sleep / { v = 0 } END { print n }')" 3
 expect_eq "perf script --itrace=i: 3 device samples" \
 	"$(section "--itrace=i" | grep -c "mlx5_diag_sample: $P0 seq [0-2]: port_rx_bytes")" 3
 expect_eq "perf report -D: the session record first" \
