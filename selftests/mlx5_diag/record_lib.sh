@@ -142,3 +142,17 @@ perf_steps() {
 	grid_wait $1 $2 >/tmp/grid.$1 || exit 1
 	for k in \$(seq $3); do step_samples $1 $4; sleep 0.2; done"
 }
+
+# sample_times FILE: "SEQ PERF_TIME BOUND" per sample of the JSON decode
+# FILE, BOUND its perf_time_bound_ns (-1 where the decode has none)
+sample_times() {
+	awk -F'[:,]' '/"type":"sample"/ {
+		b = -1
+		for (i = 1; i < NF; i++) {
+			if ($i == "\"seq\"") seq = $(i + 1)
+			if ($i == "\"perf_time\"") t = $(i + 1)
+			if ($i == "\"perf_time_bound_ns\"") b = $(i + 1)
+		}
+		print seq, t, b
+	}' "$1"
+}

@@ -73,14 +73,9 @@ expect_range "the known host times are linear in j" "$5" 0 1
 j0=$3
 j1=$4
 tick=$(((1000000 + f0 - 1) / f0))
-res=$(awk -F'[:,]' -v a="$1" -v r="$2" -v j0="$3" -v j1="$4" -v tick="$tick" '
-	/"type":"sample"/ {
-		b = -1
-		for (i = 1; i < NF; i++) {
-			if ($i == "\"seq\"") seq = $(i + 1)
-			if ($i == "\"perf_time\"") t = $(i + 1)
-			if ($i == "\"perf_time_bound_ns\"") b = $(i + 1)
-		}
+res=$(sample_times /tmp/s1.json | awk -v a="$1" -v r="$2" -v j0="$3" -v j1="$4" -v tick="$tick" '
+	{
+		seq = $1; t = $2; b = $3
 		if (t < last) mono = 1
 		last = t
 		if (seq < j0 || seq > j1) next
@@ -92,7 +87,7 @@ res=$(awk -F'[:,]' -v a="$1" -v r="$2" -v j0="$3" -v j1="$4" -v tick="$tick" '
 		if (d > b + tick) { if (!over++) first = seq " off by " d " ns, bound " b " + " tick }
 		sumb += b
 	}
-	END { printf "%d %d %.0f %d %.0f %d %d %s\n", m, nob, worst, maxb, (m > nob ? sumb / (m - nob) : 0), over, mono, first }' /tmp/s1.json)
+	END { printf "%d %d %.0f %d %.0f %d %d %s\n", m, nob, worst, maxb, (m > nob ? sumb / (m - nob) : 0), over, mono, first }')
 set -- $res
 diag "samples $j0..$j1 checked: $1; worst error $3 ns; bounds: largest $4 ns, mean $5 ns"
 check "every sample from the first to the last known is checked or reported lost" \

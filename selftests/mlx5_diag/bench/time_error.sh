@@ -30,27 +30,21 @@ mlx5-diag record -q -d sim:0 -o /tmp/te.data -p 100us --clockid monotonic \
 echo 0 >"$D/drift_ppm"
 mlx5-diag decode -q --format json /tmp/te.data >/tmp/te.json
 set -- $(awk 'NR == 1 { j0 = $1; t0 = $2 } END { printf "%s %s %s %.9f\n", j0, t0, $1, ($2 - t0) / ($1 - j0) }' /tmp/te.truth)
-awk -F'[:,]' -v j0="$1" -v t0="$2" -v j1="$3" -v r="$4" '
-	/"type":"sample"/ {
-		b = -1
-		for (i = 1; i < NF; i++) {
-			if ($i == "\"seq\"") seq = $(i + 1)
-			if ($i == "\"perf_time\"") t = $(i + 1)
-			if ($i == "\"perf_time_bound_ns\"") b = $(i + 1)
-		}
-		if (seq < j0 || seq > j1 || b < 0) next
-		d = t - (t0 + (seq - j0) * r); if (d < 0) d = -d
-		n++; e[n] = d; bd[n] = b
-	}
-	function sort(a, k,   i, j, x) {
-		for (i = 2; i <= k; i++) { x = a[i]; for (j = i - 1; j > 0 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-	}
-	function pct(a, p) { return a[int((n - 1) * p / 100) + 1] }
-	END {
-		if (!n) { print "no sample with ground truth"; exit 1 }
-		sort(e, n); sort(bd, n)
-		printf "# %d samples with ground truth, 16 data IDs, 100 ppm drift\n", n
-		printf "error ns:  p50 %d  p90 %d  p99 %d  max %d\n", pct(e, 50), pct(e, 90), pct(e, 99), e[n]
-		printf "bound ns:  p50 %d  p90 %d  p99 %d  max %d\n", pct(bd, 50), pct(bd, 90), pct(bd, 99), bd[n]
-		printf "error/bound at the median: %.2f\n", pct(bd, 50) ? pct(e, 50) / pct(bd, 50) : 0
-	}' /tmp/te.json
+sample_times /tmp/te.json | awk -v j0="$1" -v t0="$2" -v j1="$3" -v r="$4" '
+	$1 >= j0 && $1 <= j1 && $3 >= 0 {
+		d = $2 - (t0 + ($1 - j0) * r); if (d < 0) d = -d
+		printf "%.0f %d\n", d, $3
+	}' >/tmp/te.pairs
+# pct COLUMN: p50, p90, p99 and max of a column of /tmp/te.pairs
+pct() {
+	cut -d' ' -f"$1" /tmp/te.pairs | sort -n | awk '{ v[NR] = $1 }
+		function at(p) { return v[int((NR - 1) * p / 100) + 1] }
+		END { printf "p50 %d  p90 %d  p99 %d  max %d", at(50), at(90), at(99), v[NR] }'
+}
+n=$(wc -l </tmp/te.pairs)
+[ "$n" -gt 0 ] || { echo "no sample with ground truth"; exit 1; }
+echo "# $n samples with ground truth, 16 data IDs, 100 ppm drift"
+echo "error ns:  $(pct 1)"
+echo "bound ns:  $(pct 2)"
+f=$(cat "$D/caps/device_frequency_khz")
+echo "errors above their bound and one clock: $(awk -v t=$(((1000000 + f - 1) / f)) '$1 > $2 + t' /tmp/te.pairs | wc -l)"
