@@ -32,4 +32,12 @@ expect_eq "and counted on after the move, exactly" \
 echo 1 >/sys/devices/system/cpu/cpu$cpu/online
 expect_eq "counting works after the CPU returns" "$(perf_open_errno "$P/icmc_hits/")" 0
 
+# The PMU stays on cpu0 when cpu1 returns; the tests after this one (any
+# share of them, in either guest) expect the devices spread over the CPUs
+# as after a load: load the modules again.
+sim_running "$dev"
+rmmod mlx5_diag_sim && rmmod mlx5_diag
+insmod "$MODDIR/mlx5_diag.ko" && insmod "$MODDIR/mlx5_diag_sim.ko"
+expect_eq "reloaded: mlx5_diag_1 on cpu1 again" "$(cat "$PMUS/mlx5_diag_1/cpumask")" 1
+
 exit "$T_FAILED"
