@@ -15,26 +15,16 @@ clocks_ns() {
 	echo $(( $2 * 1000000 / f ))
 }
 
-# wait_polls PMU N: until the driver polled the device N more times (60 s)
+# wait_polls PMU N: until the driver polled the device N more times
 wait_polls() {
-	p0=$(eng "$1" polls)
-	i=0
-	while [ "$(eng "$1" polls)" -lt $((p0 + $2)) ] && [ $i -lt 6000 ]; do
-		sleep 0.01
-		i=$((i + 1))
-	done
-	[ "$(eng "$1" polls)" -ge $((p0 + $2)) ]
+	wait_for file_ge "$PMUS/$1/engine/polls" $(($(eng "$1" polls) + $2))
 }
 
-# wait_state PMU STATE: until engine/state reads STATE (60 s)
-wait_state() {
-	i=0
-	while [ "$(eng "$1" state)" != "$2" ] && [ $i -lt 6000 ]; do
-		sleep 0.01
-		i=$((i + 1))
-	done
-	[ "$(eng "$1" state)" = "$2" ]
-}
+# state_is PMU STATE: engine/state reads STATE
+state_is() { [ "$(eng "$1" state)" = "$2" ]; }
+
+# wait_state PMU STATE: until engine/state reads STATE
+wait_state() { wait_for state_is "$1" "$2"; }
 
 # sample_grid DEV: "E P", the enable clock and the period in clocks of a
 # periodic configuration (sample j falls due at E + (j + 1) * P)

@@ -78,16 +78,35 @@ sim_model() {
 	echo "$2 $3 $4" >"$SIM/dev$1/model" && cat "$SIM/dev$1/model"
 }
 
-# sim_wait_cmds DEV N: wait until device DEV answered N more commands than
-# when called (60 s at most).
-sim_wait_cmds() {
-	want=$(($(cat "$SIM/dev$1/stats/commands") + $2))
+# wait_for COMMAND...: until COMMAND (a program or a shell function)
+# succeeds, trying every 10 ms; fails after 6000 tries (60 s or more: a
+# loaded host only makes the wait longer, never a check wrong).
+wait_for() {
 	tries=0
-	while [ "$(cat "$SIM/dev$1/stats/commands")" -lt "$want" ]; do
+	until "$@"; do
 		tries=$((tries + 1))
-		[ $tries -gt 1200 ] && return 1
-		sleep 0.05
+		[ $tries -ge 6000 ] && return 1
+		sleep 0.01
 	done
+}
+
+# file_ge FILE N: FILE holds a number of at least N
+file_ge() { [ "$(cat "$1")" -ge "$2" ]; }
+
+# sim_wait_cmds DEV N: wait until device DEV answered N more commands than
+# when called.
+sim_wait_cmds() {
+	wait_for file_ge "$SIM/dev$1/stats/commands" \
+		$(($(cat "$SIM/dev$1/stats/commands") + $2))
+}
+
+# count_until FILE EVENT: perf stat counts EVENT system-wide in the
+# background until FILE exists ($! is its pid): the event stays open for
+# as long as the test needs it, however slowly the host runs the guest.
+count_until() {
+	rm -f "$1"
+	perf stat -e "$2" -a -- sh -c "while [ ! -e $1 ]; do sleep 0.01; done" \
+		>/dev/null 2>&1 &
 }
 
 # sim_advance DEV NS: move the manual time of device DEV on by NS ns and

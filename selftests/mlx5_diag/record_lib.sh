@@ -19,15 +19,11 @@ max_ids_events() {
 	printf ' -e icmc_hits -e icmc_misses'
 }
 
-# wait_file_eq FILE VALUE: until FILE reads VALUE (60 s)
-wait_file_eq() {
-	i=0
-	while [ "$(cat "$1")" != "$2" ] && [ $i -lt 6000 ]; do
-		sleep 0.01
-		i=$((i + 1))
-	done
-	[ "$(cat "$1")" = "$2" ]
-}
+# file_is FILE VALUE: FILE reads VALUE
+file_is() { [ "$(cat "$1")" = "$2" ]; }
+
+# wait_file_eq FILE VALUE: until FILE reads VALUE
+wait_file_eq() { wait_for file_is "$1" "$2"; }
 
 # grid_wait DEV PMU: once the session runs, print "E P" (sample_grid)
 grid_wait() {
@@ -45,17 +41,16 @@ step_samples() {
 	wait_drained "$1"
 }
 
-# wait_drained DEV: until samples_returned + samples_overwritten reaches
-# samples_produced (60 s)
-wait_drained() {
-	i=0
-	while [ $(($(cat "$SIM/dev$1/stats/samples_returned") +
-		    $(cat "$SIM/dev$1/stats/samples_overwritten"))) != \
-		"$(cat "$SIM/dev$1/stats/samples_produced")" ] && [ $i -lt 6000 ]; do
-		sleep 0.01
-		i=$((i + 1))
-	done
+# drained DEV: samples_returned + samples_overwritten is samples_produced
+drained() {
+	[ $(($(cat "$SIM/dev$1/stats/samples_returned") +
+	     $(cat "$SIM/dev$1/stats/samples_overwritten"))) = \
+	  "$(cat "$SIM/dev$1/stats/samples_produced")" ]
 }
+
+# wait_drained DEV: until the driver fetched every sample the firmware
+# produced and did not overwrite
+wait_drained() { wait_for drained "$1"; }
 
 # sample_ns DEV J: engine ns at which sample J is taken (grid in /tmp/grid.DEV)
 sample_ns() {
@@ -141,6 +136,18 @@ perf_steps() {
 	echo ". ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
 	grid_wait $1 $2 >/tmp/grid.$1 || exit 1
 	for k in \$(seq $3); do step_samples $1 $4; sleep 0.2; done"
+}
+
+# size_above FILE BYTES: FILE is larger than BYTES
+size_above() { [ "$(wc -c <"$1")" -gt "$2" ]; }
+
+# snapshot_taken FILE: a perf record -S workload's last step: SIGUSR2 to
+# perf (its parent), then until perf wrote the snapshot of a 64 KiB area
+# into FILE (it grew by more than half the area)
+snapshot_taken() {
+	s0=$(wc -c <"$1")
+	kill -USR2 "$PPID"
+	wait_for size_above "$1" $((s0 + 32768))
 }
 
 # sample_times FILE: "SEQ PERF_TIME BOUND" per sample of the JSON decode
