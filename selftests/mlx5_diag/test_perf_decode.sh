@@ -95,8 +95,7 @@ perf record -q -a -S -m ,64K -o /tmp/pd4.data -e "$(perf_group "$P0")" -- sh -c 
 	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
 	grid_wait 0 $P0 >/tmp/grid.0 || exit 1
 	step_samples 0 2000
-	kill -USR2 \$PPID
-	sleep 2" 2>/tmp/pd4.err
+	snapshot_taken /tmp/pd4.data" 2>/tmp/pd4.err
 expect_eq "perf record -S exits 0" "$?" 0
 sed 's/^/# /' /tmp/pd4.err
 # "TIME PMU SEQ RXB HITS" per device sample

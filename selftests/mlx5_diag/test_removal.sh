@@ -43,14 +43,14 @@ expect_eq "counts froze while the device was away, then went on exactly" \
 sim_running 1
 
 # a kept PMU goes once its last event is closed
-perf stat -e "$P/icmc_hits/" -a sleep 2 >/dev/null 2>&1 &
+count_until /tmp/rm.release "$P/icmc_hits/"
 pid=$!
-sleep 1
+wait_state "$P" count
 echo 0 >"$D/present"
 check "the PMU stays while its event is open" test -d "$PMUS/$P"
+touch /tmp/rm.release
 wait $pid
-sleep 1
-check "and goes after its last event closed" test ! -d "$PMUS/$P"
+check "and goes after its last event closed" wait_for test ! -d "$PMUS/$P"
 echo 1 >"$D/present"
 P=$(pmu_of_sim 1)
 check "the device is back as a PMU ($P)" test -n "$P"
@@ -75,7 +75,8 @@ done
 touch /tmp/rm.stop
 wait
 expect_eq "200 removals and returns" "$i" 200
-sleep 1
+two_pmus() { [ "$(ls -d "$PMUS"/mlx5_diag_* | wc -l)" = 2 ]; }
+wait_for two_pmus
 n=$(ls -d "$PMUS"/mlx5_diag_* | wc -l)
 expect_eq "no PMU is left behind once the events closed" "$n" 2
 P=$(pmu_of_sim 1)

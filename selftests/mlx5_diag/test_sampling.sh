@@ -147,13 +147,16 @@ sim_running 1
 echo model64 >"$D1/profile"
 sim_readd 1
 
-# ---- counting during a session ----
+# ---- counting during a session (manual time: 5 samples while it counts) ----
+sim_manual 0
 "$MLX5_DIAG" record -q -d sim:0 -o /tmp/s5.data -p 200us -e icmc_hits -e icmc_accesses -- sh -c "
-	. ./lib.sh; . ./engine_lib.sh
-	wait_state $P0 session || exit 1
-	perf stat -x';' -e $P0/icmc_hits/ -a sleep 0.3 >/tmp/s5.stat 2>&1
+	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
+	grid_wait 0 $P0 >/tmp/grid.0 || exit 1
+	perf stat -x';' -e $P0/icmc_hits/ -a -- sh -c '
+		. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh; step_samples 0 5' >/tmp/s5.stat 2>&1
 	echo \$? >/tmp/s5.rc
 	perf_errno stat -e $P0/icmc_misses/ -a sleep 0.1 >/tmp/s5.busy"
+sim_running 0
 expect_eq "counting an id of the session works" "$(cat /tmp/s5.rc)" 0
 check "and counts from the session's samples" \
 	test "$(stat_value "$(cat /tmp/s5.stat)" icmc_hits)" -gt 0

@@ -28,8 +28,7 @@ expect_eq "opening another event on the removed device is ENODEV" \
 	"$(cat /tmp/unbind.errno)" 19
 expect_eq "perf stat reported the count up to the removal, exactly" \
 	"$(stat_value "$(cat /tmp/unbind.out)" port_rx_bytes)" "$(sim_model 0 $RX 0 4000000)"
-sleep 1
-check "the PMU is gone after its last event closed" test ! -d "$PMUS/$P"
+check "the PMU is gone after its last event closed" wait_for test ! -d "$PMUS/$P"
 expect_eq "no PMU serves the removed device" "$(pmu_of_sim 0 || echo none)" none
 
 echo 1 >"$SIM/dev0/present"
