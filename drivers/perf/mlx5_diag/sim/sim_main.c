@@ -60,6 +60,7 @@ enum sim_file_id {
 	SIM_F_CLOCK,
 	SIM_F_SAMPLE_TIME,
 	SIM_F_MODEL,
+	SIM_F_LIE,
 	SIM_F_STAT0,		/* stats/<name> from here on */
 	SIM_F_STAT_PRODUCED = SIM_F_STAT0,
 	SIM_F_STAT_RETURNED,
@@ -96,6 +97,7 @@ static const struct sim_file_desc sim_files[SIM_F_CAP0] = {
 	[SIM_F_CLOCK]			= { "clock", 0444 },
 	[SIM_F_SAMPLE_TIME]		= { "sample_time", 0644 },
 	[SIM_F_MODEL]			= { "model", 0644 },
+	[SIM_F_LIE]			= { "lie", 0644 },
 	[SIM_F_STAT_PRODUCED]		= { "samples_produced", 0444 },
 	[SIM_F_STAT_RETURNED]		= { "samples_returned", 0444 },
 	[SIM_F_STAT_OVERWRITTEN]	= { "samples_overwritten", 0444 },
@@ -387,6 +389,35 @@ static int sim_show_sample_time(struct sim_dev *sd, char *buf)
 			 mlx5_diag_sim_time_to_host(&sd->time, ns), clock);
 }
 
+/* The lies told, one "name value" line each; caller holds sd->lock. */
+static int sim_show_lies(struct sim_dev *sd, char *buf)
+{
+	unsigned int i;
+	int n = 0;
+
+	for (i = 0; i < MLX5_DIAG_SIM_NR_LIES; i++)
+		if (mlx5_diag_sim_fw_lie(sd->fw, i))
+			n += scnprintf(buf + n, SIM_DBG_BUF - n, "%s %u\n",
+				       mlx5_diag_sim_lie_name(i),
+				       mlx5_diag_sim_fw_lie(sd->fw, i));
+	return n ?: scnprintf(buf, SIM_DBG_BUF, "none\n");
+}
+
+/* "none", or one lie; caller holds sd->lock. */
+static int sim_store_lie(struct sim_dev *sd, const char *buf)
+{
+	unsigned int lie, i;
+	u32 value;
+
+	if (mlx5_diag_sim_parse_lie(buf, &lie, &value))
+		return -EINVAL;
+	if (lie < MLX5_DIAG_SIM_NR_LIES)
+		return mlx5_diag_sim_fw_set_lie(sd->fw, lie, value);
+	for (i = 0; i < MLX5_DIAG_SIM_NR_LIES; i++)
+		mlx5_diag_sim_fw_set_lie(sd->fw, i, 0);
+	return 0;
+}
+
 /* The text of a file that is not a capability; caller holds sd->lock. */
 static int sim_show_locked(struct sim_dev *sd, unsigned int id, char *buf)
 {
@@ -444,6 +475,8 @@ static int sim_show_locked(struct sim_dev *sd, unsigned int id, char *buf)
 							     sd->model_t0,
 							     sd->model_t1,
 							     true, 64));
+	case SIM_F_LIE:
+		return sim_show_lies(sd, buf);
 	case SIM_F_STAT_STALLS:
 		return scnprintf(buf, SIM_DBG_BUF, "%llu\n", sd->stalls);
 	case SIM_F_STAT_STALLED_US:
@@ -609,6 +642,8 @@ static int sim_store_locked(struct sim_dev *sd, unsigned int id,
 		sd->model_t0 = t0;
 		sd->model_t1 = t1;
 		return 0;
+	case SIM_F_LIE:
+		return sim_store_lie(sd, buf);
 	default:
 		return -EPERM;
 	}
