@@ -12,6 +12,7 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/time64.h>
 
 #include "mlx5_diag_engine.h"
 
@@ -858,24 +859,45 @@ void mlx5_diag_engine_session_put(struct mlx5_diag_engine *eng,
 }
 
 /**
+ * mlx5_diag_engine_session_max_period_ns() - the longest period in ns
+ * @caps: the device's capabilities (freq_khz not 0, checked at probe)
+ *
+ * Return: 2^mlx5_diag_fw_max_log_period() device clocks in ns, rounded
+ * down: the longest period_ns, sample_period or PERF_EVENT_IOC_PERIOD a
+ * session leader takes. At most 2^35 * 10^6 ns (freq_khz >= 1), so a
+ * period up to it times freq_khz stays below 2^64.
+ */
+u64 mlx5_diag_engine_session_max_period_ns(const struct mlx5_diag_caps *caps)
+{
+	return mul_u64_u32_div(1ULL << mlx5_diag_fw_max_log_period(caps),
+			       NSEC_PER_MSEC, caps->freq_khz);
+}
+
+/**
  * mlx5_diag_engine_session_log_period() - a period in ns as the device's
  * @caps: the device's capabilities
- * @period_ns: the requested period
+ * @period_ns: the requested period, any value
+ *
+ * A period from mlx5_diag_engine_session_max_period_ns() on is the longest
+ * one; below it the clocks are computed without overflow.
  *
  * Return: log2 of the nearest power-of-two number of device clocks, within
- * what the device takes.
+ * what the device takes and the driver serves.
  */
 u8 mlx5_diag_engine_session_log_period(const struct mlx5_diag_caps *caps,
 				       u64 period_ns)
 {
-	u64 clocks = div_u64(mul_u64_u32_div(period_ns, caps->freq_khz, 1000),
-			     1000);
-	unsigned int l = clocks ? ilog2(clocks) : 0;
+	unsigned int max = mlx5_diag_fw_max_log_period(caps), l;
+	u64 clocks;
 
-	if (clocks && l < 63 && clocks - (1ULL << l) >= (2ULL << l) - clocks)
+	if (period_ns >= mlx5_diag_engine_session_max_period_ns(caps))
+		return max;
+	clocks = div_u64(mul_u64_u32_div(period_ns, caps->freq_khz, 1000),
+			 1000);
+	l = clocks ? ilog2(clocks) : 0;
+	if (clocks && clocks - (1ULL << l) >= (2ULL << l) - clocks)
 		l++;
-	return clamp_t(unsigned int, l, caps->log_min_sample_period,
-		       MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD);
+	return clamp_t(unsigned int, l, caps->log_min_sample_period, max);
 }
 
 /**

@@ -152,6 +152,7 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 				   struct mlx5_diag_drain *d);
 bool mlx5_diag_engine_session_owned(struct mlx5_diag_engine *eng);
 void mlx5_diag_engine_session_release(struct mlx5_diag_engine *eng);
+u64 mlx5_diag_engine_session_max_period_ns(const struct mlx5_diag_caps *caps);
 u8 mlx5_diag_engine_session_log_period(const struct mlx5_diag_caps *caps,
 				       u64 period_ns);
 void mlx5_diag_engine_status(struct mlx5_diag_engine *eng,

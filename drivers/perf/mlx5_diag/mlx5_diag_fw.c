@@ -179,6 +179,29 @@ void mlx5_diag_fw_free_caps(struct mlx5_diag_caps *caps)
 	caps->entries = NULL;
 }
 
+/**
+ * mlx5_diag_fw_max_log_period() - the longest sample period served
+ * @caps: the device's capabilities
+ *
+ * The firmware takes up to 2^35 device clocks. The drain extends a W-bit
+ * FRC timestamp from the last one it took, reading a later one as at most
+ * 2^(W-1) - 1 clocks on: two consecutive samples must be nearer than that
+ * whatever the drain's jitter, so with a timestamp narrower than 64 bits
+ * (the public dialect's 32) the period is at most 2^(W-2) clocks.
+ *
+ * Return: log2 of the longest period, in device clocks.
+ */
+u8 mlx5_diag_fw_max_log_period(const struct mlx5_diag_caps *caps)
+{
+	const struct mlx5_diag_fw_dialect *d = caps->model64 ?
+		&mlx5_diag_fw_model64 : &mlx5_diag_fw_public16;
+
+	if (d->timestamp_bits >= 64)
+		return MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD;
+	return min_t(unsigned int, MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD,
+		     d->timestamp_bits - 2);
+}
+
 /* Would a device with @b publish the same PMU (events, formats, caps) as @a? */
 bool mlx5_diag_fw_caps_equal(const struct mlx5_diag_caps *a,
 			     const struct mlx5_diag_caps *b)
@@ -491,10 +514,11 @@ int mlx5_diag_fw_query_caps(struct mlx5_diag_fw *fw,
 		goto out;
 	*dialect = mlx5_diag_fw_parse_debug_cap(out, caps);
 	if (!caps->max_ids || caps->log_max_samples > 31 ||
-	    caps->log_min_sample_period > MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD) {
-		pr_err("%s: inconsistent DEBUG capability (max ids %u, log_max_samples %u, log_min_sample_period %u)\n",
+	    caps->log_min_sample_period > mlx5_diag_fw_max_log_period(caps)) {
+		pr_err("%s: inconsistent DEBUG capability (max ids %u, log_max_samples %u, log_min_sample_period %u, the longest period served %u)\n",
 		       fw->name, caps->max_ids, caps->log_max_samples,
-		       caps->log_min_sample_period);
+		       caps->log_min_sample_period,
+		       mlx5_diag_fw_max_log_period(caps));
 		ret = -EPROTO;
 		goto out;
 	}

@@ -98,6 +98,7 @@ mlx5_diag_fw_parse_debug_cap(const void *out, struct mlx5_diag_caps *caps);
 int mlx5_diag_fw_parse_cap_entries(const struct mlx5_diag_fw_dialect *d,
 				   const void *out, struct mlx5_diag_caps *caps);
 void mlx5_diag_fw_free_caps(struct mlx5_diag_caps *caps);
+u8 mlx5_diag_fw_max_log_period(const struct mlx5_diag_caps *caps);
 bool mlx5_diag_fw_caps_equal(const struct mlx5_diag_caps *a,
 			     const struct mlx5_diag_caps *b);
 const struct mlx5_diag_cap_entry *

@@ -216,6 +216,12 @@ static int mlx5_diag_leader_options(struct mlx5_diag_dev *dd,
 	req->opts.rtc = mlx5_diag_attr_field(attr, MLX5_DIAG_F_TS_SOURCE);
 	req->out_format = mlx5_diag_attr_field(attr, MLX5_DIAG_F_OUT_FORMAT);
 	req->period_ns = attr->config2 ?: attr->sample_period;
+	if (req->period_ns > mlx5_diag_engine_session_max_period_ns(caps)) {
+		pr_info_ratelimited("%s: event 0x%llx refused: period %llu ns is above the longest the device takes, %llu ns\n",
+				    dd->name, id, req->period_ns,
+				    mlx5_diag_engine_session_max_period_ns(caps));
+		return -EINVAL;
+	}
 	if (req->opts.clear && !req->opts.sync)
 		return mlx5_diag_refuse(dd, -EINVAL, "clear needs sync", id);
 	/* public firmware has no sync bits: each counter's own bit decides */
@@ -383,11 +389,22 @@ static void mlx5_diag_event_del(struct perf_event *event, int flags)
 		mlx5_diag_session_del(pe->session);
 }
 
-/* PERF_EVENT_IOC_PERIOD: a session leader's new firmware period, in ns. */
+/*
+ * PERF_EVENT_IOC_PERIOD: a session leader's new firmware period, in ns, at
+ * most the longest the device takes.
+ */
 static int mlx5_diag_check_period(struct perf_event *event, u64 value)
 {
+	struct mlx5_diag_dev *dd = to_mlx5_diag_dev(event->pmu);
+	u64 max = mlx5_diag_engine_session_max_period_ns(&dd->fw.caps);
+
 	if (!mlx5_diag_event_session(event) || !value)
 		return -EINVAL;
+	if (value > max) {
+		pr_info_ratelimited("%s: period %llu ns refused: above the longest the device takes, %llu ns\n",
+				    dd->name, value, max);
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -384,7 +384,13 @@ static void mlx5_diag_session_plan_interval(struct mlx5_diag_session *s)
 					     s->dd->fw.caps.freq_khz);
 	u64 ns;
 
-	/* the buffer holds twice a retrieval, twice again for jitter */
+	/*
+	 * The buffer holds twice a retrieval, twice again for jitter. A
+	 * period over 4 * MLX5_DIAG_DRAIN_MAX_NS gives the longest interval
+	 * whatever the buffer: bounded so, period * nslots (2^15 at most)
+	 * and period * drain.cap stay far below 2^64.
+	 */
+	period = min_t(u64, period, 4 * MLX5_DIAG_DRAIN_MAX_NS);
 	ns = period * s->nslots / 4;
 	ns = min(ns, period * s->drain.cap / 2);
 	WRITE_ONCE(s->interval_ns, clamp_t(u64, ns, MLX5_DIAG_DRAIN_MIN_NS,
