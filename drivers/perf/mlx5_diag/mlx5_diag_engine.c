@@ -94,6 +94,7 @@ int mlx5_diag_engine_plan(const struct mlx5_diag_engine_plan *in,
 	p->mode = MLX5_DIAG_FW_ON_DEMAND;
 	p->sync = false;
 	p->clear = false;
+	p->rtc = false;
 	p->log_num_of_samples = 0;
 	p->log_sample_period = caps->log_min_sample_period;
 	p->num_ids = 0;
@@ -114,6 +115,7 @@ int mlx5_diag_engine_plan(const struct mlx5_diag_engine_plan *in,
 			.mode = in->session->mode,
 			.sync = in->session->sync,
 			.clear = in->session->clear,
+			.rtc = in->session->rtc,
 			.log_num_of_samples = in->session->log_num_of_samples,
 			.log_sample_period = in->session->log_sample_period,
 			.num_ids = in->session->num_ids,
@@ -332,8 +334,8 @@ static bool mlx5_diag_engine_decode(struct mlx5_diag_engine *eng,
 }
 
 /*
- * QUERY_DIAGNOSTIC_COUNTERS into @out for @nsamples samples from slot
- * @index. Public
+ * QUERY_DIAGNOSTIC_COUNTERS into @out (@size bytes) for @nsamples samples
+ * from slot @index. Public
  * sources read num_of_samples two ways: samples (MLNX_OFED) or entries
  * (mlx5ctl). The first query of a configuration asks for samples with an
  * outbox that holds them all; firmware that counts entries fills only the
@@ -341,17 +343,21 @@ static bool mlx5_diag_engine_decode(struct mlx5_diag_engine *eng,
  * Returns the number of whole samples with the programmed ids, or an errno.
  */
 static int mlx5_diag_engine_query_at(struct mlx5_diag_engine *eng, void *out,
-				     unsigned int index, unsigned int nsamples)
+				     size_t size, unsigned int index,
+				     unsigned int nsamples)
 {
 	unsigned int num = eng->programmed.num_ids, got;
+	size_t outlen;
 	u32 in[4];
 	int ret;
 
+	outlen = mlx5_diag_fw_query_counters_outlen(eng->fw->dialect,
+						    nsamples * num);
+	if (outlen > size)
+		return -EOVERFLOW;
 	mlx5_diag_fw_query_counters_in(in, eng->entries_reading ?
 				       nsamples * num : nsamples, index);
-	ret = mlx5_diag_fw_cmd(eng->fw, in, sizeof(in), out,
-			       mlx5_diag_fw_query_counters_outlen(eng->fw->dialect,
-								  nsamples * num));
+	ret = mlx5_diag_fw_cmd(eng->fw, in, sizeof(in), out, outlen);
 	if (ret)
 		return ret;
 	for (got = 0; got < nsamples; got++)
@@ -361,7 +367,8 @@ static int mlx5_diag_engine_query_at(struct mlx5_diag_engine *eng, void *out,
 	    got < nsamples) {
 		eng->reading_known = true;
 		eng->entries_reading = true;
-		return mlx5_diag_engine_query_at(eng, out, index, nsamples);
+		return mlx5_diag_engine_query_at(eng, out, size, index,
+						 nsamples);
 	}
 	eng->reading_known = true;
 	return got;
@@ -370,7 +377,8 @@ static int mlx5_diag_engine_query_at(struct mlx5_diag_engine *eng, void *out,
 static int mlx5_diag_engine_query(struct mlx5_diag_engine *eng,
 				  unsigned int nsamples)
 {
-	return mlx5_diag_engine_query_at(eng, eng->out, 0, nsamples);
+	return mlx5_diag_engine_query_at(eng, eng->out, eng->outlen, 0,
+					 nsamples);
 }
 
 /* On-demand counting: one new sample of every programmed id. */
@@ -460,6 +468,64 @@ static int mlx5_diag_engine_poll_samples(struct mlx5_diag_engine *eng)
 	return mlx5_diag_engine_poll_folded(eng);
 }
 
+/* @dst gets the configuration @src (ids copied: caps.max_ids each). */
+static void mlx5_diag_engine_params_copy(struct mlx5_diag_fw_params *dst,
+					 const struct mlx5_diag_fw_params *src)
+{
+	u64 *ids = dst->ids;
+
+	*dst = *src;
+	dst->ids = ids;
+	memcpy(ids, src->ids, src->num_ids * sizeof(*ids));
+}
+
+/*
+ * After a SET of eng->want, what firmware runs becomes eng->programmed.
+ * The QUERY must report the configuration that was set: the same ids in
+ * order, mode, flags and buffer size, and a period the firmware may have
+ * raised, but within [the one set, the longest served]. Anything else is
+ * not our configuration (another agent's, or firmware this driver cannot
+ * serve): the engine is FOREIGN, counted in engine/foreign_configs. When
+ * the QUERY itself fails, what was set is taken as programmed.
+ * Returns 0 or -EBUSY (FOREIGN), logged.
+ */
+static int mlx5_diag_engine_adopt(struct mlx5_diag_engine *eng)
+{
+	const struct mlx5_diag_fw_params *w = &eng->want, *q = &eng->queried;
+	int ret;
+
+	ret = mlx5_diag_fw_query_params(eng->fw, &eng->queried);
+	if (ret && ret != -EPROTO) {
+		mlx5_diag_engine_params_copy(&eng->programmed, w);
+		return 0;
+	}
+	if (!ret && q->enable == w->enable && q->mode == w->mode &&
+	    q->sync == w->sync && q->clear == w->clear && q->rtc == w->rtc &&
+	    q->log_num_of_samples == w->log_num_of_samples &&
+	    q->log_sample_period >= w->log_sample_period &&
+	    q->log_sample_period <=
+	    mlx5_diag_fw_max_log_period(&eng->fw->caps) &&
+	    q->num_ids == w->num_ids &&
+	    !memcmp(q->ids, w->ids, q->num_ids * sizeof(*q->ids))) {
+		swap(eng->queried, eng->programmed);
+		return 0;
+	}
+	eng->stats.foreign_configs++;
+	eng->state = MLX5_DIAG_ENGINE_FOREIGN;
+	eng->session_running = false;
+	mlx5_diag_engine_unmap(eng);
+	if (ret)
+		pr_warn_ratelimited("%s: the firmware's configuration after a SET is unreadable (more data IDs than the device selects): not ours, left alone\n",
+				    eng->fw->name);
+	else
+		pr_warn_ratelimited("%s: the firmware reports a configuration other than the one set (%u data IDs, 2^%u samples, period 2^%u clocks; set: %u, 2^%u, 2^%u): not ours, left alone\n",
+				    eng->fw->name, q->num_ids,
+				    q->log_num_of_samples, q->log_sample_period,
+				    w->num_ids, w->log_num_of_samples,
+				    w->log_sample_period);
+	return -EBUSY;
+}
+
 /*
  * Is firmware still running what we programmed? If not, another agent took
  * the engine: stop counting (never add its values) until it lets go.
@@ -536,15 +602,21 @@ static void mlx5_diag_engine_learn(struct mlx5_diag_engine *eng)
 		mlx5_diag_engine_map(eng, false);
 		return;
 	}
+	/* counting polls it: no single mode, no more than the folded ring */
+	if (eng->queried.mode == MLX5_DIAG_FW_SINGLE ||
+	    eng->queried.log_num_of_samples > MLX5_DIAG_FOLD_LOG_SLOTS ||
+	    eng->queried.log_sample_period >
+	    mlx5_diag_fw_max_log_period(&eng->fw->caps)) {
+		mlx5_diag_engine_unmap(eng);
+		eng->state = MLX5_DIAG_ENGINE_FOREIGN;
+		return;
+	}
 	for (i = 0; i < eng->queried.num_ids; i++) {
 		for (s = 0; s < eng->fw->caps.max_ids; s++)
 			if (eng->slots[s].users &&
 			    eng->slots[s].id == eng->queried.ids[i])
 				break;
-		if (s == eng->fw->caps.max_ids ||
-		    eng->queried.mode == MLX5_DIAG_FW_SINGLE ||
-		    (eng->queried.mode == MLX5_DIAG_FW_REPETITIVE &&
-		     eng->queried.log_num_of_samples > MLX5_DIAG_FOLD_LOG_SLOTS)) {
+		if (s == eng->fw->caps.max_ids) {
 			mlx5_diag_engine_unmap(eng);
 			eng->state = MLX5_DIAG_ENGINE_FOREIGN;
 			return;
@@ -616,10 +688,11 @@ static int mlx5_diag_engine_apply(struct mlx5_diag_engine *eng, bool force,
 		mlx5_diag_engine_learn(eng);
 		return ret;
 	}
-	/* firmware may raise the period: keep what it reports */
-	if (mlx5_diag_fw_query_params(eng->fw, &eng->queried))
-		swap(eng->queried, eng->want);
-	swap(eng->queried, eng->programmed);
+	ret = mlx5_diag_engine_adopt(eng);
+	if (ret) {
+		*why = "the firmware reports a configuration other than the one set";
+		return ret;
+	}
 	eng->state = MLX5_DIAG_ENGINE_COUNT;
 	mlx5_diag_engine_map(eng, true);
 	/* the first sample sets every counter's baseline */
@@ -659,6 +732,8 @@ static int mlx5_diag_engine_foreign_recheck(struct mlx5_diag_engine *eng,
 
 /* The drain outbox: this many bytes of samples per query, at most. */
 #define MLX5_DIAG_DRAIN_OUTBOX_BYTES	SZ_128K
+/* a sample of every id fits: the 64-bit dialect's entries are 32 bytes */
+static_assert(MLX5_DIAG_MAX_IDS * 32 <= MLX5_DIAG_DRAIN_OUTBOX_BYTES);
 /*
  * The firmware buffer of a session, in samples, at most: half the space
  * of the narrowest sample id, so that a drain tells a sample of the
@@ -962,10 +1037,11 @@ int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
 			eng->state = MLX5_DIAG_ENGINE_OFF;
 		goto out;
 	}
-	/* the firmware may raise the period: keep what it reports */
-	if (mlx5_diag_fw_query_params(eng->fw, &eng->queried))
-		swap(eng->queried, eng->want);
-	swap(eng->queried, eng->programmed);
+	ret = mlx5_diag_engine_adopt(eng);
+	if (ret) {
+		why = "the firmware reports a configuration other than the one set";
+		goto out;
+	}
 	eng->state = MLX5_DIAG_ENGINE_SESSION;
 	eng->session_running = true;
 	mlx5_diag_engine_map(eng, true);
@@ -1011,11 +1087,9 @@ int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 		eng->want.log_sample_period = eng->programmed.log_sample_period;
 		goto out;
 	}
-	if (!mlx5_diag_fw_query_params(eng->fw, &eng->queried))
-		eng->programmed.log_sample_period =
-			eng->queried.log_sample_period;
-	else
-		eng->programmed.log_sample_period = log_sample_period;
+	ret = mlx5_diag_engine_adopt(eng);
+	if (ret)
+		goto out;
 	*actual = eng->programmed.log_sample_period;
 out:
 	mutex_unlock(&eng->lock);
@@ -1110,6 +1184,7 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 	while (d->n < d->cap) {
 		want = min(eng->session_batch, d->cap - d->n);
 		ret = mlx5_diag_engine_query_at(eng, eng->session_out,
+						eng->session_outlen,
 						eng->session_next & (nslots - 1),
 						want);
 		if (ret < 0)

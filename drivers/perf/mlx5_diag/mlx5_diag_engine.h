@@ -42,6 +42,7 @@ struct mlx5_diag_engine_stats {
 	u64 takeovers;		/* another agent took the engine from us */
 	u64 set_failures;
 	u64 disable_retries;
+	u64 foreign_configs;	/* a QUERY after our SET reported another */
 };
 
 /* What the planner turns into a firmware configuration. */

@@ -522,6 +522,12 @@ int mlx5_diag_fw_query_caps(struct mlx5_diag_fw *fw,
 		ret = -EPROTO;
 		goto out;
 	}
+	if (caps->max_ids > MLX5_DIAG_MAX_IDS) {
+		pr_err("%s: the device selects %u data IDs at once, this driver serves at most %u: device refused\n",
+		       fw->name, caps->max_ids, MLX5_DIAG_MAX_IDS);
+		ret = -EOPNOTSUPP;
+		goto out;
+	}
 	ret = mlx5_diag_fw_parse_cap_entries(*dialect, out, caps);
 out:
 	kvfree(out);

@@ -469,6 +469,8 @@ int mlx5_diag_pmu_register(struct mlx5_diag_dev *dd)
 {
 	int ret;
 
+	/* MLX5_DIAG_MAX_IDS bounds caps.max_ids at probe */
+	static_assert(MLX5_DIAG_MAX_IDS * sizeof(u64) <= PCPU_MIN_UNIT_SIZE);
 	mutex_init(&dd->session_lock);
 	dd->snap = __alloc_percpu(dd->fw.caps.max_ids * sizeof(u64),
 				  __alignof__(u64));

@@ -47,6 +47,10 @@
 #define MLX5_DIAG_DRAIN_MIN_NS		(1 * NSEC_PER_MSEC)
 #define MLX5_DIAG_DRAIN_MAX_NS		(20 * NSEC_PER_MSEC)
 
+/* sample_size (__le16) holds a format-0 sample of every id the device has */
+static_assert(sizeof(struct mlx5_diag_fmt0_hdr) +
+	      MLX5_DIAG_MAX_IDS * sizeof(struct mlx5_diag_fmt0_entry) <= U16_MAX);
+
 static struct workqueue_struct *mlx5_diag_drain_wq;
 
 enum {

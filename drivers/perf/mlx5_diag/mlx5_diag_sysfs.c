@@ -244,6 +244,7 @@ enum mlx5_diag_engine_file {
 	MLX5_DIAG_ENG_TAKEOVERS,
 	MLX5_DIAG_ENG_SET_FAILURES,
 	MLX5_DIAG_ENG_DISABLE_RETRIES,
+	MLX5_DIAG_ENG_FOREIGN_CONFIGS,
 };
 
 static ssize_t mlx5_diag_engine_show(struct device *dev,
@@ -269,6 +270,8 @@ static ssize_t mlx5_diag_engine_show(struct device *dev,
 		return sysfs_emit(buf, "%llu\n", st.set_failures);
 	case MLX5_DIAG_ENG_DISABLE_RETRIES:
 		return sysfs_emit(buf, "%llu\n", st.disable_retries);
+	case MLX5_DIAG_ENG_FOREIGN_CONFIGS:
+		return sysfs_emit(buf, "%llu\n", st.foreign_configs);
 	}
 	return -EINVAL;
 }
@@ -283,6 +286,7 @@ MLX5_DIAG_ENGINE_ATTR(counter_resets, MLX5_DIAG_ENG_COUNTER_RESETS);
 MLX5_DIAG_ENGINE_ATTR(takeovers, MLX5_DIAG_ENG_TAKEOVERS);
 MLX5_DIAG_ENGINE_ATTR(set_failures, MLX5_DIAG_ENG_SET_FAILURES);
 MLX5_DIAG_ENGINE_ATTR(disable_retries, MLX5_DIAG_ENG_DISABLE_RETRIES);
+MLX5_DIAG_ENGINE_ATTR(foreign_configs, MLX5_DIAG_ENG_FOREIGN_CONFIGS);
 
 static struct attribute *mlx5_diag_engine_attrs[] = {
 	&mlx5_diag_engine_attr_state.attr.attr,
@@ -292,6 +296,7 @@ static struct attribute *mlx5_diag_engine_attrs[] = {
 	&mlx5_diag_engine_attr_takeovers.attr.attr,
 	&mlx5_diag_engine_attr_set_failures.attr.attr,
 	&mlx5_diag_engine_attr_disable_retries.attr.attr,
+	&mlx5_diag_engine_attr_foreign_configs.attr.attr,
 	NULL
 };
 
