@@ -1046,6 +1046,7 @@ int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
 	eng->session_running = true;
 	mlx5_diag_engine_map(eng, true);
 	eng->session_next = 0;
+	eng->session_skipped = 0;
 	eng->session_last_ts = clock_now;
 	entries = eng->session_outlen /
 		  (eng->fw->dialect->sample_entry_bits / 8);
@@ -1146,6 +1147,7 @@ static bool mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
 	mlx5_diag_engine_fold(eng);
 	d->n++;
 	eng->session_next++;
+	eng->session_skipped = 0;
 	return true;
 }
 
@@ -1159,18 +1161,25 @@ static bool mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
  * holding a later lap's sample means the firmware overwrote samples: they
  * are reported in @d->lost_* and the drain goes on from the oldest sample
  * still there. Counting events of the session's ids fold every sample.
+ *
+ * Bounded: later laps are skipped only before the first sample taken, and
+ * a batch that took no sample ends the drain, so one drain skips at most
+ * one batch, at most one lap. When MLX5_DIAG_DRAIN_MAX_SKIP_LAPS laps of
+ * slots were skipped with no sample taken since (firmware that never lets
+ * the drain catch up), @d->stalled tells the caller to end the run.
  * Sleeps. Return: 0 or a negative errno.
  */
 int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 				   struct mlx5_diag_drain *d)
 {
-	unsigned int bits, nslots, want, got, k;
+	unsigned int bits, nslots, want, got, taken, k;
 	u64 mask, delta, ts;
 	int ret = 0;
 
 	d->n = 0;
 	d->lost_count = 0;
 	d->full = false;
+	d->stalled = false;
 	mutex_lock(&eng->lock);
 	if (eng->state != MLX5_DIAG_ENGINE_SESSION || !eng->session_running) {
 		ret = eng->state == MLX5_DIAG_ENGINE_GONE ? -ENODEV : -EBUSY;
@@ -1182,6 +1191,7 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 	d->first_seq = eng->session_next;
 	eng->stats.polls++;
 	while (d->n < d->cap) {
+		taken = d->n;
 		want = min(eng->session_batch, d->cap - d->n);
 		ret = mlx5_diag_engine_query_at(eng, eng->session_out,
 						eng->session_outlen,
@@ -1209,15 +1219,18 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 				d->lost_count += delta - nslots + 1;
 				eng->session_next += delta - nslots + 1;
 				d->first_seq = eng->session_next;
+				eng->session_skipped++;
 				continue;
 			}
 			if (delta || !mlx5_diag_engine_session_take(eng, d))
 				goto done;
 		}
-		if (got < want)
+		if (got < want || d->n == taken)
 			break;
 	}
 done:
+	if (eng->session_skipped > (u64)MLX5_DIAG_DRAIN_MAX_SKIP_LAPS * nslots)
+		d->stalled = true;
 	if (eng->programmed.mode == MLX5_DIAG_FW_SINGLE &&
 	    eng->session_next >= nslots)
 		d->full = true;

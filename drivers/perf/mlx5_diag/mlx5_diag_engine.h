@@ -63,6 +63,15 @@ struct mlx5_diag_session_opts {
 };
 
 /*
+ * Laps of slots a session's drains may skip (the firmware overwrote them)
+ * with no sample taken since, before the run ends (END, STALLED): catching
+ * up after a real overrun skips at most the lap the firmware wrote ahead
+ * plus what it writes meanwhile; firmware whose every slot stays a lap
+ * ahead of the drain never lets it catch up.
+ */
+#define MLX5_DIAG_DRAIN_MAX_SKIP_LAPS	4
+
+/*
  * Samples a session drain fetched, extended to 64 bits: sample k has
  * sequence number first_seq + k, and entry i of it ts[k * num_ids + i] and
  * val[k * num_ids + i]. lost_count samples from lost_first were overwritten
@@ -75,6 +84,7 @@ struct mlx5_diag_drain {
 	u64 *ts, *val;
 	u64 lost_first, lost_count;
 	bool full;			/* single mode: the run took its last sample */
+	bool stalled;			/* the drain never catches up: end the run */
 };
 
 struct mlx5_diag_engine {
@@ -106,6 +116,7 @@ struct mlx5_diag_engine {
 	struct mlx5_diag_fw_params session;
 	unsigned int session_users;	/* slot users that are session events */
 	u64 session_next;		/* extended sample id expected next */
+	u64 session_skipped;		/* slots skipped since the last taken */
 	u64 session_last_ts;		/* last extended timestamp */
 	void *session_out;		/* drain outbox */
 	size_t session_outlen;

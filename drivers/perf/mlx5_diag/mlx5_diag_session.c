@@ -534,12 +534,17 @@ static void mlx5_diag_session_drain(struct mlx5_diag_session *s)
 		}
 		if (d->full)
 			mlx5_diag_session_end_locked(s, MLX5_DIAG_END_FULL);
+		if (d->stalled)
+			mlx5_diag_session_end_locked(s, MLX5_DIAG_END_STALLED);
 	}
 unlock:
 	raw_spin_unlock_irqrestore(&s->stage_lock, flags);
 	if (d->lost_count)
 		pr_warn_ratelimited("%s: firmware overwrote %llu sample(s) before the drain read them (in the stream as a LOST record)\n",
 				    s->dd->name, d->lost_count);
+	if (d->stalled)
+		pr_warn_ratelimited("%s: the firmware's buffer stays a lap ahead of the drain: the run ends (END, stalled)\n",
+				    s->dd->name);
 }
 
 /* PERF_EVENT_IOC_PERIOD: the firmware's period changes while it runs. */
