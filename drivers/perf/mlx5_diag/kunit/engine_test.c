@@ -11,6 +11,7 @@
 
 #include "mlx5_diag_engine.h"
 #include "sim/sim.h"
+#include "test_bits.h"
 
 #define ET_PORT_TX_PACKETS	0x1140000300000001ULL
 #define ET_PORT_RX_BYTES	0x1020000100000000ULL
@@ -36,13 +37,24 @@ struct et {
 	struct mlx5_diag_fw fw;
 	struct mlx5_diag_engine eng;
 	bool engine_ready;
+	/* the transport fails each QUERY_DIAGNOSTIC_PARAMS right after a SET */
+	bool fail_query_after_set;
+	bool after_set;
 };
+
+#define ET_OP_QUERY_PARAMS	0x819
+#define ET_OP_SET_PARAMS	0x820
 
 static int et_exec(struct mlx5_diag_aux_dev *aux, const void *in, int inlen,
 		   void *out, int outlen)
 {
 	struct et *t = container_of(aux, struct et, aux);
+	u16 op = tb_get(in, 0, 16);
+	bool after_set = t->after_set;
 
+	t->after_set = op == ET_OP_SET_PARAMS;
+	if (t->fail_query_after_set && after_set && op == ET_OP_QUERY_PARAMS)
+		return -EIO;
 	return mlx5_diag_sim_fw_exec(t->sim, t->now, in, inlen, out, outlen);
 }
 
@@ -212,8 +224,16 @@ static void engine_plan_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_plan(&in, &p, &why), -EBUSY);
 	KUNIT_EXPECT_NOT_NULL(test, why);
 
-	/* more ids than the device takes */
+	/* an RTC session's timestamp source, and never in counting */
+	count[1] = 3;
+	session.rtc = true;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_plan(&in, &p, &why), 0);
+	KUNIT_EXPECT_TRUE(test, p.rtc);
 	in.session = NULL;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_plan(&in, &p, &why), 0);
+	KUNIT_EXPECT_FALSE(test, p.rtc);
+
+	/* more ids than the device takes */
 	in.nr_count = 3;
 	caps.max_ids = 2;
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_plan(&in, &p, &why), -ENOSPC);
@@ -1030,6 +1050,161 @@ static void engine_session_owned_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, mlx5_diag_sim_fw_foreign_owner(t->sim));
 }
 
+/*
+ * A session whose QUERY after the SET reports a larger buffer, another id
+ * list or a period of 2^64 clocks does not start: FOREIGN, counted, and
+ * nothing drained from it.
+ */
+static void engine_session_lies_test(struct kunit *test)
+{
+	static const struct {
+		enum mlx5_diag_sim_lie lie;
+		u32 value;
+	} lies[] = {
+		{ MLX5_DIAG_SIM_LIE_PARAMS_LOG_NUM, 16 },
+		{ MLX5_DIAG_SIM_LIE_PARAMS_NUM_IDS, 16 },
+		{ MLX5_DIAG_SIM_LIE_PARAMS_LOG_PERIOD, 64 },
+	};
+	struct et *t = test->priv;
+	struct mlx5_diag_session_opts o = { .mode = MLX5_DIAG_FW_REPETITIVE };
+	unsigned int i;
+	struct es *s;
+
+	for (i = 0; i < ARRAY_SIZE(lies); i++) {
+		if (i) {
+			et_exit(test);
+			KUNIT_ASSERT_EQ(test, et_init(test), 0);
+			t = test->priv;
+		}
+		s = es_init(test, false, 0, 1000);
+		es_claim(test, s);
+		KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_lie(t->sim, lies[i].lie,
+							       lies[i].value), 0);
+		o.log_sample_period = t->fw.caps.log_min_sample_period;
+		KUNIT_EXPECT_EQ(test,
+				mlx5_diag_engine_session_program(&t->eng, &o, 0,
+								 &s->actual),
+				-EBUSY);
+		KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_FOREIGN);
+		KUNIT_EXPECT_EQ(test, et_stats(t).foreign_configs, 1);
+		t->now += 10000000;
+		KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_drain(&t->eng,
+								     &s->d),
+				-EBUSY);
+		mlx5_diag_engine_session_release(&t->eng);
+		mlx5_diag_engine_session_put(&t->eng, s->slot[0]);
+		mlx5_diag_engine_session_put(&t->eng, s->slot[1]);
+	}
+}
+
+/*
+ * A period change whose QUERY reports a period of 2^64 clocks ends the
+ * session's ownership; one whose QUERY fails keeps the SET's configuration
+ * (no stale one sent by the next change).
+ */
+static void engine_session_period_answers_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 0, 1000);
+	u8 lp = t->fw.caps.log_min_sample_period, actual = 0;
+	struct mlx5_diag_fw_params q = {};
+
+	q.ids = kunit_kcalloc(test, t->fw.caps.max_ids, sizeof(u64), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, q.ids);
+	es_claim(test, s);
+	t->fail_query_after_set = true;
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp + 1,
+							      &actual), 0);
+	KUNIT_EXPECT_EQ(test, actual, lp + 1);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp + 2,
+							      &actual), 0);
+	t->fail_query_after_set = false;
+	/* the firmware runs the session's ids at the last period set */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_fw_query_params(&t->fw, &q), 0);
+	KUNIT_EXPECT_TRUE(test, q.enable);
+	KUNIT_EXPECT_EQ(test, q.num_ids, 2);
+	KUNIT_EXPECT_EQ(test, q.ids[0], s->ids[0]);
+	KUNIT_EXPECT_EQ(test, q.ids[1], s->ids[1]);
+	KUNIT_EXPECT_EQ(test, q.log_sample_period, lp + 2);
+	KUNIT_EXPECT_TRUE(test, mlx5_diag_engine_session_owned(&t->eng));
+
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_PARAMS_LOG_PERIOD,
+						 64), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp,
+							      &actual), -EBUSY);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_FOREIGN);
+	KUNIT_EXPECT_EQ(test, et_stats(t).foreign_configs, 1);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_drain(&t->eng, &s->d),
+			-EBUSY);
+	mlx5_diag_engine_session_release(&t->eng);
+	mlx5_diag_engine_session_put(&t->eng, s->slot[0]);
+	mlx5_diag_engine_session_put(&t->eng, s->slot[1]);
+}
+
+/*
+ * A ring whose every slot is a lap ahead of the drain: each drain skips at
+ * most one batch (no more than a lap), reports it lost and returns; once
+ * MLX5_DIAG_DRAIN_MAX_SKIP_LAPS laps went by without a sample, the drain
+ * says the run is stalled. Before, the drain skipped forever.
+ */
+static void es_ahead_case(struct kunit *test, bool pub)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, pub, 6, 1000);
+	unsigned int nslots, drains = 0, bound;
+	u64 lost = 0, next = 0;
+
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	/* 32 slots, drained in batches of 32: a lap a drain */
+	nslots = 1U << s->actual.log_num_of_samples;
+	KUNIT_ASSERT_EQ(test, nslots, 32);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 3), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 4);
+	next = 4;
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_RING_AHEAD, 1),
+			0);
+	/* batches of nslots: MAX_SKIP_LAPS laps skipped, then one more */
+	bound = MLX5_DIAG_DRAIN_MAX_SKIP_LAPS + 1;
+	for (drains = 1; drains <= bound; drains++) {
+		t->now += 1000000;
+		KUNIT_ASSERT_EQ(test,
+				mlx5_diag_engine_session_drain(&t->eng, &s->d), 0);
+		KUNIT_EXPECT_EQ(test, s->d.n, 0);
+		KUNIT_EXPECT_GT(test, s->d.lost_count, 0);
+		KUNIT_EXPECT_EQ(test, s->d.lost_first, next);
+		KUNIT_EXPECT_EQ(test, s->d.first_seq,
+				s->d.lost_first + s->d.lost_count);
+		next = s->d.first_seq;
+		lost += s->d.lost_count;
+		if (s->d.stalled)
+			break;
+	}
+	KUNIT_EXPECT_TRUE(test, s->d.stalled);
+	KUNIT_EXPECT_EQ(test, drains, bound);
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, lost);
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_RING_AHEAD, 0),
+			0);
+	es_close(test, s);
+}
+
+static void engine_session_ahead_test(struct kunit *test)
+{
+	es_ahead_case(test, false);
+}
+
+static void engine_session_ahead_public_test(struct kunit *test)
+{
+	es_ahead_case(test, true);
+}
+
 /* log2 of the nearest power-of-two number of clocks, within the device's */
 static void engine_session_log_period_test(struct kunit *test)
 {
@@ -1047,11 +1222,147 @@ static void engine_session_log_period_test(struct kunit *test)
 			mlx5_diag_engine_session_log_period(&caps, 1342177), 18);
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_log_period(&caps, 1), 14);
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_log_period(&caps, 0), 14);
-	/* 1000 s: 2^37 clocks and more, the deepest period is 2^35 */
+	/* 1000 s: 2^37 clocks and more, the public dialect's deepest 2^30 */
 	KUNIT_EXPECT_EQ(test,
 			mlx5_diag_engine_session_log_period(&caps,
 							    1000000000000ULL),
+			30);
+}
+
+/*
+ * The longest period: 2^35 clocks with 64-bit timestamps, 2^30 with the
+ * public dialect's 32 (the drain tells a later timestamp from an earlier
+ * one within 2^31 clocks). At its edge and far beyond it the log period
+ * saturates, never overflowing (U64_MAX ns once made a divide error).
+ */
+static void engine_session_max_period_test(struct kunit *test)
+{
+	struct mlx5_diag_caps caps = {
+		.freq_khz = 156250, .log_min_sample_period = 14,
+		.model64 = true,
+	};
+	u64 max;
+
+	KUNIT_EXPECT_EQ(test, mlx5_diag_fw_max_log_period(&caps), 35);
+	/* 2^35 clocks at 156.25 MHz: 219902325555.2 ns */
+	max = mlx5_diag_engine_session_max_period_ns(&caps);
+	KUNIT_EXPECT_EQ(test, max, 219902325555ULL);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_log_period(&caps, max),
 			35);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_log_period(&caps, max + 1), 35);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_log_period(&caps, max - 1), 35);
+	/* 0.75 * 2^35 clocks is nearer 2^34 than 2^35 */
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_log_period(&caps,
+							    max / 4 * 3 - 1),
+			34);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_log_period(&caps, U64_MAX), 35);
+
+	caps.model64 = false;
+	KUNIT_EXPECT_EQ(test, mlx5_diag_fw_max_log_period(&caps), 30);
+	/* 2^30 clocks: 6871947673.6 ns */
+	max = mlx5_diag_engine_session_max_period_ns(&caps);
+	KUNIT_EXPECT_EQ(test, max, 6871947673ULL);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_log_period(&caps, max),
+			30);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_log_period(&caps, max + 1), 30);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_log_period(&caps, U64_MAX), 30);
+
+	/* the slowest clock (1 kHz): 2^35 ms, still far below 2^64 */
+	caps.model64 = true;
+	caps.freq_khz = 1;
+	caps.log_min_sample_period = 0;
+	max = mlx5_diag_engine_session_max_period_ns(&caps);
+	KUNIT_EXPECT_EQ(test, max, 34359738368000000ULL);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_log_period(&caps, max),
+			35);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_log_period(&caps, 1000000), 0);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_log_period(&caps, U64_MAX), 35);
+}
+
+/*
+ * A device that says it selects more data IDs at once than the driver
+ * serves is refused at probe, with no allocation for them: 2048 is taken,
+ * 2049 and 5000 are not.
+ */
+static void engine_caps_max_ids_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct mlx5_diag_caps caps;
+	const struct mlx5_diag_fw_dialect *d;
+	static const u32 said[] = { 2048, 2049, 5000 };
+	unsigned int i;
+
+	mlx5_diag_fw_init(&t->fw, "et", &t->aux);
+	for (i = 0; i < ARRAY_SIZE(said); i++) {
+		KUNIT_ASSERT_EQ(test,
+				mlx5_diag_sim_fw_set_lie(t->sim,
+							 MLX5_DIAG_SIM_LIE_CAPS_MAX_IDS,
+							 said[i]), 0);
+		KUNIT_EXPECT_EQ(test, mlx5_diag_fw_query_caps(&t->fw, &caps, &d),
+				said[i] <= MLX5_DIAG_MAX_IDS ? 0 : -EOPNOTSUPP);
+		if (said[i] <= MLX5_DIAG_MAX_IDS)
+			KUNIT_EXPECT_EQ(test, caps.max_ids, said[i]);
+		mlx5_diag_fw_free_caps(&caps);
+	}
+}
+
+/* A counting open whose QUERY after the SET lies: FOREIGN, counted. */
+static void et_lied_count(struct kunit *test, enum mlx5_diag_sim_lie lie,
+			  u32 value)
+{
+	struct et *t = test->priv;
+
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_lie(t->sim, lie, value), 0);
+	et_get(test, ET_FW_TX_PACKETS, &et_counter, false, -EBUSY);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_FOREIGN);
+	KUNIT_EXPECT_EQ(test, et_stats(t).foreign_configs, 1);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_lie(t->sim, lie, 0), 0);
+	/* the configuration is left alone: opens are refused, not served */
+	et_get(test, ET_FW_TX_PACKETS, &et_counter, false, -EBUSY);
+	KUNIT_EXPECT_EQ(test, et_stats(t).foreign_configs, 1);
+}
+
+/*
+ * Folded counting (public dialect) on firmware whose QUERY reports a larger
+ * buffer, more ids than were set or than the device selects, or a period
+ * of 2^64 clocks: refused, never polled into the 16-sample outbox.
+ */
+static void engine_count_lies_test(struct kunit *test)
+{
+	static const struct {
+		enum mlx5_diag_sim_lie lie;
+		u32 value;
+	} lies[] = {
+		{ MLX5_DIAG_SIM_LIE_PARAMS_LOG_NUM, 20 },
+		{ MLX5_DIAG_SIM_LIE_PARAMS_NUM_IDS, 2 },
+		{ MLX5_DIAG_SIM_LIE_PARAMS_NUM_IDS, 5000 },
+		{ MLX5_DIAG_SIM_LIE_PARAMS_LOG_PERIOD, 64 },
+	};
+	struct et *t = test->priv;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(lies); i++) {
+		if (i) {
+			et_exit(test);
+			KUNIT_ASSERT_EQ(test, et_init(test), 0);
+			t = test->priv;
+		}
+		et_public(test);
+		KUNIT_ASSERT_EQ(test,
+				mlx5_diag_sim_fw_set_profile(t->sim,
+							     MLX5_DIAG_SIM_PUBLIC),
+				0);
+		et_bind(test);
+		et_lied_count(test, lies[i].lie, lies[i].value);
+	}
 }
 
 static struct kunit_case mlx5_diag_engine_cases[] = {
@@ -1076,6 +1387,13 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_period_test),
 	KUNIT_CASE(engine_session_owned_test),
 	KUNIT_CASE(engine_session_log_period_test),
+	KUNIT_CASE(engine_session_max_period_test),
+	KUNIT_CASE(engine_caps_max_ids_test),
+	KUNIT_CASE(engine_count_lies_test),
+	KUNIT_CASE(engine_session_lies_test),
+	KUNIT_CASE(engine_session_period_answers_test),
+	KUNIT_CASE(engine_session_ahead_test),
+	KUNIT_CASE(engine_session_ahead_public_test),
 	{}
 };
 
