@@ -60,6 +60,7 @@ enum sim_file_id {
 	SIM_F_CLOCK,
 	SIM_F_SAMPLE_TIME,
 	SIM_F_MODEL,
+	SIM_F_FAIL_QUERY_AT,
 	SIM_F_STAT0,		/* stats/<name> from here on */
 	SIM_F_STAT_PRODUCED = SIM_F_STAT0,
 	SIM_F_STAT_RETURNED,
@@ -96,6 +97,7 @@ static const struct sim_file_desc sim_files[SIM_F_CAP0] = {
 	[SIM_F_CLOCK]			= { "clock", 0444 },
 	[SIM_F_SAMPLE_TIME]		= { "sample_time", 0644 },
 	[SIM_F_MODEL]			= { "model", 0644 },
+	[SIM_F_FAIL_QUERY_AT]		= { "fail_query_at", 0644 },
 	[SIM_F_STAT_PRODUCED]		= { "samples_produced", 0444 },
 	[SIM_F_STAT_RETURNED]		= { "samples_returned", 0444 },
 	[SIM_F_STAT_OVERWRITTEN]	= { "samples_overwritten", 0444 },
@@ -402,6 +404,9 @@ static int sim_show_locked(struct sim_dev *sd, unsigned int id, char *buf)
 		mlx5_diag_sim_fw_get_fail_next(sd->fw, &count, &status, &synd);
 		return scnprintf(buf, SIM_DBG_BUF, "%u 0x%x 0x%x\n", count,
 				 status, synd);
+	case SIM_F_FAIL_QUERY_AT:
+		mlx5_diag_sim_fw_get_fail_query_at(sd->fw, &count, &status);
+		return scnprintf(buf, SIM_DBG_BUF, "%u 0x%x\n", count, status);
 	case SIM_F_STALL_MS:
 		return scnprintf(buf, SIM_DBG_BUF, "%u\n", sd->stall_ms);
 	case SIM_F_COUNTER_WRAP_BITS:
@@ -546,6 +551,11 @@ static int sim_store_locked(struct sim_dev *sd, unsigned int id,
 		if (mlx5_diag_sim_parse_fail_next(buf, &count, &status, &synd))
 			return -EINVAL;
 		return mlx5_diag_sim_fw_fail_next(sd->fw, count, status, synd);
+	case SIM_F_FAIL_QUERY_AT:
+		if (sscanf(buf, "%u %i", &count, &ret) != 2 || ret < 0 ||
+		    ret > U8_MAX)
+			return -EINVAL;
+		return mlx5_diag_sim_fw_fail_query_at(sd->fw, count, ret);
 	case SIM_F_STALL_MS:
 		if (sim_parse_uint(buf, SIM_MAX_STALL_MS, &v))
 			return -EINVAL;
