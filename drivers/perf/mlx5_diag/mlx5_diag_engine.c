@@ -1089,7 +1089,11 @@ static bool mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
  * holding a later lap's sample means the firmware overwrote samples: they
  * are reported in @d->lost_* and the drain goes on from the oldest sample
  * still there. Counting events of the session's ids fold every sample.
- * Sleeps. Return: 0 or a negative errno.
+ * A query that fails ends the drain: @d still holds what the drain fetched
+ * before (the caller delivers it), and the next drain goes on from there.
+ * Sleeps. Return: 0; -EBUSY when the engine does not run the session (not
+ * ours any more, or never programmed), -ENODEV when the device is gone,
+ * nothing fetched; or the errno of a failed query (-EAGAIN for RES_BUSY).
  */
 int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 				   struct mlx5_diag_drain *d)
@@ -1116,8 +1120,12 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 		ret = mlx5_diag_engine_query_at(eng, eng->session_out,
 						eng->session_next & (nslots - 1),
 						want);
-		if (ret < 0)
-			goto out;
+		if (ret < 0) {
+			/* a busy firmware (RES_BUSY) is no other agent */
+			if (ret == -EBUSY)
+				ret = -EAGAIN;
+			goto done;
+		}
 		got = ret;
 		ret = 0;
 		for (k = 0; k < got; k++) {

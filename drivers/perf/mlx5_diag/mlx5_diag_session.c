@@ -472,8 +472,8 @@ static void mlx5_diag_session_drain(struct mlx5_diag_session *s)
 		      sizeof(struct mlx5_diag_rec_time) +
 		      mlx5_diag_rec_samples_size(s->req.out_format, num, d->cap);
 	unsigned long flags;
+	int ret, clock_ret;
 	void *p;
-	int ret;
 
 	/* an unread stage holds the samples back in firmware, counted there */
 	if (READ_ONCE(s->stage_len) + need + MLX5_DIAG_STAGE_CTRL_BYTES >
@@ -484,16 +484,16 @@ static void mlx5_diag_session_drain(struct mlx5_diag_session *s)
 		mlx5_diag_session_end(s, MLX5_DIAG_END_TAKEN);
 		return;
 	}
-	if (ret) {
-		pr_warn_ratelimited("%s: sampling drain failed (%d); retried\n",
-				    s->dd->name, ret);
+	if (ret)
+		pr_warn_ratelimited("%s: sampling drain failed (%d) after %u sample(s), %llu lost: those go in the stream, the next drain goes on from there\n",
+				    s->dd->name, ret, d->n, d->lost_count);
+	if (!d->n && !d->lost_count)
 		return;
-	}
-	if (d->n && mlx5_diag_session_clock(s, &r)) {
-		pr_warn_ratelimited("%s: device clock unreadable; samples kept for the next drain\n",
-				    s->dd->name);
-		return;
-	}
+	/* without a TIME record after them, they are mapped by the last two */
+	clock_ret = d->n ? mlx5_diag_session_clock(s, &r) : 0;
+	if (clock_ret)
+		pr_warn_ratelimited("%s: device clock unreadable (%d): %u sample(s) go in the stream without a TIME record after them\n",
+				    s->dd->name, clock_ret, d->n);
 	if (d->n + d->lost_count > s->nslots / 2 &&
 	    s->interval_ns > MLX5_DIAG_DRAIN_MIN_NS)
 		WRITE_ONCE(s->interval_ns, max_t(u64, s->interval_ns / 2,
@@ -513,7 +513,8 @@ static void mlx5_diag_session_drain(struct mlx5_diag_session *s)
 				mlx5_diag_rec_samples_size(s->req.out_format,
 							   num, d->n);
 
-			mlx5_diag_session_put_time(s, &r);
+			if (!clock_ret)
+				mlx5_diag_session_put_time(s, &r);
 			p = mlx5_diag_session_stage(s, samples_len);
 			if (WARN_ON_ONCE(!p))
 				goto unlock;
