@@ -57,6 +57,7 @@ enum {
 
 /* The AUX area, mapped contiguously. */
 struct mlx5_diag_aux_buf {
+	struct mlx5_diag_session *s;	/* whose leader mapped it */
 	void *base;
 	size_t size;
 	bool overwrite;			/* snapshot mode: written as chunks */
@@ -781,7 +782,9 @@ void mlx5_diag_session_destroy(struct mlx5_diag_session *s)
 /*
  * The AUX area of a session leader, mapped contiguously. In snapshot
  * (overwrite) mode it holds two of the largest chunks the session may
- * need (any group the device takes, in the session's format).
+ * need (any group the device takes, in the session's format); otherwise
+ * the largest SESSION record (a group of every ID the device takes) and
+ * the bytes always kept free, or the stream could never start.
  */
 void *mlx5_diag_session_setup_aux(struct perf_event *event, void **pages,
 				  int nr_pages, bool overwrite)
@@ -811,6 +814,15 @@ void *mlx5_diag_session_setup_aux(struct perf_event *event, void **pages,
 				    nr_pages, (unsigned long)nr_pages << PAGE_SHIFT);
 		return NULL;
 	}
+	min = mlx5_diag_rec_session_size(s->dd->fw.caps.max_ids) +
+	      MLX5_DIAG_AUX_RESERVE;
+	if (!overwrite && ((size_t)nr_pages << PAGE_SHIFT) <= min) {
+		pr_info_ratelimited("%s: AUX area refused: more than %zu bytes needed (a SESSION record of %u data IDs, %d bytes kept free), %d pages have %lu\n",
+				    event->pmu->name, min,
+				    s->dd->fw.caps.max_ids, MLX5_DIAG_AUX_RESERVE,
+				    nr_pages, (unsigned long)nr_pages << PAGE_SHIFT);
+		return NULL;
+	}
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	pglist = kcalloc(nr_pages, sizeof(*pglist), GFP_KERNEL);
 	if (!b || !pglist)
@@ -820,6 +832,7 @@ void *mlx5_diag_session_setup_aux(struct perf_event *event, void **pages,
 	b->base = vmap(pglist, nr_pages, VM_MAP, PAGE_KERNEL);
 	if (!b->base)
 		goto err;
+	b->s = s;
 	b->size = (size_t)nr_pages << PAGE_SHIFT;
 	b->overwrite = overwrite;
 	kfree(pglist);
@@ -832,10 +845,16 @@ err:
 	return NULL;
 }
 
+/*
+ * The leader's AUX area goes (unmapped, the leader still there: its mmap
+ * holds its file): records are discarded again until another is mapped.
+ */
 void mlx5_diag_session_free_aux(void *aux)
 {
 	struct mlx5_diag_aux_buf *b = aux;
 
+	WRITE_ONCE(b->s->aux_mapped, false);
+	WRITE_ONCE(b->s->aux_overwrite, false);
 	vunmap(b->base);
 	kfree(b);
 }
