@@ -1,9 +1,10 @@
 #!/bin/sh
 # Firmware faults during a recording lose no sample silently: a query
 # that fails in the middle of a drain (what the drain fetched before it is
-# delivered: decoded samples + LOST = produced, exactly), and RES_BUSY
+# delivered: decoded samples + LOST = produced, exactly), RES_BUSY
 # answers, which the driver tries again and which never end the run as
-# another agent's takeover would (END taken).
+# another agent's takeover would (END taken), and a device clock that
+# cannot be read after a drain.
 . ./lib.sh
 . ./engine_lib.sh
 . ./record_lib.sh
@@ -66,5 +67,25 @@ expect_eq "the run ends when recording stops, not as taken" \
 check "every value equals the model" \
 	check_model 0 /tmp/df2.data cc 0x1180000200000000 0x1180000100000000
 expect_eq "no takeover counted" "$(eng "$P0" takeovers)" "$takeovers"
+
+# ---- the device clock cannot be read after a drain ----
+# its samples go in without their TIME record, mapped from the ones before
+sim_manual 0
+"$MLX5_DIAG" record -q -d sim:0 -o /tmp/df3.data -p 100us \
+	-e icmc_hits -e icmc_accesses -- sh -c "
+	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
+	grid_wait 0 $P0 >/tmp/grid.0 || exit 1
+	step_samples 0 10
+	echo 1 >$D0/fail_clock_reads
+	step_samples 0 10
+	step_samples 0 10"
+expect_eq "record exits 0" "$?" 0
+expect_eq "the clock read failed" "$(cat "$D0/fail_clock_reads")" 0
+expect_eq "30 samples decoded" "$(dec_samples /tmp/df3.data | wc -l)" 30
+expect_eq "none lost" "$(lost /tmp/df3.data)" 0
+check "every value equals the model" \
+	check_model 0 /tmp/df3.data cc 0x1180000200000000 0x1180000100000000
+check "the samples without a TIME record are logged" sh -c \
+	"dmesg | grep -q 'device clock unreadable (-5): 10 sample(s) go in the stream without a TIME record'"
 
 exit $T_FAILED
