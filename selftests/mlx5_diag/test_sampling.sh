@@ -42,6 +42,7 @@ echo 100 >"$D0/drift_ppm"
 expect_eq "record exits 0" "$?" 0
 echo 0 >"$D0/drift_ppm"
 overwritten=$(cat "$D0/stats/samples_overwritten")
+returned=$(cat "$D0/stats/samples_returned")
 "$MLX5_DIAG" decode -q --format json /tmp/s1.data >/tmp/s1.json
 n=$(grep -c '"type":"sample"' /tmp/s1.json)
 # lost samples by cause
@@ -57,6 +58,7 @@ set -- $lost
 lost_all=$1
 taken=$(sed -n 's/.*"type":"end".*"next_seq":\([0-9]*\).*/\1/p' /tmp/s1.json)
 diag "$n samples decoded, $1 lost ($2 overwritten by the firmware), $taken taken; $(wc -l </tmp/s1.truth) with ground truth"
+diag "emulator: $overwritten overwritten before any query returned them; $((returned - n)) returned by a query but not decoded; reported lost beyond the overwritten: $(($2 - overwritten))"
 expect_eq "every sample taken is decoded or reported lost" $((n + $1)) "$taken"
 # On the running clock the report may exceed the emulator's count: a
 # sample a query returned (so never "overwritten" for the emulator) but
