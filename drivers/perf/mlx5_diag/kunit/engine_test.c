@@ -41,13 +41,28 @@ struct et {
 	struct mlx5_diag_fw fw;
 	struct mlx5_diag_engine eng;
 	bool engine_ready;
+	/* probe: each command reads the counts of two slots, as an NMI would */
+	bool probe;
+	unsigned int probe_slot[2];
+	u64 probe_want[2];
+	u64 *probe_snap;
+	unsigned int probes, probe_bad;
 };
 
 static int et_exec(struct mlx5_diag_aux_dev *aux, const void *in, int inlen,
 		   void *out, int outlen)
 {
 	struct et *t = container_of(aux, struct et, aux);
+	unsigned int i, s;
 
+	for (i = 0; t->probe && i < 2; i++) {
+		s = t->probe_slot[i];
+		mlx5_diag_engine_snapshot(&t->eng, t->probe_snap);
+		if (mlx5_diag_engine_read(&t->eng, s) != t->probe_want[i] ||
+		    t->probe_snap[s] != t->probe_want[i])
+			t->probe_bad++;
+		t->probes += !i;
+	}
 	return mlx5_diag_sim_fw_exec(t->sim, t->now, in, inlen, out, outlen);
 }
 
@@ -1155,7 +1170,43 @@ static void engine_session_query_busy_test(struct kunit *test)
 
 /* ---- reads from any context against a concurrent poll ---- */
 
-#define ER_POLLS	500	/* generations published */
+/*
+ * A read that interrupts a drain (an NMI landing in its fold) gets the
+ * counts of the last completed poll or drain, never part of a fold: the
+ * transport reads them at each of the drain's queries, the second one
+ * coming after the first one's 43 samples were folded.
+ */
+static void engine_read_in_drain_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 8, 1000);
+	unsigned int i;
+
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 9), 0);
+	t->probe_snap = kunit_kcalloc(test, t->fw.caps.max_ids, sizeof(u64),
+				      GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->probe_snap);
+	for (i = 0; i < 2; i++) {
+		t->probe_slot[i] = s->slot[i];
+		t->probe_want[i] = mlx5_diag_engine_read(&t->eng, s->slot[i]);
+	}
+	t->probe = true;
+	/* as engine_session_query_fails_test: two queries, 64 samples */
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 158), 0);
+	t->probe = false;
+	KUNIT_EXPECT_EQ(test, s->d.n, ES_CAP);
+	KUNIT_EXPECT_EQ(test, t->probes, 2);
+	KUNIT_EXPECT_EQ(test, t->probe_bad, 0);
+	/* and once the drain is done, its samples are in the counts */
+	for (i = 0; i < 2; i++)
+		KUNIT_EXPECT_GT(test, mlx5_diag_engine_read(&t->eng, s->slot[i]),
+				t->probe_want[i]);
+	es_close(test, s);
+}
+
+#define ER_POLLS	200	/* generations published */
 
 /* What one reader saw: every snapshot that differs from the one before. */
 struct er_seen {
@@ -1368,6 +1419,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_late_drain_test),
 	KUNIT_CASE(engine_session_query_fails_test),
 	KUNIT_CASE(engine_session_query_busy_test),
+	KUNIT_CASE(engine_read_in_drain_test),
 	KUNIT_CASE(engine_read_concurrent_test),
 	{}
 };
