@@ -3,7 +3,8 @@
  * The diagnostic engine of one device: the state machine that owns
  * SET_DIAGNOSTIC_PARAMS, and the poller that folds firmware samples into the
  * running counts of the counted data IDs. Everything here sleeps except the
- * read side (mlx5_diag_engine_read*), which perf's atomic callbacks use.
+ * read side (mlx5_diag_engine_read(), mlx5_diag_engine_snapshot()), which
+ * perf calls from any context, NMI included, and which takes no lock.
  */
 #include <linux/kernel.h>
 #include <linux/log2.h>
@@ -220,8 +221,25 @@ static void mlx5_diag_engine_map(struct mlx5_diag_engine *eng, bool restart)
 	eng->polls_since_check = 0;
 }
 
-/* A free slot starts counting @id for its first event. */
-static void mlx5_diag_engine_slot_take(struct mlx5_diag_engine_slot *s, u64 id,
+/*
+ * Publish every taken slot's running count to the readers: each copy of
+ * the latch in turn, while readers take the other one.
+ */
+static void mlx5_diag_engine_publish(struct mlx5_diag_engine *eng)
+{
+	unsigned int c, i;
+
+	lockdep_assert_held(&eng->lock);
+	for (c = 0; c < 2; c++) {
+		raw_write_seqcount_latch(&eng->vseq);
+		for (i = 0; i < eng->nr_published; i++)
+			WRITE_ONCE(eng->vcopy[c][i], eng->slots[i].value);
+	}
+}
+
+/* A free slot starts counting @id for its first event, from 0. */
+static void mlx5_diag_engine_slot_take(struct mlx5_diag_engine *eng,
+				       struct mlx5_diag_engine_slot *s, u64 id,
 				       const struct mlx5_diag_catalog_entry *e)
 {
 	s->id = id;
@@ -229,6 +247,9 @@ static void mlx5_diag_engine_slot_take(struct mlx5_diag_engine_slot *s, u64 id,
 	s->users = 1;
 	s->value = 0;
 	s->cs.primed = false;
+	eng->nr_published = max_t(unsigned int, eng->nr_published,
+				  s - eng->slots + 1);
+	mlx5_diag_engine_publish(eng);
 }
 
 /*
@@ -266,15 +287,16 @@ static void mlx5_diag_engine_slot_free(struct mlx5_diag_engine *eng,
 	s->entry = NULL;
 }
 
-/* Fold one decoded sample (entries in firmware order) into the counts. */
+/*
+ * Fold one decoded sample (entries in firmware order) into the running
+ * counts; readers see them at the next mlx5_diag_engine_publish().
+ */
 static void mlx5_diag_engine_fold(struct mlx5_diag_engine *eng)
 {
 	const struct mlx5_diag_fw_params *p = &eng->programmed;
 	unsigned int i, resets = 0;
-	unsigned long flags;
 	u64 delta;
 
-	spin_lock_irqsave(&eng->vlock, flags);
 	for (i = 0; i < p->num_ids; i++) {
 		struct mlx5_diag_engine_slot *s;
 		enum mlx5_diag_class class;
@@ -298,7 +320,6 @@ static void mlx5_diag_engine_fold(struct mlx5_diag_engine *eng)
 			break;
 		}
 	}
-	spin_unlock_irqrestore(&eng->vlock, flags);
 	if (resets) {
 		eng->stats.counter_resets += resets;
 		pr_warn_ratelimited("%s: %u counter(s) went backwards (firmware reset or another agent): counting restarts from the new value, nothing added\n",
@@ -459,13 +480,18 @@ static int mlx5_diag_engine_poll_folded(struct mlx5_diag_engine *eng)
 
 static int mlx5_diag_engine_poll_samples(struct mlx5_diag_engine *eng)
 {
+	int ret;
+
 	/* a session's samples are drained by the session, and folded there */
 	if (!eng->programmed.num_ids || eng->state == MLX5_DIAG_ENGINE_SESSION)
 		return 0;
 	eng->stats.polls++;
 	if (eng->programmed.mode == MLX5_DIAG_FW_ON_DEMAND)
-		return mlx5_diag_engine_poll_on_demand(eng);
-	return mlx5_diag_engine_poll_folded(eng);
+		ret = mlx5_diag_engine_poll_on_demand(eng);
+	else
+		ret = mlx5_diag_engine_poll_folded(eng);
+	mlx5_diag_engine_publish(eng);
+	return ret;
 }
 
 /* @dst gets the configuration @src (ids copied: caps.max_ids each). */
@@ -767,7 +793,7 @@ static int mlx5_diag_engine_session_ride(struct mlx5_diag_engine *eng, u64 id,
 		*why = "the device counts no more data IDs at once";
 		return -ENOSPC;
 	}
-	mlx5_diag_engine_slot_take(free, id, e);
+	mlx5_diag_engine_slot_take(eng, free, id, e);
 	eng->users++;
 	if (eng->session_running)
 		mlx5_diag_engine_map(eng, false);
@@ -883,7 +909,7 @@ int mlx5_diag_engine_session_add(struct mlx5_diag_engine *eng, u64 id,
 		ret = -ENOSPC;
 		goto out;
 	}
-	mlx5_diag_engine_slot_take(free, id, e);
+	mlx5_diag_engine_slot_take(eng, free, id, e);
 	eng->users++;
 	eng->session_users++;
 	eng->session.ids[eng->session.num_ids++] = id;
@@ -1167,7 +1193,12 @@ static bool mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
  * one batch, at most one lap. When MLX5_DIAG_DRAIN_MAX_SKIP_LAPS laps of
  * slots were skipped with no sample taken since (firmware that never lets
  * the drain catch up), @d->stalled tells the caller to end the run.
- * Sleeps. Return: 0 or a negative errno.
+ *
+ * A query that fails ends the drain: @d still holds what the drain fetched
+ * before (the caller delivers it), and the next drain goes on from there.
+ * Sleeps. Return: 0; -EBUSY when the engine does not run the session (not
+ * ours any more, or never programmed), -ENODEV when the device is gone,
+ * nothing fetched; or the errno of a failed query (-EAGAIN for RES_BUSY).
  */
 int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 				   struct mlx5_diag_drain *d)
@@ -1197,8 +1228,12 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 						eng->session_outlen,
 						eng->session_next & (nslots - 1),
 						want);
-		if (ret < 0)
-			goto out;
+		if (ret < 0) {
+			/* a busy firmware (RES_BUSY) is no other agent */
+			if (ret == -EBUSY)
+				ret = -EAGAIN;
+			goto done;
+		}
 		got = ret;
 		ret = 0;
 		for (k = 0; k < got; k++) {
@@ -1237,6 +1272,8 @@ done:
 out:
 	if (d->lost_count)
 		eng->stats.lost_samples += d->lost_count;
+	if (d->n)
+		mlx5_diag_engine_publish(eng);
 	mutex_unlock(&eng->lock);
 	return ret;
 }
@@ -1358,7 +1395,7 @@ int mlx5_diag_engine_count_get(struct mlx5_diag_engine *eng, u64 id,
 		ret = -ENOSPC;
 		goto out;
 	}
-	mlx5_diag_engine_slot_take(free, id, e);
+	mlx5_diag_engine_slot_take(eng, free, id, e);
 	ret = mlx5_diag_engine_apply(eng, force, took_over, &why);
 	if (ret) {
 		free->users = 0;
@@ -1484,31 +1521,40 @@ static void mlx5_diag_engine_poll_work(struct work_struct *work)
 					   struct mlx5_diag_engine, poll_work));
 }
 
-/* The running count of @slot. Atomic. */
+/*
+ * The running count of @slot as of the last poll or drain. Any context
+ * (NMI, hard IRQ, PREEMPT_RT), no lock: it retries only when a publish
+ * completed meanwhile, never waits for one.
+ */
 u64 mlx5_diag_engine_read(struct mlx5_diag_engine *eng, unsigned int slot)
 {
-	unsigned long flags;
+	unsigned int seq;
 	u64 v;
 
-	spin_lock_irqsave(&eng->vlock, flags);
-	v = eng->slots[slot].value;
-	spin_unlock_irqrestore(&eng->vlock, flags);
+	do {
+		seq = raw_read_seqcount_latch(&eng->vseq);
+		v = READ_ONCE(eng->vcopy[seq & 1][slot]);
+	} while (read_seqcount_latch_retry(&eng->vseq, seq));
 	return v;
 }
 
 /*
  * Every slot's count as of one poll, for a group read in which all
- * siblings must see the same generation. Atomic.
+ * siblings must see the same generation. Any context, as
+ * mlx5_diag_engine_read().
  */
 void mlx5_diag_engine_snapshot(struct mlx5_diag_engine *eng, u64 *values)
 {
-	unsigned long flags;
-	unsigned int i;
+	unsigned int i, n, seq;
 
-	spin_lock_irqsave(&eng->vlock, flags);
-	for (i = 0; i < eng->fw->caps.max_ids; i++)
-		values[i] = eng->slots[i].value;
-	spin_unlock_irqrestore(&eng->vlock, flags);
+	do {
+		seq = raw_read_seqcount_latch(&eng->vseq);
+		n = READ_ONCE(eng->nr_published);
+		for (i = 0; i < n; i++)
+			values[i] = READ_ONCE(eng->vcopy[seq & 1][i]);
+	} while (read_seqcount_latch_retry(&eng->vseq, seq));
+	for (; i < eng->fw->caps.max_ids; i++)
+		values[i] = 0;
 }
 
 /*
@@ -1581,7 +1627,7 @@ int mlx5_diag_engine_init(struct mlx5_diag_engine *eng, struct mlx5_diag_fw *fw,
 	eng->fw = fw;
 	eng->wq = wq;
 	mutex_init(&eng->lock);
-	spin_lock_init(&eng->vlock);
+	seqcount_latch_init(&eng->vseq);
 	INIT_DELAYED_WORK(&eng->poll_work, mlx5_diag_engine_poll_work);
 	/* the folded ring is the largest read: 2^LOG_SLOTS samples */
 	entries = (1U << MLX5_DIAG_FOLD_LOG_SLOTS) * max;
@@ -1592,6 +1638,8 @@ int mlx5_diag_engine_init(struct mlx5_diag_engine *eng, struct mlx5_diag_fw *fw,
 								 entries);
 	eng->session_out = kvzalloc(eng->session_outlen, GFP_KERNEL);
 	eng->slots = kcalloc(max, sizeof(*eng->slots), GFP_KERNEL);
+	eng->vcopy[0] = kcalloc(max, sizeof(u64), GFP_KERNEL);
+	eng->vcopy[1] = kcalloc(max, sizeof(u64), GFP_KERNEL);
 	eng->fw_slot = kcalloc(max, sizeof(*eng->fw_slot), GFP_KERNEL);
 	eng->entries = kcalloc(max, sizeof(*eng->entries), GFP_KERNEL);
 	eng->programmed.ids = mlx5_diag_engine_ids(max);
@@ -1600,7 +1648,8 @@ int mlx5_diag_engine_init(struct mlx5_diag_engine *eng, struct mlx5_diag_fw *fw,
 	eng->displaced.ids = mlx5_diag_engine_ids(max);
 	eng->session.ids = mlx5_diag_engine_ids(max);
 	if (!eng->out || !eng->session_out || !eng->session.ids ||
-	    !eng->slots || !eng->fw_slot || !eng->entries ||
+	    !eng->slots || !eng->vcopy[0] || !eng->vcopy[1] ||
+	    !eng->fw_slot || !eng->entries ||
 	    !eng->programmed.ids || !eng->want.ids || !eng->queried.ids ||
 	    !eng->displaced.ids) {
 		mlx5_diag_engine_free(eng);
@@ -1615,6 +1664,8 @@ void mlx5_diag_engine_free(struct mlx5_diag_engine *eng)
 	kvfree(eng->session_out);
 	kfree(eng->session.ids);
 	kfree(eng->slots);
+	kfree(eng->vcopy[0]);
+	kfree(eng->vcopy[1]);
 	kfree(eng->fw_slot);
 	kfree(eng->entries);
 	kfree(eng->programmed.ids);

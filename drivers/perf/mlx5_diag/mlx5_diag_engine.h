@@ -10,7 +10,7 @@
 #define _MLX5_DIAG_ENGINE_H
 
 #include <linux/mutex.h>
-#include <linux/spinlock.h>
+#include <linux/seqlock.h>
 #include <linux/workqueue.h>
 
 #include "mlx5_diag_count.h"
@@ -32,7 +32,7 @@ struct mlx5_diag_engine_slot {
 	unsigned int users;
 	bool in_fw;			/* firmware's configuration has it */
 	struct mlx5_diag_count_state cs;
-	u64 value;			/* running count, under vlock */
+	u64 value;			/* running count, under lock */
 };
 
 struct mlx5_diag_engine_stats {
@@ -121,7 +121,15 @@ struct mlx5_diag_engine {
 	void *session_out;		/* drain outbox */
 	size_t session_outlen;
 	unsigned int session_batch;	/* samples one drain query reads */
-	spinlock_t vlock;
+	/*
+	 * The counts perf reads, published after each poll or drain as a
+	 * latch: two copies of slots[0..nr_published).value, written under
+	 * @lock; a reader in any context (NMI, hard IRQ, PREEMPT_RT) takes
+	 * the copy not being written, never waits and never deadlocks.
+	 */
+	seqcount_latch_t vseq;
+	u64 *vcopy[2];
+	unsigned int nr_published;	/* slots ever taken: 0..n */
 	struct delayed_work poll_work;
 	struct mlx5_diag_engine_stats stats;
 };

@@ -5,6 +5,7 @@
  * mlx5_diag_fw_model64.c) and run them over the device's transport.
  */
 #include <linux/errno.h>
+#include <linux/delay.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -419,18 +420,28 @@ void mlx5_diag_fw_detach(struct mlx5_diag_fw *fw)
 }
 
 /*
- * Run one command. Sleeps; -ENODEV once the device is detached. A firmware
- * status becomes an errno and one rate-limited log line.
+ * RES_BUSY: the firmware did not run the command, the resource was busy
+ * for the moment. A command is tried this many times, 1-2 ms apart, before
+ * RES_BUSY is its answer.
+ */
+#define MLX5_DIAG_FW_BUSY_TRIES		4
+
+/*
+ * Run one command. Sleeps; -ENODEV once the device is detached. A command
+ * answered RES_BUSY is tried again (MLX5_DIAG_FW_BUSY_TRIES in all). A
+ * firmware status becomes an errno and one rate-limited log line.
  */
 int mlx5_diag_fw_cmd(struct mlx5_diag_fw *fw, const void *in, size_t inlen,
 		     void *out, size_t outlen)
 {
 	u16 opcode = MLX5_DIAG_GET(cmd_in, in, opcode);
+	unsigned int tries = 0;
 	u32 synd;
 	u8 status;
 	int ret;
 
 	might_sleep();
+again:
 	memset(out, 0, outlen);
 	down_read(&fw->lock);
 	if (fw->aux)
@@ -447,6 +458,11 @@ int mlx5_diag_fw_cmd(struct mlx5_diag_fw *fw, const void *in, size_t inlen,
 	status = mlx5_diag_fw_out_status(out, &synd);
 	if (status == MLX5_DIAG_STATUS_OK)
 		return 0;
+	if (status == MLX5_DIAG_STATUS_RES_BUSY &&
+	    ++tries < MLX5_DIAG_FW_BUSY_TRIES) {
+		usleep_range(1000, 2000);
+		goto again;
+	}
 	pr_err_ratelimited("%s: %s failed: status %s (0x%x), syndrome 0x%x\n",
 			   fw->name, mlx5_diag_fw_opcode_name(opcode),
 			   mlx5_diag_fw_status_name(status), status, synd);

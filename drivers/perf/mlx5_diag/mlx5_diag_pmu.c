@@ -411,15 +411,17 @@ static int mlx5_diag_check_period(struct perf_event *event, u64 value)
 /*
  * A group read (PERF_PMU_TXN_READ) reads every sibling from one snapshot of
  * the counts, so all of them belong to the same poll. Runs with interrupts
- * off on the events' CPU.
+ * off on the events' CPU; an NMI read (PERF_SAMPLE_READ) may land anywhere
+ * in it, so the snapshot is complete before the flag sends reads to it.
  */
 static void mlx5_diag_start_txn(struct pmu *pmu, unsigned int flags)
 {
 	struct mlx5_diag_dev *dd = to_mlx5_diag_dev(pmu);
 
-	__this_cpu_write(mlx5_diag_txn_flags, flags);
 	if (flags & PERF_PMU_TXN_READ)
 		mlx5_diag_engine_snapshot(&dd->engine, this_cpu_ptr(dd->snap));
+	barrier();
+	__this_cpu_write(mlx5_diag_txn_flags, flags);
 }
 
 static int mlx5_diag_commit_txn(struct pmu *pmu)

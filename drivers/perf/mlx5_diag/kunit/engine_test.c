@@ -4,9 +4,14 @@
  * with time under the test's control: the configuration planner, exact
  * counting in both counting modes, and every transition and error path
  * (failed SET, failed disable, takeover by another agent and its end,
- * forced takeover that never ran, removal and return of the device).
+ * forced takeover that never ran, removal and return of the device), the
+ * sampling session's drain (late drains, failing and busy queries), and
+ * lockless reads against a concurrent poll.
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/kthread.h>
 #include <linux/slab.h>
 
 #include "mlx5_diag_engine.h"
@@ -40,6 +45,12 @@ struct et {
 	/* the transport fails each QUERY_DIAGNOSTIC_PARAMS right after a SET */
 	bool fail_query_after_set;
 	bool after_set;
+	/* probe: each command reads the counts of two slots, as an NMI would */
+	bool probe;
+	unsigned int probe_slot[2];
+	u64 probe_want[2];
+	u64 *probe_snap;
+	unsigned int probes, probe_bad;
 };
 
 #define ET_OP_QUERY_PARAMS	0x819
@@ -51,10 +62,19 @@ static int et_exec(struct mlx5_diag_aux_dev *aux, const void *in, int inlen,
 	struct et *t = container_of(aux, struct et, aux);
 	u16 op = tb_get(in, 0, 16);
 	bool after_set = t->after_set;
+	unsigned int i, s;
 
 	t->after_set = op == ET_OP_SET_PARAMS;
 	if (t->fail_query_after_set && after_set && op == ET_OP_QUERY_PARAMS)
 		return -EIO;
+	for (i = 0; t->probe && i < 2; i++) {
+		s = t->probe_slot[i];
+		mlx5_diag_engine_snapshot(&t->eng, t->probe_snap);
+		if (mlx5_diag_engine_read(&t->eng, s) != t->probe_want[i] ||
+		    t->probe_snap[s] != t->probe_want[i])
+			t->probe_bad++;
+		t->probes += !i;
+	}
 	return mlx5_diag_sim_fw_exec(t->sim, t->now, in, inlen, out, outlen);
 }
 
@@ -1205,6 +1225,326 @@ static void engine_session_ahead_public_test(struct kunit *test)
 	es_ahead_case(test, true);
 }
 
+/*
+ * A drain more than two laps late whose queries read less than a lap (the
+ * drain's room): the loss is exactly what the firmware overwrote, every
+ * sample left in the buffer is delivered, in order, by this drain and the
+ * next ones.
+ */
+static void engine_session_late_drain_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 8, 1000);
+	struct mlx5_diag_sim_stats st;
+	u64 last, next;
+
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_ASSERT_EQ(test, s->actual.log_num_of_samples, 7);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 9), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 10);
+	/* 128 slots, 64 samples a drain; samples 10..238 overwritten */
+	last = 10 + 2 * 128 + 100;
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, last), 0);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.samples_overwritten, last + 1 - 128 - 10);
+	KUNIT_EXPECT_EQ(test, s->d.lost_first, 10);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, st.samples_overwritten);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, last + 1 - 128);
+	KUNIT_EXPECT_EQ(test, s->d.n, ES_CAP);
+	es_check(test, s);
+	for (next = s->d.first_seq + s->d.n; next <= last;
+	     next += s->d.n) {
+		KUNIT_EXPECT_EQ(test, es_drain(test, s, last), 0);
+		KUNIT_EXPECT_EQ(test, s->d.first_seq, next);
+		KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+		KUNIT_ASSERT_GT(test, s->d.n, 0);
+		es_check(test, s);
+	}
+	KUNIT_EXPECT_EQ(test, next, last + 1);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, last), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 0);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.samples_overwritten, last + 1 - 128 - 10);
+	KUNIT_EXPECT_EQ(test, st.samples_returned + st.samples_overwritten,
+			st.samples_produced);
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, st.samples_overwritten);
+	es_close(test, s);
+}
+
+/*
+ * The second query of a drain fails: the drain returns its errno with
+ * what the first one fetched (and the loss it found), and the next drain
+ * goes on from there. Samples delivered + lost = samples produced. A
+ * RES_BUSY query is tried again; a RES_BUSY that lasts is an error to
+ * retry (-EAGAIN), never another agent (-EBUSY ends a session).
+ */
+static void es_query_fails_case(struct kunit *test, u8 status, int want)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 8, 1000);
+	struct mlx5_diag_sim_stats st;
+	u64 delivered = 0, lost = 0, next;
+
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_ASSERT_EQ(test, s->actual.log_num_of_samples, 7);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 9), 0);
+	delivered += s->d.n;
+	/*
+	 * 128 slots, 64 samples a drain. At sample 158, 10..30 are
+	 * overwritten; the first query (slots 10..73) skips 21 later-lap
+	 * samples and takes 31..73, the second one (from slot 74) fails.
+	 */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_fail_query_at(t->sim, 74, status),
+			0);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 158), want);
+	KUNIT_EXPECT_EQ(test, s->d.lost_first, 10);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 21);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 31);
+	KUNIT_EXPECT_EQ(test, s->d.n, want ? 43 : ES_CAP);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_SESSION);
+	es_check(test, s);
+	next = s->d.first_seq + s->d.n;
+	delivered += s->d.n;
+	lost += s->d.lost_count;
+	do {
+		KUNIT_EXPECT_EQ(test, es_drain(test, s, 158), 0);
+		KUNIT_EXPECT_EQ(test, s->d.first_seq, next);
+		KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+		es_check(test, s);
+		next += s->d.n;
+		delivered += s->d.n;
+	} while (s->d.n);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.samples_produced, 159);
+	KUNIT_EXPECT_EQ(test, delivered + lost, st.samples_produced);
+	KUNIT_EXPECT_EQ(test, lost, st.samples_overwritten);
+
+	/* RES_BUSY on every try of a query: retried by the next drain */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_fail_next(t->sim, 4, 0x6, 0), 0);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 161), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, s->d.n, 0);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_SESSION);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 161), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 159);
+	KUNIT_EXPECT_EQ(test, s->d.n, 3);
+	es_check(test, s);
+	es_close(test, s);
+}
+
+static void engine_session_query_fails_test(struct kunit *test)
+{
+	es_query_fails_case(test, 0x1, -EIO);
+}
+
+static void engine_session_query_busy_test(struct kunit *test)
+{
+	es_query_fails_case(test, 0x6, 0);
+}
+
+/* ---- reads from any context against a concurrent poll ---- */
+
+/*
+ * A read that interrupts a drain (an NMI landing in its fold) gets the
+ * counts of the last completed poll or drain, never part of a fold: the
+ * transport reads them at each of the drain's queries, the second one
+ * coming after the first one's 43 samples were folded.
+ */
+static void engine_read_in_drain_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 8, 1000);
+	unsigned int i;
+
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 9), 0);
+	t->probe_snap = kunit_kcalloc(test, t->fw.caps.max_ids, sizeof(u64),
+				      GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->probe_snap);
+	for (i = 0; i < 2; i++) {
+		t->probe_slot[i] = s->slot[i];
+		t->probe_want[i] = mlx5_diag_engine_read(&t->eng, s->slot[i]);
+	}
+	t->probe = true;
+	/* as engine_session_query_fails_test: two queries, 64 samples */
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 158), 0);
+	t->probe = false;
+	KUNIT_EXPECT_EQ(test, s->d.n, ES_CAP);
+	KUNIT_EXPECT_EQ(test, t->probes, 2);
+	KUNIT_EXPECT_EQ(test, t->probe_bad, 0);
+	/* and once the drain is done, its samples are in the counts */
+	for (i = 0; i < 2; i++)
+		KUNIT_EXPECT_GT(test, mlx5_diag_engine_read(&t->eng, s->slot[i]),
+				t->probe_want[i]);
+	es_close(test, s);
+}
+
+#define ER_POLLS	200	/* generations published */
+
+/* What one reader saw: every snapshot that differs from the one before. */
+struct er_seen {
+	u64 (*pair)[2];
+	unsigned int n;
+	u64 reads;
+	bool backwards;		/* a single read went below the one before */
+	u64 last;
+};
+
+struct er {
+	struct mlx5_diag_engine *eng;
+	unsigned int slot[2];
+	u64 *snap;		/* caps.max_ids, the hard-IRQ reader's */
+	struct er_seen irq, thread;
+	struct hrtimer timer;
+	bool stop;
+};
+
+static void er_read(struct er *r, struct er_seen *seen, u64 *snap)
+{
+	u64 v = mlx5_diag_engine_read(r->eng, r->slot[0]);
+
+	if (v < seen->last)
+		seen->backwards = true;
+	seen->last = v;
+	mlx5_diag_engine_snapshot(r->eng, snap);
+	seen->reads++;
+	if (seen->n && seen->pair[seen->n - 1][0] == snap[r->slot[0]] &&
+	    seen->pair[seen->n - 1][1] == snap[r->slot[1]])
+		return;
+	if (seen->n == ER_POLLS + 1)
+		return;
+	seen->pair[seen->n][0] = snap[r->slot[0]];
+	seen->pair[seen->n++][1] = snap[r->slot[1]];
+}
+
+/* A hard-IRQ reader, as perf's timer-driven PERF_SAMPLE_READ is. */
+static enum hrtimer_restart er_tick(struct hrtimer *timer)
+{
+	struct er *r = container_of(timer, struct er, timer);
+
+	if (READ_ONCE(r->stop))
+		return HRTIMER_NORESTART;
+	er_read(r, &r->irq, r->snap);
+	hrtimer_forward_now(timer, ns_to_ktime(50 * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
+static int er_thread(void *arg)
+{
+	struct er *r = arg;
+	u64 *snap = kcalloc(r->eng->fw->caps.max_ids, sizeof(u64), GFP_KERNEL);
+
+	while (snap && !READ_ONCE(r->stop)) {
+		er_read(r, &r->thread, snap);
+		cond_resched();
+	}
+	kfree(snap);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/* Until both readers read again (10 ms at most): they see every generation. */
+static void er_wait(struct er *r)
+{
+	u64 irq = READ_ONCE(r->irq.reads), thread = READ_ONCE(r->thread.reads);
+	unsigned int i;
+
+	for (i = 0; i < 200; i++) {
+		if (READ_ONCE(r->irq.reads) > irq &&
+		    READ_ONCE(r->thread.reads) > thread)
+			return;
+		usleep_range(20, 50);
+	}
+}
+
+/* Every snapshot a reader took is one the poller published, in order. */
+static void er_check(struct kunit *test, const char *who,
+		     const struct er_seen *seen, u64 (*pub)[2],
+		     unsigned int npub)
+{
+	unsigned int i, k = 0;
+
+	KUNIT_EXPECT_GT_MSG(test, seen->n, ER_POLLS / 2,
+			    "%s saw few generations", who);
+	KUNIT_EXPECT_FALSE_MSG(test, seen->backwards,
+			       "%s: a count went backwards", who);
+	for (i = 0; i < seen->n; i++) {
+		while (k < npub && (pub[k][0] != seen->pair[i][0] ||
+				    pub[k][1] != seen->pair[i][1]))
+			k++;
+		if (k == npub) {
+			KUNIT_FAIL(test, "%s: snapshot %u (%llu, %llu) unpublished or late",
+				   who, i, seen->pair[i][0], seen->pair[i][1]);
+			return;
+		}
+	}
+	kunit_info(test, "%s: %llu reads, %u generations seen", who,
+		   seen->reads, seen->n);
+}
+
+/*
+ * perf reads counts from any context (hard IRQ, NMI) while the poller
+ * folds and publishes them: a reader on another CPU and one in hard IRQ
+ * on the poller's CPU never wait for the poller (which keeps interrupts
+ * on), never see a count go backwards, and every snapshot they take of
+ * two counts is one generation the poller published (none torn).
+ */
+static void engine_read_concurrent_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	u64 (*pub)[2];
+	struct task_struct *th;
+	struct er *r;
+	unsigned int i;
+
+	et_bind(test);
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	pub = kunit_kcalloc(test, ER_POLLS + 1, sizeof(*pub), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_NOT_NULL(test, pub);
+	r->irq.pair = kunit_kcalloc(test, ER_POLLS + 1, sizeof(*pub), GFP_KERNEL);
+	r->thread.pair = kunit_kcalloc(test, ER_POLLS + 1, sizeof(*pub),
+				       GFP_KERNEL);
+	r->snap = kunit_kcalloc(test, t->fw.caps.max_ids, sizeof(u64),
+				GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r->irq.pair);
+	KUNIT_ASSERT_NOT_NULL(test, r->thread.pair);
+	KUNIT_ASSERT_NOT_NULL(test, r->snap);
+	r->eng = &t->eng;
+	r->slot[0] = et_get(test, ET_PORT_TX_PACKETS, &et_counter, false, 0);
+	r->slot[1] = et_get(test, ET_READ_LAT_PACKETS, &et_sum, false, 0);
+	pub[0][0] = mlx5_diag_engine_read(&t->eng, r->slot[0]);
+	pub[0][1] = mlx5_diag_engine_read(&t->eng, r->slot[1]);
+	th = kthread_run(er_thread, r, "mlx5_diag_er");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(th));
+	hrtimer_init(&r->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	r->timer.function = er_tick;
+	hrtimer_start(&r->timer, ns_to_ktime(50 * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	for (i = 1; i <= ER_POLLS; i++) {
+		KUNIT_EXPECT_FALSE(test, irqs_disabled());
+		t->now += 100000;
+		mlx5_diag_engine_poll(&t->eng);
+		pub[i][0] = mlx5_diag_engine_read(&t->eng, r->slot[0]);
+		pub[i][1] = mlx5_diag_engine_read(&t->eng, r->slot[1]);
+		KUNIT_EXPECT_GE(test, pub[i][0], pub[i - 1][0]);
+		er_wait(r);
+	}
+	WRITE_ONCE(r->stop, true);
+	hrtimer_cancel(&r->timer);
+	kthread_stop(th);
+	KUNIT_EXPECT_EQ(test, pub[ER_POLLS][0],
+			et_model(ET_PORT_TX_PACKETS, 0,
+				 et_engine_ns(t, 1000, t->now)));
+	er_check(test, "hard-IRQ reader", &r->irq, pub, ER_POLLS + 1);
+	er_check(test, "thread reader", &r->thread, pub, ER_POLLS + 1);
+	mlx5_diag_engine_count_put(&t->eng, r->slot[0], false);
+	mlx5_diag_engine_count_put(&t->eng, r->slot[1], false);
+}
+
 /* log2 of the nearest power-of-two number of clocks, within the device's */
 static void engine_session_log_period_test(struct kunit *test)
 {
@@ -1394,6 +1734,11 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_period_answers_test),
 	KUNIT_CASE(engine_session_ahead_test),
 	KUNIT_CASE(engine_session_ahead_public_test),
+	KUNIT_CASE(engine_session_late_drain_test),
+	KUNIT_CASE(engine_session_query_fails_test),
+	KUNIT_CASE(engine_session_query_busy_test),
+	KUNIT_CASE(engine_read_in_drain_test),
+	KUNIT_CASE(engine_read_concurrent_test),
 	{}
 };
 

@@ -523,6 +523,31 @@ const char *mlx5_diag_sim_lie_name(unsigned int lie);
 int mlx5_diag_sim_parse_lie(const char *buf, unsigned int *lie, u32 *value);
 
 /**
+ * mlx5_diag_sim_fw_fail_query_at() - fail the query of one buffer slot
+ * @fw: the device
+ * @index: the sample_index of the QUERY_DIAGNOSTIC_COUNTERS to fail
+ * @status: the status it is answered with; 0 cancels
+ *
+ * A firmware that fails one query in the middle of a drain: the next
+ * QUERY_DIAGNOSTIC_COUNTERS that reads from slot @index is answered
+ * @status (the header only, no other effect); then the fault is gone.
+ * Commands before it are answered as usual, whatever their number.
+ *
+ * Return: 0, or -EINVAL for an @index above 65535.
+ */
+int mlx5_diag_sim_fw_fail_query_at(struct mlx5_diag_sim_fw *fw, u32 index,
+				   u8 status);
+
+/**
+ * mlx5_diag_sim_fw_get_fail_query_at() - the pending query fault
+ * @fw: the device
+ * @index: the slot whose query fails
+ * @status: its status, 0 when none is pending
+ */
+void mlx5_diag_sim_fw_get_fail_query_at(const struct mlx5_diag_sim_fw *fw,
+					u32 *index, u8 *status);
+
+/**
  * mlx5_diag_sim_fw_foreign_enable() - another agent takes the engine
  * @fw: the device
  * @now_ns: nanoseconds since creation

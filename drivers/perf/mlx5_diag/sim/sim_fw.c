@@ -98,6 +98,9 @@ struct mlx5_diag_sim_fw {
 	u64 ahead_next;		/* RING_AHEAD: the sample id reported next */
 	u64 ahead_ts;		/* RING_AHEAD: the timestamp of this answer */
 	bool ahead_started;	/* RING_AHEAD: ahead_next set for this run */
+	/* fail_query_at: the query from slot failq_index fails (0: none) */
+	u8 failq_status;
+	u32 failq_index;
 };
 
 /* One command being executed. */
@@ -377,6 +380,23 @@ u32 mlx5_diag_sim_fw_lie(const struct mlx5_diag_sim_fw *fw,
 			 enum mlx5_diag_sim_lie lie)
 {
 	return lie < MLX5_DIAG_SIM_NR_LIES ? fw->lies[lie] : 0;
+}
+
+int mlx5_diag_sim_fw_fail_query_at(struct mlx5_diag_sim_fw *fw, u32 index,
+				   u8 status)
+{
+	if (index > U16_MAX)
+		return -EINVAL;
+	fw->failq_index = status ? index : 0;
+	fw->failq_status = status;
+	return 0;
+}
+
+void mlx5_diag_sim_fw_get_fail_query_at(const struct mlx5_diag_sim_fw *fw,
+					u32 *index, u8 *status)
+{
+	*index = fw->failq_index;
+	*status = fw->failq_status;
 }
 
 bool mlx5_diag_sim_fw_foreign_owner(const struct mlx5_diag_sim_fw *fw)
@@ -1167,6 +1187,19 @@ static u8 sim_dispatch(struct sim_cmd *cmd)
 	}
 }
 
+/* Is @cmd the QUERY_DIAGNOSTIC_COUNTERS that fail_query_at waits for? */
+static bool sim_fail_query_due(const struct sim_cmd *cmd)
+{
+	const struct mlx5_diag_sim_fw *fw = cmd->fw;
+
+	return fw->failq_status &&
+	       cmd->inlen >= sim_bytes(SIM_QUERY_CNTRS_IN_BITS) &&
+	       sim_get(cmd->in, cmd->inlen, 0, SIM_IN_OPCODE) ==
+	       SIM_OP_QUERY_DIAGNOSTIC_COUNTERS &&
+	       sim_get(cmd->in, cmd->inlen, 0, SIM_QRY_SAMPLE_INDEX) ==
+	       fw->failq_index;
+}
+
 int mlx5_diag_sim_fw_exec(struct mlx5_diag_sim_fw *fw, u64 now_ns,
 			  const void *in, int inlen, void *out, int outlen)
 {
@@ -1187,7 +1220,11 @@ int mlx5_diag_sim_fw_exec(struct mlx5_diag_sim_fw *fw, u64 now_ns,
 	cmd.osc = mlx5_diag_sim_clock_osc(&fw->clk, cmd.ns);
 
 	fw->stats.commands++;
-	if (fw->fail_count) {
+	if (sim_fail_query_due(&cmd)) {
+		status = fw->failq_status;
+		fw->failq_status = 0;
+		fw->failq_index = 0;
+	} else if (fw->fail_count) {
 		fw->fail_count--;
 		status = sim_fail(&cmd, fw->fail_status, fw->fail_syndrome);
 		if (!fw->fail_count) {

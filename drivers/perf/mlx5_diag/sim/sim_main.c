@@ -61,6 +61,8 @@ enum sim_file_id {
 	SIM_F_SAMPLE_TIME,
 	SIM_F_MODEL,
 	SIM_F_LIE,
+	SIM_F_FAIL_QUERY_AT,
+	SIM_F_FAIL_CLOCK_READS,
 	SIM_F_STAT0,		/* stats/<name> from here on */
 	SIM_F_STAT_PRODUCED = SIM_F_STAT0,
 	SIM_F_STAT_RETURNED,
@@ -98,6 +100,8 @@ static const struct sim_file_desc sim_files[SIM_F_CAP0] = {
 	[SIM_F_SAMPLE_TIME]		= { "sample_time", 0644 },
 	[SIM_F_MODEL]			= { "model", 0644 },
 	[SIM_F_LIE]			= { "lie", 0644 },
+	[SIM_F_FAIL_QUERY_AT]		= { "fail_query_at", 0644 },
+	[SIM_F_FAIL_CLOCK_READS]	= { "fail_clock_reads", 0644 },
 	[SIM_F_STAT_PRODUCED]		= { "samples_produced", 0444 },
 	[SIM_F_STAT_RETURNED]		= { "samples_returned", 0444 },
 	[SIM_F_STAT_OVERWRITTEN]	= { "samples_overwritten", 0444 },
@@ -138,6 +142,7 @@ struct sim_adev {
  * @stalls: commands that stalled
  * @stalled_us: how long they slept in their stalls, measured, in total
  * @cmd_latency_us: latency of every command
+ * @fail_clock_reads: the next reads of the clock registers that fail
  * @sample_j: the sample index sample_time reports on
  * @model_set: @model_id, @model_t0 and @model_t1 were written
  * @model_id: the identity the model file reports on
@@ -157,6 +162,7 @@ struct sim_dev {
 	u64 stalls;
 	u64 stalled_us;
 	unsigned int cmd_latency_us;
+	unsigned int fail_clock_reads;
 	u64 sample_j;
 	bool model_set;
 	u64 model_id;
@@ -223,7 +229,11 @@ static int sim_read_clock(struct mlx5_diag_aux_dev *dev, bool rtc,
 	u64 host;
 
 	mutex_lock(&sd->lock);
-	if (sd->adev == sa) {
+	if (sd->adev == sa && sd->fail_clock_reads) {
+		/* a read error of the registers (fail_clock_reads) */
+		sd->fail_clock_reads--;
+		ret = -EIO;
+	} else if (sd->adev == sa) {
 		/* the registers latch the clock at one host instant */
 		local_irq_save(flags);
 		r->host_before = r->host_clock(r->arg);
@@ -433,6 +443,11 @@ static int sim_show_locked(struct sim_dev *sd, unsigned int id, char *buf)
 		mlx5_diag_sim_fw_get_fail_next(sd->fw, &count, &status, &synd);
 		return scnprintf(buf, SIM_DBG_BUF, "%u 0x%x 0x%x\n", count,
 				 status, synd);
+	case SIM_F_FAIL_QUERY_AT:
+		mlx5_diag_sim_fw_get_fail_query_at(sd->fw, &count, &status);
+		return scnprintf(buf, SIM_DBG_BUF, "%u 0x%x\n", count, status);
+	case SIM_F_FAIL_CLOCK_READS:
+		return scnprintf(buf, SIM_DBG_BUF, "%u\n", sd->fail_clock_reads);
 	case SIM_F_STALL_MS:
 		return scnprintf(buf, SIM_DBG_BUF, "%u\n", sd->stall_ms);
 	case SIM_F_COUNTER_WRAP_BITS:
@@ -579,6 +594,16 @@ static int sim_store_locked(struct sim_dev *sd, unsigned int id,
 		if (mlx5_diag_sim_parse_fail_next(buf, &count, &status, &synd))
 			return -EINVAL;
 		return mlx5_diag_sim_fw_fail_next(sd->fw, count, status, synd);
+	case SIM_F_FAIL_QUERY_AT:
+		if (sscanf(buf, "%u %i", &count, &ret) != 2 || ret < 0 ||
+		    ret > U8_MAX)
+			return -EINVAL;
+		return mlx5_diag_sim_fw_fail_query_at(sd->fw, count, ret);
+	case SIM_F_FAIL_CLOCK_READS:
+		if (sim_parse_uint(buf, U16_MAX, &v))
+			return -EINVAL;
+		sd->fail_clock_reads = v;
+		return 0;
 	case SIM_F_STALL_MS:
 		if (sim_parse_uint(buf, SIM_MAX_STALL_MS, &v))
 			return -EINVAL;
