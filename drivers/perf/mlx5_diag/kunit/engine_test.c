@@ -4,7 +4,8 @@
  * with time under the test's control: the configuration planner, exact
  * counting in both counting modes, and every transition and error path
  * (failed SET, failed disable, takeover by another agent and its end,
- * forced takeover that never ran, removal and return of the device).
+ * forced takeover that never ran, removal and return of the device, a
+ * session's members outliving its leader).
  */
 #include <kunit/test.h>
 #include <linux/slab.h>
@@ -1031,6 +1032,54 @@ static void engine_session_owned_test(struct kunit *test)
 }
 
 /* log2 of the nearest power-of-two number of clocks, within the device's */
+/*
+ * The leader goes while a member stays open: the member's count freezes,
+ * its id is in no counting configuration, and it does not keep a new
+ * session out.
+ */
+static void engine_session_orphan_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 0, 1000);
+	unsigned int a, c, orphan;
+	u64 frozen;
+
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 2), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 3);
+	mlx5_diag_engine_session_release(&t->eng);
+	mlx5_diag_engine_session_put(&t->eng, s->slot[0]);
+	orphan = s->slot[1];
+	frozen = mlx5_diag_engine_read(&t->eng, orphan);
+	/* counting another id programs that id alone */
+	a = et_get(test, ET_PORT_RX_BYTES, &et_counter, false, 0);
+	KUNIT_EXPECT_EQ(test, t->eng.programmed.num_ids, 1);
+	KUNIT_EXPECT_EQ(test, t->eng.programmed.ids[0], ET_PORT_RX_BYTES);
+	/* and counting the orphan's id does not share its frozen slot */
+	c = et_get(test, s->ids[1], s->e[1], false, 0);
+	KUNIT_EXPECT_NE(test, c, orphan);
+	t->now += 10000000;
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, orphan), frozen);
+	mlx5_diag_engine_count_put(&t->eng, a, false);
+	mlx5_diag_engine_count_put(&t->eng, c, false);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_OFF);
+	/* a new session of the same ids runs beside the orphan */
+	es_claim(test, s);
+	KUNIT_EXPECT_NE(test, s->slot[1], orphan);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 2), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 3);
+	es_check(test, s);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, s->slot[0]),
+			es_counted(test, s, 0, 0, 2));
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, orphan), frozen);
+	es_close(test, s);
+	mlx5_diag_engine_session_put(&t->eng, orphan);
+	KUNIT_EXPECT_EQ(test, t->eng.users, 0);
+}
+
 static void engine_session_log_period_test(struct kunit *test)
 {
 	const struct mlx5_diag_caps caps = {
@@ -1075,6 +1124,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_single_test),
 	KUNIT_CASE(engine_session_period_test),
 	KUNIT_CASE(engine_session_owned_test),
+	KUNIT_CASE(engine_session_orphan_test),
 	KUNIT_CASE(engine_session_log_period_test),
 	{}
 };
