@@ -193,8 +193,11 @@ static bool mlx5_diag_engine_slot_dead(const struct mlx5_diag_engine_slot *s)
 
 /*
  * Tie each id firmware holds for us (@eng->programmed) to the slot of an
- * open event counting it. @restart: a new configuration, so every baseline
- * and the sample numbering start again.
+ * open event counting it. @restart: a new configuration, so the sample
+ * numbering starts again, and so do the firmware's counters (engine time
+ * 0, Documentation/driver-api/mlx5-diag-firmware.rst): a counter the last
+ * configuration counted up to the bank (in_fw, primed) counts on from 0,
+ * every other one from its first sample.
  */
 static void mlx5_diag_engine_map(struct mlx5_diag_engine *eng, bool restart)
 {
@@ -202,9 +205,13 @@ static void mlx5_diag_engine_map(struct mlx5_diag_engine *eng, bool restart)
 	unsigned int i, s;
 
 	for (s = 0; s < eng->fw->caps.max_ids; s++) {
-		eng->slots[s].in_fw = false;
-		if (restart)
-			eng->slots[s].cs.primed = false;
+		struct mlx5_diag_engine_slot *sl = &eng->slots[s];
+
+		if (restart) {
+			sl->cs.primed = sl->in_fw && sl->cs.primed;
+			sl->cs.last = 0;
+		}
+		sl->in_fw = false;
 	}
 	for (i = 0; i < p->num_ids; i++) {
 		eng->fw_slot[i] = -1;
@@ -562,7 +569,8 @@ static void mlx5_diag_engine_learn(struct mlx5_diag_engine *eng)
 			return;
 		}
 	}
-	/* ours, though not what we last knew: poll it */
+	/* ours, though not what we last knew: poll it from new baselines */
+	mlx5_diag_engine_unmap(eng);
 	swap(eng->queried, eng->programmed);
 	eng->state = MLX5_DIAG_ENGINE_COUNT;
 	mlx5_diag_engine_map(eng, true);
