@@ -22,7 +22,7 @@
 static bool mlx5_diag_force_ownership;
 module_param_named(force_ownership, mlx5_diag_force_ownership, bool, 0644);
 MODULE_PARM_DESC(force_ownership,
-		 "Take the diagnostic engine even when another agent (DOCA over fwctl, a crashed owner) has it enabled");
+		 "Take the diagnostic engine even when another agent (DOCA over fwctl, a crashed owner) has it enabled, for opens by CAP_PERFMON callers as force=1");
 
 static enum cpuhp_state mlx5_diag_cpuhp_state;
 
@@ -165,7 +165,8 @@ static int mlx5_diag_event_validate(struct mlx5_diag_dev *dd,
 						"the session has sync start, which this data ID does not support",
 						id);
 	}
-	*force = READ_ONCE(mlx5_diag_force_ownership);
+	/* the module parameter forces for those who could ask force=1 */
+	*force = READ_ONCE(mlx5_diag_force_ownership) && perfmon_capable();
 	if (mlx5_diag_attr_field(attr, MLX5_DIAG_F_FORCE)) {
 		if (!perfmon_capable())
 			return mlx5_diag_refuse(dd, -EACCES,
