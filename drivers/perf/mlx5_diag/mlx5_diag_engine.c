@@ -187,9 +187,21 @@ static void mlx5_diag_engine_unmap(struct mlx5_diag_engine *eng)
 }
 
 /*
+ * A slot read only by members of a session whose leader is gone: frozen,
+ * in no configuration, shared with no new event.
+ */
+static bool mlx5_diag_engine_slot_dead(const struct mlx5_diag_engine_slot *s)
+{
+	return s->orphan && s->users == s->members;
+}
+
+/*
  * Tie each id firmware holds for us (@eng->programmed) to the slot of an
- * open event counting it. @restart: a new configuration, so every baseline
- * and the sample numbering start again.
+ * open event counting it. @restart: a new configuration, so the sample
+ * numbering starts again, and so do the firmware's counters (engine time
+ * 0, Documentation/driver-api/mlx5-diag-firmware.rst): a counter the last
+ * configuration counted up to the bank (in_fw, primed) counts on from 0,
+ * every other one from its first sample.
  */
 static void mlx5_diag_engine_map(struct mlx5_diag_engine *eng, bool restart)
 {
@@ -197,15 +209,20 @@ static void mlx5_diag_engine_map(struct mlx5_diag_engine *eng, bool restart)
 	unsigned int i, s;
 
 	for (s = 0; s < eng->fw->caps.max_ids; s++) {
-		eng->slots[s].in_fw = false;
-		if (restart)
-			eng->slots[s].cs.primed = false;
+		struct mlx5_diag_engine_slot *sl = &eng->slots[s];
+
+		if (restart) {
+			sl->cs.primed = sl->in_fw && sl->cs.primed;
+			sl->cs.last = 0;
+		}
+		sl->in_fw = false;
 	}
 	for (i = 0; i < p->num_ids; i++) {
 		eng->fw_slot[i] = -1;
 		for (s = 0; s < eng->fw->caps.max_ids; s++) {
 			if (eng->slots[s].users && eng->slots[s].id == p->ids[i] &&
-			    !eng->slots[s].in_fw) {
+			    !eng->slots[s].in_fw &&
+			    !mlx5_diag_engine_slot_dead(&eng->slots[s])) {
 				eng->slots[s].in_fw = true;
 				eng->fw_slot[i] = s;
 				break;
@@ -245,6 +262,8 @@ static void mlx5_diag_engine_slot_take(struct mlx5_diag_engine *eng,
 	s->id = id;
 	s->entry = e;
 	s->users = 1;
+	s->members = 0;
+	s->orphan = false;
 	s->value = 0;
 	s->cs.primed = false;
 	eng->nr_published = max_t(unsigned int, eng->nr_published,
@@ -266,7 +285,8 @@ mlx5_diag_engine_slot_find(struct mlx5_diag_engine *eng, u64 id, bool share,
 	for (i = 0; i < eng->fw->caps.max_ids; i++) {
 		struct mlx5_diag_engine_slot *s = &eng->slots[i];
 
-		if (share && s->users && s->id == id)
+		if (share && s->users && s->id == id &&
+		    !mlx5_diag_engine_slot_dead(s))
 			return s;
 		if (!s->users && !*free)
 			*free = s;
@@ -570,13 +590,13 @@ static void mlx5_diag_engine_check_owner(struct mlx5_diag_engine *eng)
 		eng->fw->name);
 }
 
-/* Collect the ids open events count into eng->want's id list. */
+/* Collect the ids counting events count into eng->want's id list. */
 static unsigned int mlx5_diag_engine_wanted(struct mlx5_diag_engine *eng)
 {
 	unsigned int i, n = 0;
 
 	for (i = 0; i < eng->fw->caps.max_ids; i++)
-		if (eng->slots[i].users)
+		if (eng->slots[i].users > eng->slots[i].members)
 			eng->want.ids[n++] = eng->slots[i].id;
 	return n;
 }
@@ -639,7 +659,7 @@ static void mlx5_diag_engine_learn(struct mlx5_diag_engine *eng)
 	}
 	for (i = 0; i < eng->queried.num_ids; i++) {
 		for (s = 0; s < eng->fw->caps.max_ids; s++)
-			if (eng->slots[s].users &&
+			if (eng->slots[s].users > eng->slots[s].members &&
 			    eng->slots[s].id == eng->queried.ids[i])
 				break;
 		if (s == eng->fw->caps.max_ids) {
@@ -648,7 +668,8 @@ static void mlx5_diag_engine_learn(struct mlx5_diag_engine *eng)
 			return;
 		}
 	}
-	/* ours, though not what we last knew: poll it */
+	/* ours, though not what we last knew: poll it from new baselines */
+	mlx5_diag_engine_unmap(eng);
 	swap(eng->queried, eng->programmed);
 	eng->state = MLX5_DIAG_ENGINE_COUNT;
 	mlx5_diag_engine_map(eng, true);
@@ -827,7 +848,7 @@ int mlx5_diag_engine_session_claim(struct mlx5_diag_engine *eng, bool force,
 	} else if (eng->session_claimed) {
 		why = "a sampling session is already open on this device";
 		ret = -EBUSY;
-	} else if (eng->users) {
+	} else if (eng->users > eng->session_users) {
 		why = "counting events are open on this device; a session needs the whole engine";
 		ret = -EBUSY;
 	} else if (!mlx5_diag_engine_owned(eng)) {
@@ -851,7 +872,6 @@ int mlx5_diag_engine_session_claim(struct mlx5_diag_engine *eng, bool force,
 		eng->session_claimed = true;
 		eng->session_running = false;
 		eng->session.num_ids = 0;
-		eng->session_users = 0;
 	}
 	mutex_unlock(&eng->lock);
 	if (ret)
@@ -910,6 +930,7 @@ int mlx5_diag_engine_session_add(struct mlx5_diag_engine *eng, u64 id,
 		goto out;
 	}
 	mlx5_diag_engine_slot_take(eng, free, id, e);
+	free->members = 1;
 	eng->users++;
 	eng->session_users++;
 	eng->session.ids[eng->session.num_ids++] = id;
@@ -927,26 +948,24 @@ out:
  * @eng: the engine
  * @slot: from mlx5_diag_engine_session_add()
  *
- * Before the session runs its data ID leaves the session. Sleeps.
+ * Before the session runs its data ID leaves the session. A member of a
+ * session whose leader is gone was in no configuration since: nothing to
+ * reprogram. Sleeps.
  */
 void mlx5_diag_engine_session_put(struct mlx5_diag_engine *eng,
 				  unsigned int slot)
 {
 	struct mlx5_diag_engine_slot *s = &eng->slots[slot];
-	const char *why = NULL;
-	bool took_over;
 	unsigned int i;
 
 	mutex_lock(&eng->lock);
 	eng->users--;
 	eng->session_users--;
+	s->members--;
 	if (!--s->users) {
 		mlx5_diag_engine_slot_free(eng, s);
-		/* a member left behind by its leader counts in counting mode */
-		if (!eng->session_claimed && eng->state == MLX5_DIAG_ENGINE_COUNT)
-			mlx5_diag_engine_apply(eng, false, &took_over, &why);
-		for (i = 0; i < eng->session.num_ids && !eng->session_running;
-		     i++) {
+		for (i = 0; i < eng->session.num_ids && !eng->session_running &&
+		     !s->orphan; i++) {
 			if (eng->session.ids[i] != s->id)
 				continue;
 			memmove(&eng->session.ids[i], &eng->session.ids[i + 1],
@@ -1313,11 +1332,13 @@ out:
  * @eng: the engine
  *
  * Disables the firmware if the session ran it. Counting events that rode
- * on the session count on in counting mode. Sleeps.
+ * on the session count on in counting mode; its members left open keep
+ * their counts, frozen. Sleeps.
  */
 void mlx5_diag_engine_session_release(struct mlx5_diag_engine *eng)
 {
 	const char *why = NULL;
+	unsigned int i;
 	bool took_over;
 	int ret;
 
@@ -1325,6 +1346,10 @@ void mlx5_diag_engine_session_release(struct mlx5_diag_engine *eng)
 	eng->session_claimed = false;
 	eng->session_running = false;
 	eng->session.num_ids = 0;
+	/* members left open count nothing more and block no new session */
+	for (i = 0; i < eng->fw->caps.max_ids; i++)
+		if (eng->slots[i].members)
+			eng->slots[i].orphan = true;
 	if (eng->state == MLX5_DIAG_ENGINE_GONE)
 		goto out;
 	if (eng->state == MLX5_DIAG_ENGINE_SESSION ||

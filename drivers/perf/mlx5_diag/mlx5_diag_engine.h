@@ -30,6 +30,8 @@ struct mlx5_diag_engine_slot {
 	u64 id;
 	const struct mlx5_diag_catalog_entry *entry;
 	unsigned int users;
+	unsigned int members;		/* of the users, session events */
+	bool orphan;			/* its members' session ended */
 	bool in_fw;			/* firmware's configuration has it */
 	struct mlx5_diag_count_state cs;
 	u64 value;			/* running count, under lock */

@@ -2,9 +2,10 @@
 /*
  * KUnit: the engine state machine against the emulator's firmware core,
  * with time under the test's control: the configuration planner, exact
- * counting in both counting modes, and every transition and error path
- * (failed SET, failed disable, takeover by another agent and its end,
- * forced takeover that never ran, removal and return of the device), the
+ * counting in both counting modes (reprogramming loses nothing), and every
+ * transition and error path (failed SET, failed disable, takeover by
+ * another agent and its end, forced takeover that never ran, removal and
+ * return of the device, a session's members outliving its leader), the
  * sampling session's drain (late drains, failing and busy queries), and
  * lockless reads against a concurrent poll.
  */
@@ -472,6 +473,46 @@ static void engine_public_folded_test(struct kunit *test)
 				 mlx5_diag_sim_clocks_to_ns(last, 156250)));
 	mlx5_diag_engine_count_put(&t->eng, a, false);
 	mlx5_diag_engine_count_put(&t->eng, b, false);
+	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_engine_enabled(t->sim));
+}
+
+/*
+ * Another id opened and closed while one is counted reprograms the
+ * firmware, which starts its counters again at engine time 0: the counted
+ * id loses nothing to it, though in folded mode a configuration's first
+ * sample comes one period after its SET.
+ */
+static void engine_reprogram_keeps_counts_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	u64 period_ns, seg_ns, want;
+	unsigned int a, b, i, lp;
+
+	et_public(test);
+	et_bind(test);
+	a = et_get(test, ET_FW_TX_PACKETS, &et_counter, false, 0);
+	KUNIT_ASSERT_EQ(test, t->eng.programmed.mode, MLX5_DIAG_FW_REPETITIVE);
+	lp = t->eng.programmed.log_sample_period;
+	period_ns = mlx5_diag_sim_clocks_to_ns(1ULL << lp, 156250);
+	/* each configuration runs 4 periods and a half: samples 0..3 */
+	seg_ns = mlx5_diag_sim_clocks_to_ns(4ULL << lp, 156250);
+	/* a new id's first sample is its baseline */
+	want = et_model(ET_FW_TX_PACKETS,
+			mlx5_diag_sim_clocks_to_ns(1ULL << lp, 156250), seg_ns);
+	t->now += 4 * period_ns + period_ns / 2;
+	for (i = 0; i < 3; i++) {
+		b = et_get(test, ET_FW_RX_STEERING, &et_counter, false, 0);
+		t->now += 4 * period_ns + period_ns / 2;
+		mlx5_diag_engine_count_put(&t->eng, b, false);
+		t->now += 4 * period_ns + period_ns / 2;
+		/* two more configurations, each counted from its SET */
+		want += 2 * et_model(ET_FW_TX_PACKETS, 0, seg_ns);
+	}
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, a), want);
+	KUNIT_EXPECT_EQ(test, et_stats(t).counter_resets, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 0);
+	mlx5_diag_engine_count_put(&t->eng, a, false);
 	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_engine_enabled(t->sim));
 }
 
@@ -1546,6 +1587,54 @@ static void engine_read_concurrent_test(struct kunit *test)
 }
 
 /* log2 of the nearest power-of-two number of clocks, within the device's */
+/*
+ * The leader goes while a member stays open: the member's count freezes,
+ * its id is in no counting configuration, and it does not keep a new
+ * session out.
+ */
+static void engine_session_orphan_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 0, 1000);
+	unsigned int a, c, orphan;
+	u64 frozen;
+
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 2), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 3);
+	mlx5_diag_engine_session_release(&t->eng);
+	mlx5_diag_engine_session_put(&t->eng, s->slot[0]);
+	orphan = s->slot[1];
+	frozen = mlx5_diag_engine_read(&t->eng, orphan);
+	/* counting another id programs that id alone */
+	a = et_get(test, ET_PORT_RX_BYTES, &et_counter, false, 0);
+	KUNIT_EXPECT_EQ(test, t->eng.programmed.num_ids, 1);
+	KUNIT_EXPECT_EQ(test, t->eng.programmed.ids[0], ET_PORT_RX_BYTES);
+	/* and counting the orphan's id does not share its frozen slot */
+	c = et_get(test, s->ids[1], s->e[1], false, 0);
+	KUNIT_EXPECT_NE(test, c, orphan);
+	t->now += 10000000;
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, orphan), frozen);
+	mlx5_diag_engine_count_put(&t->eng, a, false);
+	mlx5_diag_engine_count_put(&t->eng, c, false);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_OFF);
+	/* a new session of the same ids runs beside the orphan */
+	es_claim(test, s);
+	KUNIT_EXPECT_NE(test, s->slot[1], orphan);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 2), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 3);
+	es_check(test, s);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, s->slot[0]),
+			es_counted(test, s, 0, 0, 2));
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, orphan), frozen);
+	es_close(test, s);
+	mlx5_diag_engine_session_put(&t->eng, orphan);
+	KUNIT_EXPECT_EQ(test, t->eng.users, 0);
+}
+
 static void engine_session_log_period_test(struct kunit *test)
 {
 	const struct mlx5_diag_caps caps = {
@@ -1713,6 +1802,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_takeover_test),
 	KUNIT_CASE(engine_forced_unscheduled_test),
 	KUNIT_CASE(engine_public_folded_test),
+	KUNIT_CASE(engine_reprogram_keeps_counts_test),
 	KUNIT_CASE(engine_detach_attach_test),
 	KUNIT_CASE(engine_session_claim_test),
 	KUNIT_CASE(engine_session_add_test),
@@ -1726,6 +1816,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_single_test),
 	KUNIT_CASE(engine_session_period_test),
 	KUNIT_CASE(engine_session_owned_test),
+	KUNIT_CASE(engine_session_orphan_test),
 	KUNIT_CASE(engine_session_log_period_test),
 	KUNIT_CASE(engine_session_max_period_test),
 	KUNIT_CASE(engine_caps_max_ids_test),
