@@ -104,5 +104,24 @@ echo 13 >"$D0/caps/log_max_samples"
 sim_readd 0
 
 diag "at $(uptime_ms) ms"
+# ---- an AUX area too small for the SESSION record is refused ----
+# 256 data IDs: their SESSION record (16 bytes an ID) takes more than a
+# page, which the stream could then never start with
+echo 256 >"$D0/caps/max_num_data_ids"
+sim_readd 0
+P0=$(pmu_of_sim 0)
+"$MLX5_DIAG" record -q -d sim:0 -o /tmp/r6.data -a 1 -p 100us \
+	--duration 200ms -e icmc_hits >/tmp/r6.out 2>&1
+check "a recording with a 1-page AUX area fails" test $? -ne 0
+check "the refusal says why" sh -c \
+	"dmesg | grep -q 'AUX area refused: more than [0-9]* bytes needed (a SESSION record of 256 data IDs'"
+"$MLX5_DIAG" record -q -d sim:0 -o /tmp/r7.data -a 2 -p 100us \
+	--duration 200ms -e icmc_hits
+expect_eq "2 pages are enough" "$?" 0
+check "and the stream starts with its SESSION record" \
+	sh -c "$MLX5_DIAG decode -q /tmp/r7.data | head -1 | grep -q '^SESSION '"
+echo 16 >"$D0/caps/max_num_data_ids"
+sim_readd 0
+
 sim_running 0
 exit $T_FAILED

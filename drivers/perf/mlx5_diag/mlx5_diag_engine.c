@@ -3,7 +3,8 @@
  * The diagnostic engine of one device: the state machine that owns
  * SET_DIAGNOSTIC_PARAMS, and the poller that folds firmware samples into the
  * running counts of the counted data IDs. Everything here sleeps except the
- * read side (mlx5_diag_engine_read*), which perf's atomic callbacks use.
+ * read side (mlx5_diag_engine_read(), mlx5_diag_engine_snapshot()), which
+ * perf calls from any context, NMI included, and which takes no lock.
  */
 #include <linux/kernel.h>
 #include <linux/log2.h>
@@ -12,6 +13,7 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/time64.h>
 
 #include "mlx5_diag_engine.h"
 
@@ -93,6 +95,7 @@ int mlx5_diag_engine_plan(const struct mlx5_diag_engine_plan *in,
 	p->mode = MLX5_DIAG_FW_ON_DEMAND;
 	p->sync = false;
 	p->clear = false;
+	p->rtc = false;
 	p->log_num_of_samples = 0;
 	p->log_sample_period = caps->log_min_sample_period;
 	p->num_ids = 0;
@@ -113,6 +116,7 @@ int mlx5_diag_engine_plan(const struct mlx5_diag_engine_plan *in,
 			.mode = in->session->mode,
 			.sync = in->session->sync,
 			.clear = in->session->clear,
+			.rtc = in->session->rtc,
 			.log_num_of_samples = in->session->log_num_of_samples,
 			.log_sample_period = in->session->log_sample_period,
 			.num_ids = in->session->num_ids,
@@ -183,9 +187,21 @@ static void mlx5_diag_engine_unmap(struct mlx5_diag_engine *eng)
 }
 
 /*
+ * A slot read only by members of a session whose leader is gone: frozen,
+ * in no configuration, shared with no new event.
+ */
+static bool mlx5_diag_engine_slot_dead(const struct mlx5_diag_engine_slot *s)
+{
+	return s->orphan && s->users == s->members;
+}
+
+/*
  * Tie each id firmware holds for us (@eng->programmed) to the slot of an
- * open event counting it. @restart: a new configuration, so every baseline
- * and the sample numbering start again.
+ * open event counting it. @restart: a new configuration, so the sample
+ * numbering starts again, and so do the firmware's counters (engine time
+ * 0, Documentation/driver-api/mlx5-diag-firmware.rst): a counter the last
+ * configuration counted up to the bank (in_fw, primed) counts on from 0,
+ * every other one from its first sample.
  */
 static void mlx5_diag_engine_map(struct mlx5_diag_engine *eng, bool restart)
 {
@@ -193,15 +209,20 @@ static void mlx5_diag_engine_map(struct mlx5_diag_engine *eng, bool restart)
 	unsigned int i, s;
 
 	for (s = 0; s < eng->fw->caps.max_ids; s++) {
-		eng->slots[s].in_fw = false;
-		if (restart)
-			eng->slots[s].cs.primed = false;
+		struct mlx5_diag_engine_slot *sl = &eng->slots[s];
+
+		if (restart) {
+			sl->cs.primed = sl->in_fw && sl->cs.primed;
+			sl->cs.last = 0;
+		}
+		sl->in_fw = false;
 	}
 	for (i = 0; i < p->num_ids; i++) {
 		eng->fw_slot[i] = -1;
 		for (s = 0; s < eng->fw->caps.max_ids; s++) {
 			if (eng->slots[s].users && eng->slots[s].id == p->ids[i] &&
-			    !eng->slots[s].in_fw) {
+			    !eng->slots[s].in_fw &&
+			    !mlx5_diag_engine_slot_dead(&eng->slots[s])) {
 				eng->slots[s].in_fw = true;
 				eng->fw_slot[i] = s;
 				break;
@@ -217,15 +238,37 @@ static void mlx5_diag_engine_map(struct mlx5_diag_engine *eng, bool restart)
 	eng->polls_since_check = 0;
 }
 
-/* A free slot starts counting @id for its first event. */
-static void mlx5_diag_engine_slot_take(struct mlx5_diag_engine_slot *s, u64 id,
+/*
+ * Publish every taken slot's running count to the readers: each copy of
+ * the latch in turn, while readers take the other one.
+ */
+static void mlx5_diag_engine_publish(struct mlx5_diag_engine *eng)
+{
+	unsigned int c, i;
+
+	lockdep_assert_held(&eng->lock);
+	for (c = 0; c < 2; c++) {
+		raw_write_seqcount_latch(&eng->vseq);
+		for (i = 0; i < eng->nr_published; i++)
+			WRITE_ONCE(eng->vcopy[c][i], eng->slots[i].value);
+	}
+}
+
+/* A free slot starts counting @id for its first event, from 0. */
+static void mlx5_diag_engine_slot_take(struct mlx5_diag_engine *eng,
+				       struct mlx5_diag_engine_slot *s, u64 id,
 				       const struct mlx5_diag_catalog_entry *e)
 {
 	s->id = id;
 	s->entry = e;
 	s->users = 1;
+	s->members = 0;
+	s->orphan = false;
 	s->value = 0;
 	s->cs.primed = false;
+	eng->nr_published = max_t(unsigned int, eng->nr_published,
+				  s - eng->slots + 1);
+	mlx5_diag_engine_publish(eng);
 }
 
 /*
@@ -242,7 +285,8 @@ mlx5_diag_engine_slot_find(struct mlx5_diag_engine *eng, u64 id, bool share,
 	for (i = 0; i < eng->fw->caps.max_ids; i++) {
 		struct mlx5_diag_engine_slot *s = &eng->slots[i];
 
-		if (share && s->users && s->id == id)
+		if (share && s->users && s->id == id &&
+		    !mlx5_diag_engine_slot_dead(s))
 			return s;
 		if (!s->users && !*free)
 			*free = s;
@@ -263,15 +307,16 @@ static void mlx5_diag_engine_slot_free(struct mlx5_diag_engine *eng,
 	s->entry = NULL;
 }
 
-/* Fold one decoded sample (entries in firmware order) into the counts. */
+/*
+ * Fold one decoded sample (entries in firmware order) into the running
+ * counts; readers see them at the next mlx5_diag_engine_publish().
+ */
 static void mlx5_diag_engine_fold(struct mlx5_diag_engine *eng)
 {
 	const struct mlx5_diag_fw_params *p = &eng->programmed;
 	unsigned int i, resets = 0;
-	unsigned long flags;
 	u64 delta;
 
-	spin_lock_irqsave(&eng->vlock, flags);
 	for (i = 0; i < p->num_ids; i++) {
 		struct mlx5_diag_engine_slot *s;
 		enum mlx5_diag_class class;
@@ -295,7 +340,6 @@ static void mlx5_diag_engine_fold(struct mlx5_diag_engine *eng)
 			break;
 		}
 	}
-	spin_unlock_irqrestore(&eng->vlock, flags);
 	if (resets) {
 		eng->stats.counter_resets += resets;
 		pr_warn_ratelimited("%s: %u counter(s) went backwards (firmware reset or another agent): counting restarts from the new value, nothing added\n",
@@ -331,8 +375,8 @@ static bool mlx5_diag_engine_decode(struct mlx5_diag_engine *eng,
 }
 
 /*
- * QUERY_DIAGNOSTIC_COUNTERS into @out for @nsamples samples from slot
- * @index. Public
+ * QUERY_DIAGNOSTIC_COUNTERS into @out (@size bytes) for @nsamples samples
+ * from slot @index. Public
  * sources read num_of_samples two ways: samples (MLNX_OFED) or entries
  * (mlx5ctl). The first query of a configuration asks for samples with an
  * outbox that holds them all; firmware that counts entries fills only the
@@ -340,17 +384,21 @@ static bool mlx5_diag_engine_decode(struct mlx5_diag_engine *eng,
  * Returns the number of whole samples with the programmed ids, or an errno.
  */
 static int mlx5_diag_engine_query_at(struct mlx5_diag_engine *eng, void *out,
-				     unsigned int index, unsigned int nsamples)
+				     size_t size, unsigned int index,
+				     unsigned int nsamples)
 {
 	unsigned int num = eng->programmed.num_ids, got;
+	size_t outlen;
 	u32 in[4];
 	int ret;
 
+	outlen = mlx5_diag_fw_query_counters_outlen(eng->fw->dialect,
+						    nsamples * num);
+	if (outlen > size)
+		return -EOVERFLOW;
 	mlx5_diag_fw_query_counters_in(in, eng->entries_reading ?
 				       nsamples * num : nsamples, index);
-	ret = mlx5_diag_fw_cmd(eng->fw, in, sizeof(in), out,
-			       mlx5_diag_fw_query_counters_outlen(eng->fw->dialect,
-								  nsamples * num));
+	ret = mlx5_diag_fw_cmd(eng->fw, in, sizeof(in), out, outlen);
 	if (ret)
 		return ret;
 	for (got = 0; got < nsamples; got++)
@@ -360,7 +408,8 @@ static int mlx5_diag_engine_query_at(struct mlx5_diag_engine *eng, void *out,
 	    got < nsamples) {
 		eng->reading_known = true;
 		eng->entries_reading = true;
-		return mlx5_diag_engine_query_at(eng, out, index, nsamples);
+		return mlx5_diag_engine_query_at(eng, out, size, index,
+						 nsamples);
 	}
 	eng->reading_known = true;
 	return got;
@@ -369,7 +418,8 @@ static int mlx5_diag_engine_query_at(struct mlx5_diag_engine *eng, void *out,
 static int mlx5_diag_engine_query(struct mlx5_diag_engine *eng,
 				  unsigned int nsamples)
 {
-	return mlx5_diag_engine_query_at(eng, eng->out, 0, nsamples);
+	return mlx5_diag_engine_query_at(eng, eng->out, eng->outlen, 0,
+					 nsamples);
 }
 
 /* On-demand counting: one new sample of every programmed id. */
@@ -450,13 +500,76 @@ static int mlx5_diag_engine_poll_folded(struct mlx5_diag_engine *eng)
 
 static int mlx5_diag_engine_poll_samples(struct mlx5_diag_engine *eng)
 {
+	int ret;
+
 	/* a session's samples are drained by the session, and folded there */
 	if (!eng->programmed.num_ids || eng->state == MLX5_DIAG_ENGINE_SESSION)
 		return 0;
 	eng->stats.polls++;
 	if (eng->programmed.mode == MLX5_DIAG_FW_ON_DEMAND)
-		return mlx5_diag_engine_poll_on_demand(eng);
-	return mlx5_diag_engine_poll_folded(eng);
+		ret = mlx5_diag_engine_poll_on_demand(eng);
+	else
+		ret = mlx5_diag_engine_poll_folded(eng);
+	mlx5_diag_engine_publish(eng);
+	return ret;
+}
+
+/* @dst gets the configuration @src (ids copied: caps.max_ids each). */
+static void mlx5_diag_engine_params_copy(struct mlx5_diag_fw_params *dst,
+					 const struct mlx5_diag_fw_params *src)
+{
+	u64 *ids = dst->ids;
+
+	*dst = *src;
+	dst->ids = ids;
+	memcpy(ids, src->ids, src->num_ids * sizeof(*ids));
+}
+
+/*
+ * After a SET of eng->want, what firmware runs becomes eng->programmed.
+ * The QUERY must report the configuration that was set: the same ids in
+ * order, mode, flags and buffer size, and a period the firmware may have
+ * raised, but within [the one set, the longest served]. Anything else is
+ * not our configuration (another agent's, or firmware this driver cannot
+ * serve): the engine is FOREIGN, counted in engine/foreign_configs. When
+ * the QUERY itself fails, what was set is taken as programmed.
+ * Returns 0 or -EBUSY (FOREIGN), logged.
+ */
+static int mlx5_diag_engine_adopt(struct mlx5_diag_engine *eng)
+{
+	const struct mlx5_diag_fw_params *w = &eng->want, *q = &eng->queried;
+	int ret;
+
+	ret = mlx5_diag_fw_query_params(eng->fw, &eng->queried);
+	if (ret && ret != -EPROTO) {
+		mlx5_diag_engine_params_copy(&eng->programmed, w);
+		return 0;
+	}
+	if (!ret && q->enable == w->enable && q->mode == w->mode &&
+	    q->sync == w->sync && q->clear == w->clear && q->rtc == w->rtc &&
+	    q->log_num_of_samples == w->log_num_of_samples &&
+	    q->log_sample_period >= w->log_sample_period &&
+	    q->log_sample_period <=
+	    mlx5_diag_fw_max_log_period(&eng->fw->caps) &&
+	    q->num_ids == w->num_ids &&
+	    !memcmp(q->ids, w->ids, q->num_ids * sizeof(*q->ids))) {
+		swap(eng->queried, eng->programmed);
+		return 0;
+	}
+	eng->stats.foreign_configs++;
+	eng->state = MLX5_DIAG_ENGINE_FOREIGN;
+	eng->session_running = false;
+	mlx5_diag_engine_unmap(eng);
+	if (ret)
+		pr_warn_ratelimited("%s: the firmware's configuration after a SET is unreadable (more data IDs than the device selects): not ours, left alone\n",
+				    eng->fw->name);
+	else
+		pr_warn_ratelimited("%s: the firmware reports a configuration other than the one set (%u data IDs, 2^%u samples, period 2^%u clocks; set: %u, 2^%u, 2^%u): not ours, left alone\n",
+				    eng->fw->name, q->num_ids,
+				    q->log_num_of_samples, q->log_sample_period,
+				    w->num_ids, w->log_num_of_samples,
+				    w->log_sample_period);
+	return -EBUSY;
 }
 
 /*
@@ -477,13 +590,13 @@ static void mlx5_diag_engine_check_owner(struct mlx5_diag_engine *eng)
 		eng->fw->name);
 }
 
-/* Collect the ids open events count into eng->want's id list. */
+/* Collect the ids counting events count into eng->want's id list. */
 static unsigned int mlx5_diag_engine_wanted(struct mlx5_diag_engine *eng)
 {
 	unsigned int i, n = 0;
 
 	for (i = 0; i < eng->fw->caps.max_ids; i++)
-		if (eng->slots[i].users)
+		if (eng->slots[i].users > eng->slots[i].members)
 			eng->want.ids[n++] = eng->slots[i].id;
 	return n;
 }
@@ -535,21 +648,28 @@ static void mlx5_diag_engine_learn(struct mlx5_diag_engine *eng)
 		mlx5_diag_engine_map(eng, false);
 		return;
 	}
+	/* counting polls it: no single mode, no more than the folded ring */
+	if (eng->queried.mode == MLX5_DIAG_FW_SINGLE ||
+	    eng->queried.log_num_of_samples > MLX5_DIAG_FOLD_LOG_SLOTS ||
+	    eng->queried.log_sample_period >
+	    mlx5_diag_fw_max_log_period(&eng->fw->caps)) {
+		mlx5_diag_engine_unmap(eng);
+		eng->state = MLX5_DIAG_ENGINE_FOREIGN;
+		return;
+	}
 	for (i = 0; i < eng->queried.num_ids; i++) {
 		for (s = 0; s < eng->fw->caps.max_ids; s++)
-			if (eng->slots[s].users &&
+			if (eng->slots[s].users > eng->slots[s].members &&
 			    eng->slots[s].id == eng->queried.ids[i])
 				break;
-		if (s == eng->fw->caps.max_ids ||
-		    eng->queried.mode == MLX5_DIAG_FW_SINGLE ||
-		    (eng->queried.mode == MLX5_DIAG_FW_REPETITIVE &&
-		     eng->queried.log_num_of_samples > MLX5_DIAG_FOLD_LOG_SLOTS)) {
+		if (s == eng->fw->caps.max_ids) {
 			mlx5_diag_engine_unmap(eng);
 			eng->state = MLX5_DIAG_ENGINE_FOREIGN;
 			return;
 		}
 	}
-	/* ours, though not what we last knew: poll it */
+	/* ours, though not what we last knew: poll it from new baselines */
+	mlx5_diag_engine_unmap(eng);
 	swap(eng->queried, eng->programmed);
 	eng->state = MLX5_DIAG_ENGINE_COUNT;
 	mlx5_diag_engine_map(eng, true);
@@ -615,10 +735,11 @@ static int mlx5_diag_engine_apply(struct mlx5_diag_engine *eng, bool force,
 		mlx5_diag_engine_learn(eng);
 		return ret;
 	}
-	/* firmware may raise the period: keep what it reports */
-	if (mlx5_diag_fw_query_params(eng->fw, &eng->queried))
-		swap(eng->queried, eng->want);
-	swap(eng->queried, eng->programmed);
+	ret = mlx5_diag_engine_adopt(eng);
+	if (ret) {
+		*why = "the firmware reports a configuration other than the one set";
+		return ret;
+	}
 	eng->state = MLX5_DIAG_ENGINE_COUNT;
 	mlx5_diag_engine_map(eng, true);
 	/* the first sample sets every counter's baseline */
@@ -658,6 +779,8 @@ static int mlx5_diag_engine_foreign_recheck(struct mlx5_diag_engine *eng,
 
 /* The drain outbox: this many bytes of samples per query, at most. */
 #define MLX5_DIAG_DRAIN_OUTBOX_BYTES	SZ_128K
+/* a sample of every id fits: the 64-bit dialect's entries are 32 bytes */
+static_assert(MLX5_DIAG_MAX_IDS * 32 <= MLX5_DIAG_DRAIN_OUTBOX_BYTES);
 /*
  * The firmware buffer of a session, in samples, at most: half the space
  * of the narrowest sample id, so that a drain tells a sample of the
@@ -691,7 +814,7 @@ static int mlx5_diag_engine_session_ride(struct mlx5_diag_engine *eng, u64 id,
 		*why = "the device counts no more data IDs at once";
 		return -ENOSPC;
 	}
-	mlx5_diag_engine_slot_take(free, id, e);
+	mlx5_diag_engine_slot_take(eng, free, id, e);
 	eng->users++;
 	if (eng->session_running)
 		mlx5_diag_engine_map(eng, false);
@@ -725,7 +848,7 @@ int mlx5_diag_engine_session_claim(struct mlx5_diag_engine *eng, bool force,
 	} else if (eng->session_claimed) {
 		why = "a sampling session is already open on this device";
 		ret = -EBUSY;
-	} else if (eng->users) {
+	} else if (eng->users > eng->session_users) {
 		why = "counting events are open on this device; a session needs the whole engine";
 		ret = -EBUSY;
 	} else if (!mlx5_diag_engine_owned(eng)) {
@@ -749,7 +872,6 @@ int mlx5_diag_engine_session_claim(struct mlx5_diag_engine *eng, bool force,
 		eng->session_claimed = true;
 		eng->session_running = false;
 		eng->session.num_ids = 0;
-		eng->session_users = 0;
 	}
 	mutex_unlock(&eng->lock);
 	if (ret)
@@ -807,7 +929,8 @@ int mlx5_diag_engine_session_add(struct mlx5_diag_engine *eng, u64 id,
 		ret = -ENOSPC;
 		goto out;
 	}
-	mlx5_diag_engine_slot_take(free, id, e);
+	mlx5_diag_engine_slot_take(eng, free, id, e);
+	free->members = 1;
 	eng->users++;
 	eng->session_users++;
 	eng->session.ids[eng->session.num_ids++] = id;
@@ -825,26 +948,24 @@ out:
  * @eng: the engine
  * @slot: from mlx5_diag_engine_session_add()
  *
- * Before the session runs its data ID leaves the session. Sleeps.
+ * Before the session runs its data ID leaves the session. A member of a
+ * session whose leader is gone was in no configuration since: nothing to
+ * reprogram. Sleeps.
  */
 void mlx5_diag_engine_session_put(struct mlx5_diag_engine *eng,
 				  unsigned int slot)
 {
 	struct mlx5_diag_engine_slot *s = &eng->slots[slot];
-	const char *why = NULL;
-	bool took_over;
 	unsigned int i;
 
 	mutex_lock(&eng->lock);
 	eng->users--;
 	eng->session_users--;
+	s->members--;
 	if (!--s->users) {
 		mlx5_diag_engine_slot_free(eng, s);
-		/* a member left behind by its leader counts in counting mode */
-		if (!eng->session_claimed && eng->state == MLX5_DIAG_ENGINE_COUNT)
-			mlx5_diag_engine_apply(eng, false, &took_over, &why);
-		for (i = 0; i < eng->session.num_ids && !eng->session_running;
-		     i++) {
+		for (i = 0; i < eng->session.num_ids && !eng->session_running &&
+		     !s->orphan; i++) {
 			if (eng->session.ids[i] != s->id)
 				continue;
 			memmove(&eng->session.ids[i], &eng->session.ids[i + 1],
@@ -858,24 +979,45 @@ void mlx5_diag_engine_session_put(struct mlx5_diag_engine *eng,
 }
 
 /**
+ * mlx5_diag_engine_session_max_period_ns() - the longest period in ns
+ * @caps: the device's capabilities (freq_khz not 0, checked at probe)
+ *
+ * Return: 2^mlx5_diag_fw_max_log_period() device clocks in ns, rounded
+ * down: the longest period_ns, sample_period or PERF_EVENT_IOC_PERIOD a
+ * session leader takes. At most 2^35 * 10^6 ns (freq_khz >= 1), so a
+ * period up to it times freq_khz stays below 2^64.
+ */
+u64 mlx5_diag_engine_session_max_period_ns(const struct mlx5_diag_caps *caps)
+{
+	return mul_u64_u32_div(1ULL << mlx5_diag_fw_max_log_period(caps),
+			       NSEC_PER_MSEC, caps->freq_khz);
+}
+
+/**
  * mlx5_diag_engine_session_log_period() - a period in ns as the device's
  * @caps: the device's capabilities
- * @period_ns: the requested period
+ * @period_ns: the requested period, any value
+ *
+ * A period from mlx5_diag_engine_session_max_period_ns() on is the longest
+ * one; below it the clocks are computed without overflow.
  *
  * Return: log2 of the nearest power-of-two number of device clocks, within
- * what the device takes.
+ * what the device takes and the driver serves.
  */
 u8 mlx5_diag_engine_session_log_period(const struct mlx5_diag_caps *caps,
 				       u64 period_ns)
 {
-	u64 clocks = div_u64(mul_u64_u32_div(period_ns, caps->freq_khz, 1000),
-			     1000);
-	unsigned int l = clocks ? ilog2(clocks) : 0;
+	unsigned int max = mlx5_diag_fw_max_log_period(caps), l;
+	u64 clocks;
 
-	if (clocks && l < 63 && clocks - (1ULL << l) >= (2ULL << l) - clocks)
+	if (period_ns >= mlx5_diag_engine_session_max_period_ns(caps))
+		return max;
+	clocks = div_u64(mul_u64_u32_div(period_ns, caps->freq_khz, 1000),
+			 1000);
+	l = clocks ? ilog2(clocks) : 0;
+	if (clocks && clocks - (1ULL << l) >= (2ULL << l) - clocks)
 		l++;
-	return clamp_t(unsigned int, l, caps->log_min_sample_period,
-		       MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD);
+	return clamp_t(unsigned int, l, caps->log_min_sample_period, max);
 }
 
 /**
@@ -940,14 +1082,16 @@ int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
 			eng->state = MLX5_DIAG_ENGINE_OFF;
 		goto out;
 	}
-	/* the firmware may raise the period: keep what it reports */
-	if (mlx5_diag_fw_query_params(eng->fw, &eng->queried))
-		swap(eng->queried, eng->want);
-	swap(eng->queried, eng->programmed);
+	ret = mlx5_diag_engine_adopt(eng);
+	if (ret) {
+		why = "the firmware reports a configuration other than the one set";
+		goto out;
+	}
 	eng->state = MLX5_DIAG_ENGINE_SESSION;
 	eng->session_running = true;
 	mlx5_diag_engine_map(eng, true);
 	eng->session_next = 0;
+	eng->session_skipped = 0;
 	eng->session_last_ts = clock_now;
 	entries = eng->session_outlen /
 		  (eng->fw->dialect->sample_entry_bits / 8);
@@ -989,11 +1133,9 @@ int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 		eng->want.log_sample_period = eng->programmed.log_sample_period;
 		goto out;
 	}
-	if (!mlx5_diag_fw_query_params(eng->fw, &eng->queried))
-		eng->programmed.log_sample_period =
-			eng->queried.log_sample_period;
-	else
-		eng->programmed.log_sample_period = log_sample_period;
+	ret = mlx5_diag_engine_adopt(eng);
+	if (ret)
+		goto out;
 	*actual = eng->programmed.log_sample_period;
 out:
 	mutex_unlock(&eng->lock);
@@ -1050,6 +1192,7 @@ static bool mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
 	mlx5_diag_engine_fold(eng);
 	d->n++;
 	eng->session_next++;
+	eng->session_skipped = 0;
 	return true;
 }
 
@@ -1063,18 +1206,30 @@ static bool mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
  * holding a later lap's sample means the firmware overwrote samples: they
  * are reported in @d->lost_* and the drain goes on from the oldest sample
  * still there. Counting events of the session's ids fold every sample.
- * Sleeps. Return: 0 or a negative errno.
+ *
+ * Bounded: later laps are skipped only before the first sample taken, and
+ * a batch that took no sample ends the drain, so one drain skips at most
+ * one batch, at most one lap. When MLX5_DIAG_DRAIN_MAX_SKIP_LAPS laps of
+ * slots were skipped with no sample taken since (firmware that never lets
+ * the drain catch up), @d->stalled tells the caller to end the run.
+ *
+ * A query that fails ends the drain: @d still holds what the drain fetched
+ * before (the caller delivers it), and the next drain goes on from there.
+ * Sleeps. Return: 0; -EBUSY when the engine does not run the session (not
+ * ours any more, or never programmed), -ENODEV when the device is gone,
+ * nothing fetched; or the errno of a failed query (-EAGAIN for RES_BUSY).
  */
 int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 				   struct mlx5_diag_drain *d)
 {
-	unsigned int bits, nslots, want, got, k;
+	unsigned int bits, nslots, want, got, taken, k;
 	u64 mask, delta, ts;
 	int ret = 0;
 
 	d->n = 0;
 	d->lost_count = 0;
 	d->full = false;
+	d->stalled = false;
 	mutex_lock(&eng->lock);
 	if (eng->state != MLX5_DIAG_ENGINE_SESSION || !eng->session_running) {
 		ret = eng->state == MLX5_DIAG_ENGINE_GONE ? -ENODEV : -EBUSY;
@@ -1086,12 +1241,18 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 	d->first_seq = eng->session_next;
 	eng->stats.polls++;
 	while (d->n < d->cap) {
+		taken = d->n;
 		want = min(eng->session_batch, d->cap - d->n);
 		ret = mlx5_diag_engine_query_at(eng, eng->session_out,
+						eng->session_outlen,
 						eng->session_next & (nslots - 1),
 						want);
-		if (ret < 0)
-			goto out;
+		if (ret < 0) {
+			/* a busy firmware (RES_BUSY) is no other agent */
+			if (ret == -EBUSY)
+				ret = -EAGAIN;
+			goto done;
+		}
 		got = ret;
 		ret = 0;
 		for (k = 0; k < got; k++) {
@@ -1112,21 +1273,26 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 				d->lost_count += delta - nslots + 1;
 				eng->session_next += delta - nslots + 1;
 				d->first_seq = eng->session_next;
+				eng->session_skipped++;
 				continue;
 			}
 			if (delta || !mlx5_diag_engine_session_take(eng, d))
 				goto done;
 		}
-		if (got < want)
+		if (got < want || d->n == taken)
 			break;
 	}
 done:
+	if (eng->session_skipped > (u64)MLX5_DIAG_DRAIN_MAX_SKIP_LAPS * nslots)
+		d->stalled = true;
 	if (eng->programmed.mode == MLX5_DIAG_FW_SINGLE &&
 	    eng->session_next >= nslots)
 		d->full = true;
 out:
 	if (d->lost_count)
 		eng->stats.lost_samples += d->lost_count;
+	if (d->n)
+		mlx5_diag_engine_publish(eng);
 	mutex_unlock(&eng->lock);
 	return ret;
 }
@@ -1166,11 +1332,13 @@ out:
  * @eng: the engine
  *
  * Disables the firmware if the session ran it. Counting events that rode
- * on the session count on in counting mode. Sleeps.
+ * on the session count on in counting mode; its members left open keep
+ * their counts, frozen. Sleeps.
  */
 void mlx5_diag_engine_session_release(struct mlx5_diag_engine *eng)
 {
 	const char *why = NULL;
+	unsigned int i;
 	bool took_over;
 	int ret;
 
@@ -1178,6 +1346,10 @@ void mlx5_diag_engine_session_release(struct mlx5_diag_engine *eng)
 	eng->session_claimed = false;
 	eng->session_running = false;
 	eng->session.num_ids = 0;
+	/* members left open count nothing more and block no new session */
+	for (i = 0; i < eng->fw->caps.max_ids; i++)
+		if (eng->slots[i].members)
+			eng->slots[i].orphan = true;
 	if (eng->state == MLX5_DIAG_ENGINE_GONE)
 		goto out;
 	if (eng->state == MLX5_DIAG_ENGINE_SESSION ||
@@ -1248,7 +1420,7 @@ int mlx5_diag_engine_count_get(struct mlx5_diag_engine *eng, u64 id,
 		ret = -ENOSPC;
 		goto out;
 	}
-	mlx5_diag_engine_slot_take(free, id, e);
+	mlx5_diag_engine_slot_take(eng, free, id, e);
 	ret = mlx5_diag_engine_apply(eng, force, took_over, &why);
 	if (ret) {
 		free->users = 0;
@@ -1374,31 +1546,40 @@ static void mlx5_diag_engine_poll_work(struct work_struct *work)
 					   struct mlx5_diag_engine, poll_work));
 }
 
-/* The running count of @slot. Atomic. */
+/*
+ * The running count of @slot as of the last poll or drain. Any context
+ * (NMI, hard IRQ, PREEMPT_RT), no lock: it retries only when a publish
+ * completed meanwhile, never waits for one.
+ */
 u64 mlx5_diag_engine_read(struct mlx5_diag_engine *eng, unsigned int slot)
 {
-	unsigned long flags;
+	unsigned int seq;
 	u64 v;
 
-	spin_lock_irqsave(&eng->vlock, flags);
-	v = eng->slots[slot].value;
-	spin_unlock_irqrestore(&eng->vlock, flags);
+	do {
+		seq = raw_read_seqcount_latch(&eng->vseq);
+		v = READ_ONCE(eng->vcopy[seq & 1][slot]);
+	} while (read_seqcount_latch_retry(&eng->vseq, seq));
 	return v;
 }
 
 /*
  * Every slot's count as of one poll, for a group read in which all
- * siblings must see the same generation. Atomic.
+ * siblings must see the same generation. Any context, as
+ * mlx5_diag_engine_read().
  */
 void mlx5_diag_engine_snapshot(struct mlx5_diag_engine *eng, u64 *values)
 {
-	unsigned long flags;
-	unsigned int i;
+	unsigned int i, n, seq;
 
-	spin_lock_irqsave(&eng->vlock, flags);
-	for (i = 0; i < eng->fw->caps.max_ids; i++)
-		values[i] = eng->slots[i].value;
-	spin_unlock_irqrestore(&eng->vlock, flags);
+	do {
+		seq = raw_read_seqcount_latch(&eng->vseq);
+		n = READ_ONCE(eng->nr_published);
+		for (i = 0; i < n; i++)
+			values[i] = READ_ONCE(eng->vcopy[seq & 1][i]);
+	} while (read_seqcount_latch_retry(&eng->vseq, seq));
+	for (; i < eng->fw->caps.max_ids; i++)
+		values[i] = 0;
 }
 
 /*
@@ -1471,7 +1652,7 @@ int mlx5_diag_engine_init(struct mlx5_diag_engine *eng, struct mlx5_diag_fw *fw,
 	eng->fw = fw;
 	eng->wq = wq;
 	mutex_init(&eng->lock);
-	spin_lock_init(&eng->vlock);
+	seqcount_latch_init(&eng->vseq);
 	INIT_DELAYED_WORK(&eng->poll_work, mlx5_diag_engine_poll_work);
 	/* the folded ring is the largest read: 2^LOG_SLOTS samples */
 	entries = (1U << MLX5_DIAG_FOLD_LOG_SLOTS) * max;
@@ -1482,6 +1663,8 @@ int mlx5_diag_engine_init(struct mlx5_diag_engine *eng, struct mlx5_diag_fw *fw,
 								 entries);
 	eng->session_out = kvzalloc(eng->session_outlen, GFP_KERNEL);
 	eng->slots = kcalloc(max, sizeof(*eng->slots), GFP_KERNEL);
+	eng->vcopy[0] = kcalloc(max, sizeof(u64), GFP_KERNEL);
+	eng->vcopy[1] = kcalloc(max, sizeof(u64), GFP_KERNEL);
 	eng->fw_slot = kcalloc(max, sizeof(*eng->fw_slot), GFP_KERNEL);
 	eng->entries = kcalloc(max, sizeof(*eng->entries), GFP_KERNEL);
 	eng->programmed.ids = mlx5_diag_engine_ids(max);
@@ -1490,7 +1673,8 @@ int mlx5_diag_engine_init(struct mlx5_diag_engine *eng, struct mlx5_diag_fw *fw,
 	eng->displaced.ids = mlx5_diag_engine_ids(max);
 	eng->session.ids = mlx5_diag_engine_ids(max);
 	if (!eng->out || !eng->session_out || !eng->session.ids ||
-	    !eng->slots || !eng->fw_slot || !eng->entries ||
+	    !eng->slots || !eng->vcopy[0] || !eng->vcopy[1] ||
+	    !eng->fw_slot || !eng->entries ||
 	    !eng->programmed.ids || !eng->want.ids || !eng->queried.ids ||
 	    !eng->displaced.ids) {
 		mlx5_diag_engine_free(eng);
@@ -1505,6 +1689,8 @@ void mlx5_diag_engine_free(struct mlx5_diag_engine *eng)
 	kvfree(eng->session_out);
 	kfree(eng->session.ids);
 	kfree(eng->slots);
+	kfree(eng->vcopy[0]);
+	kfree(eng->vcopy[1]);
 	kfree(eng->fw_slot);
 	kfree(eng->entries);
 	kfree(eng->programmed.ids);

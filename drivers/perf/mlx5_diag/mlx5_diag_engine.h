@@ -10,7 +10,7 @@
 #define _MLX5_DIAG_ENGINE_H
 
 #include <linux/mutex.h>
-#include <linux/spinlock.h>
+#include <linux/seqlock.h>
 #include <linux/workqueue.h>
 
 #include "mlx5_diag_count.h"
@@ -30,9 +30,11 @@ struct mlx5_diag_engine_slot {
 	u64 id;
 	const struct mlx5_diag_catalog_entry *entry;
 	unsigned int users;
+	unsigned int members;		/* of the users, session events */
+	bool orphan;			/* its members' session ended */
 	bool in_fw;			/* firmware's configuration has it */
 	struct mlx5_diag_count_state cs;
-	u64 value;			/* running count, under vlock */
+	u64 value;			/* running count, under lock */
 };
 
 struct mlx5_diag_engine_stats {
@@ -42,6 +44,7 @@ struct mlx5_diag_engine_stats {
 	u64 takeovers;		/* another agent took the engine from us */
 	u64 set_failures;
 	u64 disable_retries;
+	u64 foreign_configs;	/* a QUERY after our SET reported another */
 };
 
 /* What the planner turns into a firmware configuration. */
@@ -62,6 +65,15 @@ struct mlx5_diag_session_opts {
 };
 
 /*
+ * Laps of slots a session's drains may skip (the firmware overwrote them)
+ * with no sample taken since, before the run ends (END, STALLED): catching
+ * up after a real overrun skips at most the lap the firmware wrote ahead
+ * plus what it writes meanwhile; firmware whose every slot stays a lap
+ * ahead of the drain never lets it catch up.
+ */
+#define MLX5_DIAG_DRAIN_MAX_SKIP_LAPS	4
+
+/*
  * Samples a session drain fetched, extended to 64 bits: sample k has
  * sequence number first_seq + k, and entry i of it ts[k * num_ids + i] and
  * val[k * num_ids + i]. lost_count samples from lost_first were overwritten
@@ -74,6 +86,7 @@ struct mlx5_diag_drain {
 	u64 *ts, *val;
 	u64 lost_first, lost_count;
 	bool full;			/* single mode: the run took its last sample */
+	bool stalled;			/* the drain never catches up: end the run */
 };
 
 struct mlx5_diag_engine {
@@ -105,11 +118,20 @@ struct mlx5_diag_engine {
 	struct mlx5_diag_fw_params session;
 	unsigned int session_users;	/* slot users that are session events */
 	u64 session_next;		/* extended sample id expected next */
+	u64 session_skipped;		/* slots skipped since the last taken */
 	u64 session_last_ts;		/* last extended timestamp */
 	void *session_out;		/* drain outbox */
 	size_t session_outlen;
 	unsigned int session_batch;	/* samples one drain query reads */
-	spinlock_t vlock;
+	/*
+	 * The counts perf reads, published after each poll or drain as a
+	 * latch: two copies of slots[0..nr_published).value, written under
+	 * @lock; a reader in any context (NMI, hard IRQ, PREEMPT_RT) takes
+	 * the copy not being written, never waits and never deadlocks.
+	 */
+	seqcount_latch_t vseq;
+	u64 *vcopy[2];
+	unsigned int nr_published;	/* slots ever taken: 0..n */
 	struct delayed_work poll_work;
 	struct mlx5_diag_engine_stats stats;
 };
@@ -152,6 +174,7 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 				   struct mlx5_diag_drain *d);
 bool mlx5_diag_engine_session_owned(struct mlx5_diag_engine *eng);
 void mlx5_diag_engine_session_release(struct mlx5_diag_engine *eng);
+u64 mlx5_diag_engine_session_max_period_ns(const struct mlx5_diag_caps *caps);
 u8 mlx5_diag_engine_session_log_period(const struct mlx5_diag_caps *caps,
 				       u64 period_ns);
 void mlx5_diag_engine_status(struct mlx5_diag_engine *eng,

@@ -5,6 +5,7 @@
  * mlx5_diag_fw_model64.c) and run them over the device's transport.
  */
 #include <linux/errno.h>
+#include <linux/delay.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -177,6 +178,29 @@ void mlx5_diag_fw_free_caps(struct mlx5_diag_caps *caps)
 {
 	kfree(caps->entries);
 	caps->entries = NULL;
+}
+
+/**
+ * mlx5_diag_fw_max_log_period() - the longest sample period served
+ * @caps: the device's capabilities
+ *
+ * The firmware takes up to 2^35 device clocks. The drain extends a W-bit
+ * FRC timestamp from the last one it took, reading a later one as at most
+ * 2^(W-1) - 1 clocks on: two consecutive samples must be nearer than that
+ * whatever the drain's jitter, so with a timestamp narrower than 64 bits
+ * (the public dialect's 32) the period is at most 2^(W-2) clocks.
+ *
+ * Return: log2 of the longest period, in device clocks.
+ */
+u8 mlx5_diag_fw_max_log_period(const struct mlx5_diag_caps *caps)
+{
+	const struct mlx5_diag_fw_dialect *d = caps->model64 ?
+		&mlx5_diag_fw_model64 : &mlx5_diag_fw_public16;
+
+	if (d->timestamp_bits >= 64)
+		return MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD;
+	return min_t(unsigned int, MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD,
+		     d->timestamp_bits - 2);
 }
 
 /* Would a device with @b publish the same PMU (events, formats, caps) as @a? */
@@ -396,18 +420,28 @@ void mlx5_diag_fw_detach(struct mlx5_diag_fw *fw)
 }
 
 /*
- * Run one command. Sleeps; -ENODEV once the device is detached. A firmware
- * status becomes an errno and one rate-limited log line.
+ * RES_BUSY: the firmware did not run the command, the resource was busy
+ * for the moment. A command is tried this many times, 1-2 ms apart, before
+ * RES_BUSY is its answer.
+ */
+#define MLX5_DIAG_FW_BUSY_TRIES		4
+
+/*
+ * Run one command. Sleeps; -ENODEV once the device is detached. A command
+ * answered RES_BUSY is tried again (MLX5_DIAG_FW_BUSY_TRIES in all). A
+ * firmware status becomes an errno and one rate-limited log line.
  */
 int mlx5_diag_fw_cmd(struct mlx5_diag_fw *fw, const void *in, size_t inlen,
 		     void *out, size_t outlen)
 {
 	u16 opcode = MLX5_DIAG_GET(cmd_in, in, opcode);
+	unsigned int tries = 0;
 	u32 synd;
 	u8 status;
 	int ret;
 
 	might_sleep();
+again:
 	memset(out, 0, outlen);
 	down_read(&fw->lock);
 	if (fw->aux)
@@ -424,6 +458,11 @@ int mlx5_diag_fw_cmd(struct mlx5_diag_fw *fw, const void *in, size_t inlen,
 	status = mlx5_diag_fw_out_status(out, &synd);
 	if (status == MLX5_DIAG_STATUS_OK)
 		return 0;
+	if (status == MLX5_DIAG_STATUS_RES_BUSY &&
+	    ++tries < MLX5_DIAG_FW_BUSY_TRIES) {
+		usleep_range(1000, 2000);
+		goto again;
+	}
 	pr_err_ratelimited("%s: %s failed: status %s (0x%x), syndrome 0x%x\n",
 			   fw->name, mlx5_diag_fw_opcode_name(opcode),
 			   mlx5_diag_fw_status_name(status), status, synd);
@@ -491,11 +530,18 @@ int mlx5_diag_fw_query_caps(struct mlx5_diag_fw *fw,
 		goto out;
 	*dialect = mlx5_diag_fw_parse_debug_cap(out, caps);
 	if (!caps->max_ids || caps->log_max_samples > 31 ||
-	    caps->log_min_sample_period > MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD) {
-		pr_err("%s: inconsistent DEBUG capability (max ids %u, log_max_samples %u, log_min_sample_period %u)\n",
+	    caps->log_min_sample_period > mlx5_diag_fw_max_log_period(caps)) {
+		pr_err("%s: inconsistent DEBUG capability (max ids %u, log_max_samples %u, log_min_sample_period %u, the longest period served %u)\n",
 		       fw->name, caps->max_ids, caps->log_max_samples,
-		       caps->log_min_sample_period);
+		       caps->log_min_sample_period,
+		       mlx5_diag_fw_max_log_period(caps));
 		ret = -EPROTO;
+		goto out;
+	}
+	if (caps->max_ids > MLX5_DIAG_MAX_IDS) {
+		pr_err("%s: the device selects %u data IDs at once, this driver serves at most %u: device refused\n",
+		       fw->name, caps->max_ids, MLX5_DIAG_MAX_IDS);
+		ret = -EOPNOTSUPP;
 		goto out;
 	}
 	ret = mlx5_diag_fw_parse_cap_entries(*dialect, out, caps);

@@ -16,6 +16,15 @@
 /* The deepest log_sample_period the firmware takes (2^35 clocks). */
 #define MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD	35
 
+/*
+ * The most data IDs the driver selects at once; a device whose capability
+ * says more is refused at probe. Each of these holds it: the per-CPU group
+ * snapshot (u64 each, within PCPU_MIN_UNIT_SIZE), one sample of the 64-bit
+ * dialect in the 128 KiB drain outbox (32 bytes an entry), and a format-0
+ * sample's sample_size (__le16: 8 + 24 bytes an id).
+ */
+#define MLX5_DIAG_MAX_IDS		2048
+
 /* One entry of the device's capability list: a kind or a 16-bit counter. */
 struct mlx5_diag_cap_entry {
 	u64 id;		/* kind in place (64-bit dialect) or the counter id */
@@ -98,6 +107,7 @@ mlx5_diag_fw_parse_debug_cap(const void *out, struct mlx5_diag_caps *caps);
 int mlx5_diag_fw_parse_cap_entries(const struct mlx5_diag_fw_dialect *d,
 				   const void *out, struct mlx5_diag_caps *caps);
 void mlx5_diag_fw_free_caps(struct mlx5_diag_caps *caps);
+u8 mlx5_diag_fw_max_log_period(const struct mlx5_diag_caps *caps);
 bool mlx5_diag_fw_caps_equal(const struct mlx5_diag_caps *a,
 			     const struct mlx5_diag_caps *b);
 const struct mlx5_diag_cap_entry *

@@ -11,6 +11,7 @@
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 #include <uapi/linux/mlx5_diag.h>
 
 #include "mlx5_diag_compat.h"
@@ -22,19 +23,31 @@
 static bool mlx5_diag_force_ownership;
 module_param_named(force_ownership, mlx5_diag_force_ownership, bool, 0644);
 MODULE_PARM_DESC(force_ownership,
-		 "Take the diagnostic engine even when another agent (DOCA over fwctl, a crashed owner) has it enabled");
+		 "Take the diagnostic engine even when another agent (DOCA over fwctl, a crashed owner) has it enabled, for opens by CAP_PERFMON callers as force=1");
 
 static enum cpuhp_state mlx5_diag_cpuhp_state;
 
 /* The transaction perf runs on this CPU (PERF_PMU_TXN_*), if any. */
 static DEFINE_PER_CPU(unsigned int, mlx5_diag_txn_flags);
 
-/* What an open event holds. */
+/*
+ * What an open event holds. A counting event of a caller without
+ * CAP_PERFMON is deferred: perf core may still refuse it after event_init
+ * (perf_allow_cpu() at perf_event_paranoid > 0), so its data ID joins the
+ * engine only from its first pmu->add on, in get_work; until then it
+ * counts nothing.
+ */
 struct mlx5_diag_event {
+	struct perf_event *event;
 	unsigned int slot;
 	bool took_over;		/* its open displaced another agent */
 	bool scheduled;		/* it was added to a CPU at least once */
 	bool in_session;	/* a session's leader or member */
+	bool deferred;		/* the engine is joined by get_work */
+	bool counting;		/* slot and base are set (release/acquire) */
+	u64 base;		/* the slot's count when the event joined */
+	const struct mlx5_diag_catalog_entry *entry;
+	struct work_struct get_work;
 	struct mlx5_diag_session *session;	/* the leader's */
 };
 
@@ -165,7 +178,8 @@ static int mlx5_diag_event_validate(struct mlx5_diag_dev *dd,
 						"the session has sync start, which this data ID does not support",
 						id);
 	}
-	*force = READ_ONCE(mlx5_diag_force_ownership);
+	/* the module parameter forces for those who could ask force=1 */
+	*force = READ_ONCE(mlx5_diag_force_ownership) && perfmon_capable();
 	if (mlx5_diag_attr_field(attr, MLX5_DIAG_F_FORCE)) {
 		if (!perfmon_capable())
 			return mlx5_diag_refuse(dd, -EACCES,
@@ -216,6 +230,12 @@ static int mlx5_diag_leader_options(struct mlx5_diag_dev *dd,
 	req->opts.rtc = mlx5_diag_attr_field(attr, MLX5_DIAG_F_TS_SOURCE);
 	req->out_format = mlx5_diag_attr_field(attr, MLX5_DIAG_F_OUT_FORMAT);
 	req->period_ns = attr->config2 ?: attr->sample_period;
+	if (req->period_ns > mlx5_diag_engine_session_max_period_ns(caps)) {
+		pr_info_ratelimited("%s: event 0x%llx refused: period %llu ns is above the longest the device takes, %llu ns\n",
+				    dd->name, id, req->period_ns,
+				    mlx5_diag_engine_session_max_period_ns(caps));
+		return -EINVAL;
+	}
 	if (req->opts.clear && !req->opts.sync)
 		return mlx5_diag_refuse(dd, -EINVAL, "clear needs sync", id);
 	/* public firmware has no sync bits: each counter's own bit decides */
@@ -245,14 +265,38 @@ static void mlx5_diag_event_destroy(struct perf_event *event)
 	struct mlx5_diag_dev *dd = to_mlx5_diag_dev(event->pmu);
 	struct mlx5_diag_event *pe = event->pmu_private;
 
+	if (pe->deferred)
+		cancel_work_sync(&pe->get_work);
 	if (pe->session)
 		mlx5_diag_session_destroy(pe->session);
 	if (pe->in_session)
 		mlx5_diag_engine_session_put(&dd->engine, pe->slot);
-	else
+	else if (pe->counting)
 		mlx5_diag_engine_count_put(&dd->engine, pe->slot,
 					   pe->took_over && !pe->scheduled);
 	kfree(pe);
+}
+
+/* A deferred event joins the engine, after perf core's checks. Sleeps. */
+static void mlx5_diag_event_get_work(struct work_struct *work)
+{
+	struct mlx5_diag_event *pe = container_of(work, struct mlx5_diag_event,
+						  get_work);
+	struct perf_event *event = pe->event;
+	struct mlx5_diag_dev *dd = to_mlx5_diag_dev(event->pmu);
+	int ret;
+
+	ret = mlx5_diag_engine_count_get(&dd->engine, event->attr.config,
+					 pe->entry, false, &pe->slot,
+					 &pe->took_over);
+	if (ret) {
+		pr_info_ratelimited("%s: event 0x%llx counts nothing: its data ID could not be counted (%d)\n",
+				    dd->name, event->attr.config, ret);
+		return;
+	}
+	pe->base = mlx5_diag_engine_read(&dd->engine, pe->slot);
+	/* slot and base, then counting: see mlx5_diag_event_value() */
+	smp_store_release(&pe->counting, true);
 }
 
 static int mlx5_diag_event_init(struct perf_event *event)
@@ -262,7 +306,7 @@ static int mlx5_diag_event_init(struct perf_event *event)
 	const struct mlx5_diag_catalog_entry *e;
 	enum mlx5_diag_event_role role;
 	struct mlx5_diag_event *pe;
-	bool force;
+	bool force, privileged;
 	int ret;
 
 	if (event->attr.type != event->pmu->type)
@@ -279,6 +323,19 @@ static int mlx5_diag_event_init(struct perf_event *event)
 	if (event_has_any_exclude_flag(event))
 		return -EINVAL;
 	role = mlx5_diag_event_role(event);
+	/*
+	 * perf core checks perf_allow_cpu() only after event_init, and a
+	 * module can make that check neither (perf_event_paranoid and the
+	 * LSM hook are not exported) nor undo a firmware command: a caller
+	 * without CAP_PERFMON gets no session (the whole engine and megabytes
+	 * of buffers), and its counting event joins the engine at its first
+	 * pmu->add, which perf core reaches only past its checks.
+	 */
+	privileged = perfmon_capable();
+	if (role != MLX5_DIAG_ROLE_COUNT && !privileged)
+		return mlx5_diag_refuse(dd, -EACCES,
+					"a sampling session takes the whole engine and needs CAP_PERFMON",
+					event->attr.config);
 	if (role == MLX5_DIAG_ROLE_LEADER) {
 		ret = mlx5_diag_leader_options(dd, event, &req);
 		if (ret)
@@ -288,8 +345,15 @@ static int mlx5_diag_event_init(struct perf_event *event)
 	pe = kzalloc(sizeof(*pe), GFP_KERNEL);
 	if (!pe)
 		return -ENOMEM;
+	pe->event = event;
+	pe->entry = e;
+	INIT_WORK(&pe->get_work, mlx5_diag_event_get_work);
 	/* from here on the PMU is kept registered until module exit */
 	WRITE_ONCE(dd->ever_used, true);
+	if (!privileged) {
+		pe->deferred = true;
+		goto done;
+	}
 	if (role == MLX5_DIAG_ROLE_LEADER) {
 		ret = mlx5_diag_session_create(dd, event, &req, &pe->session);
 		if (ret)
@@ -306,6 +370,8 @@ static int mlx5_diag_event_init(struct perf_event *event)
 						 &pe->slot, &pe->took_over);
 	if (ret)
 		goto err_session;
+	pe->counting = true;
+done:
 	event->pmu_private = pe;
 	event->cpu = READ_ONCE(dd->cpu);
 	event->destroy = mlx5_diag_event_destroy;
@@ -319,29 +385,36 @@ err_free:
 	return ret;
 }
 
-static void mlx5_diag_event_read(struct perf_event *event)
+/* What the event counted since it joined the engine. Atomic. */
+static u64 mlx5_diag_event_value(struct perf_event *event)
 {
 	struct mlx5_diag_dev *dd = to_mlx5_diag_dev(event->pmu);
 	struct mlx5_diag_event *pe = event->pmu_private;
+
+	/* counting, then slot and base: see mlx5_diag_event_get_work() */
+	if (!smp_load_acquire(&pe->counting))
+		return 0;
+	if (__this_cpu_read(mlx5_diag_txn_flags) & PERF_PMU_TXN_READ)
+		return this_cpu_ptr(dd->snap)[pe->slot] - pe->base;
+	return mlx5_diag_engine_read(&dd->engine, pe->slot) - pe->base;
+}
+
+static void mlx5_diag_event_read(struct perf_event *event)
+{
 	struct hw_perf_event *hwc = &event->hw;
 	u64 now, prev;
 
-	if (__this_cpu_read(mlx5_diag_txn_flags) & PERF_PMU_TXN_READ)
-		now = this_cpu_ptr(dd->snap)[pe->slot];
-	else
-		now = mlx5_diag_engine_read(&dd->engine, pe->slot);
+	now = mlx5_diag_event_value(event);
 	prev = local64_xchg(&hwc->prev_count, now);
 	local64_add(now - prev, &event->count);
 }
 
 static void mlx5_diag_event_start(struct perf_event *event, int flags)
 {
-	struct mlx5_diag_dev *dd = to_mlx5_diag_dev(event->pmu);
 	struct mlx5_diag_event *pe = event->pmu_private;
 
 	event->hw.state = 0;
-	local64_set(&event->hw.prev_count,
-		    mlx5_diag_engine_read(&dd->engine, pe->slot));
+	local64_set(&event->hw.prev_count, mlx5_diag_event_value(event));
 	if (pe->session)
 		mlx5_diag_session_start(pe->session);
 }
@@ -364,6 +437,8 @@ static int mlx5_diag_event_add(struct perf_event *event, int flags)
 	struct mlx5_diag_dev *dd = to_mlx5_diag_dev(event->pmu);
 	struct mlx5_diag_event *pe = event->pmu_private;
 
+	if (pe->deferred && !pe->scheduled)
+		queue_work(system_unbound_wq, &pe->get_work);
 	pe->scheduled = true;
 	mlx5_diag_engine_scheduled(&dd->engine);
 	if (pe->session)
@@ -383,26 +458,39 @@ static void mlx5_diag_event_del(struct perf_event *event, int flags)
 		mlx5_diag_session_del(pe->session);
 }
 
-/* PERF_EVENT_IOC_PERIOD: a session leader's new firmware period, in ns. */
+/*
+ * PERF_EVENT_IOC_PERIOD: a session leader's new firmware period, in ns, at
+ * most the longest the device takes.
+ */
 static int mlx5_diag_check_period(struct perf_event *event, u64 value)
 {
+	struct mlx5_diag_dev *dd = to_mlx5_diag_dev(event->pmu);
+	u64 max = mlx5_diag_engine_session_max_period_ns(&dd->fw.caps);
+
 	if (!mlx5_diag_event_session(event) || !value)
 		return -EINVAL;
+	if (value > max) {
+		pr_info_ratelimited("%s: period %llu ns refused: above the longest the device takes, %llu ns\n",
+				    dd->name, value, max);
+		return -EINVAL;
+	}
 	return 0;
 }
 
 /*
  * A group read (PERF_PMU_TXN_READ) reads every sibling from one snapshot of
  * the counts, so all of them belong to the same poll. Runs with interrupts
- * off on the events' CPU.
+ * off on the events' CPU; an NMI read (PERF_SAMPLE_READ) may land anywhere
+ * in it, so the snapshot is complete before the flag sends reads to it.
  */
 static void mlx5_diag_start_txn(struct pmu *pmu, unsigned int flags)
 {
 	struct mlx5_diag_dev *dd = to_mlx5_diag_dev(pmu);
 
-	__this_cpu_write(mlx5_diag_txn_flags, flags);
 	if (flags & PERF_PMU_TXN_READ)
 		mlx5_diag_engine_snapshot(&dd->engine, this_cpu_ptr(dd->snap));
+	barrier();
+	__this_cpu_write(mlx5_diag_txn_flags, flags);
 }
 
 static int mlx5_diag_commit_txn(struct pmu *pmu)
@@ -452,6 +540,8 @@ int mlx5_diag_pmu_register(struct mlx5_diag_dev *dd)
 {
 	int ret;
 
+	/* MLX5_DIAG_MAX_IDS bounds caps.max_ids at probe */
+	static_assert(MLX5_DIAG_MAX_IDS * sizeof(u64) <= PCPU_MIN_UNIT_SIZE);
 	mutex_init(&dd->session_lock);
 	dd->snap = __alloc_percpu(dd->fw.caps.max_ids * sizeof(u64),
 				  __alignof__(u64));

@@ -44,8 +44,17 @@
 #define MLX5_DIAG_STAGE_CTRL_BYTES	SZ_8K
 /* The AUX area is never filled to the last bytes (CIRC_SPACE, see below). */
 #define MLX5_DIAG_AUX_RESERVE		64
+/*
+ * Bytes one publish copies with interrupts off, at most: records are
+ * staged no larger (but for a SAMPLES record of one larger sample).
+ */
+#define MLX5_DIAG_PUBLISH_BYTES		SZ_64K
 #define MLX5_DIAG_DRAIN_MIN_NS		(1 * NSEC_PER_MSEC)
 #define MLX5_DIAG_DRAIN_MAX_NS		(20 * NSEC_PER_MSEC)
+
+/* sample_size (__le16) holds a format-0 sample of every id the device has */
+static_assert(sizeof(struct mlx5_diag_fmt0_hdr) +
+	      MLX5_DIAG_MAX_IDS * sizeof(struct mlx5_diag_fmt0_entry) <= U16_MAX);
 
 static struct workqueue_struct *mlx5_diag_drain_wq;
 
@@ -57,6 +66,7 @@ enum {
 
 /* The AUX area, mapped contiguously. */
 struct mlx5_diag_aux_buf {
+	struct mlx5_diag_session *s;	/* whose leader mapped it */
 	void *base;
 	size_t size;
 	bool overwrite;			/* snapshot mode: written as chunks */
@@ -89,6 +99,31 @@ struct mlx5_diag_session {
 	struct mlx5_diag_chunk_state chunk;	/* of the records unstaged */
 	struct perf_output_handle handle;
 };
+
+/* Samples of @num_ids one SAMPLES record holds: within a publish, 1 or more. */
+static unsigned int mlx5_diag_session_rec_samples(u8 out_format,
+						  unsigned int num_ids)
+{
+	size_t room = MLX5_DIAG_PUBLISH_BYTES -
+		      sizeof(struct mlx5_diag_rec_samples) - MLX5_DIAG_REC_ALIGN;
+
+	return max_t(size_t, 1,
+		     room / mlx5_diag_rec_sample_size(out_format, num_ids));
+}
+
+/* Bytes @n samples of @num_ids take staged, in records of the size above. */
+static size_t mlx5_diag_session_samples_bytes(u8 out_format,
+					      unsigned int num_ids,
+					      unsigned int n)
+{
+	unsigned int per = mlx5_diag_session_rec_samples(out_format, num_ids);
+	size_t len = (size_t)(n / per) *
+		     mlx5_diag_rec_samples_size(out_format, num_ids, per);
+
+	if (n % per)
+		len += mlx5_diag_rec_samples_size(out_format, num_ids, n % per);
+	return len;
+}
 
 static u64 mlx5_diag_session_host_clock(void *arg)
 {
@@ -221,8 +256,8 @@ static void mlx5_diag_session_discard(struct mlx5_diag_session *s)
 }
 
 /*
- * Snapshot mode: every staged record goes in, as chunks, at the
- * free-running head that perf_aux_output_end() publishes. No
+ * Snapshot mode: the staged records go in, as chunks, MLX5_DIAG_PUBLISH_BYTES
+ * at a time, at the free-running head that perf_aux_output_end() publishes. No
  * PERF_RECORD_AUX (size 0, no flag but OVERWRITE): a publish every few
  * milliseconds would fill the data ring of a recorder that reads the area
  * only on demand; losses are in the stream.
@@ -230,10 +265,20 @@ static void mlx5_diag_session_discard(struct mlx5_diag_session *s)
 static void mlx5_diag_session_publish_chunks(struct mlx5_diag_session *s,
 					     struct mlx5_diag_aux_buf *b)
 {
-	s->handle.head = mlx5_diag_rec_put_chunks(&s->chunk, s->stage,
-						  s->stage_len, b->base,
-						  b->size, s->handle.head);
-	s->stage_len = 0;
+	size_t len = 0, size;
+
+	/* whole records, MLX5_DIAG_PUBLISH_BYTES or one at most */
+	while (len < s->stage_len) {
+		size = le32_to_cpu(((struct mlx5_diag_rec_hdr *)(s->stage + len))->size);
+		if (len && len + size > MLX5_DIAG_PUBLISH_BYTES)
+			break;
+		len += size;
+	}
+	s->handle.head = mlx5_diag_rec_put_chunks(&s->chunk, s->stage, len,
+						  b->base, b->size,
+						  s->handle.head);
+	memmove(s->stage, s->stage + len, s->stage_len - len);
+	s->stage_len -= len;
 	/* the reader must see the records before the new aux_head */
 	smp_wmb();
 	perf_aux_output_end(&s->handle, 0);
@@ -244,6 +289,8 @@ static void mlx5_diag_session_publish_chunks(struct mlx5_diag_session *s,
  * interrupts off, stage_lock held. Records that do not fit: samples become
  * an AUX_FULL loss, their TIME record goes, the others stay staged; all in
  * stream order, so the area's reader sees the loss before what follows it.
+ * What would take the copy past MLX5_DIAG_PUBLISH_BYTES stays staged as it
+ * is, for the next publish.
  */
 static void mlx5_diag_session_publish_locked(struct mlx5_diag_session *s)
 {
@@ -272,6 +319,12 @@ static void mlx5_diag_session_publish_locked(struct mlx5_diag_session *s)
 		size_t size = le32_to_cpu(h->size);
 		u16 type = le16_to_cpu(h->type);
 
+		if (!blocked && written &&
+		    written + size > MLX5_DIAG_PUBLISH_BYTES) {
+			memmove(s->stage + keep, h, s->stage_len - pos);
+			keep += s->stage_len - pos;
+			break;
+		}
 		pos += size;
 		if (!blocked && written + size <= space) {
 			mlx5_diag_aux_copy(b, s->handle.head + written, h, size);
@@ -328,10 +381,16 @@ static void mlx5_diag_session_publish_ipi(void *arg)
 	raw_spin_unlock(&s->stage_lock);
 }
 
+/* Publish in pieces of MLX5_DIAG_PUBLISH_BYTES while each one takes some. */
 static void mlx5_diag_session_publish(struct mlx5_diag_session *s)
 {
-	smp_call_function_single(READ_ONCE(s->leader->cpu),
-				 mlx5_diag_session_publish_ipi, s, 1);
+	size_t before;
+
+	do {
+		before = READ_ONCE(s->stage_len);
+		smp_call_function_single(READ_ONCE(s->leader->cpu),
+					 mlx5_diag_session_publish_ipi, s, 1);
+	} while (READ_ONCE(s->stage_len) && READ_ONCE(s->stage_len) < before);
 }
 
 /* End the run with an END record; caller holds stage_lock. */
@@ -384,7 +443,13 @@ static void mlx5_diag_session_plan_interval(struct mlx5_diag_session *s)
 					     s->dd->fw.caps.freq_khz);
 	u64 ns;
 
-	/* the buffer holds twice a retrieval, twice again for jitter */
+	/*
+	 * The buffer holds twice a retrieval, twice again for jitter. A
+	 * period over 4 * MLX5_DIAG_DRAIN_MAX_NS gives the longest interval
+	 * whatever the buffer: bounded so, period * nslots (2^15 at most)
+	 * and period * drain.cap stay far below 2^64.
+	 */
+	period = min_t(u64, period, 4 * MLX5_DIAG_DRAIN_MAX_NS);
 	ns = period * s->nslots / 4;
 	ns = min(ns, period * s->drain.cap / 2);
 	WRITE_ONCE(s->interval_ns, clamp_t(u64, ns, MLX5_DIAG_DRAIN_MIN_NS,
@@ -470,10 +535,11 @@ static void mlx5_diag_session_drain(struct mlx5_diag_session *s)
 	unsigned int num = s->actual.num_ids;
 	size_t need = sizeof(struct mlx5_diag_rec_lost) +
 		      sizeof(struct mlx5_diag_rec_time) +
-		      mlx5_diag_rec_samples_size(s->req.out_format, num, d->cap);
+		      mlx5_diag_session_samples_bytes(s->req.out_format, num,
+						      d->cap);
 	unsigned long flags;
+	int ret, clock_ret;
 	void *p;
-	int ret;
 
 	/* an unread stage holds the samples back in firmware, counted there */
 	if (READ_ONCE(s->stage_len) + need + MLX5_DIAG_STAGE_CTRL_BYTES >
@@ -484,16 +550,16 @@ static void mlx5_diag_session_drain(struct mlx5_diag_session *s)
 		mlx5_diag_session_end(s, MLX5_DIAG_END_TAKEN);
 		return;
 	}
-	if (ret) {
-		pr_warn_ratelimited("%s: sampling drain failed (%d); retried\n",
-				    s->dd->name, ret);
+	if (ret)
+		pr_warn_ratelimited("%s: sampling drain failed (%d) after %u sample(s), %llu lost: those go in the stream, the next drain goes on from there\n",
+				    s->dd->name, ret, d->n, d->lost_count);
+	if (!d->n && !d->lost_count)
 		return;
-	}
-	if (d->n && mlx5_diag_session_clock(s, &r)) {
-		pr_warn_ratelimited("%s: device clock unreadable; samples kept for the next drain\n",
-				    s->dd->name);
-		return;
-	}
+	/* without a TIME record after them, they are mapped by the last two */
+	clock_ret = d->n ? mlx5_diag_session_clock(s, &r) : 0;
+	if (clock_ret)
+		pr_warn_ratelimited("%s: device clock unreadable (%d): %u sample(s) go in the stream without a TIME record after them\n",
+				    s->dd->name, clock_ret, d->n);
 	if (d->n + d->lost_count > s->nslots / 2 &&
 	    s->interval_ns > MLX5_DIAG_DRAIN_MIN_NS)
 		WRITE_ONCE(s->interval_ns, max_t(u64, s->interval_ns / 2,
@@ -509,27 +575,40 @@ static void mlx5_diag_session_drain(struct mlx5_diag_session *s)
 			s->staged_next = d->lost_first + d->lost_count;
 		}
 		if (d->n) {
-			size_t samples_len =
-				mlx5_diag_rec_samples_size(s->req.out_format,
-							   num, d->n);
+			u8 f = s->req.out_format;
+			unsigned int per = mlx5_diag_session_rec_samples(f, num);
+			unsigned int k, nr;
 
-			mlx5_diag_session_put_time(s, &r);
-			p = mlx5_diag_session_stage(s, samples_len);
+			if (!clock_ret)
+				mlx5_diag_session_put_time(s, &r);
+			p = mlx5_diag_session_stage(s,
+						    mlx5_diag_session_samples_bytes(f, num, d->n));
 			if (WARN_ON_ONCE(!p))
 				goto unlock;
-			mlx5_diag_rec_put_samples(p, s->req.out_format, num,
-						  s->actual.ids, d->first_seq,
-						  d->n, d->ts, d->val);
+			for (k = 0; k < d->n; k += nr) {
+				nr = min(per, d->n - k);
+				p += mlx5_diag_rec_put_samples(p, f, num,
+							       s->actual.ids,
+							       d->first_seq + k,
+							       nr,
+							       &d->ts[(size_t)k * num],
+							       &d->val[(size_t)k * num]);
+			}
 			s->staged_next = d->first_seq + d->n;
 		}
 		if (d->full)
 			mlx5_diag_session_end_locked(s, MLX5_DIAG_END_FULL);
+		if (d->stalled)
+			mlx5_diag_session_end_locked(s, MLX5_DIAG_END_STALLED);
 	}
 unlock:
 	raw_spin_unlock_irqrestore(&s->stage_lock, flags);
 	if (d->lost_count)
 		pr_warn_ratelimited("%s: firmware overwrote %llu sample(s) before the drain read them (in the stream as a LOST record)\n",
 				    s->dd->name, d->lost_count);
+	if (d->stalled)
+		pr_warn_ratelimited("%s: the firmware's buffer stays a lap ahead of the drain: the run ends (END, stalled)\n",
+				    s->dd->name);
 }
 
 /* PERF_EVENT_IOC_PERIOD: the firmware's period changes while it runs. */
@@ -733,8 +812,8 @@ int mlx5_diag_session_create(struct mlx5_diag_dev *dd,
 	hrtimer_init(&s->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	s->timer.function = mlx5_diag_session_tick;
 	s->interval_ns = MLX5_DIAG_DRAIN_MIN_NS;
-	s->stage_cap = mlx5_diag_rec_samples_size(MLX5_DIAG_FORMAT_0, max,
-						  MLX5_DIAG_DRAIN_MAX_SAMPLES) +
+	s->stage_cap = mlx5_diag_session_samples_bytes(MLX5_DIAG_FORMAT_0, max,
+						       MLX5_DIAG_DRAIN_MAX_SAMPLES) +
 		       2 * MLX5_DIAG_STAGE_CTRL_BYTES;
 	s->stage = kvzalloc(s->stage_cap, GFP_KERNEL);
 	s->chunk.session_cap = mlx5_diag_rec_session_size(max);
@@ -780,7 +859,9 @@ void mlx5_diag_session_destroy(struct mlx5_diag_session *s)
 /*
  * The AUX area of a session leader, mapped contiguously. In snapshot
  * (overwrite) mode it holds two of the largest chunks the session may
- * need (any group the device takes, in the session's format).
+ * need (any group the device takes, in the session's format); otherwise
+ * the largest SESSION record (a group of every ID the device takes) and
+ * the bytes always kept free, or the stream could never start.
  */
 void *mlx5_diag_session_setup_aux(struct perf_event *event, void **pages,
 				  int nr_pages, bool overwrite)
@@ -810,6 +891,15 @@ void *mlx5_diag_session_setup_aux(struct perf_event *event, void **pages,
 				    nr_pages, (unsigned long)nr_pages << PAGE_SHIFT);
 		return NULL;
 	}
+	min = mlx5_diag_rec_session_size(s->dd->fw.caps.max_ids) +
+	      MLX5_DIAG_AUX_RESERVE;
+	if (!overwrite && ((size_t)nr_pages << PAGE_SHIFT) <= min) {
+		pr_info_ratelimited("%s: AUX area refused: more than %zu bytes needed (a SESSION record of %u data IDs, %d bytes kept free), %d pages have %lu\n",
+				    event->pmu->name, min,
+				    s->dd->fw.caps.max_ids, MLX5_DIAG_AUX_RESERVE,
+				    nr_pages, (unsigned long)nr_pages << PAGE_SHIFT);
+		return NULL;
+	}
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	pglist = kcalloc(nr_pages, sizeof(*pglist), GFP_KERNEL);
 	if (!b || !pglist)
@@ -819,6 +909,7 @@ void *mlx5_diag_session_setup_aux(struct perf_event *event, void **pages,
 	b->base = vmap(pglist, nr_pages, VM_MAP, PAGE_KERNEL);
 	if (!b->base)
 		goto err;
+	b->s = s;
 	b->size = (size_t)nr_pages << PAGE_SHIFT;
 	b->overwrite = overwrite;
 	kfree(pglist);
@@ -831,10 +922,16 @@ err:
 	return NULL;
 }
 
+/*
+ * The leader's AUX area goes (unmapped, the leader still there: its mmap
+ * holds its file): records are discarded again until another is mapped.
+ */
 void mlx5_diag_session_free_aux(void *aux)
 {
 	struct mlx5_diag_aux_buf *b = aux;
 
+	WRITE_ONCE(b->s->aux_mapped, false);
+	WRITE_ONCE(b->s->aux_overwrite, false);
 	vunmap(b->base);
 	kfree(b);
 }

@@ -30,6 +30,7 @@ enum mlx5_diag_cap {
 	MLX5_DIAG_CAP_MAX_DATA_IDS,
 	MLX5_DIAG_CAP_LOG_MAX_SAMPLES,
 	MLX5_DIAG_CAP_MIN_SAMPLE_PERIOD_NS,
+	MLX5_DIAG_CAP_MAX_SAMPLE_PERIOD_NS,
 	MLX5_DIAG_CAP_DEVICE_FREQUENCY_KHZ,
 	MLX5_DIAG_CAP_MODES,
 	MLX5_DIAG_CAP_SYNC,
@@ -91,6 +92,9 @@ static ssize_t mlx5_diag_caps_show(struct device *dev,
 		return sysfs_emit(buf, "%llu\n",
 				  mlx5_diag_clocks_to_ns(caps,
 							 1ULL << caps->log_min_sample_period));
+	case MLX5_DIAG_CAP_MAX_SAMPLE_PERIOD_NS:
+		return sysfs_emit(buf, "%llu\n",
+				  mlx5_diag_engine_session_max_period_ns(caps));
 	case MLX5_DIAG_CAP_DEVICE_FREQUENCY_KHZ:
 		return sysfs_emit(buf, "%u\n", caps->freq_khz);
 	case MLX5_DIAG_CAP_MODES:
@@ -130,6 +134,7 @@ static ssize_t mlx5_diag_caps_show(struct device *dev,
 MLX5_DIAG_CAP_ATTR(max_data_ids, MLX5_DIAG_CAP_MAX_DATA_IDS);
 MLX5_DIAG_CAP_ATTR(log_max_samples, MLX5_DIAG_CAP_LOG_MAX_SAMPLES);
 MLX5_DIAG_CAP_ATTR(min_sample_period_ns, MLX5_DIAG_CAP_MIN_SAMPLE_PERIOD_NS);
+MLX5_DIAG_CAP_ATTR(max_sample_period_ns, MLX5_DIAG_CAP_MAX_SAMPLE_PERIOD_NS);
 MLX5_DIAG_CAP_ATTR(device_frequency_khz, MLX5_DIAG_CAP_DEVICE_FREQUENCY_KHZ);
 MLX5_DIAG_CAP_ATTR(modes, MLX5_DIAG_CAP_MODES);
 MLX5_DIAG_CAP_ATTR(sync, MLX5_DIAG_CAP_SYNC);
@@ -148,6 +153,7 @@ static struct attribute *mlx5_diag_caps_attrs[] = {
 	&mlx5_diag_caps_attr_max_data_ids.attr.attr,
 	&mlx5_diag_caps_attr_log_max_samples.attr.attr,
 	&mlx5_diag_caps_attr_min_sample_period_ns.attr.attr,
+	&mlx5_diag_caps_attr_max_sample_period_ns.attr.attr,
 	&mlx5_diag_caps_attr_device_frequency_khz.attr.attr,
 	&mlx5_diag_caps_attr_modes.attr.attr,
 	&mlx5_diag_caps_attr_sync.attr.attr,
@@ -238,6 +244,7 @@ enum mlx5_diag_engine_file {
 	MLX5_DIAG_ENG_TAKEOVERS,
 	MLX5_DIAG_ENG_SET_FAILURES,
 	MLX5_DIAG_ENG_DISABLE_RETRIES,
+	MLX5_DIAG_ENG_FOREIGN_CONFIGS,
 };
 
 static ssize_t mlx5_diag_engine_show(struct device *dev,
@@ -263,6 +270,8 @@ static ssize_t mlx5_diag_engine_show(struct device *dev,
 		return sysfs_emit(buf, "%llu\n", st.set_failures);
 	case MLX5_DIAG_ENG_DISABLE_RETRIES:
 		return sysfs_emit(buf, "%llu\n", st.disable_retries);
+	case MLX5_DIAG_ENG_FOREIGN_CONFIGS:
+		return sysfs_emit(buf, "%llu\n", st.foreign_configs);
 	}
 	return -EINVAL;
 }
@@ -277,6 +286,7 @@ MLX5_DIAG_ENGINE_ATTR(counter_resets, MLX5_DIAG_ENG_COUNTER_RESETS);
 MLX5_DIAG_ENGINE_ATTR(takeovers, MLX5_DIAG_ENG_TAKEOVERS);
 MLX5_DIAG_ENGINE_ATTR(set_failures, MLX5_DIAG_ENG_SET_FAILURES);
 MLX5_DIAG_ENGINE_ATTR(disable_retries, MLX5_DIAG_ENG_DISABLE_RETRIES);
+MLX5_DIAG_ENGINE_ATTR(foreign_configs, MLX5_DIAG_ENG_FOREIGN_CONFIGS);
 
 static struct attribute *mlx5_diag_engine_attrs[] = {
 	&mlx5_diag_engine_attr_state.attr.attr,
@@ -286,6 +296,7 @@ static struct attribute *mlx5_diag_engine_attrs[] = {
 	&mlx5_diag_engine_attr_takeovers.attr.attr,
 	&mlx5_diag_engine_attr_set_failures.attr.attr,
 	&mlx5_diag_engine_attr_disable_retries.attr.attr,
+	&mlx5_diag_engine_attr_foreign_configs.attr.attr,
 	NULL
 };
 

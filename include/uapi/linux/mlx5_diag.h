@@ -309,6 +309,7 @@ enum mlx5_diag_end_reason {
 	MLX5_DIAG_END_REMOVED	= 2,	/* the device was removed */
 	MLX5_DIAG_END_TAKEN	= 3,	/* another agent took the engine */
 	MLX5_DIAG_END_FULL	= 4,	/* single mode: the firmware buffer is full */
+	MLX5_DIAG_END_STALLED	= 5,	/* the firmware never let the drain catch up */
 };
 
 /* MLX5_DIAG_REC_END: the run ends; next_seq samples were taken. */

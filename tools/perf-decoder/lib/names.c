@@ -71,6 +71,7 @@ static const char *const end_reason_names[] = {
 	[MLX5_DIAG_END_REMOVED] = "removed",
 	[MLX5_DIAG_END_TAKEN] = "taken",
 	[MLX5_DIAG_END_FULL] = "full",
+	[MLX5_DIAG_END_STALLED] = "stalled",
 };
 
 const char *mlx5diag_end_reason_name(unsigned int reason)

@@ -693,7 +693,8 @@ static void drain_until(struct session *s, uint64_t deadline, int stop_on_events
 		 * samples: the command runs on.
 		 */
 		if (s->truncated || s->count.end_reason == MLX5_DIAG_END_REMOVED ||
-		    s->count.end_reason == MLX5_DIAG_END_TAKEN)
+		    s->count.end_reason == MLX5_DIAG_END_TAKEN ||
+		    s->count.end_reason == MLX5_DIAG_END_STALLED)
 			break;
 		if (pfd.revents & (POLLHUP | POLLERR))
 			break;
@@ -707,6 +708,7 @@ static const char *end_reason_text(uint32_t r)
 	case MLX5_DIAG_END_REMOVED:	return "the device was removed";
 	case MLX5_DIAG_END_TAKEN:	return "another agent took the engine";
 	case MLX5_DIAG_END_FULL:	return "single mode: the firmware buffer is full";
+	case MLX5_DIAG_END_STALLED:	return "the firmware never let the drain catch up";
 	}
 	return "unknown reason";
 }

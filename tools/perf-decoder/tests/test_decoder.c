@@ -1683,6 +1683,7 @@ static void names_cover_every_value(void)
 	CHECK_STR(mlx5diag_lost_cause_name(MLX5_DIAG_LOST_RESET), "reset", "cause 3");
 	CHECK_STR(mlx5diag_lost_cause_name(4), "unknown", "cause 4");
 	CHECK_STR(mlx5diag_end_reason_name(MLX5_DIAG_END_FULL), "full", "reason");
+	CHECK_STR(mlx5diag_end_reason_name(MLX5_DIAG_END_STALLED), "stalled", "reason");
 	CHECK_STR(mlx5diag_format_name(2), "format2", "format");
 	CHECK_STR(mlx5diag_ts_source_name(1), "rtc", "ts source");
 	CHECK_STR(mlx5diag_vclass_name(MLX5_DIAG_VCLASS_STAT_MAX), "stat_max",

@@ -2,15 +2,22 @@
 /*
  * KUnit: the engine state machine against the emulator's firmware core,
  * with time under the test's control: the configuration planner, exact
- * counting in both counting modes, and every transition and error path
- * (failed SET, failed disable, takeover by another agent and its end,
- * forced takeover that never ran, removal and return of the device).
+ * counting in both counting modes (reprogramming loses nothing), and every
+ * transition and error path (failed SET, failed disable, takeover by
+ * another agent and its end, forced takeover that never ran, removal and
+ * return of the device, a session's members outliving its leader), the
+ * sampling session's drain (late drains, failing and busy queries), and
+ * lockless reads against a concurrent poll.
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/kthread.h>
 #include <linux/slab.h>
 
 #include "mlx5_diag_engine.h"
 #include "sim/sim.h"
+#include "test_bits.h"
 
 #define ET_PORT_TX_PACKETS	0x1140000300000001ULL
 #define ET_PORT_RX_BYTES	0x1020000100000000ULL
@@ -36,13 +43,39 @@ struct et {
 	struct mlx5_diag_fw fw;
 	struct mlx5_diag_engine eng;
 	bool engine_ready;
+	/* the transport fails each QUERY_DIAGNOSTIC_PARAMS right after a SET */
+	bool fail_query_after_set;
+	bool after_set;
+	/* probe: each command reads the counts of two slots, as an NMI would */
+	bool probe;
+	unsigned int probe_slot[2];
+	u64 probe_want[2];
+	u64 *probe_snap;
+	unsigned int probes, probe_bad;
 };
+
+#define ET_OP_QUERY_PARAMS	0x819
+#define ET_OP_SET_PARAMS	0x820
 
 static int et_exec(struct mlx5_diag_aux_dev *aux, const void *in, int inlen,
 		   void *out, int outlen)
 {
 	struct et *t = container_of(aux, struct et, aux);
+	u16 op = tb_get(in, 0, 16);
+	bool after_set = t->after_set;
+	unsigned int i, s;
 
+	t->after_set = op == ET_OP_SET_PARAMS;
+	if (t->fail_query_after_set && after_set && op == ET_OP_QUERY_PARAMS)
+		return -EIO;
+	for (i = 0; t->probe && i < 2; i++) {
+		s = t->probe_slot[i];
+		mlx5_diag_engine_snapshot(&t->eng, t->probe_snap);
+		if (mlx5_diag_engine_read(&t->eng, s) != t->probe_want[i] ||
+		    t->probe_snap[s] != t->probe_want[i])
+			t->probe_bad++;
+		t->probes += !i;
+	}
 	return mlx5_diag_sim_fw_exec(t->sim, t->now, in, inlen, out, outlen);
 }
 
@@ -212,8 +245,16 @@ static void engine_plan_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_plan(&in, &p, &why), -EBUSY);
 	KUNIT_EXPECT_NOT_NULL(test, why);
 
-	/* more ids than the device takes */
+	/* an RTC session's timestamp source, and never in counting */
+	count[1] = 3;
+	session.rtc = true;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_plan(&in, &p, &why), 0);
+	KUNIT_EXPECT_TRUE(test, p.rtc);
 	in.session = NULL;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_plan(&in, &p, &why), 0);
+	KUNIT_EXPECT_FALSE(test, p.rtc);
+
+	/* more ids than the device takes */
 	in.nr_count = 3;
 	caps.max_ids = 2;
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_plan(&in, &p, &why), -ENOSPC);
@@ -432,6 +473,46 @@ static void engine_public_folded_test(struct kunit *test)
 				 mlx5_diag_sim_clocks_to_ns(last, 156250)));
 	mlx5_diag_engine_count_put(&t->eng, a, false);
 	mlx5_diag_engine_count_put(&t->eng, b, false);
+	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_engine_enabled(t->sim));
+}
+
+/*
+ * Another id opened and closed while one is counted reprograms the
+ * firmware, which starts its counters again at engine time 0: the counted
+ * id loses nothing to it, though in folded mode a configuration's first
+ * sample comes one period after its SET.
+ */
+static void engine_reprogram_keeps_counts_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	u64 period_ns, seg_ns, want;
+	unsigned int a, b, i, lp;
+
+	et_public(test);
+	et_bind(test);
+	a = et_get(test, ET_FW_TX_PACKETS, &et_counter, false, 0);
+	KUNIT_ASSERT_EQ(test, t->eng.programmed.mode, MLX5_DIAG_FW_REPETITIVE);
+	lp = t->eng.programmed.log_sample_period;
+	period_ns = mlx5_diag_sim_clocks_to_ns(1ULL << lp, 156250);
+	/* each configuration runs 4 periods and a half: samples 0..3 */
+	seg_ns = mlx5_diag_sim_clocks_to_ns(4ULL << lp, 156250);
+	/* a new id's first sample is its baseline */
+	want = et_model(ET_FW_TX_PACKETS,
+			mlx5_diag_sim_clocks_to_ns(1ULL << lp, 156250), seg_ns);
+	t->now += 4 * period_ns + period_ns / 2;
+	for (i = 0; i < 3; i++) {
+		b = et_get(test, ET_FW_RX_STEERING, &et_counter, false, 0);
+		t->now += 4 * period_ns + period_ns / 2;
+		mlx5_diag_engine_count_put(&t->eng, b, false);
+		t->now += 4 * period_ns + period_ns / 2;
+		/* two more configurations, each counted from its SET */
+		want += 2 * et_model(ET_FW_TX_PACKETS, 0, seg_ns);
+	}
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, a), want);
+	KUNIT_EXPECT_EQ(test, et_stats(t).counter_resets, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 0);
+	mlx5_diag_engine_count_put(&t->eng, a, false);
 	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_engine_enabled(t->sim));
 }
 
@@ -1030,7 +1111,530 @@ static void engine_session_owned_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, mlx5_diag_sim_fw_foreign_owner(t->sim));
 }
 
+/*
+ * A session whose QUERY after the SET reports a larger buffer, another id
+ * list or a period of 2^64 clocks does not start: FOREIGN, counted, and
+ * nothing drained from it.
+ */
+static void engine_session_lies_test(struct kunit *test)
+{
+	static const struct {
+		enum mlx5_diag_sim_lie lie;
+		u32 value;
+	} lies[] = {
+		{ MLX5_DIAG_SIM_LIE_PARAMS_LOG_NUM, 16 },
+		{ MLX5_DIAG_SIM_LIE_PARAMS_NUM_IDS, 16 },
+		{ MLX5_DIAG_SIM_LIE_PARAMS_LOG_PERIOD, 64 },
+	};
+	struct et *t = test->priv;
+	struct mlx5_diag_session_opts o = { .mode = MLX5_DIAG_FW_REPETITIVE };
+	unsigned int i;
+	struct es *s;
+
+	for (i = 0; i < ARRAY_SIZE(lies); i++) {
+		if (i) {
+			et_exit(test);
+			KUNIT_ASSERT_EQ(test, et_init(test), 0);
+			t = test->priv;
+		}
+		s = es_init(test, false, 0, 1000);
+		es_claim(test, s);
+		KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_lie(t->sim, lies[i].lie,
+							       lies[i].value), 0);
+		o.log_sample_period = t->fw.caps.log_min_sample_period;
+		KUNIT_EXPECT_EQ(test,
+				mlx5_diag_engine_session_program(&t->eng, &o, 0,
+								 &s->actual),
+				-EBUSY);
+		KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_FOREIGN);
+		KUNIT_EXPECT_EQ(test, et_stats(t).foreign_configs, 1);
+		t->now += 10000000;
+		KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_drain(&t->eng,
+								     &s->d),
+				-EBUSY);
+		mlx5_diag_engine_session_release(&t->eng);
+		mlx5_diag_engine_session_put(&t->eng, s->slot[0]);
+		mlx5_diag_engine_session_put(&t->eng, s->slot[1]);
+	}
+}
+
+/*
+ * A period change whose QUERY reports a period of 2^64 clocks ends the
+ * session's ownership; one whose QUERY fails keeps the SET's configuration
+ * (no stale one sent by the next change).
+ */
+static void engine_session_period_answers_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 0, 1000);
+	u8 lp = t->fw.caps.log_min_sample_period, actual = 0;
+	struct mlx5_diag_fw_params q = {};
+
+	q.ids = kunit_kcalloc(test, t->fw.caps.max_ids, sizeof(u64), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, q.ids);
+	es_claim(test, s);
+	t->fail_query_after_set = true;
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp + 1,
+							      &actual), 0);
+	KUNIT_EXPECT_EQ(test, actual, lp + 1);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp + 2,
+							      &actual), 0);
+	t->fail_query_after_set = false;
+	/* the firmware runs the session's ids at the last period set */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_fw_query_params(&t->fw, &q), 0);
+	KUNIT_EXPECT_TRUE(test, q.enable);
+	KUNIT_EXPECT_EQ(test, q.num_ids, 2);
+	KUNIT_EXPECT_EQ(test, q.ids[0], s->ids[0]);
+	KUNIT_EXPECT_EQ(test, q.ids[1], s->ids[1]);
+	KUNIT_EXPECT_EQ(test, q.log_sample_period, lp + 2);
+	KUNIT_EXPECT_TRUE(test, mlx5_diag_engine_session_owned(&t->eng));
+
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_PARAMS_LOG_PERIOD,
+						 64), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp,
+							      &actual), -EBUSY);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_FOREIGN);
+	KUNIT_EXPECT_EQ(test, et_stats(t).foreign_configs, 1);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_drain(&t->eng, &s->d),
+			-EBUSY);
+	mlx5_diag_engine_session_release(&t->eng);
+	mlx5_diag_engine_session_put(&t->eng, s->slot[0]);
+	mlx5_diag_engine_session_put(&t->eng, s->slot[1]);
+}
+
+/*
+ * A ring whose every slot is a lap ahead of the drain: each drain skips at
+ * most one batch (no more than a lap), reports it lost and returns; once
+ * MLX5_DIAG_DRAIN_MAX_SKIP_LAPS laps went by without a sample, the drain
+ * says the run is stalled. Before, the drain skipped forever.
+ */
+static void es_ahead_case(struct kunit *test, bool pub)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, pub, 6, 1000);
+	unsigned int nslots, drains = 0, bound;
+	u64 lost = 0, next = 0;
+
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	/* 32 slots, drained in batches of 32: a lap a drain */
+	nslots = 1U << s->actual.log_num_of_samples;
+	KUNIT_ASSERT_EQ(test, nslots, 32);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 3), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 4);
+	next = 4;
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_RING_AHEAD, 1),
+			0);
+	/* batches of nslots: MAX_SKIP_LAPS laps skipped, then one more */
+	bound = MLX5_DIAG_DRAIN_MAX_SKIP_LAPS + 1;
+	for (drains = 1; drains <= bound; drains++) {
+		t->now += 1000000;
+		KUNIT_ASSERT_EQ(test,
+				mlx5_diag_engine_session_drain(&t->eng, &s->d), 0);
+		KUNIT_EXPECT_EQ(test, s->d.n, 0);
+		KUNIT_EXPECT_GT(test, s->d.lost_count, 0);
+		KUNIT_EXPECT_EQ(test, s->d.lost_first, next);
+		KUNIT_EXPECT_EQ(test, s->d.first_seq,
+				s->d.lost_first + s->d.lost_count);
+		next = s->d.first_seq;
+		lost += s->d.lost_count;
+		if (s->d.stalled)
+			break;
+	}
+	KUNIT_EXPECT_TRUE(test, s->d.stalled);
+	KUNIT_EXPECT_EQ(test, drains, bound);
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, lost);
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_RING_AHEAD, 0),
+			0);
+	es_close(test, s);
+}
+
+static void engine_session_ahead_test(struct kunit *test)
+{
+	es_ahead_case(test, false);
+}
+
+static void engine_session_ahead_public_test(struct kunit *test)
+{
+	es_ahead_case(test, true);
+}
+
+/*
+ * A drain more than two laps late whose queries read less than a lap (the
+ * drain's room): the loss is exactly what the firmware overwrote, every
+ * sample left in the buffer is delivered, in order, by this drain and the
+ * next ones.
+ */
+static void engine_session_late_drain_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 8, 1000);
+	struct mlx5_diag_sim_stats st;
+	u64 last, next;
+
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_ASSERT_EQ(test, s->actual.log_num_of_samples, 7);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 9), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 10);
+	/* 128 slots, 64 samples a drain; samples 10..238 overwritten */
+	last = 10 + 2 * 128 + 100;
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, last), 0);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.samples_overwritten, last + 1 - 128 - 10);
+	KUNIT_EXPECT_EQ(test, s->d.lost_first, 10);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, st.samples_overwritten);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, last + 1 - 128);
+	KUNIT_EXPECT_EQ(test, s->d.n, ES_CAP);
+	es_check(test, s);
+	for (next = s->d.first_seq + s->d.n; next <= last;
+	     next += s->d.n) {
+		KUNIT_EXPECT_EQ(test, es_drain(test, s, last), 0);
+		KUNIT_EXPECT_EQ(test, s->d.first_seq, next);
+		KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+		KUNIT_ASSERT_GT(test, s->d.n, 0);
+		es_check(test, s);
+	}
+	KUNIT_EXPECT_EQ(test, next, last + 1);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, last), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 0);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.samples_overwritten, last + 1 - 128 - 10);
+	KUNIT_EXPECT_EQ(test, st.samples_returned + st.samples_overwritten,
+			st.samples_produced);
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, st.samples_overwritten);
+	es_close(test, s);
+}
+
+/*
+ * The second query of a drain fails: the drain returns its errno with
+ * what the first one fetched (and the loss it found), and the next drain
+ * goes on from there. Samples delivered + lost = samples produced. A
+ * RES_BUSY query is tried again; a RES_BUSY that lasts is an error to
+ * retry (-EAGAIN), never another agent (-EBUSY ends a session).
+ */
+static void es_query_fails_case(struct kunit *test, u8 status, int want)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 8, 1000);
+	struct mlx5_diag_sim_stats st;
+	u64 delivered = 0, lost = 0, next;
+
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_ASSERT_EQ(test, s->actual.log_num_of_samples, 7);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 9), 0);
+	delivered += s->d.n;
+	/*
+	 * 128 slots, 64 samples a drain. At sample 158, 10..30 are
+	 * overwritten; the first query (slots 10..73) skips 21 later-lap
+	 * samples and takes 31..73, the second one (from slot 74) fails.
+	 */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_fail_query_at(t->sim, 74, status),
+			0);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 158), want);
+	KUNIT_EXPECT_EQ(test, s->d.lost_first, 10);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 21);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 31);
+	KUNIT_EXPECT_EQ(test, s->d.n, want ? 43 : ES_CAP);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_SESSION);
+	es_check(test, s);
+	next = s->d.first_seq + s->d.n;
+	delivered += s->d.n;
+	lost += s->d.lost_count;
+	do {
+		KUNIT_EXPECT_EQ(test, es_drain(test, s, 158), 0);
+		KUNIT_EXPECT_EQ(test, s->d.first_seq, next);
+		KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+		es_check(test, s);
+		next += s->d.n;
+		delivered += s->d.n;
+	} while (s->d.n);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.samples_produced, 159);
+	KUNIT_EXPECT_EQ(test, delivered + lost, st.samples_produced);
+	KUNIT_EXPECT_EQ(test, lost, st.samples_overwritten);
+
+	/* RES_BUSY on every try of a query: retried by the next drain */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_fail_next(t->sim, 4, 0x6, 0), 0);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 161), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, s->d.n, 0);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_SESSION);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 161), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 159);
+	KUNIT_EXPECT_EQ(test, s->d.n, 3);
+	es_check(test, s);
+	es_close(test, s);
+}
+
+static void engine_session_query_fails_test(struct kunit *test)
+{
+	es_query_fails_case(test, 0x1, -EIO);
+}
+
+static void engine_session_query_busy_test(struct kunit *test)
+{
+	es_query_fails_case(test, 0x6, 0);
+}
+
+/* ---- reads from any context against a concurrent poll ---- */
+
+/*
+ * A read that interrupts a drain (an NMI landing in its fold) gets the
+ * counts of the last completed poll or drain, never part of a fold: the
+ * transport reads them at each of the drain's queries, the second one
+ * coming after the first one's 43 samples were folded.
+ */
+static void engine_read_in_drain_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 8, 1000);
+	unsigned int i;
+
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 9), 0);
+	t->probe_snap = kunit_kcalloc(test, t->fw.caps.max_ids, sizeof(u64),
+				      GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->probe_snap);
+	for (i = 0; i < 2; i++) {
+		t->probe_slot[i] = s->slot[i];
+		t->probe_want[i] = mlx5_diag_engine_read(&t->eng, s->slot[i]);
+	}
+	t->probe = true;
+	/* as engine_session_query_fails_test: two queries, 64 samples */
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 158), 0);
+	t->probe = false;
+	KUNIT_EXPECT_EQ(test, s->d.n, ES_CAP);
+	KUNIT_EXPECT_EQ(test, t->probes, 2);
+	KUNIT_EXPECT_EQ(test, t->probe_bad, 0);
+	/* and once the drain is done, its samples are in the counts */
+	for (i = 0; i < 2; i++)
+		KUNIT_EXPECT_GT(test, mlx5_diag_engine_read(&t->eng, s->slot[i]),
+				t->probe_want[i]);
+	es_close(test, s);
+}
+
+#define ER_POLLS	200	/* generations published */
+
+/* What one reader saw: every snapshot that differs from the one before. */
+struct er_seen {
+	u64 (*pair)[2];
+	unsigned int n;
+	u64 reads;
+	bool backwards;		/* a single read went below the one before */
+	u64 last;
+};
+
+struct er {
+	struct mlx5_diag_engine *eng;
+	unsigned int slot[2];
+	u64 *snap;		/* caps.max_ids, the hard-IRQ reader's */
+	struct er_seen irq, thread;
+	struct hrtimer timer;
+	bool stop;
+};
+
+static void er_read(struct er *r, struct er_seen *seen, u64 *snap)
+{
+	u64 v = mlx5_diag_engine_read(r->eng, r->slot[0]);
+
+	if (v < seen->last)
+		seen->backwards = true;
+	seen->last = v;
+	mlx5_diag_engine_snapshot(r->eng, snap);
+	seen->reads++;
+	if (seen->n && seen->pair[seen->n - 1][0] == snap[r->slot[0]] &&
+	    seen->pair[seen->n - 1][1] == snap[r->slot[1]])
+		return;
+	if (seen->n == ER_POLLS + 1)
+		return;
+	seen->pair[seen->n][0] = snap[r->slot[0]];
+	seen->pair[seen->n++][1] = snap[r->slot[1]];
+}
+
+/* A hard-IRQ reader, as perf's timer-driven PERF_SAMPLE_READ is. */
+static enum hrtimer_restart er_tick(struct hrtimer *timer)
+{
+	struct er *r = container_of(timer, struct er, timer);
+
+	if (READ_ONCE(r->stop))
+		return HRTIMER_NORESTART;
+	er_read(r, &r->irq, r->snap);
+	hrtimer_forward_now(timer, ns_to_ktime(50 * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
+static int er_thread(void *arg)
+{
+	struct er *r = arg;
+	u64 *snap = kcalloc(r->eng->fw->caps.max_ids, sizeof(u64), GFP_KERNEL);
+
+	while (snap && !READ_ONCE(r->stop)) {
+		er_read(r, &r->thread, snap);
+		cond_resched();
+	}
+	kfree(snap);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/* Until both readers read again (10 ms at most): they see every generation. */
+static void er_wait(struct er *r)
+{
+	u64 irq = READ_ONCE(r->irq.reads), thread = READ_ONCE(r->thread.reads);
+	unsigned int i;
+
+	for (i = 0; i < 200; i++) {
+		if (READ_ONCE(r->irq.reads) > irq &&
+		    READ_ONCE(r->thread.reads) > thread)
+			return;
+		usleep_range(20, 50);
+	}
+}
+
+/* Every snapshot a reader took is one the poller published, in order. */
+static void er_check(struct kunit *test, const char *who,
+		     const struct er_seen *seen, u64 (*pub)[2],
+		     unsigned int npub)
+{
+	unsigned int i, k = 0;
+
+	KUNIT_EXPECT_GT_MSG(test, seen->n, ER_POLLS / 2,
+			    "%s saw few generations", who);
+	KUNIT_EXPECT_FALSE_MSG(test, seen->backwards,
+			       "%s: a count went backwards", who);
+	for (i = 0; i < seen->n; i++) {
+		while (k < npub && (pub[k][0] != seen->pair[i][0] ||
+				    pub[k][1] != seen->pair[i][1]))
+			k++;
+		if (k == npub) {
+			KUNIT_FAIL(test, "%s: snapshot %u (%llu, %llu) unpublished or late",
+				   who, i, seen->pair[i][0], seen->pair[i][1]);
+			return;
+		}
+	}
+	kunit_info(test, "%s: %llu reads, %u generations seen", who,
+		   seen->reads, seen->n);
+}
+
+/*
+ * perf reads counts from any context (hard IRQ, NMI) while the poller
+ * folds and publishes them: a reader on another CPU and one in hard IRQ
+ * on the poller's CPU never wait for the poller (which keeps interrupts
+ * on), never see a count go backwards, and every snapshot they take of
+ * two counts is one generation the poller published (none torn).
+ */
+static void engine_read_concurrent_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	u64 (*pub)[2];
+	struct task_struct *th;
+	struct er *r;
+	unsigned int i;
+
+	et_bind(test);
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	pub = kunit_kcalloc(test, ER_POLLS + 1, sizeof(*pub), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_NOT_NULL(test, pub);
+	r->irq.pair = kunit_kcalloc(test, ER_POLLS + 1, sizeof(*pub), GFP_KERNEL);
+	r->thread.pair = kunit_kcalloc(test, ER_POLLS + 1, sizeof(*pub),
+				       GFP_KERNEL);
+	r->snap = kunit_kcalloc(test, t->fw.caps.max_ids, sizeof(u64),
+				GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r->irq.pair);
+	KUNIT_ASSERT_NOT_NULL(test, r->thread.pair);
+	KUNIT_ASSERT_NOT_NULL(test, r->snap);
+	r->eng = &t->eng;
+	r->slot[0] = et_get(test, ET_PORT_TX_PACKETS, &et_counter, false, 0);
+	r->slot[1] = et_get(test, ET_READ_LAT_PACKETS, &et_sum, false, 0);
+	pub[0][0] = mlx5_diag_engine_read(&t->eng, r->slot[0]);
+	pub[0][1] = mlx5_diag_engine_read(&t->eng, r->slot[1]);
+	th = kthread_run(er_thread, r, "mlx5_diag_er");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(th));
+	hrtimer_init(&r->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	r->timer.function = er_tick;
+	hrtimer_start(&r->timer, ns_to_ktime(50 * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	for (i = 1; i <= ER_POLLS; i++) {
+		KUNIT_EXPECT_FALSE(test, irqs_disabled());
+		t->now += 100000;
+		mlx5_diag_engine_poll(&t->eng);
+		pub[i][0] = mlx5_diag_engine_read(&t->eng, r->slot[0]);
+		pub[i][1] = mlx5_diag_engine_read(&t->eng, r->slot[1]);
+		KUNIT_EXPECT_GE(test, pub[i][0], pub[i - 1][0]);
+		er_wait(r);
+	}
+	WRITE_ONCE(r->stop, true);
+	hrtimer_cancel(&r->timer);
+	kthread_stop(th);
+	KUNIT_EXPECT_EQ(test, pub[ER_POLLS][0],
+			et_model(ET_PORT_TX_PACKETS, 0,
+				 et_engine_ns(t, 1000, t->now)));
+	er_check(test, "hard-IRQ reader", &r->irq, pub, ER_POLLS + 1);
+	er_check(test, "thread reader", &r->thread, pub, ER_POLLS + 1);
+	mlx5_diag_engine_count_put(&t->eng, r->slot[0], false);
+	mlx5_diag_engine_count_put(&t->eng, r->slot[1], false);
+}
+
 /* log2 of the nearest power-of-two number of clocks, within the device's */
+/*
+ * The leader goes while a member stays open: the member's count freezes,
+ * its id is in no counting configuration, and it does not keep a new
+ * session out.
+ */
+static void engine_session_orphan_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 0, 1000);
+	unsigned int a, c, orphan;
+	u64 frozen;
+
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 2), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 3);
+	mlx5_diag_engine_session_release(&t->eng);
+	mlx5_diag_engine_session_put(&t->eng, s->slot[0]);
+	orphan = s->slot[1];
+	frozen = mlx5_diag_engine_read(&t->eng, orphan);
+	/* counting another id programs that id alone */
+	a = et_get(test, ET_PORT_RX_BYTES, &et_counter, false, 0);
+	KUNIT_EXPECT_EQ(test, t->eng.programmed.num_ids, 1);
+	KUNIT_EXPECT_EQ(test, t->eng.programmed.ids[0], ET_PORT_RX_BYTES);
+	/* and counting the orphan's id does not share its frozen slot */
+	c = et_get(test, s->ids[1], s->e[1], false, 0);
+	KUNIT_EXPECT_NE(test, c, orphan);
+	t->now += 10000000;
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, orphan), frozen);
+	mlx5_diag_engine_count_put(&t->eng, a, false);
+	mlx5_diag_engine_count_put(&t->eng, c, false);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_OFF);
+	/* a new session of the same ids runs beside the orphan */
+	es_claim(test, s);
+	KUNIT_EXPECT_NE(test, s->slot[1], orphan);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 2), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 3);
+	es_check(test, s);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, s->slot[0]),
+			es_counted(test, s, 0, 0, 2));
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, orphan), frozen);
+	es_close(test, s);
+	mlx5_diag_engine_session_put(&t->eng, orphan);
+	KUNIT_EXPECT_EQ(test, t->eng.users, 0);
+}
+
 static void engine_session_log_period_test(struct kunit *test)
 {
 	const struct mlx5_diag_caps caps = {
@@ -1047,11 +1651,147 @@ static void engine_session_log_period_test(struct kunit *test)
 			mlx5_diag_engine_session_log_period(&caps, 1342177), 18);
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_log_period(&caps, 1), 14);
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_log_period(&caps, 0), 14);
-	/* 1000 s: 2^37 clocks and more, the deepest period is 2^35 */
+	/* 1000 s: 2^37 clocks and more, the public dialect's deepest 2^30 */
 	KUNIT_EXPECT_EQ(test,
 			mlx5_diag_engine_session_log_period(&caps,
 							    1000000000000ULL),
+			30);
+}
+
+/*
+ * The longest period: 2^35 clocks with 64-bit timestamps, 2^30 with the
+ * public dialect's 32 (the drain tells a later timestamp from an earlier
+ * one within 2^31 clocks). At its edge and far beyond it the log period
+ * saturates, never overflowing (U64_MAX ns once made a divide error).
+ */
+static void engine_session_max_period_test(struct kunit *test)
+{
+	struct mlx5_diag_caps caps = {
+		.freq_khz = 156250, .log_min_sample_period = 14,
+		.model64 = true,
+	};
+	u64 max;
+
+	KUNIT_EXPECT_EQ(test, mlx5_diag_fw_max_log_period(&caps), 35);
+	/* 2^35 clocks at 156.25 MHz: 219902325555.2 ns */
+	max = mlx5_diag_engine_session_max_period_ns(&caps);
+	KUNIT_EXPECT_EQ(test, max, 219902325555ULL);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_log_period(&caps, max),
 			35);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_log_period(&caps, max + 1), 35);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_log_period(&caps, max - 1), 35);
+	/* 0.75 * 2^35 clocks is nearer 2^34 than 2^35 */
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_log_period(&caps,
+							    max / 4 * 3 - 1),
+			34);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_log_period(&caps, U64_MAX), 35);
+
+	caps.model64 = false;
+	KUNIT_EXPECT_EQ(test, mlx5_diag_fw_max_log_period(&caps), 30);
+	/* 2^30 clocks: 6871947673.6 ns */
+	max = mlx5_diag_engine_session_max_period_ns(&caps);
+	KUNIT_EXPECT_EQ(test, max, 6871947673ULL);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_log_period(&caps, max),
+			30);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_log_period(&caps, max + 1), 30);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_log_period(&caps, U64_MAX), 30);
+
+	/* the slowest clock (1 kHz): 2^35 ms, still far below 2^64 */
+	caps.model64 = true;
+	caps.freq_khz = 1;
+	caps.log_min_sample_period = 0;
+	max = mlx5_diag_engine_session_max_period_ns(&caps);
+	KUNIT_EXPECT_EQ(test, max, 34359738368000000ULL);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_log_period(&caps, max),
+			35);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_log_period(&caps, 1000000), 0);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_log_period(&caps, U64_MAX), 35);
+}
+
+/*
+ * A device that says it selects more data IDs at once than the driver
+ * serves is refused at probe, with no allocation for them: 2048 is taken,
+ * 2049 and 5000 are not.
+ */
+static void engine_caps_max_ids_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct mlx5_diag_caps caps;
+	const struct mlx5_diag_fw_dialect *d;
+	static const u32 said[] = { 2048, 2049, 5000 };
+	unsigned int i;
+
+	mlx5_diag_fw_init(&t->fw, "et", &t->aux);
+	for (i = 0; i < ARRAY_SIZE(said); i++) {
+		KUNIT_ASSERT_EQ(test,
+				mlx5_diag_sim_fw_set_lie(t->sim,
+							 MLX5_DIAG_SIM_LIE_CAPS_MAX_IDS,
+							 said[i]), 0);
+		KUNIT_EXPECT_EQ(test, mlx5_diag_fw_query_caps(&t->fw, &caps, &d),
+				said[i] <= MLX5_DIAG_MAX_IDS ? 0 : -EOPNOTSUPP);
+		if (said[i] <= MLX5_DIAG_MAX_IDS)
+			KUNIT_EXPECT_EQ(test, caps.max_ids, said[i]);
+		mlx5_diag_fw_free_caps(&caps);
+	}
+}
+
+/* A counting open whose QUERY after the SET lies: FOREIGN, counted. */
+static void et_lied_count(struct kunit *test, enum mlx5_diag_sim_lie lie,
+			  u32 value)
+{
+	struct et *t = test->priv;
+
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_lie(t->sim, lie, value), 0);
+	et_get(test, ET_FW_TX_PACKETS, &et_counter, false, -EBUSY);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_FOREIGN);
+	KUNIT_EXPECT_EQ(test, et_stats(t).foreign_configs, 1);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_lie(t->sim, lie, 0), 0);
+	/* the configuration is left alone: opens are refused, not served */
+	et_get(test, ET_FW_TX_PACKETS, &et_counter, false, -EBUSY);
+	KUNIT_EXPECT_EQ(test, et_stats(t).foreign_configs, 1);
+}
+
+/*
+ * Folded counting (public dialect) on firmware whose QUERY reports a larger
+ * buffer, more ids than were set or than the device selects, or a period
+ * of 2^64 clocks: refused, never polled into the 16-sample outbox.
+ */
+static void engine_count_lies_test(struct kunit *test)
+{
+	static const struct {
+		enum mlx5_diag_sim_lie lie;
+		u32 value;
+	} lies[] = {
+		{ MLX5_DIAG_SIM_LIE_PARAMS_LOG_NUM, 20 },
+		{ MLX5_DIAG_SIM_LIE_PARAMS_NUM_IDS, 2 },
+		{ MLX5_DIAG_SIM_LIE_PARAMS_NUM_IDS, 5000 },
+		{ MLX5_DIAG_SIM_LIE_PARAMS_LOG_PERIOD, 64 },
+	};
+	struct et *t = test->priv;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(lies); i++) {
+		if (i) {
+			et_exit(test);
+			KUNIT_ASSERT_EQ(test, et_init(test), 0);
+			t = test->priv;
+		}
+		et_public(test);
+		KUNIT_ASSERT_EQ(test,
+				mlx5_diag_sim_fw_set_profile(t->sim,
+							     MLX5_DIAG_SIM_PUBLIC),
+				0);
+		et_bind(test);
+		et_lied_count(test, lies[i].lie, lies[i].value);
+	}
 }
 
 static struct kunit_case mlx5_diag_engine_cases[] = {
@@ -1062,6 +1802,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_takeover_test),
 	KUNIT_CASE(engine_forced_unscheduled_test),
 	KUNIT_CASE(engine_public_folded_test),
+	KUNIT_CASE(engine_reprogram_keeps_counts_test),
 	KUNIT_CASE(engine_detach_attach_test),
 	KUNIT_CASE(engine_session_claim_test),
 	KUNIT_CASE(engine_session_add_test),
@@ -1075,7 +1816,20 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_single_test),
 	KUNIT_CASE(engine_session_period_test),
 	KUNIT_CASE(engine_session_owned_test),
+	KUNIT_CASE(engine_session_orphan_test),
 	KUNIT_CASE(engine_session_log_period_test),
+	KUNIT_CASE(engine_session_max_period_test),
+	KUNIT_CASE(engine_caps_max_ids_test),
+	KUNIT_CASE(engine_count_lies_test),
+	KUNIT_CASE(engine_session_lies_test),
+	KUNIT_CASE(engine_session_period_answers_test),
+	KUNIT_CASE(engine_session_ahead_test),
+	KUNIT_CASE(engine_session_ahead_public_test),
+	KUNIT_CASE(engine_session_late_drain_test),
+	KUNIT_CASE(engine_session_query_fails_test),
+	KUNIT_CASE(engine_session_query_busy_test),
+	KUNIT_CASE(engine_read_in_drain_test),
+	KUNIT_CASE(engine_read_concurrent_test),
 	{}
 };
 

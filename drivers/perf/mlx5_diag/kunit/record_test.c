@@ -148,6 +148,7 @@ static void record_end_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, MLX5_DIAG_END_STOPPED, 1);
 	KUNIT_EXPECT_EQ(test, MLX5_DIAG_END_REMOVED, 2);
 	KUNIT_EXPECT_EQ(test, MLX5_DIAG_END_TAKEN, 3);
+	KUNIT_EXPECT_EQ(test, MLX5_DIAG_END_STALLED, 5);
 }
 
 /* The session record: fixed part, identifier NUL-padded, then the ids. */

@@ -799,6 +799,69 @@ static void sim_test_query_params(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_IDS + 32, 32), 0x0401);
 }
 
+/*
+ * The lies of QUERY_DIAGNOSTIC_PARAMS, told while the engine is enabled
+ * (a disabled engine's answer is the truth), and the lie file's text.
+ */
+static void sim_test_lies(struct kunit *test)
+{
+	const struct t_params p = SETP(RE, 2, 11, 20, ICMC_HITS,
+				       PCIE_IN_BYTES(1));
+	struct t_sim *t = test->priv;
+	unsigned int lie;
+	u32 v;
+
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_lie(t->fw,
+						   MLX5_DIAG_SIM_LIE_RING_AHEAD), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_lie(t->fw,
+						       MLX5_DIAG_SIM_LIE_PARAMS_LOG_NUM,
+						       20), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_lie(t->fw,
+						       MLX5_DIAG_SIM_LIE_PARAMS_NUM_IDS,
+						       5), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_lie(t->fw,
+						       MLX5_DIAG_SIM_LIE_PARAMS_LOG_PERIOD,
+						       64), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_set_lie(t->fw,
+						       MLX5_DIAG_SIM_LIE_RING_AHEAD,
+						       2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_set_lie(t->fw,
+						       MLX5_DIAG_SIM_NR_LIES, 1),
+			-EINVAL);
+	/* disabled: the truth */
+	t_hdr(t, 0x819, 0);
+	KUNIT_ASSERT_EQ(test, t_run(test, 0, 16, 8 + 24 + 5 * 8), 0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x00, 16), 0);
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p), 0);
+	t_hdr(t, 0x819, 0);
+	KUNIT_ASSERT_EQ(test, t_run(test, 0, 16, 8 + 24 + 5 * 8), 0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x00, 16), 5);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x18, 8), 20);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x38, 8), 64);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_IDS + 64, 64), PCIE_IN_BYTES(1));
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_IDS + 128, 64), 0);
+
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_parse_lie("ring_ahead 1\n", &lie,
+						      &v), 0);
+	KUNIT_EXPECT_EQ(test, lie, MLX5_DIAG_SIM_LIE_RING_AHEAD);
+	KUNIT_EXPECT_EQ(test, v, 1);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_parse_lie("caps_max_num_data_ids 0x1388",
+						      &lie, &v), 0);
+	KUNIT_EXPECT_EQ(test, lie, MLX5_DIAG_SIM_LIE_CAPS_MAX_IDS);
+	KUNIT_EXPECT_EQ(test, v, 5000);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_parse_lie("none", &lie, &v), 0);
+	KUNIT_EXPECT_EQ(test, lie, MLX5_DIAG_SIM_NR_LIES);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_parse_lie("none 1", &lie, &v),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_parse_lie("ring_ahead", &lie, &v),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_parse_lie("truth 1", &lie, &v),
+			-EINVAL);
+	KUNIT_EXPECT_STREQ(test, mlx5_diag_sim_lie_name(MLX5_DIAG_SIM_LIE_RING_AHEAD),
+			   "ring_ahead");
+	KUNIT_EXPECT_NULL(test, mlx5_diag_sim_lie_name(MLX5_DIAG_SIM_NR_LIES));
+}
+
 /* ---- sampling ---- */
 
 static void sim_test_periodic_timing(struct kunit *test)
@@ -2559,6 +2622,7 @@ static struct kunit_case sim_test_cases[] = {
 	KUNIT_CASE(sim_test_foreign_owner),
 	KUNIT_CASE(sim_test_fail_next),
 	KUNIT_CASE(sim_test_fail_next_text),
+	KUNIT_CASE(sim_test_lies),
 	KUNIT_CASE(sim_test_caps_text),
 	KUNIT_CASE(sim_test_status_errno),
 	KUNIT_CASE(sim_test_public_caps),

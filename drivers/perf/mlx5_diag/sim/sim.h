@@ -35,6 +35,35 @@ enum mlx5_diag_sim_profile {
 	MLX5_DIAG_SIM_PUBLIC,
 };
 
+/**
+ * enum mlx5_diag_sim_lie - firmware that answers other than it runs, for
+ * fault injection; each lie is off (0) by default
+ * @MLX5_DIAG_SIM_LIE_PARAMS_LOG_NUM: while the engine is enabled,
+ *	QUERY_DIAGNOSTIC_PARAMS reports this log_num_of_samples (a larger
+ *	buffer than the one set)
+ * @MLX5_DIAG_SIM_LIE_PARAMS_NUM_IDS: while the engine is enabled,
+ *	QUERY_DIAGNOSTIC_PARAMS reports this num_of_counters; the ids past
+ *	the engine's read 0, and past the outbox are not written
+ * @MLX5_DIAG_SIM_LIE_PARAMS_LOG_PERIOD: while the engine is enabled,
+ *	QUERY_DIAGNOSTIC_PARAMS reports this log_sample_period
+ * @MLX5_DIAG_SIM_LIE_CAPS_MAX_IDS: the 64-bit dialect's DEBUG capability
+ *	reports this max_num_data_ids
+ * @MLX5_DIAG_SIM_LIE_RING_AHEAD: 1: QUERY_DIAGNOSTIC_COUNTERS in a periodic
+ *	mode answers every slot as one lap ahead of its reader: consecutive
+ *	sample ids, the first a lap past what the slot asked for holds (at
+ *	least the engine's next sample id), each stamped with the device
+ *	clock at the query, so that the reader never catches up
+ * @MLX5_DIAG_SIM_NR_LIES: how many
+ */
+enum mlx5_diag_sim_lie {
+	MLX5_DIAG_SIM_LIE_PARAMS_LOG_NUM,
+	MLX5_DIAG_SIM_LIE_PARAMS_NUM_IDS,
+	MLX5_DIAG_SIM_LIE_PARAMS_LOG_PERIOD,
+	MLX5_DIAG_SIM_LIE_CAPS_MAX_IDS,
+	MLX5_DIAG_SIM_LIE_RING_AHEAD,
+	MLX5_DIAG_SIM_NR_LIES,
+};
+
 /* Firmware status codes (part 1). */
 enum mlx5_diag_sim_status {
 	MLX5_DIAG_SIM_ST_OK		= 0x0,
@@ -452,6 +481,71 @@ int mlx5_diag_sim_fw_fail_next(struct mlx5_diag_sim_fw *fw, u32 count,
  */
 void mlx5_diag_sim_fw_get_fail_next(const struct mlx5_diag_sim_fw *fw,
 				    u32 *count, u8 *status, u32 *syndrome);
+
+/**
+ * mlx5_diag_sim_fw_set_lie() - answer other than the firmware runs
+ * @fw: the device
+ * @lie: which answer lies
+ * @value: what it reports (see enum mlx5_diag_sim_lie); 0 tells the truth
+ *
+ * Return: 0, or -EINVAL for an unknown @lie or a @value wider than its
+ * field.
+ */
+int mlx5_diag_sim_fw_set_lie(struct mlx5_diag_sim_fw *fw,
+			     enum mlx5_diag_sim_lie lie, u32 value);
+
+/**
+ * mlx5_diag_sim_fw_lie() - what a lie reports
+ * @fw: the device
+ * @lie: which one
+ *
+ * Return: its value, 0 when it is off.
+ */
+u32 mlx5_diag_sim_fw_lie(const struct mlx5_diag_sim_fw *fw,
+			 enum mlx5_diag_sim_lie lie);
+
+/**
+ * mlx5_diag_sim_lie_name() - a lie's name in the debugfs file "lie"
+ * @lie: which one
+ *
+ * Return: the name, or NULL past the last.
+ */
+const char *mlx5_diag_sim_lie_name(unsigned int lie);
+
+/**
+ * mlx5_diag_sim_parse_lie() - parse "<name> <value>", or "none"
+ * @buf: NUL-terminated text; the value in C notation
+ * @lie: which lie; MLX5_DIAG_SIM_NR_LIES for "none" (every lie off)
+ * @value: its value
+ *
+ * Return: 0, or -EINVAL.
+ */
+int mlx5_diag_sim_parse_lie(const char *buf, unsigned int *lie, u32 *value);
+
+/**
+ * mlx5_diag_sim_fw_fail_query_at() - fail the query of one buffer slot
+ * @fw: the device
+ * @index: the sample_index of the QUERY_DIAGNOSTIC_COUNTERS to fail
+ * @status: the status it is answered with; 0 cancels
+ *
+ * A firmware that fails one query in the middle of a drain: the next
+ * QUERY_DIAGNOSTIC_COUNTERS that reads from slot @index is answered
+ * @status (the header only, no other effect); then the fault is gone.
+ * Commands before it are answered as usual, whatever their number.
+ *
+ * Return: 0, or -EINVAL for an @index above 65535.
+ */
+int mlx5_diag_sim_fw_fail_query_at(struct mlx5_diag_sim_fw *fw, u32 index,
+				   u8 status);
+
+/**
+ * mlx5_diag_sim_fw_get_fail_query_at() - the pending query fault
+ * @fw: the device
+ * @index: the slot whose query fails
+ * @status: its status, 0 when none is pending
+ */
+void mlx5_diag_sim_fw_get_fail_query_at(const struct mlx5_diag_sim_fw *fw,
+					u32 *index, u8 *status);
 
 /**
  * mlx5_diag_sim_fw_foreign_enable() - another agent takes the engine

@@ -369,6 +369,41 @@ int mlx5_diag_sim_parse_fail_next(const char *buf, u32 *count, u8 *status,
 	return 0;
 }
 
+static const char *const sim_lie_names[MLX5_DIAG_SIM_NR_LIES] = {
+	[MLX5_DIAG_SIM_LIE_PARAMS_LOG_NUM]	= "params_log_num_of_samples",
+	[MLX5_DIAG_SIM_LIE_PARAMS_NUM_IDS]	= "params_num_of_counters",
+	[MLX5_DIAG_SIM_LIE_PARAMS_LOG_PERIOD]	= "params_log_sample_period",
+	[MLX5_DIAG_SIM_LIE_CAPS_MAX_IDS]	= "caps_max_num_data_ids",
+	[MLX5_DIAG_SIM_LIE_RING_AHEAD]		= "ring_ahead",
+};
+
+const char *mlx5_diag_sim_lie_name(unsigned int lie)
+{
+	return lie < MLX5_DIAG_SIM_NR_LIES ? sim_lie_names[lie] : NULL;
+}
+
+int mlx5_diag_sim_parse_lie(const char *buf, unsigned int *lie, u32 *value)
+{
+	size_t pos = 0;
+	char tok[32];
+	unsigned int i;
+
+	if (sim_next_token(buf, &pos, tok, sizeof(tok)) <= 0)
+		return -EINVAL;
+	if (!strcmp(tok, "none")) {
+		*lie = MLX5_DIAG_SIM_NR_LIES;
+		*value = 0;
+		return sim_next_token(buf, &pos, tok, sizeof(tok)) ? -EINVAL : 0;
+	}
+	for (i = 0; i < MLX5_DIAG_SIM_NR_LIES; i++)
+		if (!strcmp(tok, sim_lie_names[i]))
+			break;
+	if (i == MLX5_DIAG_SIM_NR_LIES)
+		return -EINVAL;
+	*lie = i;
+	return sim_parse_one(buf + pos, value);
+}
+
 int mlx5_diag_sim_parse_model(const char *buf, u64 *id, u64 *t0, u64 *t1)
 {
 	u64 v[3];

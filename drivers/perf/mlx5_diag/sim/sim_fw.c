@@ -94,6 +94,13 @@ struct mlx5_diag_sim_fw {
 	u32 fail_count;
 	u8 fail_status;
 	u32 fail_syndrome;
+	u32 lies[MLX5_DIAG_SIM_NR_LIES];
+	u64 ahead_next;		/* RING_AHEAD: the sample id reported next */
+	u64 ahead_ts;		/* RING_AHEAD: the timestamp of this answer */
+	bool ahead_started;	/* RING_AHEAD: ahead_next set for this run */
+	/* fail_query_at: the query from slot failq_index fails (0: none) */
+	u8 failq_status;
+	u32 failq_index;
 };
 
 /* One command being executed. */
@@ -347,6 +354,49 @@ void mlx5_diag_sim_fw_get_fail_next(const struct mlx5_diag_sim_fw *fw,
 	*count = fw->fail_count;
 	*status = fw->fail_status;
 	*syndrome = fw->fail_syndrome;
+}
+
+/* The widest value each lie's field takes. */
+static const u32 sim_lie_max[MLX5_DIAG_SIM_NR_LIES] = {
+	[MLX5_DIAG_SIM_LIE_PARAMS_LOG_NUM]	= 0xff,
+	[MLX5_DIAG_SIM_LIE_PARAMS_NUM_IDS]	= 0xffff,
+	[MLX5_DIAG_SIM_LIE_PARAMS_LOG_PERIOD]	= 0xff,
+	[MLX5_DIAG_SIM_LIE_CAPS_MAX_IDS]	= 0xffff,
+	[MLX5_DIAG_SIM_LIE_RING_AHEAD]		= 1,
+};
+
+int mlx5_diag_sim_fw_set_lie(struct mlx5_diag_sim_fw *fw,
+			     enum mlx5_diag_sim_lie lie, u32 value)
+{
+	if (lie >= MLX5_DIAG_SIM_NR_LIES || value > sim_lie_max[lie])
+		return -EINVAL;
+	fw->lies[lie] = value;
+	if (lie == MLX5_DIAG_SIM_LIE_RING_AHEAD)
+		fw->ahead_started = false;
+	return 0;
+}
+
+u32 mlx5_diag_sim_fw_lie(const struct mlx5_diag_sim_fw *fw,
+			 enum mlx5_diag_sim_lie lie)
+{
+	return lie < MLX5_DIAG_SIM_NR_LIES ? fw->lies[lie] : 0;
+}
+
+int mlx5_diag_sim_fw_fail_query_at(struct mlx5_diag_sim_fw *fw, u32 index,
+				   u8 status)
+{
+	if (index > U16_MAX)
+		return -EINVAL;
+	fw->failq_index = status ? index : 0;
+	fw->failq_status = status;
+	return 0;
+}
+
+void mlx5_diag_sim_fw_get_fail_query_at(const struct mlx5_diag_sim_fw *fw,
+					u32 *index, u8 *status)
+{
+	*index = fw->failq_index;
+	*status = fw->failq_status;
 }
 
 bool mlx5_diag_sim_fw_foreign_owner(const struct mlx5_diag_sim_fw *fw)
@@ -627,6 +677,10 @@ static u8 sim_query_hca_cap(struct sim_cmd *cmd, u16 op_mod)
 		/* public firmware reserves (zeroes) every modelled bit */
 		if (!sim_public(fw))
 			mlx5_diag_sim_m64_put_debug_caps(caps, out, len, base);
+		if (!sim_public(fw) && d64 &&
+		    fw->lies[MLX5_DIAG_SIM_LIE_CAPS_MAX_IDS])
+			mlx5_diag_sim_m64_put_max_ids(out, len, base,
+						      fw->lies[MLX5_DIAG_SIM_LIE_CAPS_MAX_IDS]);
 		sim_set(out, len, base, SIM_DBG_RTC_TIMESTAMP,
 			sim_rtc_offered(fw));
 		for (i = 0; i < n; i++) {
@@ -867,6 +921,7 @@ static void sim_start(struct sim_cmd *cmd, const struct sim_set_req *r,
 	eng->num = r->num;
 	memcpy(eng->ids, ids, r->num * sizeof(ids[0]));
 	eng->enabled = true;
+	fw->ahead_started = false;
 	eng->enable_osc = cmd->osc;
 	eng->last_osc = cmd->osc;
 	eng->next_j = 0;
@@ -936,6 +991,13 @@ static u8 sim_set_params(struct sim_cmd *cmd)
 	return MLX5_DIAG_SIM_ST_OK;
 }
 
+/* A field QUERY_DIAGNOSTIC_PARAMS reports: the lie while enabled, if told. */
+static u32 sim_params_lie(const struct mlx5_diag_sim_fw *fw,
+			  enum mlx5_diag_sim_lie lie, u32 truth)
+{
+	return fw->eng.enabled && fw->lies[lie] ? fw->lies[lie] : truth;
+}
+
 static u8 sim_query_params(struct sim_cmd *cmd)
 {
 	struct mlx5_diag_sim_fw *fw = cmd->fw;
@@ -952,8 +1014,11 @@ static u8 sim_query_params(struct sim_cmd *cmd)
 		return sim_short_input(cmd);
 	if (len < sim_bytes(first + (u64)eb * eng->num))
 		return sim_short_output(cmd);
-	sim_set(out, len, ctx, SIM_CTX_NUM_OF_COUNTERS, eng->num);
-	sim_set(out, len, ctx, SIM_CTX_LOG_NUM_OF_SAMPLES, eng->log_num);
+	sim_set(out, len, ctx, SIM_CTX_NUM_OF_COUNTERS,
+		sim_params_lie(fw, MLX5_DIAG_SIM_LIE_PARAMS_NUM_IDS, eng->num));
+	sim_set(out, len, ctx, SIM_CTX_LOG_NUM_OF_SAMPLES,
+		sim_params_lie(fw, MLX5_DIAG_SIM_LIE_PARAMS_LOG_NUM,
+			       eng->log_num));
 	sim_set(out, len, ctx, SIM_CTX_SINGLE, eng->single);
 	sim_set(out, len, ctx, SIM_CTX_REPETITIVE, eng->repetitive);
 	sim_set(out, len, ctx, SIM_CTX_SYNC, eng->sync);
@@ -961,7 +1026,9 @@ static u8 sim_query_params(struct sim_cmd *cmd)
 	sim_set(out, len, ctx, SIM_CTX_ON_DEMAND, eng->on_demand);
 	sim_set(out, len, ctx, SIM_CTX_ENABLE, eng->enabled);
 	sim_set(out, len, ctx, SIM_CTX_TIMESTAMP_RTC, eng->rtc);
-	sim_set(out, len, ctx, SIM_CTX_LOG_SAMPLE_PERIOD, eng->log_period);
+	sim_set(out, len, ctx, SIM_CTX_LOG_SAMPLE_PERIOD,
+		sim_params_lie(fw, MLX5_DIAG_SIM_LIE_PARAMS_LOG_PERIOD,
+			       eng->log_period));
 	for (i = 0; i < eng->num; i++) {
 		if (d64)
 			mlx5_diag_sim_m64_put_id(out, len, first + eb * i,
@@ -991,6 +1058,11 @@ static void sim_put_entry(struct sim_cmd *cmd, u32 e, u32 g)
 	size_t len = cmd->outlen;
 	u32 off;
 
+	if (fw->lies[MLX5_DIAG_SIM_LIE_RING_AHEAD] && !eng->on_demand) {
+		j = fw->ahead_next + e / eng->num;
+		ts = fw->ahead_ts;
+	}
+
 	if (sim_dialect64(fw)) {
 		off = SIM_QUERY_CNTRS_OUT_BASE + SIM_M64_DATA_BITS * e;
 		mlx5_diag_sim_m64_put_sample(out, len, off, eng->ids[c],
@@ -1007,6 +1079,27 @@ static void sim_put_entry(struct sim_cmd *cmd, u32 e, u32 g)
 		fw->stats.samples_returned++;
 	if (sl->written)
 		sl->read = true;
+}
+
+/*
+ * RING_AHEAD: the answer's samples are a lap ahead of the reader. The first
+ * answer of a run starts a lap past the engine's next sample, in slot
+ * @index; each later one goes on where the last stopped, which is where a
+ * reader that skipped those asks next. All carry the clock of the query.
+ */
+static void sim_lie_ahead(struct sim_cmd *cmd, u32 index)
+{
+	struct mlx5_diag_sim_fw *fw = cmd->fw;
+	const struct sim_engine *eng = &fw->eng;
+	u64 nslots = 1ULL << eng->log_num;
+	u64 clock = mlx5_diag_sim_clock_at_osc(&fw->clk, cmd->osc);
+
+	if (!fw->ahead_started) {
+		fw->ahead_next = round_up(eng->next_j + nslots - index,
+					  nslots) + index;
+		fw->ahead_started = true;
+	}
+	fw->ahead_ts = eng->rtc ? sim_rtc(clock, fw->caps.freq_khz) : clock;
 }
 
 /*
@@ -1052,8 +1145,12 @@ static u8 sim_query_counters(struct sim_cmd *cmd)
 
 	if (eng->on_demand && eng->enabled)
 		sim_take_sample(fw, 0, eng->next_j++, cmd->osc);
+	if (fw->lies[MLX5_DIAG_SIM_LIE_RING_AHEAD] && !eng->on_demand)
+		sim_lie_ahead(cmd, index);
 	for (e = 0; e < entries; e++)
 		sim_put_entry(cmd, e, index * eng->num + e);
+	if (fw->lies[MLX5_DIAG_SIM_LIE_RING_AHEAD] && !eng->on_demand)
+		fw->ahead_next += DIV_ROUND_UP(entries, eng->num);
 	return MLX5_DIAG_SIM_ST_OK;
 }
 
@@ -1090,6 +1187,19 @@ static u8 sim_dispatch(struct sim_cmd *cmd)
 	}
 }
 
+/* Is @cmd the QUERY_DIAGNOSTIC_COUNTERS that fail_query_at waits for? */
+static bool sim_fail_query_due(const struct sim_cmd *cmd)
+{
+	const struct mlx5_diag_sim_fw *fw = cmd->fw;
+
+	return fw->failq_status &&
+	       cmd->inlen >= sim_bytes(SIM_QUERY_CNTRS_IN_BITS) &&
+	       sim_get(cmd->in, cmd->inlen, 0, SIM_IN_OPCODE) ==
+	       SIM_OP_QUERY_DIAGNOSTIC_COUNTERS &&
+	       sim_get(cmd->in, cmd->inlen, 0, SIM_QRY_SAMPLE_INDEX) ==
+	       fw->failq_index;
+}
+
 int mlx5_diag_sim_fw_exec(struct mlx5_diag_sim_fw *fw, u64 now_ns,
 			  const void *in, int inlen, void *out, int outlen)
 {
@@ -1110,7 +1220,11 @@ int mlx5_diag_sim_fw_exec(struct mlx5_diag_sim_fw *fw, u64 now_ns,
 	cmd.osc = mlx5_diag_sim_clock_osc(&fw->clk, cmd.ns);
 
 	fw->stats.commands++;
-	if (fw->fail_count) {
+	if (sim_fail_query_due(&cmd)) {
+		status = fw->failq_status;
+		fw->failq_status = 0;
+		fw->failq_index = 0;
+	} else if (fw->fail_count) {
 		fw->fail_count--;
 		status = sim_fail(&cmd, fw->fail_status, fw->fail_syndrome);
 		if (!fw->fail_count) {

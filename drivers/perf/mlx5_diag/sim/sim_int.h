@@ -58,6 +58,8 @@ bool mlx5_diag_sim_traffic_statistic(u64 id);
 void mlx5_diag_sim_m64_default_kinds(struct mlx5_diag_sim_caps *caps);
 void mlx5_diag_sim_m64_put_debug_caps(const struct mlx5_diag_sim_caps *caps,
 				      void *out, size_t len, u32 base);
+void mlx5_diag_sim_m64_put_max_ids(void *out, size_t len, u32 base,
+				   u32 max_ids);
 void mlx5_diag_sim_m64_put_kind(void *out, size_t len, u32 off, u32 kind,
 				bool sync);
 u64 mlx5_diag_sim_m64_get_id(const void *in, size_t len, u32 off);

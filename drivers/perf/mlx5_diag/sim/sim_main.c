@@ -60,6 +60,9 @@ enum sim_file_id {
 	SIM_F_CLOCK,
 	SIM_F_SAMPLE_TIME,
 	SIM_F_MODEL,
+	SIM_F_LIE,
+	SIM_F_FAIL_QUERY_AT,
+	SIM_F_FAIL_CLOCK_READS,
 	SIM_F_STAT0,		/* stats/<name> from here on */
 	SIM_F_STAT_PRODUCED = SIM_F_STAT0,
 	SIM_F_STAT_RETURNED,
@@ -96,6 +99,9 @@ static const struct sim_file_desc sim_files[SIM_F_CAP0] = {
 	[SIM_F_CLOCK]			= { "clock", 0444 },
 	[SIM_F_SAMPLE_TIME]		= { "sample_time", 0644 },
 	[SIM_F_MODEL]			= { "model", 0644 },
+	[SIM_F_LIE]			= { "lie", 0644 },
+	[SIM_F_FAIL_QUERY_AT]		= { "fail_query_at", 0644 },
+	[SIM_F_FAIL_CLOCK_READS]	= { "fail_clock_reads", 0644 },
 	[SIM_F_STAT_PRODUCED]		= { "samples_produced", 0444 },
 	[SIM_F_STAT_RETURNED]		= { "samples_returned", 0444 },
 	[SIM_F_STAT_OVERWRITTEN]	= { "samples_overwritten", 0444 },
@@ -136,6 +142,7 @@ struct sim_adev {
  * @stalls: commands that stalled
  * @stalled_us: how long they slept in their stalls, measured, in total
  * @cmd_latency_us: latency of every command
+ * @fail_clock_reads: the next reads of the clock registers that fail
  * @sample_j: the sample index sample_time reports on
  * @model_set: @model_id, @model_t0 and @model_t1 were written
  * @model_id: the identity the model file reports on
@@ -155,6 +162,7 @@ struct sim_dev {
 	u64 stalls;
 	u64 stalled_us;
 	unsigned int cmd_latency_us;
+	unsigned int fail_clock_reads;
 	u64 sample_j;
 	bool model_set;
 	u64 model_id;
@@ -221,7 +229,11 @@ static int sim_read_clock(struct mlx5_diag_aux_dev *dev, bool rtc,
 	u64 host;
 
 	mutex_lock(&sd->lock);
-	if (sd->adev == sa) {
+	if (sd->adev == sa && sd->fail_clock_reads) {
+		/* a read error of the registers (fail_clock_reads) */
+		sd->fail_clock_reads--;
+		ret = -EIO;
+	} else if (sd->adev == sa) {
 		/* the registers latch the clock at one host instant */
 		local_irq_save(flags);
 		r->host_before = r->host_clock(r->arg);
@@ -387,6 +399,35 @@ static int sim_show_sample_time(struct sim_dev *sd, char *buf)
 			 mlx5_diag_sim_time_to_host(&sd->time, ns), clock);
 }
 
+/* The lies told, one "name value" line each; caller holds sd->lock. */
+static int sim_show_lies(struct sim_dev *sd, char *buf)
+{
+	unsigned int i;
+	int n = 0;
+
+	for (i = 0; i < MLX5_DIAG_SIM_NR_LIES; i++)
+		if (mlx5_diag_sim_fw_lie(sd->fw, i))
+			n += scnprintf(buf + n, SIM_DBG_BUF - n, "%s %u\n",
+				       mlx5_diag_sim_lie_name(i),
+				       mlx5_diag_sim_fw_lie(sd->fw, i));
+	return n ?: scnprintf(buf, SIM_DBG_BUF, "none\n");
+}
+
+/* "none", or one lie; caller holds sd->lock. */
+static int sim_store_lie(struct sim_dev *sd, const char *buf)
+{
+	unsigned int lie, i;
+	u32 value;
+
+	if (mlx5_diag_sim_parse_lie(buf, &lie, &value))
+		return -EINVAL;
+	if (lie < MLX5_DIAG_SIM_NR_LIES)
+		return mlx5_diag_sim_fw_set_lie(sd->fw, lie, value);
+	for (i = 0; i < MLX5_DIAG_SIM_NR_LIES; i++)
+		mlx5_diag_sim_fw_set_lie(sd->fw, i, 0);
+	return 0;
+}
+
 /* The text of a file that is not a capability; caller holds sd->lock. */
 static int sim_show_locked(struct sim_dev *sd, unsigned int id, char *buf)
 {
@@ -402,6 +443,11 @@ static int sim_show_locked(struct sim_dev *sd, unsigned int id, char *buf)
 		mlx5_diag_sim_fw_get_fail_next(sd->fw, &count, &status, &synd);
 		return scnprintf(buf, SIM_DBG_BUF, "%u 0x%x 0x%x\n", count,
 				 status, synd);
+	case SIM_F_FAIL_QUERY_AT:
+		mlx5_diag_sim_fw_get_fail_query_at(sd->fw, &count, &status);
+		return scnprintf(buf, SIM_DBG_BUF, "%u 0x%x\n", count, status);
+	case SIM_F_FAIL_CLOCK_READS:
+		return scnprintf(buf, SIM_DBG_BUF, "%u\n", sd->fail_clock_reads);
 	case SIM_F_STALL_MS:
 		return scnprintf(buf, SIM_DBG_BUF, "%u\n", sd->stall_ms);
 	case SIM_F_COUNTER_WRAP_BITS:
@@ -444,6 +490,8 @@ static int sim_show_locked(struct sim_dev *sd, unsigned int id, char *buf)
 							     sd->model_t0,
 							     sd->model_t1,
 							     true, 64));
+	case SIM_F_LIE:
+		return sim_show_lies(sd, buf);
 	case SIM_F_STAT_STALLS:
 		return scnprintf(buf, SIM_DBG_BUF, "%llu\n", sd->stalls);
 	case SIM_F_STAT_STALLED_US:
@@ -546,6 +594,16 @@ static int sim_store_locked(struct sim_dev *sd, unsigned int id,
 		if (mlx5_diag_sim_parse_fail_next(buf, &count, &status, &synd))
 			return -EINVAL;
 		return mlx5_diag_sim_fw_fail_next(sd->fw, count, status, synd);
+	case SIM_F_FAIL_QUERY_AT:
+		if (sscanf(buf, "%u %i", &count, &ret) != 2 || ret < 0 ||
+		    ret > U8_MAX)
+			return -EINVAL;
+		return mlx5_diag_sim_fw_fail_query_at(sd->fw, count, ret);
+	case SIM_F_FAIL_CLOCK_READS:
+		if (sim_parse_uint(buf, U16_MAX, &v))
+			return -EINVAL;
+		sd->fail_clock_reads = v;
+		return 0;
 	case SIM_F_STALL_MS:
 		if (sim_parse_uint(buf, SIM_MAX_STALL_MS, &v))
 			return -EINVAL;
@@ -609,6 +667,8 @@ static int sim_store_locked(struct sim_dev *sd, unsigned int id,
 		sd->model_t0 = t0;
 		sd->model_t1 = t1;
 		return 0;
+	case SIM_F_LIE:
+		return sim_store_lie(sd, buf);
 	default:
 		return -EPERM;
 	}

@@ -278,6 +278,13 @@ void mlx5_diag_sim_m64_put_debug_caps(const struct mlx5_diag_sim_caps *caps,
 		    caps->num_pcie_links);
 }
 
+/* max_num_data_ids alone, over what mlx5_diag_sim_m64_put_debug_caps() put */
+void mlx5_diag_sim_m64_put_max_ids(void *out, size_t len, u32 base,
+				   u32 max_ids)
+{
+	sim_m64_set(out, len, base, SIM_M64_DBG_MAX_NUM_DATA_IDS, max_ids);
+}
+
 void mlx5_diag_sim_m64_put_kind(void *out, size_t len, u32 off, u32 kind,
 				bool sync)
 {

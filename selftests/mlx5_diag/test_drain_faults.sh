@@ -1,0 +1,91 @@
+#!/bin/sh
+# Firmware faults during a recording lose no sample silently: a query
+# that fails in the middle of a drain (what the drain fetched before it is
+# delivered: decoded samples + LOST = produced, exactly), RES_BUSY
+# answers, which the driver tries again and which never end the run as
+# another agent's takeover would (END taken), and a device clock that
+# cannot be read after a drain.
+. ./lib.sh
+. ./engine_lib.sh
+. ./record_lib.sh
+
+P0=$(pmu_of_sim 0)
+D0=$SIM/dev0
+trap 'sim_running 0' EXIT
+
+# lost FILE: the samples the LOST records of FILE count
+lost() {
+	dec_lines "$1" LOST | awk '{ gsub(/[():]/, "", $6); n += $6 } END { print n + 0 }'
+}
+
+# ---- a query fails in the middle of a drain ----
+# 16 ids: 512 slots, one query reads 256 samples (a 128 KiB outbox), one
+# drain takes up to 512. 400 samples fall due at once: the drain's first
+# query (slot 0) takes 0..255, its second one (slot 256) fails.
+EVS16=$(max_ids_events)
+sim_manual 0
+# shellcheck disable=SC2086
+"$MLX5_DIAG" record -q -d sim:0 -o /tmp/df1.data -p 100us $EVS16 -- sh -c "
+	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
+	grid_wait 0 $P0 >/tmp/grid.0 || exit 1
+	echo '256 0x1' >$D0/fail_query_at
+	step_samples 0 400"
+expect_eq "record exits 0" "$?" 0
+expect_eq "the query from slot 256 failed" "$(cat "$D0/fail_query_at")" "0 0x0"
+produced=$(cat "$D0/stats/samples_produced")
+n=$(dec_samples /tmp/df1.data | wc -l)
+l=$(lost /tmp/df1.data)
+diag "$n samples decoded, $l lost, $produced produced"
+expect_eq "400 samples produced" "$produced" 400
+expect_eq "decoded samples + lost = produced" $((n + l)) "$produced"
+expect_eq "none lost: the failed drain's samples are delivered" "$l" 0
+expect_eq "sequence numbers 0..399, contiguous" \
+	"$(dec_samples /tmp/df1.data | awk '$1 != NR - 1 { bad++ } END { print NR, bad + 0 }')" "400 0"
+check "the failed drain is logged with what it delivered" sh -c \
+	"dmesg | grep -q 'sampling drain failed (-5) after 256 sample(s), 0 lost'"
+
+# ---- RES_BUSY during a recording: tried again, the run goes on ----
+# one RES_BUSY (the command is tried again), then four, as many as the
+# driver tries a command: the drain fails and the next one goes on
+takeovers=$(eng "$P0" takeovers)
+sim_manual 0
+"$MLX5_DIAG" record -q -d sim:0 -o /tmp/df2.data -p 100us \
+	-e icmc_hits -e icmc_accesses -- sh -c "
+	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
+	grid_wait 0 $P0 >/tmp/grid.0 || exit 1
+	step_samples 0 10
+	echo '1 0x6' >$D0/fail_next
+	step_samples 0 10
+	echo '4 0x6' >$D0/fail_next
+	sim_wait_cmds 0 4
+	step_samples 0 10"
+expect_eq "record exits 0" "$?" 0
+expect_eq "30 samples decoded" "$(dec_samples /tmp/df2.data | wc -l)" 30
+expect_eq "none lost" "$(lost /tmp/df2.data)" 0
+expect_eq "the run ends when recording stops, not as taken" \
+	"$(dec_lines /tmp/df2.data END)" "END run 0 after 30 samples: stopped"
+check "every value equals the model" \
+	check_model 0 /tmp/df2.data cc 0x1180000200000000 0x1180000100000000
+expect_eq "no takeover counted" "$(eng "$P0" takeovers)" "$takeovers"
+
+# ---- the device clock cannot be read after a drain ----
+# its samples go in without their TIME record, mapped from the ones before
+sim_manual 0
+"$MLX5_DIAG" record -q -d sim:0 -o /tmp/df3.data -p 100us \
+	-e icmc_hits -e icmc_accesses -- sh -c "
+	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
+	grid_wait 0 $P0 >/tmp/grid.0 || exit 1
+	step_samples 0 10
+	echo 1 >$D0/fail_clock_reads
+	step_samples 0 10
+	step_samples 0 10"
+expect_eq "record exits 0" "$?" 0
+expect_eq "the clock read failed" "$(cat "$D0/fail_clock_reads")" 0
+expect_eq "30 samples decoded" "$(dec_samples /tmp/df3.data | wc -l)" 30
+expect_eq "none lost" "$(lost /tmp/df3.data)" 0
+check "every value equals the model" \
+	check_model 0 /tmp/df3.data cc 0x1180000200000000 0x1180000100000000
+check "the samples without a TIME record are logged" sh -c \
+	"dmesg | grep -q 'device clock unreadable (-5): 10 sample(s) go in the stream without a TIME record'"
+
+exit $T_FAILED
