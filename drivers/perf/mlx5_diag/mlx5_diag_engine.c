@@ -545,14 +545,10 @@ static int mlx5_diag_engine_adopt(struct mlx5_diag_engine *eng)
 		mlx5_diag_engine_params_copy(&eng->programmed, w);
 		return 0;
 	}
-	if (!ret && q->enable == w->enable && q->mode == w->mode &&
-	    q->sync == w->sync && q->clear == w->clear && q->rtc == w->rtc &&
-	    q->log_num_of_samples == w->log_num_of_samples &&
+	if (!ret && mlx5_diag_fw_params_equal_but_period(q, w) &&
 	    q->log_sample_period >= w->log_sample_period &&
 	    q->log_sample_period <=
-	    mlx5_diag_fw_max_log_period(&eng->fw->caps) &&
-	    q->num_ids == w->num_ids &&
-	    !memcmp(q->ids, w->ids, q->num_ids * sizeof(*q->ids))) {
+	    mlx5_diag_fw_max_log_period(&eng->fw->caps)) {
 		swap(eng->queried, eng->programmed);
 		return 0;
 	}

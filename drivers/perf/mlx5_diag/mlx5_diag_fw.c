@@ -331,16 +331,23 @@ int mlx5_diag_fw_query_params_out(const struct mlx5_diag_fw_dialect *d,
 	return 0;
 }
 
-/* The same configuration: mode, geometry, period and ids in order. */
-bool mlx5_diag_fw_params_equal(const struct mlx5_diag_fw_params *a,
-			       const struct mlx5_diag_fw_params *b)
+/* The same configuration but for the period: mode, geometry, ids in order. */
+bool mlx5_diag_fw_params_equal_but_period(const struct mlx5_diag_fw_params *a,
+					  const struct mlx5_diag_fw_params *b)
 {
 	return a->enable == b->enable && a->mode == b->mode &&
 	       a->sync == b->sync && a->clear == b->clear && a->rtc == b->rtc &&
 	       a->log_num_of_samples == b->log_num_of_samples &&
-	       a->log_sample_period == b->log_sample_period &&
 	       a->num_ids == b->num_ids &&
 	       !memcmp(a->ids, b->ids, a->num_ids * sizeof(*a->ids));
+}
+
+/* The same configuration: mode, geometry, period and ids in order. */
+bool mlx5_diag_fw_params_equal(const struct mlx5_diag_fw_params *a,
+			       const struct mlx5_diag_fw_params *b)
+{
+	return a->log_sample_period == b->log_sample_period &&
+	       mlx5_diag_fw_params_equal_but_period(a, b);
 }
 
 /* ---- QUERY_DIAGNOSTIC_COUNTERS ---- */

@@ -120,6 +120,8 @@ size_t mlx5_diag_fw_query_params_in(void *in);
 int mlx5_diag_fw_query_params_out(const struct mlx5_diag_fw_dialect *d,
 				  const void *out, size_t outlen,
 				  struct mlx5_diag_fw_params *p, u16 max_ids);
+bool mlx5_diag_fw_params_equal_but_period(const struct mlx5_diag_fw_params *a,
+					  const struct mlx5_diag_fw_params *b);
 bool mlx5_diag_fw_params_equal(const struct mlx5_diag_fw_params *a,
 			       const struct mlx5_diag_fw_params *b);
 size_t mlx5_diag_fw_query_counters_in(void *in, u16 num_samples, u16 index);
