@@ -527,8 +527,14 @@ static void mlx5_diag_session_run(struct mlx5_diag_session *s)
 				    s->dd->name);
 }
 
-/* Fetch new samples and stage them, after a TIME record read after them. */
-static void mlx5_diag_session_drain(struct mlx5_diag_session *s)
+/*
+ * Fetch new samples and stage them, after a TIME record read after them.
+ * While the stage has no room for them (the AUX area's reader lags), they
+ * stay in the firmware's buffer, which holds them a while longer. The
+ * run's last drains (@last) fetch them anyway: what has no room becomes an
+ * AUX_FULL loss, so that END accounts for every sample taken.
+ */
+static void mlx5_diag_session_drain(struct mlx5_diag_session *s, bool last)
 {
 	struct mlx5_diag_drain *d = &s->drain;
 	struct mlx5_diag_clock_read r;
@@ -539,11 +545,18 @@ static void mlx5_diag_session_drain(struct mlx5_diag_session *s)
 						      d->cap);
 	unsigned long flags;
 	int ret, clock_ret;
+	bool room;
 	void *p;
 
-	/* an unread stage holds the samples back in firmware, counted there */
-	if (READ_ONCE(s->stage_len) + need + MLX5_DIAG_STAGE_CTRL_BYTES >
-	    s->stage_cap)
+	/*
+	 * Only this work (s->lock) stages samples; a publish only unstages:
+	 * room seen here stays until they are staged.
+	 */
+	room = READ_ONCE(s->stage_len) + need + MLX5_DIAG_STAGE_CTRL_BYTES <=
+	       s->stage_cap;
+	d->n = 0;
+	d->lost_count = 0;
+	if (!room && !last)
 		return;
 	ret = mlx5_diag_engine_session_drain(&s->dd->engine, d);
 	if (ret == -EBUSY) {
@@ -556,7 +569,7 @@ static void mlx5_diag_session_drain(struct mlx5_diag_session *s)
 	if (!d->n && !d->lost_count)
 		return;
 	/* without a TIME record after them, they are mapped by the last two */
-	clock_ret = d->n ? mlx5_diag_session_clock(s, &r) : 0;
+	clock_ret = d->n && room ? mlx5_diag_session_clock(s, &r) : 0;
 	if (clock_ret)
 		pr_warn_ratelimited("%s: device clock unreadable (%d): %u sample(s) go in the stream without a TIME record after them\n",
 				    s->dd->name, clock_ret, d->n);
@@ -574,7 +587,14 @@ static void mlx5_diag_session_drain(struct mlx5_diag_session *s)
 					       MLX5_DIAG_LOST_FW_OVERWRITE);
 			s->staged_next = d->lost_first + d->lost_count;
 		}
-		if (d->n) {
+		if (d->n && !room) {
+			p = mlx5_diag_session_stage(s, sizeof(struct mlx5_diag_rec_lost));
+			if (WARN_ON_ONCE(!p))
+				goto unlock;
+			mlx5_diag_rec_put_lost(p, d->first_seq, d->n,
+					       MLX5_DIAG_LOST_AUX_FULL);
+			s->staged_next = d->first_seq + d->n;
+		} else if (d->n) {
 			u8 f = s->req.out_format;
 			unsigned int per = mlx5_diag_session_rec_samples(f, num);
 			unsigned int k, nr;
@@ -609,6 +629,29 @@ unlock:
 	if (d->stalled)
 		pr_warn_ratelimited("%s: the firmware's buffer stays a lap ahead of the drain: the run ends (END, stalled)\n",
 				    s->dd->name);
+}
+
+/*
+ * The run ends: what the firmware took up to now is fetched, drain after
+ * drain while each one comes back full or only skipped a lap; bounded by
+ * the drains a buffer of samples (and the laps a drain may skip) takes.
+ */
+static void mlx5_diag_session_drain_last(struct mlx5_diag_session *s)
+{
+	struct mlx5_diag_drain *d = &s->drain;
+	unsigned int i, drains;
+
+	if (!test_bit(MLX5_DIAG_SESSION_RUNNING, &s->flags))
+		return;
+	/* a run sets both, cap = min(nslots, MLX5_DIAG_DRAIN_MAX_SAMPLES) */
+	drains = s->nslots / d->cap + MLX5_DIAG_DRAIN_MAX_SKIP_LAPS;
+	for (i = 0; i <= drains; i++) {
+		mlx5_diag_session_drain(s, true);
+		if (!test_bit(MLX5_DIAG_SESSION_RUNNING, &s->flags))
+			return;
+		if (d->n < d->cap && (d->n || !d->lost_count))
+			return;
+	}
 }
 
 /* PERF_EVENT_IOC_PERIOD: the firmware's period changes while it runs. */
@@ -658,6 +701,7 @@ static void mlx5_diag_session_work(struct work_struct *work)
 	if (READ_ONCE(s->leader->state) <= PERF_EVENT_STATE_OFF) {
 		if (READ_ONCE(s->aux_overwrite))
 			goto out;
+		mlx5_diag_session_drain_last(s);
 		mlx5_diag_session_end(s, MLX5_DIAG_END_STOPPED);
 		goto publish;
 	}
@@ -666,7 +710,7 @@ static void mlx5_diag_session_work(struct work_struct *work)
 		mlx5_diag_session_run(s);
 	if (!test_bit(MLX5_DIAG_SESSION_RUNNING, &s->flags))
 		goto publish;
-	mlx5_diag_session_drain(s);
+	mlx5_diag_session_drain(s, false);
 	if (test_and_clear_bit(MLX5_DIAG_SESSION_NEW_PERIOD, &s->flags))
 		mlx5_diag_session_new_period(s);
 	if (checks && ++s->drains >= checks) {
@@ -757,8 +801,7 @@ void mlx5_diag_session_detach(struct mlx5_diag_dev *dd)
 	s = dd->session;
 	if (s) {
 		mutex_lock(&s->lock);
-		if (test_bit(MLX5_DIAG_SESSION_RUNNING, &s->flags))
-			mlx5_diag_session_drain(s);
+		mlx5_diag_session_drain_last(s);
 		mlx5_diag_session_end(s, MLX5_DIAG_END_REMOVED);
 		s->gone = true;
 		mlx5_diag_session_publish(s);
