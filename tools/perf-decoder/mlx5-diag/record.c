@@ -823,11 +823,8 @@ int md_record_run(const struct md_record_opts *o)
 				    &last_t, &last_samples);
 		}
 	}
-	/* the driver's last drain, then what DISABLE writes */
-	drain_until(&s, now_ns(CLOCK_MONOTONIC) + MD_DRAIN_WAIT_MS * 1000000ull, 0,
-		    t0, &last_t, &last_samples);
+	/* the driver's work drains to the disable and ends the run with END */
 	ioctl(s.fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
-	/* the driver's work ends the run with END soon after the disable */
 	end_wait = now_ns(CLOCK_MONOTONIC) + MD_END_WAIT_MS * 1000000ull;
 	do {
 		drain_data(&s);

@@ -30,10 +30,11 @@ enum md_exit {
 #define MD_DEFAULT_PERIOD_NS	1000000ull
 #define MD_DEFAULT_AUX_PAGES	256
 #define MD_DEFAULT_OUTPUT	"mlx5-diag.data"
-/* How long the recorder waits for the driver's last drain before disabling. */
-#define MD_DRAIN_WAIT_MS	150
-/* How long END may take to arrive after DISABLE (the driver's work). */
-#define MD_END_WAIT_MS		500
+/*
+ * How long END may take to arrive after DISABLE (the driver's work drains
+ * the firmware's buffer once more first).
+ */
+#define MD_END_WAIT_MS		5000
 
 struct md_record_opts {
 	const char *dev;			/* -d, NULL: the only device */
