@@ -30,14 +30,18 @@ grid_wait() {
 	wait_state "$2" session && sample_grid "$1"
 }
 
-# step_samples DEV N: with the session's grid in /tmp/grid.DEV, move the
-# manual time on until N more samples are due (whole clocks), then wait
-# until the driver fetched every sample produced that the firmware did not
-# overwrite.
-step_samples() {
+# advance_samples DEV N: with the session's grid in /tmp/grid.DEV, move
+# the manual time on until N more samples are due (whole clocks)
+advance_samples() {
 	set -- "$1" "$2" $(cat "/tmp/grid.$1")
 	f=$(cat "$SIM/dev$1/caps/device_frequency_khz")
 	echo $(( ($2 * $4 * 1000000 + f - 1) / f + 32 )) >"$SIM/dev$1/advance_ns"
+}
+
+# step_samples DEV N: advance_samples, then wait until the driver fetched
+# every sample produced that the firmware did not overwrite
+step_samples() {
+	advance_samples "$1" "$2"
 	wait_drained "$1"
 }
 

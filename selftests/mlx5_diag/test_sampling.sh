@@ -60,14 +60,15 @@ taken=$(sed -n 's/.*"type":"end".*"next_seq":\([0-9]*\).*/\1/p' /tmp/s1.json)
 diag "$n samples decoded, $1 lost ($2 overwritten by the firmware), $taken taken; $(wc -l </tmp/s1.truth) with ground truth"
 diag "emulator: $overwritten overwritten before any query returned them; $((returned - n)) returned by a query but not decoded; reported lost beyond the overwritten: $(($2 - overwritten))"
 expect_eq "every sample taken is decoded or reported lost" $((n + $1)) "$taken"
-# On the running clock the report may exceed the emulator's count: a
-# sample a query returned (so never "overwritten" for the emulator) but
-# that the drain could not deliver in order (it skips a later lap's
-# samples to read the oldest first, or stops at the firmware's write
-# position) is lost when the firmware overwrites it before the next query.
-# A late drain on the manual clock (below) shows the two equal.
-check "what the firmware overwrote ($overwritten) is reported lost ($2)" test "$2" -ge "$overwritten"
-expect_eq "and no other loss" "$3" 0
+# How many are lost, and why, depends on how fast the host runs the guest:
+# the firmware overwrites what the drain fetches late, the AUX area is full
+# while the reader lags, and the firmware samples on after the run's END
+# until the event is closed (the emulator cannot tell those from the run's
+# own). So the loss is reported (above; scripts/bench measures it) and
+# checked here only for its causes; on the manual clock, below, the late
+# drain and the run's end show it exact.
+expect_eq "every loss has its cause: the firmware's overwrite or a full AUX area" \
+	"$(grep '"type":"lost"' /tmp/s1.json | grep -cv '"cause":"\(fw_overwrite\|aux_full\)"')" 0
 check "16 data IDs at the raised period" grep -q '"period_ns":209715,"period_ns_requested":100000' /tmp/s1.json
 # the host time of sample j: the line through the first and last known,
 # which every known one must be on (within 1 ns of rounding)
@@ -124,6 +125,22 @@ expect_eq "exactly those are reported lost, from sample 20" \
 expect_eq "every sample left is delivered: 0..19 and 808..1319" \
 	"$(dec_samples /tmp/s10.data | awk 'NR == 1 { a = $1 } $1 == 20 { bad++ } { last = $1 } END { print NR, a, last, bad + 0 }')" \
 	"532 0 1319 0"
+
+# ---- the run's end, manual clock: its last drain takes what is due ----
+# 20 samples are drained; 300 more fall due and the workload ends at once.
+# Whether a timer drain comes first or not, the drain at the disable
+# fetches them all before END: 320 samples, none lost.
+# shellcheck disable=SC2086
+"$MLX5_DIAG" record -q -d sim:0 -o /tmp/s11.data -p 100us $EVS16 -- sh -c "
+	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
+	grid_wait 0 $P0 >/tmp/grid.0 || exit 1
+	step_samples 0 20
+	advance_samples 0 300"
+expect_eq "the run's end: record exits 0" "$?" 0
+expect_eq "every sample due by the disable is delivered: 0..319, none lost" \
+	"$(dec_samples /tmp/s11.data | awk 'NR == 1 { a = $1 } $1 != NR - 1 { bad++ } { last = $1 } END { print NR, a, last, bad + 0 }') $(dec_lines /tmp/s11.data LOST | wc -l)" \
+	"320 0 319 0 0"
+check "END after sample 319" sh -c "'$MLX5_DIAG' decode -q /tmp/s11.data | grep -q '^END run [0-9]* after 320 samples: stopped'"
 sim_running 0
 
 # ---- PERF_EVENT_IOC_PERIOD: the period changes in the stream ----
