@@ -84,20 +84,26 @@ apt_version() {
 	echo "$v"
 }
 
-# Download PKG at VERSION into $DEBS_DIR (once); prints the .deb's path.
+# apt's options (an array) and list update for deb_fetch: the host's by
+# default; apt_arm64 sets the arm64 ones.
+APT_OPTS=()
+APT_UPDATE=apt_update_once
+
+# Download PKG (PKG:ARCH for another architecture) at VERSION into $DEBS_DIR
+# (once); prints the .deb's path.
 deb_fetch() {
 	local pkg=$1 ver=$2 arch f tmp
-	arch=$(apt-cache show "$pkg=$ver" 2>/dev/null | sed -n 's/^Architecture: //p' | head -1)
+	arch=$(apt-cache "${APT_OPTS[@]}" show "$pkg=$ver" 2>/dev/null | sed -n 's/^Architecture: //p' | head -1)
 	[ -n "$arch" ] || die "apt has no $pkg $ver"
-	f=$DEBS_DIR/${pkg}_${ver//:/%3a}_$arch.deb
+	f=$DEBS_DIR/${pkg%:*}_${ver//:/%3a}_$arch.deb
 	if [ ! -s "$f" ]; then
 		mkdir -p "$DEBS_DIR"
 		tmp=$(mktemp -d "$DEBS_DIR/.dl.XXXXXX")
 		# _apt downloads into a directory it may write, root keeps the file
 		chown _apt "$tmp" 2>/dev/null || true
-		if ! (cd "$tmp" && apt-get download -q "$pkg=$ver" >"$tmp/log" 2>&1); then
-			apt_update_once
-			(cd "$tmp" && apt-get download -q "$pkg=$ver" >"$tmp/log" 2>&1) ||
+		if ! (cd "$tmp" && apt-get "${APT_OPTS[@]}" download -q "$pkg=$ver" >"$tmp/log" 2>&1); then
+			"$APT_UPDATE"
+			(cd "$tmp" && apt-get "${APT_OPTS[@]}" download -q "$pkg=$ver" >"$tmp/log" 2>&1) ||
 				{ cat "$tmp/log" >&2; rm -rf "$tmp"; die "cannot download $pkg $ver"; }
 		fi
 		mv "$tmp/$(basename "$f")" "$f"
@@ -176,24 +182,33 @@ unpack_stock_kernel() {
 		debs="$debs $deb"
 	done
 	[ "$(echo "$debs" | wc -w)" = 4 ] || die "linux-headers-$rel: no -common or kbuild dependency"
+	# shellcheck disable=SC2086
+	unpack_debs "$root" "$rel" $debs
+	[ -f "$root/boot/vmlinuz-$rel" ] || die "linux-image-$rel has no /boot/vmlinuz-$rel"
+	depmod -b "$root" "$rel" || die "depmod for $rel failed"
+	touch "$root/.done"
+}
+
+# Unpack DEBS... into ROOT afresh, the headers of release REL among them,
+# made usable there: absolute symlinks and the arch headers' include of
+# the -common Makefile point into ROOT. ROOT/.debs names what it was made
+# from (scripts/clean-cache keeps those .debs).
+unpack_debs() {
+	local root=$1 rel=$2 deb
+	shift 2
 	rm -rf "$root"
 	mkdir -p "$root"
-	for deb in $debs; do
+	for deb in "$@"; do
 		dpkg-deb -x "$deb" "$root" || die "dpkg-deb -x $deb failed"
 	done
 	fix_abs_symlinks "$root"
-	# the arch headers' Makefile includes the -common one by absolute path
 	sed -i "s|^include /usr/src/|include $root/usr/src/|" \
 		"$root/usr/src/linux-headers-$rel/Makefile"
 	grep -q "^include $root/" "$root/usr/src/linux-headers-$rel/Makefile" ||
 		die "unexpected Makefile in linux-headers-$rel"
-	[ -f "$root/boot/vmlinuz-$rel" ] || die "linux-image-$rel has no /boot/vmlinuz-$rel"
-	depmod -b "$root" "$rel" || die "depmod for $rel failed"
-	# what it was made from (scripts/clean-cache keeps these .debs)
-	for deb in $debs; do
+	for deb in "$@"; do
 		basename "$deb"
 	done >"$root/.debs"
-	touch "$root/.done"
 }
 
 # The kernel release and the headers build dir of an unpacked stock kernel.
@@ -232,4 +247,84 @@ debian_perf_bin() {
 	# shellcheck disable=SC2046
 	ensure_pkgs $(deb_depends "$deb" '^[^:]+$')
 	echo "$dir/usr/bin/perf"
+}
+
+# arm64 (BlueField-3's Arm cores): Debian's arm64 headers, to cross-build
+# the modules. Their package lists (arm64, and amd64 for the matching kbuild
+# tools the host runs) live apart from the host's apt state, in
+# $APT_ARM64_DIR with an empty dpkg status: the host's dpkg architectures,
+# lists and sources stay as they were (the sources are the host's).
+APT_ARM64_DIR=$MLX5_DIAG_CACHE/apt-arm64
+APT_ARM64_OPTS=(-o APT::Architecture=arm64 -o APT::Architectures::=arm64
+	-o APT::Architectures::=amd64
+	-o "Dir::State::Lists=$APT_ARM64_DIR/lists"
+	-o "Dir::Cache=$APT_ARM64_DIR/cache"
+	-o "Dir::State::status=$APT_ARM64_DIR/status")
+
+# The arm64 lists, fetched at most once per top-level command.
+apt_arm64_update_once() {
+	local stamp=$APT_ARM64_DIR/.updated
+	[ "$(cat "$stamp" 2>/dev/null)" != "$MLX5_DIAG_RUN" ] || return 0
+	[ "$(id -u)" = 0 ] || die "the arm64 package lists need an update (run as root)"
+	ensure_apt_sources
+	mkdir -p "$APT_ARM64_DIR/lists/partial" "$APT_ARM64_DIR/cache/archives/partial"
+	touch "$APT_ARM64_DIR/status"
+	log "apt-get update of the arm64 lists (in $APT_ARM64_DIR)"
+	apt-get "${APT_ARM64_OPTS[@]}" update -q >/dev/null || die "apt-get update (arm64) failed"
+	echo "$MLX5_DIAG_RUN" >"$stamp"
+}
+
+# The kernel release of Debian's newest stock arm64 kernel of SERIES (the
+# arm64 counterpart of stock_release).
+arm64_release() {
+	local re rel
+	case $1 in
+	6.1) re='^linux-headers-6\.1\.0-[0-9]+-arm64$' ;;
+	6.12) re='^linux-headers-6\.12\.[0-9]+\+deb12-arm64$' ;;
+	*) die "no stock kernel series '$1' (6.1 or 6.12)" ;;
+	esac
+	[ -d "$APT_ARM64_DIR/lists" ] || apt_arm64_update_once
+	rel=$(apt-cache "${APT_ARM64_OPTS[@]}" pkgnames linux-headers-6.1 | grep -E "$re" | sort -V | tail -1)
+	if [ -z "$rel" ]; then
+		apt_arm64_update_once
+		rel=$(apt-cache "${APT_ARM64_OPTS[@]}" pkgnames linux-headers-6.1 | grep -E "$re" | sort -V | tail -1)
+	fi
+	[ -n "$rel" ] || die "apt knows no Debian $1 arm64 kernel headers"
+	echo "${rel#linux-headers-}"
+}
+
+# Unpacked arm64 headers of SERIES with the host's (amd64) kbuild tools of
+# the same version. Prints their build dir.
+arm64_kdir() {
+	local rel ver root deb debs pkg
+	rel=$(arm64_release "$1") || exit 1
+	ver=$(apt-cache "${APT_ARM64_OPTS[@]}" madison "linux-headers-$rel" |
+		awk -F'|' '{ gsub(/ /, "", $2); print $2 }' | sort -V | tail -1)
+	[ -n "$ver" ] || die "apt knows no version of linux-headers-$rel"
+	root=$MLX5_DIAG_CACHE/stock-arm64/${rel}_$ver
+	if [ ! -f "$root/.done" ]; then
+		mkdir -p "$MLX5_DIAG_CACHE"
+		exec 8>"$MLX5_DIAG_CACHE/.lock-debian"
+		flock 8
+		if [ ! -f "$root/.done" ]; then
+			log "unpacking Debian's arm64 headers $rel ($ver) into $root"
+			APT_OPTS=("${APT_ARM64_OPTS[@]}")
+			APT_UPDATE=apt_arm64_update_once
+			debs=$(deb_fetch "linux-headers-$rel:arm64" "$ver") || exit 1
+			for pkg in $(deb_depends "$debs" '^linux-(headers-.*-common|kbuild-.*)$'); do
+				case $pkg in
+				*-common) deb=$(deb_fetch "$pkg" "$ver") || exit 1 ;;
+				*) deb=$(deb_fetch "$pkg:amd64" "$ver") || exit 1 ;;
+				esac
+				debs="$debs $deb"
+			done
+			[ "$(echo "$debs" | wc -w)" = 3 ] ||
+				die "linux-headers-$rel: no -common or kbuild dependency"
+			# shellcheck disable=SC2086
+			unpack_debs "$root" "$rel" $debs
+			touch "$root/.done"
+		fi
+		exec 8>&-
+	fi
+	echo "$root/usr/src/linux-headers-$rel"
 }
