@@ -530,8 +530,12 @@ static int mlx5_diag_cpu_teardown(unsigned int cpu, struct hlist_node *node)
 	if (cpu != dd->cpu)
 		return 0;
 	target = cpumask_any_but(cpu_online_mask, cpu);
-	if (target < nr_cpu_ids)
+	/* a session's run goes on across the move (one run, no END) */
+	if (target < nr_cpu_ids) {
+		mlx5_diag_session_moving(dd, true);
 		perf_pmu_migrate_context(&dd->pmu, cpu, target);
+		mlx5_diag_session_moving(dd, false);
+	}
 	WRITE_ONCE(dd->cpu, target);
 	return 0;
 }
