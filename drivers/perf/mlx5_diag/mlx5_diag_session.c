@@ -84,6 +84,7 @@ struct mlx5_diag_session {
 	unsigned long flags;
 	bool gone;			/* device removed (under lock) */
 	bool moving;			/* CPU hotplug moves the leader (under lock) */
+	bool disabled_before_move;	/* and it was disabled then (under lock) */
 	u32 runs;
 	struct mlx5_diag_fw_params actual;	/* ids: the session's ids */
 	u8 *vclass;
@@ -661,10 +662,13 @@ static void mlx5_diag_session_work(struct work_struct *work)
 	if (s->moving)
 		goto out;
 	/*
-	 * Disabled (not just scheduled out and in again): the run ends; in
+	 * Disabled (not just scheduled out and in again), or disabled before
+	 * a move (6.12 enables the events it moves): the run ends; in
 	 * snapshot mode it goes on, unwritten until the leader is enabled.
 	 */
-	if (READ_ONCE(s->leader->state) <= PERF_EVENT_STATE_OFF) {
+	if (READ_ONCE(s->leader->state) <= PERF_EVENT_STATE_OFF ||
+	    s->disabled_before_move) {
+		s->disabled_before_move = false;
 		if (READ_ONCE(s->aux_overwrite))
 			goto out;
 		mlx5_diag_session_end(s, MLX5_DIAG_END_STOPPED);
@@ -782,7 +786,8 @@ void mlx5_diag_session_detach(struct mlx5_diag_dev *dd)
  * @moving: true before perf_pmu_migrate_context(), false after it
  *
  * Set under the session's lock, which the work holds throughout: no
- * drain, END or publish overlaps the move. Sleeps.
+ * drain, END or publish overlaps the move. A leader disabled when the move
+ * begins has its run ended after it, as if it had stayed disabled. Sleeps.
  */
 void mlx5_diag_session_moving(struct mlx5_diag_dev *dd, bool moving)
 {
@@ -792,6 +797,9 @@ void mlx5_diag_session_moving(struct mlx5_diag_dev *dd, bool moving)
 	s = dd->session;
 	if (s) {
 		mutex_lock(&s->lock);
+		if (moving)
+			s->disabled_before_move =
+				READ_ONCE(s->leader->state) <= PERF_EVENT_STATE_OFF;
 		s->moving = moving;
 		mutex_unlock(&s->lock);
 	}
