@@ -68,6 +68,22 @@ record_stepped() {
 	$rs_work"
 }
 
+# stream_runs FILE: "RUNS SEQ END" of a recording, up to its first END
+# record: the SESSION records, "contiguous" when its samples and LOST
+# records number 0, 1, 2... in order up to the count END gives (else
+# "gap"), and that count
+stream_runs() {
+	"$MLX5_DIAG" decode -q "$1" | awk '
+		BEGIN { seq = 0 }
+		ended { next }
+		/^SESSION / { runs++; next }
+		/^PERIOD / { next }
+		/^LOST / { split($5, r, /\.\./); if (r[1] != seq) bad++; seq = r[2] + 1; next }
+		/^END / { end = $5; ended = 1; next }
+		{ if ($2 != seq) bad++; seq = $2 + 1 }
+		END { print runs + 0, (bad || !ended || seq != end) ? "gap" : "contiguous", end + 0 }'
+}
+
 # sample_ns DEV J: engine ns at which sample J is taken (grid in /tmp/grid.DEV)
 sample_ns() {
 	set -- "$1" "$2" $(cat "/tmp/grid.$1")
