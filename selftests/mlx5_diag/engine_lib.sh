@@ -26,6 +26,15 @@ state_is() { [ "$(eng "$1" state)" = "$2" ]; }
 # wait_state PMU STATE: until engine/state reads STATE
 wait_state() { wait_for state_is "$1" "$2"; }
 
+# expect_foreign NAME PMU F0: the engine of PMU is FOREIGN (a QUERY
+# reported a configuration other than the one set), counted once in
+# engine/foreign_configs since it read F0
+expect_foreign() {
+	expect_eq "$1: the engine is foreign" "$(eng "$2" state)" foreign
+	expect_eq "$1: counted in engine/foreign_configs" \
+		$(($(eng "$2" foreign_configs) - $3)) 1
+}
+
 # sample_grid DEV: "E P", the enable clock and the period in clocks of a
 # periodic configuration (sample j falls due at E + (j + 1) * P)
 sample_grid() {

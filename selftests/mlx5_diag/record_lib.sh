@@ -56,6 +56,38 @@ drained() {
 # produced and did not overwrite
 wait_drained() { wait_for drained "$1"; }
 
+# record_stepped DEV FILE WORKLOAD ARGS...: mlx5-diag record of DEV on its
+# manual clock into FILE, with ARGS (period, events...); WORKLOAD (shell,
+# these helpers sourced) runs once the session's grid is in /tmp/grid.DEV.
+# Returns mlx5-diag's exit status.
+record_stepped() {
+	rs_dev=$1
+	rs_file=$2
+	rs_work=$3
+	shift 3
+	sim_manual "$rs_dev"
+	"$MLX5_DIAG" record -q -d "sim:$rs_dev" -o "$rs_file" "$@" -- sh -c "
+	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
+	grid_wait $rs_dev $(pmu_of_sim "$rs_dev") >/tmp/grid.$rs_dev || exit 1
+	$rs_work"
+}
+
+# stream_runs FILE: "RUNS SEQ END" of a recording, up to its first END
+# record: the SESSION records, "contiguous" when its samples and LOST
+# records number 0, 1, 2... in order up to the count END gives (else
+# "gap"), and that count
+stream_runs() {
+	"$MLX5_DIAG" decode -q "$1" | awk '
+		BEGIN { seq = 0 }
+		ended { next }
+		/^SESSION / { runs++; next }
+		/^PERIOD / { next }
+		/^LOST / { split($5, r, /\.\./); if (r[1] != seq) bad++; seq = r[2] + 1; next }
+		/^END / { end = $5; ended = 1; next }
+		{ if ($2 != seq) bad++; seq = $2 + 1 }
+		END { print runs + 0, (bad || !ended || seq != end) ? "gap" : "contiguous", end + 0 }'
+}
+
 # sample_ns DEV J: engine ns at which sample J is taken (grid in /tmp/grid.DEV)
 sample_ns() {
 	set -- "$1" "$2" $(cat "/tmp/grid.$1")

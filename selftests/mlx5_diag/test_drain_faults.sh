@@ -23,13 +23,10 @@ lost() {
 # drain takes up to 512. 400 samples fall due at once: the drain's first
 # query (slot 0) takes 0..255, its second one (slot 256) fails.
 EVS16=$(max_ids_events)
-sim_manual 0
 # shellcheck disable=SC2086
-"$MLX5_DIAG" record -q -d sim:0 -o /tmp/df1.data -p 100us $EVS16 -- sh -c "
-	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
-	grid_wait 0 $P0 >/tmp/grid.0 || exit 1
+record_stepped 0 /tmp/df1.data "
 	echo '256 0x1' >$D0/fail_query_at
-	step_samples 0 400"
+	step_samples 0 400" -p 100us $EVS16
 expect_eq "record exits 0" "$?" 0
 expect_eq "the query from slot 256 failed" "$(cat "$D0/fail_query_at")" "0 0x0"
 produced=$(cat "$D0/stats/samples_produced")
@@ -48,17 +45,13 @@ check "the failed drain is logged with what it delivered" sh -c \
 # one RES_BUSY (the command is tried again), then four, as many as the
 # driver tries a command: the drain fails and the next one goes on
 takeovers=$(eng "$P0" takeovers)
-sim_manual 0
-"$MLX5_DIAG" record -q -d sim:0 -o /tmp/df2.data -p 100us \
-	-e icmc_hits -e icmc_accesses -- sh -c "
-	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
-	grid_wait 0 $P0 >/tmp/grid.0 || exit 1
+record_stepped 0 /tmp/df2.data "
 	step_samples 0 10
 	echo '1 0x6' >$D0/fail_next
 	step_samples 0 10
 	echo '4 0x6' >$D0/fail_next
 	sim_wait_cmds 0 4
-	step_samples 0 10"
+	step_samples 0 10" -p 100us -e icmc_hits -e icmc_accesses
 expect_eq "record exits 0" "$?" 0
 expect_eq "30 samples decoded" "$(dec_samples /tmp/df2.data | wc -l)" 30
 expect_eq "none lost" "$(lost /tmp/df2.data)" 0
@@ -70,15 +63,11 @@ expect_eq "no takeover counted" "$(eng "$P0" takeovers)" "$takeovers"
 
 # ---- the device clock cannot be read after a drain ----
 # its samples go in without their TIME record, mapped from the ones before
-sim_manual 0
-"$MLX5_DIAG" record -q -d sim:0 -o /tmp/df3.data -p 100us \
-	-e icmc_hits -e icmc_accesses -- sh -c "
-	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
-	grid_wait 0 $P0 >/tmp/grid.0 || exit 1
+record_stepped 0 /tmp/df3.data "
 	step_samples 0 10
 	echo 1 >$D0/fail_clock_reads
 	step_samples 0 10
-	step_samples 0 10"
+	step_samples 0 10" -p 100us -e icmc_hits -e icmc_accesses
 expect_eq "record exits 0" "$?" 0
 expect_eq "the clock read failed" "$(cat "$D0/fail_clock_reads")" 0
 expect_eq "30 samples decoded" "$(dec_samples /tmp/df3.data | wc -l)" 30

@@ -31,9 +31,7 @@ lied_count() {
 	expect_eq "$1: the counting open is EBUSY" \
 		"$(perf_open_errno "$P0/icmc_hits/")" $EBUSY
 	echo none >"$D0/lie"
-	expect_eq "$1: the engine is foreign" "$(eng "$P0" state)" foreign
-	expect_eq "$1: counted in engine/foreign_configs" \
-		$(($(eng "$P0" foreign_configs) - f0)) 1
+	expect_foreign "$1" "$P0" "$f0"
 	taken_back "$1"
 }
 
@@ -53,9 +51,7 @@ lied_session() {
 	expect_eq "$1: mlx5-diag record returns" "$?" 0
 	echo none >"$D0/lie"
 	expect_eq "$1: no run started" "$(dec_lines /tmp/lies.data SESSION | wc -l)" 0
-	expect_eq "$1: the engine is foreign" "$(eng "$P0" state)" foreign
-	expect_eq "$1: counted in engine/foreign_configs" \
-		$(($(eng "$P0" foreign_configs) - f0)) 1
+	expect_foreign "$1" "$P0" "$f0"
 	taken_back "$1"
 }
 

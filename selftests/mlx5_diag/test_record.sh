@@ -22,12 +22,8 @@ CLASSES=ccccccss
 record_steps() {
 	dev=$1 file=$2 n=$3
 	shift 3
-	sim_manual "$dev"
 	# shellcheck disable=SC2086
-	"$MLX5_DIAG" record -q -d "sim:$dev" -o "$file" "$@" $EVS -- sh -c "
-		. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
-		grid_wait $dev $(pmu_of_sim "$dev") >/tmp/grid.$dev || exit 1
-		step_samples $dev $n"
+	record_stepped "$dev" "$file" "step_samples $dev $n" "$@" $EVS
 }
 
 diag "ids: $(for k in $IDS; do printf '%s ' "$k"; done)"

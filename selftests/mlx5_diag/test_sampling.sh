@@ -110,13 +110,10 @@ expect_eq "perf times are monotonic" "$7" 0
 # 1300 more fall due at once, more than two laps: the firmware overwrote
 # samples 20..807 (1320 - 512 - 20), and exactly those are reported lost;
 # every sample left in the buffer is delivered.
-sim_manual 0
 # shellcheck disable=SC2086
-"$MLX5_DIAG" record -q -d sim:0 -o /tmp/s10.data -a 1024 -p 100us $EVS16 -- sh -c "
-	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
-	grid_wait 0 $P0 >/tmp/grid.0 || exit 1
+record_stepped 0 /tmp/s10.data "
 	step_samples 0 20
-	step_samples 0 1300"
+	step_samples 0 1300" -p 100us -a 1024 $EVS16
 expect_eq "late drain: record exits 0" "$?" 0
 overwritten=$(cat "$D0/stats/samples_overwritten")
 expect_eq "the emulator overwrote samples 20..807" "$overwritten" 788
@@ -165,12 +162,8 @@ check "2^16 clocks apart after it" sh -c "echo '$gaps' | grep -q 'after 65536 '"
 expect_eq "no loss around the change" "$(grep -c '"type":"lost"' /tmp/s2.json)" 0
 
 # ---- sync with clear: each counter is its increase over one period ----
-sim_manual 0
-"$MLX5_DIAG" record -q -d sim:0 -o /tmp/s3.data -p 100us --sync --clear \
-	-e icmc_hits -e icmc_accesses -- sh -c "
-	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
-	grid_wait 0 $P0 >/tmp/grid.0 || exit 1
-	step_samples 0 10"
+record_stepped 0 /tmp/s3.data "
+	step_samples 0 10" -p 100us --sync --clear -e icmc_hits -e icmc_accesses
 expect_eq "sync and clear: 10 samples" "$(dec_samples /tmp/s3.data | wc -l)" 10
 check "each value is the model's increase over its period" \
 	check_model 0 /tmp/s3.data ss 0x1180000200000000 0x1180000100000000
@@ -179,13 +172,8 @@ sim_running 0
 # ---- the public 16-bit profile ----
 echo public >"$D1/profile"
 sim_readd 1
-P1=$(pmu_of_sim 1)
-sim_manual 1
-"$MLX5_DIAG" record -q -d sim:1 -o /tmp/s4.data -p 100us \
-	-e fw_tx_packets -e fw_rx_steering_packets -- sh -c "
-	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
-	grid_wait 1 $P1 >/tmp/grid.1 || exit 1
-	step_samples 1 20"
+record_stepped 1 /tmp/s4.data "
+	step_samples 1 20" -p 100us -e fw_tx_packets -e fw_rx_steering_packets
 expect_eq "public profile: 20 samples" "$(dec_samples /tmp/s4.data | wc -l)" 20
 check "public profile: exact values" check_model 1 /tmp/s4.data cc 0x2006 0x1001
 check "public profile: 16-bit sample ids in the SESSION" \

@@ -33,7 +33,7 @@
  * @cpu: the CPU that handles its events (cpumask)
  * @preferred_cpu: where devices spread over the CPUs of their node
  * @cpuhp_node: CPU hotplug instance
- * @snap: per CPU, every slot's count for a group read transaction
+ * @txn: per CPU, the device's group transaction (every slot's count)
  * @sysfs: the device's sysfs files
  * @session_lock: protects @session
  * @session: the sampling session, while its leader exists
@@ -52,7 +52,7 @@ struct mlx5_diag_dev {
 	int cpu;
 	unsigned int preferred_cpu;
 	struct hlist_node cpuhp_node;
-	u64 __percpu *snap;
+	struct mlx5_diag_engine_txn __percpu *txn;
 	struct mlx5_diag_sysfs sysfs;
 	struct mutex session_lock;	/* protects session */
 	struct mlx5_diag_session *session;

@@ -1579,6 +1579,36 @@ void mlx5_diag_engine_snapshot(struct mlx5_diag_engine *eng, u64 *values)
 }
 
 /*
+ * A transaction of @eng begins on this CPU (interrupts off): for a group
+ * read, the snapshot is complete before the flag sends reads to it, as an
+ * NMI read may land anywhere in between.
+ */
+void mlx5_diag_engine_txn_start(struct mlx5_diag_engine *eng,
+				struct mlx5_diag_engine_txn *txn,
+				bool group_read)
+{
+	if (group_read)
+		mlx5_diag_engine_snapshot(eng, txn->values);
+	barrier();
+	WRITE_ONCE(txn->group_read, group_read);
+}
+
+void mlx5_diag_engine_txn_end(struct mlx5_diag_engine_txn *txn)
+{
+	WRITE_ONCE(txn->group_read, false);
+}
+
+/* A slot's count: of the transaction's start while a group read runs. */
+u64 mlx5_diag_engine_txn_read(struct mlx5_diag_engine *eng,
+			      const struct mlx5_diag_engine_txn *txn,
+			      unsigned int slot)
+{
+	if (READ_ONCE(txn->group_read))
+		return txn->values[slot];
+	return mlx5_diag_engine_read(eng, slot);
+}
+
+/*
  * The device is going: give the engine back while the transport works,
  * then fence the transport. Counts stay frozen for open events.
  */

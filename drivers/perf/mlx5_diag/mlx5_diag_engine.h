@@ -154,6 +154,24 @@ void mlx5_diag_engine_scheduled(struct mlx5_diag_engine *eng);
 void mlx5_diag_engine_poll(struct mlx5_diag_engine *eng);
 u64 mlx5_diag_engine_read(struct mlx5_diag_engine *eng, unsigned int slot);
 void mlx5_diag_engine_snapshot(struct mlx5_diag_engine *eng, u64 *values);
+
+/*
+ * A group read transaction of one engine on one CPU (the PMU keeps one per
+ * CPU per device): while it runs, the engine's slots read @values, taken
+ * at its start, so that every sibling sees the same poll.
+ */
+struct mlx5_diag_engine_txn {
+	bool group_read;	/* a group read transaction runs */
+	u64 values[];		/* every slot's count (caps.max_ids) */
+};
+
+void mlx5_diag_engine_txn_start(struct mlx5_diag_engine *eng,
+				struct mlx5_diag_engine_txn *txn,
+				bool group_read);
+void mlx5_diag_engine_txn_end(struct mlx5_diag_engine_txn *txn);
+u64 mlx5_diag_engine_txn_read(struct mlx5_diag_engine *eng,
+			      const struct mlx5_diag_engine_txn *txn,
+			      unsigned int slot);
 void mlx5_diag_engine_detach(struct mlx5_diag_engine *eng);
 void mlx5_diag_engine_attach(struct mlx5_diag_engine *eng,
 			     struct mlx5_diag_aux_dev *aux);

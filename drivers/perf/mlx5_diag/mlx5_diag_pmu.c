@@ -27,9 +27,6 @@ MODULE_PARM_DESC(force_ownership,
 
 static enum cpuhp_state mlx5_diag_cpuhp_state;
 
-/* The transaction perf runs on this CPU (PERF_PMU_TXN_*), if any. */
-static DEFINE_PER_CPU(unsigned int, mlx5_diag_txn_flags);
-
 /*
  * What an open event holds. A counting event of a caller without
  * CAP_PERFMON is deferred: perf core may still refuse it after event_init
@@ -394,9 +391,8 @@ static u64 mlx5_diag_event_value(struct perf_event *event)
 	/* counting, then slot and base: see mlx5_diag_event_get_work() */
 	if (!smp_load_acquire(&pe->counting))
 		return 0;
-	if (__this_cpu_read(mlx5_diag_txn_flags) & PERF_PMU_TXN_READ)
-		return this_cpu_ptr(dd->snap)[pe->slot] - pe->base;
-	return mlx5_diag_engine_read(&dd->engine, pe->slot) - pe->base;
+	return mlx5_diag_engine_txn_read(&dd->engine, this_cpu_ptr(dd->txn),
+					 pe->slot) - pe->base;
 }
 
 static void mlx5_diag_event_read(struct perf_event *event)
@@ -480,28 +476,26 @@ static int mlx5_diag_check_period(struct perf_event *event, u64 value)
 /*
  * A group read (PERF_PMU_TXN_READ) reads every sibling from one snapshot of
  * the counts, so all of them belong to the same poll. Runs with interrupts
- * off on the events' CPU; an NMI read (PERF_SAMPLE_READ) may land anywhere
- * in it, so the snapshot is complete before the flag sends reads to it.
+ * off on the events' CPU. The transaction is the device's own on this CPU:
+ * another device's events read live counts meanwhile.
  */
 static void mlx5_diag_start_txn(struct pmu *pmu, unsigned int flags)
 {
 	struct mlx5_diag_dev *dd = to_mlx5_diag_dev(pmu);
 
-	if (flags & PERF_PMU_TXN_READ)
-		mlx5_diag_engine_snapshot(&dd->engine, this_cpu_ptr(dd->snap));
-	barrier();
-	__this_cpu_write(mlx5_diag_txn_flags, flags);
+	mlx5_diag_engine_txn_start(&dd->engine, this_cpu_ptr(dd->txn),
+				   flags & PERF_PMU_TXN_READ);
 }
 
 static int mlx5_diag_commit_txn(struct pmu *pmu)
 {
-	__this_cpu_write(mlx5_diag_txn_flags, 0);
+	mlx5_diag_engine_txn_end(this_cpu_ptr(to_mlx5_diag_dev(pmu)->txn));
 	return 0;
 }
 
 static void mlx5_diag_cancel_txn(struct pmu *pmu)
 {
-	__this_cpu_write(mlx5_diag_txn_flags, 0);
+	mlx5_diag_engine_txn_end(this_cpu_ptr(to_mlx5_diag_dev(pmu)->txn));
 }
 
 /* ---- CPU hotplug, registration ---- */
@@ -530,8 +524,12 @@ static int mlx5_diag_cpu_teardown(unsigned int cpu, struct hlist_node *node)
 	if (cpu != dd->cpu)
 		return 0;
 	target = cpumask_any_but(cpu_online_mask, cpu);
-	if (target < nr_cpu_ids)
+	/* a session's run goes on across the move (one run, no END) */
+	if (target < nr_cpu_ids) {
+		mlx5_diag_session_moving(dd, true);
 		perf_pmu_migrate_context(&dd->pmu, cpu, target);
+		mlx5_diag_session_moving(dd, false);
+	}
 	WRITE_ONCE(dd->cpu, target);
 	return 0;
 }
@@ -541,15 +539,17 @@ int mlx5_diag_pmu_register(struct mlx5_diag_dev *dd)
 	int ret;
 
 	/* MLX5_DIAG_MAX_IDS bounds caps.max_ids at probe */
-	static_assert(MLX5_DIAG_MAX_IDS * sizeof(u64) <= PCPU_MIN_UNIT_SIZE);
+	static_assert(sizeof(struct mlx5_diag_engine_txn) +
+		      MLX5_DIAG_MAX_IDS * sizeof(u64) <= PCPU_MIN_UNIT_SIZE);
 	mutex_init(&dd->session_lock);
-	dd->snap = __alloc_percpu(dd->fw.caps.max_ids * sizeof(u64),
-				  __alignof__(u64));
-	if (!dd->snap)
+	dd->txn = __alloc_percpu(struct_size(dd->txn, values,
+					     dd->fw.caps.max_ids),
+				 __alignof__(struct mlx5_diag_engine_txn));
+	if (!dd->txn)
 		return -ENOMEM;
 	ret = mlx5_diag_sysfs_build(dd);
 	if (ret)
-		goto err_snap;
+		goto err_txn;
 	dd->pmu = (struct pmu) {
 		/*
 		 * No .parent: the PMU may outlive the auxiliary device (events
@@ -593,8 +593,8 @@ err_cpuhp:
 					    &dd->cpuhp_node);
 err_sysfs:
 	mlx5_diag_sysfs_free(dd);
-err_snap:
-	free_percpu(dd->snap);
+err_txn:
+	free_percpu(dd->txn);
 	return ret;
 }
 
@@ -605,7 +605,7 @@ void mlx5_diag_pmu_unregister(struct mlx5_diag_dev *dd)
 	cpuhp_state_remove_instance_nocalls(mlx5_diag_cpuhp_state,
 					    &dd->cpuhp_node);
 	mlx5_diag_sysfs_free(dd);
-	free_percpu(dd->snap);
+	free_percpu(dd->txn);
 }
 
 int mlx5_diag_pmu_init(void)

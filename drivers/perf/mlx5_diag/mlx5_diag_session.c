@@ -83,6 +83,8 @@ struct mlx5_diag_session {
 	u64 interval_ns;
 	unsigned long flags;
 	bool gone;			/* device removed (under lock) */
+	bool moving;			/* CPU hotplug moves the leader (under lock) */
+	bool disabled_before_move;	/* and it was disabled then (under lock) */
 	u32 runs;
 	struct mlx5_diag_fw_params actual;	/* ids: the session's ids */
 	u8 *vclass;
@@ -695,10 +697,21 @@ static void mlx5_diag_session_work(struct work_struct *work)
 	if (s->gone)
 		goto out;
 	/*
-	 * Disabled (not just scheduled out and in again): the run ends; in
+	 * perf moves the leader to another CPU: it is off every context (its
+	 * state OFF, as if disabled) until installed there, and its AUX area
+	 * is then stopped by nobody. The run neither ends nor is published
+	 * meanwhile; the leader's start on its new CPU queues the work again.
+	 */
+	if (s->moving)
+		goto out;
+	/*
+	 * Disabled (not just scheduled out and in again), or disabled before
+	 * a move (6.12 enables the events it moves): the run ends; in
 	 * snapshot mode it goes on, unwritten until the leader is enabled.
 	 */
-	if (READ_ONCE(s->leader->state) <= PERF_EVENT_STATE_OFF) {
+	if (READ_ONCE(s->leader->state) <= PERF_EVENT_STATE_OFF ||
+	    s->disabled_before_move) {
+		s->disabled_before_move = false;
 		if (READ_ONCE(s->aux_overwrite))
 			goto out;
 		mlx5_diag_session_drain_last(s);
@@ -805,6 +818,32 @@ void mlx5_diag_session_detach(struct mlx5_diag_dev *dd)
 		mlx5_diag_session_end(s, MLX5_DIAG_END_REMOVED);
 		s->gone = true;
 		mlx5_diag_session_publish(s);
+		mutex_unlock(&s->lock);
+	}
+	mutex_unlock(&dd->session_lock);
+}
+
+/**
+ * mlx5_diag_session_moving() - CPU hotplug moves the PMU's events, or is done
+ * @dd: the device
+ * @moving: true before perf_pmu_migrate_context(), false after it
+ *
+ * Set under the session's lock, which the work holds throughout: no
+ * drain, END or publish overlaps the move. A leader disabled when the move
+ * begins has its run ended after it, as if it had stayed disabled. Sleeps.
+ */
+void mlx5_diag_session_moving(struct mlx5_diag_dev *dd, bool moving)
+{
+	struct mlx5_diag_session *s;
+
+	mutex_lock(&dd->session_lock);
+	s = dd->session;
+	if (s) {
+		mutex_lock(&s->lock);
+		if (moving)
+			s->disabled_before_move =
+				READ_ONCE(s->leader->state) <= PERF_EVENT_STATE_OFF;
+		s->moving = moving;
 		mutex_unlock(&s->lock);
 	}
 	mutex_unlock(&dd->session_lock);

@@ -34,6 +34,7 @@ void mlx5_diag_session_start(struct mlx5_diag_session *s);
 void mlx5_diag_session_stop(struct mlx5_diag_session *s);
 void mlx5_diag_session_del(struct mlx5_diag_session *s);
 void mlx5_diag_session_detach(struct mlx5_diag_dev *dd);
+void mlx5_diag_session_moving(struct mlx5_diag_dev *dd, bool moving);
 void *mlx5_diag_session_setup_aux(struct perf_event *event, void **pages,
 				  int nr_pages, bool overwrite);
 void mlx5_diag_session_free_aux(void *aux);

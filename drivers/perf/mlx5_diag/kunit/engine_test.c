@@ -6,8 +6,9 @@
  * transition and error path (failed SET, failed disable, takeover by
  * another agent and its end, forced takeover that never ran, removal and
  * return of the device, a session's members outliving its leader), the
- * sampling session's drain (late drains, failing and busy queries), and
- * lockless reads against a concurrent poll.
+ * sampling session's drain (late drains, failing and busy queries),
+ * lockless reads against a concurrent poll, and two devices' group read
+ * transactions interleaved.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -52,6 +53,7 @@ struct et {
 	u64 probe_want[2];
 	u64 *probe_snap;
 	unsigned int probes, probe_bad;
+	struct et *other;	/* a second device of the test, if any */
 };
 
 #define ET_OP_QUERY_PARAMS	0x819
@@ -81,41 +83,57 @@ static int et_exec(struct mlx5_diag_aux_dev *aux, const void *in, int inlen,
 
 static const struct mlx5_diag_aux_ops et_ops = { .exec = et_exec };
 
-static int et_init(struct kunit *test)
+/* Device @index of the emulator, its time at 1000 ns. */
+static struct et *et_create(struct kunit *test, unsigned int index)
 {
 	struct et *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 
 	if (!t)
-		return -ENOMEM;
-	t->sim = mlx5_diag_sim_fw_create(0);
+		return NULL;
+	t->sim = mlx5_diag_sim_fw_create(index);
 	if (!t->sim)
-		return -ENOMEM;
+		return NULL;
 	t->aux.ops = &et_ops;
 	t->now = 1000;
-	test->priv = t;
-	return 0;
+	return t;
 }
 
-static void et_exit(struct kunit *test)
+static int et_init(struct kunit *test)
 {
-	struct et *t = test->priv;
+	test->priv = et_create(test, 0);
+	return test->priv ? 0 : -ENOMEM;
+}
 
+static void et_free(struct et *t)
+{
 	if (t->engine_ready)
 		mlx5_diag_engine_free(&t->eng);
 	mlx5_diag_fw_free_caps(&t->fw.caps);
 	mlx5_diag_sim_fw_destroy(t->sim);
 }
 
-/* Bind as the driver does: discover, then an engine without a poll work. */
-static void et_bind(struct kunit *test)
+static void et_exit(struct kunit *test)
 {
 	struct et *t = test->priv;
 
+	if (t->other)
+		et_free(t->other);
+	et_free(t);
+}
+
+/* Bind @t as the driver does: discover, then an engine without a poll work. */
+static void et_bind_dev(struct kunit *test, struct et *t)
+{
 	mlx5_diag_fw_init(&t->fw, "et", &t->aux);
 	KUNIT_ASSERT_EQ(test, mlx5_diag_fw_query_caps(&t->fw, &t->fw.caps,
 						      &t->fw.dialect), 0);
 	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_init(&t->eng, &t->fw, NULL), 0);
 	t->engine_ready = true;
+}
+
+static void et_bind(struct kunit *test)
+{
+	et_bind_dev(test, test->priv);
 }
 
 /* The emulator as firmware that speaks only the public 16-bit interface. */
@@ -1792,6 +1810,92 @@ static void engine_count_lies_test(struct kunit *test)
 	}
 }
 
+/* A transaction of @t's engine, sized for its slots. */
+static struct mlx5_diag_engine_txn *et_txn(struct kunit *test, struct et *t)
+{
+	struct mlx5_diag_engine_txn *txn;
+
+	txn = kunit_kzalloc(test, struct_size(txn, values, t->fw.caps.max_ids),
+			    GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, txn);
+	return txn;
+}
+
+/* Both devices poll at @now. */
+static void et_poll_both(struct et *a, struct et *b, u64 now)
+{
+	a->now = now;
+	b->now = now;
+	mlx5_diag_engine_poll(&a->eng);
+	mlx5_diag_engine_poll(&b->eng);
+}
+
+/*
+ * Group read transactions of two devices on one CPU, interleaved (b's
+ * begins inside a's, a's ends first): inside its own transaction a
+ * device's slots read the counts of that transaction's start, exactly;
+ * the other device's read live counts, whether or not a transaction of
+ * the first runs. A transaction other than a group read takes no snapshot.
+ */
+static void engine_txn_two_devices_test(struct kunit *test)
+{
+	struct et *a = test->priv, *b;
+	struct mlx5_diag_engine_txn *ta, *tb;
+	const u64 enable = 1000;
+	unsigned int sa, sb;
+	bool took_over;
+	u64 b0;
+
+	b = et_create(test, 1);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	a->other = b;
+	et_bind_dev(test, a);
+	et_bind_dev(test, b);
+	ta = et_txn(test, a);
+	tb = et_txn(test, b);
+	sa = et_get(test, ET_PORT_TX_PACKETS, &et_counter, false, 0);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_count_get(&b->eng,
+							 ET_PORT_TX_PACKETS,
+							 &et_counter, false,
+							 &sb, &took_over), 0);
+	et_poll_both(a, b, 50000000);
+
+	mlx5_diag_engine_txn_start(&a->eng, ta, true);
+	et_poll_both(a, b, 90000000);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&a->eng, ta, sa),
+			et_model(ET_PORT_TX_PACKETS, 0,
+				 et_engine_ns(a, enable, 50000000)));
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&b->eng, tb, sb),
+			mlx5_diag_engine_read(&b->eng, sb));
+
+	mlx5_diag_engine_txn_start(&b->eng, tb, true);
+	b0 = mlx5_diag_engine_read(&b->eng, sb);
+	et_poll_both(a, b, 130000000);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&a->eng, ta, sa),
+			et_model(ET_PORT_TX_PACKETS, 0,
+				 et_engine_ns(a, enable, 50000000)));
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&b->eng, tb, sb), b0);
+
+	mlx5_diag_engine_txn_end(ta);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&a->eng, ta, sa),
+			et_model(ET_PORT_TX_PACKETS, 0,
+				 et_engine_ns(a, enable, 130000000)));
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&b->eng, tb, sb), b0);
+	mlx5_diag_engine_txn_end(tb);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&b->eng, tb, sb),
+			mlx5_diag_engine_read(&b->eng, sb));
+	KUNIT_EXPECT_GT(test, mlx5_diag_engine_read(&b->eng, sb), b0);
+
+	mlx5_diag_engine_txn_start(&a->eng, ta, false);
+	et_poll_both(a, b, 170000000);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&a->eng, ta, sa),
+			et_model(ET_PORT_TX_PACKETS, 0,
+				 et_engine_ns(a, enable, 170000000)));
+	mlx5_diag_engine_txn_end(ta);
+	mlx5_diag_engine_count_put(&a->eng, sa, false);
+	mlx5_diag_engine_count_put(&b->eng, sb, false);
+}
+
 static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_plan_test),
 	KUNIT_CASE(engine_count_exact_test),
@@ -1828,6 +1932,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_query_busy_test),
 	KUNIT_CASE(engine_read_in_drain_test),
 	KUNIT_CASE(engine_read_concurrent_test),
+	KUNIT_CASE(engine_txn_two_devices_test),
 	{}
 };
 
