@@ -128,16 +128,14 @@ expect_eq "every sample left is delivered: 0..19 and 808..1319" \
 # Whether a timer drain comes first or not, the drain at the disable
 # fetches them all before END: 320 samples, none lost.
 # shellcheck disable=SC2086
-"$MLX5_DIAG" record -q -d sim:0 -o /tmp/s11.data -p 100us $EVS16 -- sh -c "
-	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
-	grid_wait 0 $P0 >/tmp/grid.0 || exit 1
+record_stepped 0 /tmp/s11.data "
 	step_samples 0 20
-	advance_samples 0 300"
+	advance_samples 0 300" -p 100us $EVS16
 expect_eq "the run's end: record exits 0" "$?" 0
 expect_eq "every sample due by the disable is delivered: 0..319, none lost" \
 	"$(dec_samples /tmp/s11.data | awk 'NR == 1 { a = $1 } $1 != NR - 1 { bad++ } { last = $1 } END { print NR, a, last, bad + 0 }') $(dec_lines /tmp/s11.data LOST | wc -l)" \
 	"320 0 319 0 0"
-check "END after sample 319" sh -c "'$MLX5_DIAG' decode -q /tmp/s11.data | grep -q '^END run [0-9]* after 320 samples: stopped'"
+expect_eq "END after sample 319" "$(dec_lines /tmp/s11.data END)" "END run 0 after 320 samples: stopped"
 sim_running 0
 
 # ---- PERF_EVENT_IOC_PERIOD: the period changes in the stream ----
