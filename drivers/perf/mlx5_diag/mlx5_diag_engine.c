@@ -799,7 +799,7 @@ static_assert(MLX5_DIAG_MAX_IDS * 32 <= MLX5_DIAG_DRAIN_OUTBOX_BYTES);
  * estimate falls short of a period over 2^51 ns / 2^32 kHz, and the drain
  * reads on as for any short estimate.
  */
-#define MLX5_DIAG_DRAIN_DUE_MAX_NS	(1ULL << 51)
+#define MLX5_DIAG_DRAIN_DUE_MAX_NS	BIT_ULL(51)
 
 /* A counting event of a data ID the session samples rides on its samples. */
 static int mlx5_diag_engine_session_ride(struct mlx5_diag_engine *eng, u64 id,
