@@ -10,6 +10,7 @@
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/module.h>
+#include <linux/sched/clock.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -783,6 +784,22 @@ static_assert(MLX5_DIAG_MAX_IDS * 32 <= MLX5_DIAG_DRAIN_OUTBOX_BYTES);
  * current lap from one of the lap before.
  */
 #define MLX5_DIAG_SESSION_LOG_SLOTS_MAX	15
+/*
+ * Samples a drain's first query reads beyond those due by the device
+ * clock: one for a sample whose entries the firmware recorded at slightly
+ * different times (the DOCA guide allows it), so that the last one taken
+ * dates a little late; one for a sample taken between the clock read and
+ * the query. A query that reaches a slot not yet written ends the drain
+ * without another one.
+ */
+#define MLX5_DIAG_DRAIN_SLACK		2
+/*
+ * Nanoseconds of RTC time the estimate converts to clocks at most:
+ * ns * freq_khz / 10^6 stays below 2^64 (freq_khz < 2^32). Beyond it the
+ * estimate falls short of a period over 2^51 ns / 2^32 kHz, and the drain
+ * reads on as for any short estimate.
+ */
+#define MLX5_DIAG_DRAIN_DUE_MAX_NS	BIT_ULL(51)
 
 /* A counting event of a data ID the session samples rides on its samples. */
 static int mlx5_diag_engine_session_ride(struct mlx5_diag_engine *eng, u64 id,
@@ -1192,13 +1209,120 @@ static bool mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
 	return true;
 }
 
+/* An RTC reading (seconds << 32 | nanoseconds) in ns; false if it is not. */
+static bool mlx5_diag_engine_rtc_ns(u64 rtc, u64 *ns)
+{
+	u32 nsec = lower_32_bits(rtc);
+
+	if (nsec >= NSEC_PER_SEC)
+		return false;
+	/* below 2^32 * 10^9 + 10^9 < 2^62 */
+	*ns = (u64)upper_32_bits(rtc) * NSEC_PER_SEC + nsec;
+	return true;
+}
+
+/**
+ * mlx5_diag_engine_session_due() - samples a drain's first query reads
+ * @last: the last sample's timestamp (or the clock at program time)
+ * @now: the device clock just read, in the same timestamp source
+ * @rtc: both are RTC readings (seconds << 32 | ns), else FRC clocks
+ * @log_period: the programmed period, log2 of device clocks
+ * @freq_khz: the device clock (not 0, checked at probe)
+ * @batch: the most one query reads (at least 1)
+ *
+ * The samples the firmware took after @last by @now at the period, plus
+ * MLX5_DIAG_DRAIN_SLACK, at most @batch; @batch when @last or @now is no
+ * RTC reading or the period none the firmware runs. An estimate: the
+ * drain reads on when it falls short and stops at the first slot not yet
+ * written whatever it says.
+ *
+ * Return: 1 to @batch samples.
+ */
+unsigned int mlx5_diag_engine_session_due(u64 last, u64 now, bool rtc,
+					  u8 log_period, u32 freq_khz,
+					  unsigned int batch)
+{
+	u64 clocks;
+
+	if (log_period > MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD)
+		return batch;
+	if (rtc && (!mlx5_diag_engine_rtc_ns(last, &last) ||
+		    !mlx5_diag_engine_rtc_ns(now, &now)))
+		return batch;
+	/* a clock before the last sample (stepped back): none due */
+	clocks = now > last ? now - last : 0;
+	if (rtc)
+		clocks = mul_u64_u32_div(min(clocks, MLX5_DIAG_DRAIN_DUE_MAX_NS),
+					 freq_khz, NSEC_PER_MSEC);
+	clocks = min_t(u64, clocks >> log_period, batch);
+	return min_t(u64, clocks + MLX5_DIAG_DRAIN_SLACK, batch);
+}
+
+static u64 mlx5_diag_engine_host_ns(void *arg)
+{
+	return local_clock();
+}
+
+/*
+ * The size of a drain's first query: a whole batch for the run's first
+ * one, which finds out how the firmware reads num_of_samples (see
+ * mlx5_diag_engine_query_at()), or when the device clock cannot be read;
+ * otherwise the samples due.
+ */
+static unsigned int
+mlx5_diag_engine_session_first_query(struct mlx5_diag_engine *eng)
+{
+	struct mlx5_diag_clock_read r = {
+		.host_clock = mlx5_diag_engine_host_ns,
+	};
+
+	if (!eng->reading_known ||
+	    mlx5_diag_fw_read_clock(eng->fw, eng->programmed.rtc, &r))
+		return eng->session_batch;
+	return mlx5_diag_engine_session_due(eng->session_last_ts, r.device,
+					    eng->programmed.rtc,
+					    eng->programmed.log_sample_period,
+					    eng->fw->caps.freq_khz,
+					    eng->session_batch);
+}
+
+/**
+ * mlx5_diag_engine_session_interval() - a session's next drain interval
+ * @cur: the interval in force, ns
+ * @min_ns: the shortest one
+ * @max_ns: the longest one, the plan's for the configuration (>= @min_ns)
+ * @fetched: samples the last drain fetched or found lost
+ * @nslots: the firmware buffer, in samples
+ *
+ * A drain that found more than half the buffer halves the interval; one
+ * that found at most a quarter doubles it, up to the plan's, so that after
+ * a burst the drains are as rare, and their queries as large, as the
+ * buffer allows. A doubled interval finds at most half the buffer at the
+ * same rate: the two never alternate at a steady rate.
+ *
+ * Return: the interval, within [@min_ns, @max_ns].
+ */
+u64 mlx5_diag_engine_session_interval(u64 cur, u64 min_ns, u64 max_ns,
+				      u64 fetched, unsigned int nslots)
+{
+	cur = min(cur, max_ns);
+	if (fetched > nslots / 2)
+		cur /= 2;
+	else if (fetched <= nslots / 4)
+		cur = cur > max_ns / 2 ? max_ns : cur * 2;
+	return clamp(cur, min_ns, max_ns);
+}
+
 /**
  * mlx5_diag_engine_session_drain() - fetch the session's new samples
  * @eng: the engine
  * @d: @d->cap, @d->ts and @d->val in; the samples out
  *
- * Reads the cyclic buffer from the slot of the next expected sample, in
- * batches, until it finds a sample not yet written or @d is full. A slot
+ * Reads the cyclic buffer from the slot of the next expected sample until
+ * it finds a sample not yet written or @d is full: first the samples due
+ * by the device clock (mlx5_diag_engine_session_first_query()), then,
+ * while a query took every sample it read, twice as many, up to a batch
+ * (what the 128 KiB outbox holds, at most the buffer). A slot
  * holding a later lap's sample means the firmware overwrote samples: they
  * are reported in @d->lost_* and the drain goes on from the oldest sample
  * still there. Counting events of the session's ids fold every sample.
@@ -1218,7 +1342,7 @@ static bool mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
 int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 				   struct mlx5_diag_drain *d)
 {
-	unsigned int bits, nslots, want, got, taken, k;
+	unsigned int bits, nslots, size, want, got, taken, k;
 	u64 mask, delta, ts;
 	int ret = 0;
 
@@ -1236,9 +1360,10 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 	nslots = 1U << eng->programmed.log_num_of_samples;
 	d->first_seq = eng->session_next;
 	eng->stats.polls++;
+	size = mlx5_diag_engine_session_first_query(eng);
 	while (d->n < d->cap) {
 		taken = d->n;
-		want = min(eng->session_batch, d->cap - d->n);
+		want = min(size, d->cap - d->n);
 		ret = mlx5_diag_engine_query_at(eng, eng->session_out,
 						eng->session_outlen,
 						eng->session_next & (nslots - 1),
@@ -1277,6 +1402,8 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 		}
 		if (got < want || d->n == taken)
 			break;
+		/* fewer were due than the firmware had: read on, more */
+		size = min(2 * size, eng->session_batch);
 	}
 done:
 	if (eng->session_skipped > (u64)MLX5_DIAG_DRAIN_MAX_SKIP_LAPS * nslots)

@@ -122,7 +122,7 @@ struct mlx5_diag_engine {
 	u64 session_last_ts;		/* last extended timestamp */
 	void *session_out;		/* drain outbox */
 	size_t session_outlen;
-	unsigned int session_batch;	/* samples one drain query reads */
+	unsigned int session_batch;	/* samples one drain query reads, at most */
 	/*
 	 * The counts perf reads, published after each poll or drain as a
 	 * latch: two copies of slots[0..nr_published).value, written under
@@ -190,6 +190,11 @@ int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 				    u8 log_sample_period, u8 *actual);
 int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 				   struct mlx5_diag_drain *d);
+unsigned int mlx5_diag_engine_session_due(u64 last, u64 now, bool rtc,
+					  u8 log_period, u32 freq_khz,
+					  unsigned int batch);
+u64 mlx5_diag_engine_session_interval(u64 cur, u64 min_ns, u64 max_ns,
+				      u64 fetched, unsigned int nslots);
 bool mlx5_diag_engine_session_owned(struct mlx5_diag_engine *eng);
 void mlx5_diag_engine_session_release(struct mlx5_diag_engine *eng);
 u64 mlx5_diag_engine_session_max_period_ns(const struct mlx5_diag_caps *caps);

@@ -81,6 +81,7 @@ struct mlx5_diag_session {
 	struct hrtimer timer;
 	struct work_struct work;
 	u64 interval_ns;
+	u64 interval_max_ns;		/* the plan's for the configuration */
 	unsigned long flags;
 	bool gone;			/* device removed (under lock) */
 	bool moving;			/* CPU hotplug moves the leader (under lock) */
@@ -438,7 +439,10 @@ static void mlx5_diag_session_put_time(struct mlx5_diag_session *s,
 				       span - span / 2 + tick);
 }
 
-/* The drain interval for the running configuration. */
+/*
+ * The drain interval for the running configuration, the longest one the
+ * drains go back to (mlx5_diag_engine_session_interval()).
+ */
 static void mlx5_diag_session_plan_interval(struct mlx5_diag_session *s)
 {
 	u64 period = mlx5_diag_rec_period_ns(s->actual.log_sample_period,
@@ -454,8 +458,9 @@ static void mlx5_diag_session_plan_interval(struct mlx5_diag_session *s)
 	period = min_t(u64, period, 4 * MLX5_DIAG_DRAIN_MAX_NS);
 	ns = period * s->nslots / 4;
 	ns = min(ns, period * s->drain.cap / 2);
-	WRITE_ONCE(s->interval_ns, clamp_t(u64, ns, MLX5_DIAG_DRAIN_MIN_NS,
-					   MLX5_DIAG_DRAIN_MAX_NS));
+	s->interval_max_ns = clamp_t(u64, ns, MLX5_DIAG_DRAIN_MIN_NS,
+				     MLX5_DIAG_DRAIN_MAX_NS);
+	WRITE_ONCE(s->interval_ns, s->interval_max_ns);
 }
 
 /* Program a new run: SESSION and TIME records start it. */
@@ -568,6 +573,12 @@ static void mlx5_diag_session_drain(struct mlx5_diag_session *s, bool last)
 	if (ret)
 		pr_warn_ratelimited("%s: sampling drain failed (%d) after %u sample(s), %llu lost: those go in the stream, the next drain goes on from there\n",
 				    s->dd->name, ret, d->n, d->lost_count);
+	WRITE_ONCE(s->interval_ns,
+		   mlx5_diag_engine_session_interval(s->interval_ns,
+						     MLX5_DIAG_DRAIN_MIN_NS,
+						     s->interval_max_ns,
+						     d->n + d->lost_count,
+						     s->nslots));
 	if (!d->n && !d->lost_count)
 		return;
 	/* without a TIME record after them, they are mapped by the last two */
@@ -575,10 +586,6 @@ static void mlx5_diag_session_drain(struct mlx5_diag_session *s, bool last)
 	if (clock_ret)
 		pr_warn_ratelimited("%s: device clock unreadable (%d): %u sample(s) go in the stream without a TIME record after them\n",
 				    s->dd->name, clock_ret, d->n);
-	if (d->n + d->lost_count > s->nslots / 2 &&
-	    s->interval_ns > MLX5_DIAG_DRAIN_MIN_NS)
-		WRITE_ONCE(s->interval_ns, max_t(u64, s->interval_ns / 2,
-						 MLX5_DIAG_DRAIN_MIN_NS));
 	raw_spin_lock_irqsave(&s->stage_lock, flags);
 	if (test_bit(MLX5_DIAG_SESSION_RUNNING, &s->flags)) {
 		if (d->lost_count) {
@@ -894,6 +901,7 @@ int mlx5_diag_session_create(struct mlx5_diag_dev *dd,
 	hrtimer_init(&s->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	s->timer.function = mlx5_diag_session_tick;
 	s->interval_ns = MLX5_DIAG_DRAIN_MIN_NS;
+	s->interval_max_ns = MLX5_DIAG_DRAIN_MIN_NS;
 	s->stage_cap = mlx5_diag_session_samples_bytes(MLX5_DIAG_FORMAT_0, max,
 						       MLX5_DIAG_DRAIN_MAX_SAMPLES) +
 		       2 * MLX5_DIAG_STAGE_CTRL_BYTES;

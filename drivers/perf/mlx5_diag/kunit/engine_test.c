@@ -54,10 +54,18 @@ struct et {
 	u64 *probe_snap;
 	unsigned int probes, probe_bad;
 	struct et *other;	/* a second device of the test, if any */
+	/* the clock registers, off unless set: read at @now, @clock_skew off */
+	bool clock_regs;
+	s64 clock_skew;
+	/* QUERY_DIAGNOSTIC_COUNTERS seen: num_of_samples of the first ones */
+	unsigned int queries;
+	u16 query_samples[8];
+	size_t query_out_bytes;	/* their outboxes */
 };
 
 #define ET_OP_QUERY_PARAMS	0x819
 #define ET_OP_SET_PARAMS	0x820
+#define ET_OP_QUERY_COUNTERS	0x821
 
 static int et_exec(struct mlx5_diag_aux_dev *aux, const void *in, int inlen,
 		   void *out, int outlen)
@@ -68,6 +76,12 @@ static int et_exec(struct mlx5_diag_aux_dev *aux, const void *in, int inlen,
 	unsigned int i, s;
 
 	t->after_set = op == ET_OP_SET_PARAMS;
+	if (op == ET_OP_QUERY_COUNTERS) {
+		if (t->queries < ARRAY_SIZE(t->query_samples))
+			t->query_samples[t->queries] = tb_get(in, 0x40, 16);
+		t->queries++;
+		t->query_out_bytes += outlen;
+	}
 	if (t->fail_query_after_set && after_set && op == ET_OP_QUERY_PARAMS)
 		return -EIO;
 	for (i = 0; t->probe && i < 2; i++) {
@@ -81,7 +95,32 @@ static int et_exec(struct mlx5_diag_aux_dev *aux, const void *in, int inlen,
 	return mlx5_diag_sim_fw_exec(t->sim, t->now, in, inlen, out, outlen);
 }
 
-static const struct mlx5_diag_aux_ops et_ops = { .exec = et_exec };
+static int et_read_clock(struct mlx5_diag_aux_dev *aux, bool rtc,
+			 struct mlx5_diag_clock_read *r)
+{
+	struct et *t = container_of(aux, struct et, aux);
+	int ret;
+
+	if (!t->clock_regs)
+		return -EOPNOTSUPP;
+	r->host_before = t->now;
+	r->host_after = t->now;
+	ret = mlx5_diag_sim_fw_read_clock(t->sim, t->now, rtc, &r->device);
+	r->device += t->clock_skew;
+	return ret;
+}
+
+static const struct mlx5_diag_aux_ops et_ops = {
+	.exec = et_exec,
+	.read_clock = et_read_clock,
+};
+
+/* Forget the queries seen. */
+static void et_queries_reset(struct et *t)
+{
+	t->queries = 0;
+	t->query_out_bytes = 0;
+}
 
 /* Device @index of the emulator, its time at 1000 ns. */
 static struct et *et_create(struct kunit *test, unsigned int index)
@@ -1330,6 +1369,164 @@ static void engine_session_late_drain_test(struct kunit *test)
 }
 
 /*
+ * A drain's first query reads the samples due by the device clock plus
+ * MLX5_DIAG_DRAIN_SLACK (2), exactly: the run's first drain a whole batch
+ * (it finds out how the firmware counts num_of_samples); with nothing due
+ * the slack alone; an estimate that falls short (the clock read 8 periods
+ * behind) is followed by a query twice as large; a drain a lap late reads
+ * whole batches and reports the loss exactly. Every sample comes, in
+ * order, with the model's values.
+ */
+static void engine_session_query_size_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 6, 1000);
+	const struct mlx5_diag_fw_dialect *dl;
+	struct mlx5_diag_sim_stats st;
+	s64 period;
+
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_ASSERT_EQ(test, s->actual.log_num_of_samples, 5);
+	KUNIT_ASSERT_EQ(test, t->eng.session_batch, 32);
+	dl = t->fw.dialect;
+	period = 1LL << s->actual.log_sample_period;
+	t->clock_regs = true;
+
+	et_queries_reset(t);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 4), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 5);
+	KUNIT_EXPECT_EQ(test, t->queries, 1);
+	KUNIT_EXPECT_EQ(test, t->query_samples[0], 32);
+
+	/* samples 5..14 due: one query of 12, 16 + 12 * 2 * 32 bytes out */
+	et_queries_reset(t);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 14), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 5);
+	KUNIT_EXPECT_EQ(test, s->d.n, 10);
+	es_check(test, s);
+	KUNIT_EXPECT_EQ(test, t->queries, 1);
+	KUNIT_EXPECT_EQ(test, t->query_samples[0], 12);
+	KUNIT_EXPECT_EQ(test, t->query_out_bytes, 16 + 12 * 2 * 32);
+	KUNIT_EXPECT_EQ(test, t->query_out_bytes,
+			mlx5_diag_fw_query_counters_outlen(dl, 12 * 2));
+
+	et_queries_reset(t);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_drain(&t->eng, &s->d), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 0);
+	KUNIT_EXPECT_EQ(test, t->queries, 1);
+	KUNIT_EXPECT_EQ(test, t->query_samples[0], 2);
+
+	/* 15..34 due, the clock 8 periods behind: 12 + 2, then 28 */
+	t->clock_skew = -8 * period;
+	et_queries_reset(t);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 34), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 15);
+	KUNIT_EXPECT_EQ(test, s->d.n, 20);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	es_check(test, s);
+	KUNIT_EXPECT_EQ(test, t->queries, 2);
+	KUNIT_EXPECT_EQ(test, t->query_samples[0], 14);
+	KUNIT_EXPECT_EQ(test, t->query_samples[1], 28);
+
+	/* a lap and 10 late: 35..44 overwritten, then two whole batches */
+	t->clock_skew = 0;
+	et_queries_reset(t);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 76), 0);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.samples_overwritten, 10);
+	KUNIT_EXPECT_EQ(test, s->d.lost_first, 35);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 10);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 45);
+	KUNIT_EXPECT_EQ(test, s->d.n, 32);
+	es_check(test, s);
+	KUNIT_EXPECT_EQ(test, t->queries, 2);
+	KUNIT_EXPECT_EQ(test, t->query_samples[0], 32);
+	KUNIT_EXPECT_EQ(test, t->query_samples[1], 32);
+	es_close(test, s);
+}
+
+/*
+ * The estimate at its edges: FRC and RTC (seconds << 32 | ns) readings,
+ * one clock short of a period, a clock stepped back, a period or an RTC
+ * reading the firmware cannot give, and the longest RTC gaps (bounded
+ * before the conversion to clocks).
+ */
+static void engine_session_due_test(struct kunit *test)
+{
+	const u64 rtc_last = 5ULL << 32 | 999000000;
+
+	/* 10 periods of 2^14 clocks */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_due(1000, 1000 + (10 << 14),
+							   false, 14, 156250,
+							   2048), 12);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_due(1000, 999 + (10 << 14),
+							   false, 14, 156250,
+							   2048), 11);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_due(1000, 999, false, 14,
+							   156250, 2048), 2);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_due(1000, 1000, false, 14,
+							   156250, 1), 1);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_due(0, U64_MAX, false, 0,
+							   156250, 2048), 2048);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_due(0, 1 << 14, false,
+							   36, 156250, 2048),
+			2048);
+	/* 1048576 ns after rtc_last: 10 periods of 104857.6 ns */
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_due(rtc_last, 6ULL << 32 | 48576,
+						     true, 14, 156250, 2048), 12);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_due(rtc_last, 6ULL << 32 | 48575,
+						     true, 14, 156250, 2048), 11);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_due(rtc_last, 6ULL << 32 | NSEC_PER_SEC,
+						     true, 14, 156250, 2048), 2048);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_due(0, (u64)U32_MAX << 32, true,
+						     35, U32_MAX, 2048), 2048);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_due(0, (u64)U32_MAX << 32 | 999999999,
+						     true, 35, 1, 2048), 2);
+}
+
+/*
+ * The drain interval: more than half the buffer halves it, down to the
+ * shortest; at most a quarter doubles it, up to the plan's; in between it
+ * stays. A plan shortened under it (a new period) takes it down at once.
+ */
+static void engine_session_interval_test(struct kunit *test)
+{
+	static const u64 down[] = { 10000000, 5000000, 2500000, 1250000,
+				    1000000, 1000000 };
+	static const u64 up[] = { 2, 4, 8, 16, 20, 20 };
+	const u64 ms = NSEC_PER_MSEC;
+	u64 cur = 20 * ms;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(down); i++) {
+		cur = mlx5_diag_engine_session_interval(cur, ms, 20 * ms, 257,
+							512);
+		KUNIT_EXPECT_EQ(test, cur, down[i]);
+	}
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_interval(cur, ms, 20 * ms,
+								256, 512), ms);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_interval(cur, ms, 20 * ms,
+								129, 512), ms);
+	for (i = 0; i < ARRAY_SIZE(up); i++) {
+		cur = mlx5_diag_engine_session_interval(cur, ms, 20 * ms,
+							i & 1 ? 0 : 128, 512);
+		KUNIT_EXPECT_EQ(test, cur, up[i] * ms);
+	}
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_interval(cur, ms, 5 * ms,
+								200, 512),
+			5 * ms);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_interval(U64_MAX, ms,
+								U64_MAX, 0, 512),
+			U64_MAX);
+}
+
+/*
  * The second query of a drain fails: the drain returns its errno with
  * what the first one fetched (and the loss it found), and the next drain
  * goes on from there. Samples delivered + lost = samples produced. A
@@ -1928,6 +2125,9 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_ahead_test),
 	KUNIT_CASE(engine_session_ahead_public_test),
 	KUNIT_CASE(engine_session_late_drain_test),
+	KUNIT_CASE(engine_session_query_size_test),
+	KUNIT_CASE(engine_session_due_test),
+	KUNIT_CASE(engine_session_interval_test),
 	KUNIT_CASE(engine_session_query_fails_test),
 	KUNIT_CASE(engine_session_query_busy_test),
 	KUNIT_CASE(engine_read_in_drain_test),

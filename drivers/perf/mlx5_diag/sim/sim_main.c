@@ -14,6 +14,8 @@
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/preempt.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -73,6 +75,9 @@ enum sim_file_id {
 	SIM_F_STAT_FAILED,
 	SIM_F_STAT_STALLS,
 	SIM_F_STAT_STALLED_US,
+	SIM_F_STAT_INBOX_BYTES,
+	SIM_F_STAT_OUTBOX_BYTES,
+	SIM_F_STAT_EXEC_NS,
 	SIM_F_CAP0,		/* caps/<mlx5_diag_sim_cap_name(id - SIM_F_CAP0)> */
 };
 
@@ -111,6 +116,9 @@ static const struct sim_file_desc sim_files[SIM_F_CAP0] = {
 	[SIM_F_STAT_FAILED]		= { "commands_failed", 0444 },
 	[SIM_F_STAT_STALLS]		= { "stalls", 0444 },
 	[SIM_F_STAT_STALLED_US]		= { "stalled_us", 0444 },
+	[SIM_F_STAT_INBOX_BYTES]	= { "inbox_bytes", 0444 },
+	[SIM_F_STAT_OUTBOX_BYTES]	= { "outbox_bytes", 0444 },
+	[SIM_F_STAT_EXEC_NS]		= { "exec_ns", 0444 },
 };
 
 struct sim_dev;
@@ -141,6 +149,10 @@ struct sim_adev {
  * @stall_ms: one-shot stall of the next command
  * @stalls: commands that stalled
  * @stalled_us: how long they slept in their stalls, measured, in total
+ * @inbox_bytes: the input mailboxes of the commands the firmware answered
+ * @outbox_bytes: their output mailboxes, the length the caller gave
+ * @exec_ns: CPU time the firmware core spent answering them (preemption
+ *	off around it, so only interrupts count in; latency and stalls not)
  * @cmd_latency_us: latency of every command
  * @fail_clock_reads: the next reads of the clock registers that fail
  * @sample_j: the sample index sample_time reports on
@@ -161,6 +173,9 @@ struct sim_dev {
 	unsigned int stall_ms;
 	u64 stalls;
 	u64 stalled_us;
+	u64 inbox_bytes;
+	u64 outbox_bytes;
+	u64 exec_ns;
 	unsigned int cmd_latency_us;
 	unsigned int fail_clock_reads;
 	u64 sample_j;
@@ -208,8 +223,17 @@ static int sim_exec(struct mlx5_diag_aux_dev *dev, const void *in, int inlen,
 	lat = sd->cmd_latency_us;
 	if (lat)
 		usleep_range(lat, lat + lat / 4 + 1);
+	/* the firmware core never sleeps: its time is this task's CPU time */
+	preempt_disable();
+	t0 = local_clock();
 	ret = mlx5_diag_sim_fw_exec(sd->fw, sim_now_ns(sd), in, inlen, out,
 				    outlen);
+	sd->exec_ns += local_clock() - t0;
+	preempt_enable();
+	if (!ret) {
+		sd->inbox_bytes += inlen;
+		sd->outbox_bytes += outlen;
+	}
 out:
 	mutex_unlock(&sd->lock);
 	return ret;
@@ -496,6 +520,12 @@ static int sim_show_locked(struct sim_dev *sd, unsigned int id, char *buf)
 		return scnprintf(buf, SIM_DBG_BUF, "%llu\n", sd->stalls);
 	case SIM_F_STAT_STALLED_US:
 		return scnprintf(buf, SIM_DBG_BUF, "%llu\n", sd->stalled_us);
+	case SIM_F_STAT_INBOX_BYTES:
+		return scnprintf(buf, SIM_DBG_BUF, "%llu\n", sd->inbox_bytes);
+	case SIM_F_STAT_OUTBOX_BYTES:
+		return scnprintf(buf, SIM_DBG_BUF, "%llu\n", sd->outbox_bytes);
+	case SIM_F_STAT_EXEC_NS:
+		return scnprintf(buf, SIM_DBG_BUF, "%llu\n", sd->exec_ns);
 	default:
 		if (id >= SIM_F_STAT0)
 			return scnprintf(buf, SIM_DBG_BUF, "%llu\n",
