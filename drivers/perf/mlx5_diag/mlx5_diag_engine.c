@@ -1504,6 +1504,13 @@ void mlx5_diag_engine_poll(struct mlx5_diag_engine *eng)
 	mutex_lock(&eng->lock);
 	switch (eng->state) {
 	case MLX5_DIAG_ENGINE_COUNT:
+		if (!eng->programmed.num_ids) {
+			/* a failed SET left nothing known programmed */
+			if (eng->users)
+				mlx5_diag_engine_apply(eng, false, &took_over,
+						       &why);
+			break;
+		}
 		ret = mlx5_diag_engine_poll_samples(eng);
 		if (ret == -EPROTO || ret == -EIO ||
 		    (checks && ++eng->polls_since_check >= checks))
@@ -1525,13 +1532,19 @@ void mlx5_diag_engine_poll(struct mlx5_diag_engine *eng)
 			mlx5_diag_engine_foreign_recheck(eng, &why);
 		break;
 	case MLX5_DIAG_ENGINE_OFF:
+		/* open events whose configuration a failed command lost */
+		if (eng->users)
+			mlx5_diag_engine_apply(eng, false, &took_over, &why);
+		break;
 	case MLX5_DIAG_ENGINE_GONE:
 	case MLX5_DIAG_ENGINE_SESSION:
 		break;
 	}
 	if ((eng->state == MLX5_DIAG_ENGINE_COUNT && eng->programmed.num_ids) ||
 	    eng->state == MLX5_DIAG_ENGINE_RELEASING ||
-	    (eng->state == MLX5_DIAG_ENGINE_FOREIGN && eng->users))
+	    (eng->users && (eng->state == MLX5_DIAG_ENGINE_FOREIGN ||
+			    eng->state == MLX5_DIAG_ENGINE_OFF ||
+			    eng->state == MLX5_DIAG_ENGINE_COUNT)))
 		mlx5_diag_engine_kick(eng);
 	mutex_unlock(&eng->lock);
 }

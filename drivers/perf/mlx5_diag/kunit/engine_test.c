@@ -345,6 +345,40 @@ static void engine_failed_disable_test(struct kunit *test)
 }
 
 /*
+ * Found by the firmware fuzzer (test_fuzz, seed 16): a SET that fails and
+ * whose follow-up QUERY fails too leaves nothing known programmed; the open
+ * events' counts must resume at the next poll (they stopped for good, no
+ * poll scheduled, new events on the same id accepted and never counted).
+ */
+static void engine_lost_config_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	u64 frozen, enable2;
+	unsigned int a;
+
+	et_bind(test);
+	a = et_get(test, ET_PORT_TX_PACKETS, &et_counter, false, 0);
+	t->now = 10000000;
+	mlx5_diag_engine_poll(&t->eng);
+	frozen = mlx5_diag_engine_read(&t->eng, a);
+	/* the bank query, the SET and the QUERY after it fail */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_fail_next(t->sim, 3, 0x1, 0), 0);
+	et_get(test, ET_PORT_RX_BYTES, &et_counter, false, -EIO);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, a), frozen);
+	t->now = 40000000;
+	enable2 = t->now;
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_COUNT);
+	t->now = 90000000;
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, a),
+			frozen + et_model(ET_PORT_TX_PACKETS, 0,
+					  et_engine_ns(t, enable2, t->now)));
+	mlx5_diag_engine_count_put(&t->eng, a, false);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_OFF);
+}
+
+/*
  * Another agent takes the engine: counts freeze (nothing of its values is
  * added), new events are refused; when it lets go, counting resumes.
  */
@@ -1797,6 +1831,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_count_exact_test),
 	KUNIT_CASE(engine_failed_set_test),
 	KUNIT_CASE(engine_failed_disable_test),
+	KUNIT_CASE(engine_lost_config_test),
 	KUNIT_CASE(engine_takeover_test),
 	KUNIT_CASE(engine_forced_unscheduled_test),
 	KUNIT_CASE(engine_public_folded_test),
