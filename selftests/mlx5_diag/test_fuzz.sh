@@ -11,19 +11,23 @@
 . ./record_lib.sh
 
 SEED=${FUZZ_SEED:-16}
-RATE=${FUZZ_RATE:-400}
+RATE=${FUZZ_RATE:-700}
 GOAL=100000
-BOUND=60
+BOUND=120
 MAX_S=240
 D0=$SIM/dev0
 D1=$SIM/dev1
+REFRESH=/sys/module/mlx5_diag/parameters/refresh_ms
+refresh0=$(cat $REFRESH)
 
 fuzz_off() {
 	for d in "$D0" "$D1"; do
 		echo 0 >"$d/fuzz_rate"
 		echo 50 >"$d/cmd_latency_us"
 	done
+	echo "$refresh0" >$REFRESH
 	echo 1 >"$D1/present"
+	touch /tmp/fuzz.stop
 }
 trap fuzz_off EXIT
 
@@ -33,35 +37,50 @@ check "a rate above 1000 is refused" sh -c "! echo 1001 >$D0/fuzz_rate 2>/dev/nu
 # answers DEV: answers device DEV's fuzzer mutated so far
 answers() { cat "$SIM/dev$1/stats/answers_fuzzed"; }
 commands() { cat "$SIM/dev$1/stats/commands"; }
+fuzzed() { echo $(($(answers 0) + $(answers 1) - a0)); }
 
 # foreign PMU: the PMU's engine/foreign_configs, 0 when it has none
 foreign() { cat "$PMUS/$1/engine/foreign_configs" 2>/dev/null || echo 0; }
 
-a0=$(($(answers 0) + $(answers 1)))
-c0=$(($(commands 0) + $(commands 1)))
-refused=0
-hangs=0
-silent=0
-runs=0
-failed=0
-
-# bounded NAME COMMAND...: run COMMAND for at most BOUND s; a hang, or a
-# failure without a word on stderr, is counted (and logged)
+# bounded NAME SECONDS COMMAND...: run COMMAND for at most SECONDS; NAME.rc gets
+# its exit status, or "hang" after the kernel stacks of the process and
+# its children went to the log and they were killed
 bounded() {
 	name=$1
-	shift
-	timeout $BOUND "$@" >/dev/null 2>"/tmp/fuzz.$name.err"
-	rc=$?
-	echo "$rc" >"/tmp/fuzz.$name.rc"
+	bound=$2
+	shift 2
+	"$@" >/dev/null 2>"/tmp/fuzz.$name.err" &
+	pid=$!
+	s=0
+	while kill -0 $pid 2>/dev/null && [ $s -lt $bound ]; do
+		sleep 1
+		s=$((s + 1))
+	done
+	if kill -0 $pid 2>/dev/null; then
+		for p in $pid $(pgrep -P $pid); do
+			diag "$name: pid $p ($(cat /proc/$p/comm)) after $bound s:"
+			cat /proc/$p/task/*/stack | sed 's/^/#   /'
+		done
+		kill -KILL $(pgrep -P $pid) $pid
+		wait $pid
+		echo hang >"/tmp/fuzz.$name.rc"
+	else
+		wait $pid
+		echo $? >"/tmp/fuzz.$name.rc"
+	fi
 }
 
+runs=0
+failed=0
+hangs=0
+silent=0
 # tally NAME: count the result bounded NAME left
 tally() {
 	rc=$(cat "/tmp/fuzz.$1.rc")
 	runs=$((runs + 1))
-	if [ "$rc" = 124 ] || [ "$rc" = 143 ]; then
+	if [ "$rc" = hang ]; then
 		hangs=$((hangs + 1))
-		diag "$1: did not return within $BOUND s"
+		diag "$1: did not return in time"
 	elif [ "$rc" != 0 ]; then
 		failed=$((failed + 1))
 		if ! grep -q . "/tmp/fuzz.$1.err"; then
@@ -71,65 +90,100 @@ tally() {
 	fi
 }
 
-# round: one of each session kind on each device that has a PMU, side by side
-round() {
-	names=""
-	for d in 0 1; do
-		p=$(pmu_of_sim $d) || continue
-		bounded stat$d perf stat -a -e "$p/icmc_hits/" -e "$p/port_rx_bytes,port=0/" \
-			-- sleep 1 &
-		bounded rec$d perf record -q -a -o /tmp/fuzz.rec$d.data \
-			-e "$p/icmc_hits,period_ns=100000/" -- sleep 1 &
-		bounded snap$d perf record -q -a -S -m ,64K -o /tmp/fuzz.snap$d.data \
-			-e "$(perf_group "$p")" -- sh -c 'sleep 0.5; kill -USR2 $PPID; sleep 0.3' &
-		bounded diag$d "$MLX5_DIAG" record -q -d sim:$d -o /tmp/fuzz.diag$d.data \
-			-p 100us --duration 1s -e icmc_hits -e icmc_misses &
-		names="$names stat$d rec$d snap$d diag$d"
-	done
-	wait
-	for n in $names; do tally "$n"; done
+# sessions DEV: a sampling, a snapshot and a mlx5-diag session on device
+# DEV, one after the other, each taking the engine back from "another
+# agent" (a fuzzed answer makes the driver take the engine for foreign)
+sessions() {
+	p=$(pmu_of_sim "$1") || return 0
+	bounded rec$1 $BOUND perf record -q -a -o /tmp/fuzz.rec.data \
+		-e "$p/force=1,icmc_hits,period_ns=100000/" -- sleep 1
+	tally rec$1
+	bounded snap$1 $BOUND perf record -q -a -S -m ,64K -o /tmp/fuzz.snap.data \
+		-e "{$p/force=1,port_rx_bytes,port=0,period_ns=100000/,$p/icmc_hits/}" \
+		-- sh -c 'sleep 0.5; kill -USR2 $PPID; sleep 0.3'
+	tally snap$1
+	bounded diag$1 $BOUND "$MLX5_DIAG" record -q --force -d sim:$1 \
+		-o /tmp/fuzz.diag.data -p 100us --duration 1s \
+		-e icmc_hits -e icmc_misses
+	tally diag$1
 }
 
-for d in "$D0" "$D1"; do
-	echo 0 >"$d/cmd_latency_us"
-	echo "$SEED" >"$d/fuzz_seed"
-	echo "$RATE" >"$d/fuzz_rate"
-done
-diag "seed $SEED, rate $RATE per 1000"
+# count DEV: counting on device DEV (with force: it also polls a foreign
+# engine, every refresh) until /tmp/fuzz.stop exists; $! is the job
+count() {
+	p=$(pmu_of_sim "$1")
+	bounded stat$1 $((MAX_S + 2 * BOUND)) perf stat -a -e "$p/force=1,icmc_hits/" \
+		-e "$p/port_rx_bytes,port=0/" -- \
+		sh -c "while [ ! -e /tmp/fuzz.stop ]; do sleep 0.1; done" &
+}
+
+# phase C S UNTIL: counting on device C, opened with the fuzzer off (its
+# polls are most of the answers mutated), while sessions run on device S
+# under the fuzzer, until UNTIL answers were mutated (one round at least)
+# or the time is up
+phase() {
+	fuzz 0
+	rm -f /tmp/fuzz.stop
+	count "$1"
+	job=$!
+	wait_for state_is "$(pmu_of_sim "$1")" count
+	fuzz "$RATE"
+	sessions "$2"
+	while [ "$(fuzzed)" -lt "$3" ] && [ $(($(uptime_ms) - t0)) -lt $((MAX_S * 1000)) ]; do
+		sessions "$2"
+	done
+	touch /tmp/fuzz.stop
+	wait $job
+	tally "stat$1"
+}
+
+# fuzz RATE: both devices' fuzzers at RATE, each from its own seed
+fuzz() {
+	echo $((SEED + 0)) >"$D0/fuzz_seed"
+	echo $((SEED + 1)) >"$D1/fuzz_seed"
+	echo "$1" >"$D0/fuzz_rate"
+	echo "$1" >"$D1/fuzz_rate"
+}
+
+rm -f /tmp/fuzz.*
+a0=$(($(answers 0) + $(answers 1)))
+c0=$(($(commands 0) + $(commands 1)))
+echo 1 >$REFRESH
+echo 0 >"$D0/cmd_latency_us"
+echo 0 >"$D1/cmd_latency_us"
+diag "seeds $SEED (device 0) and $((SEED + 1)) (device 1), rate $RATE per 1000"
 t0=$(uptime_ms)
-readded=0
-while [ $(($(answers 0) + $(answers 1) - a0)) -lt $GOAL ] &&
-	[ $(($(uptime_ms) - t0)) -lt $((MAX_S * 1000)) ]; do
-	round
-	if [ $readded = 0 ] && [ $(($(answers 0) + $(answers 1) - a0)) -ge $((GOAL / 2)) ]; then
-		# device 1 leaves while the next round runs, and comes back
-		p1=$(pmu_of_sim 1) && refused=$((refused + $(foreign "$p1")))
-		(sleep 0.5; echo 0 >"$D1/present"; sleep 0.5
-			echo 1 >"$D1/present") &
-		round
-		readded=1
-		diag "device 1 re-added: PMU $(pmu_of_sim 1 || echo refused at probe)"
-	fi
-done
+# device 1 leaves in the middle of its sessions and comes back
+(sleep 20; foreign "$(pmu_of_sim 1)" >/tmp/fuzz.refused1
+	echo 0 >"$D1/present"; sleep 1; echo 1 >"$D1/present"
+	echo done >/tmp/fuzz.readd) &
+readd=$!
+phase 0 1 $((GOAL / 2))
+wait $readd
+diag "device 1 re-added at $(($(uptime_ms) - t0)) ms: PMU $(pmu_of_sim 1 || echo refused at probe)"
+readded=$(cat /tmp/fuzz.readd)
+pmu_of_sim 1 >/dev/null && phase 1 0 $GOAL
 took=$(($(uptime_ms) - t0))
-tried=$(($(answers 0) + $(answers 1) - a0))
+tried=$(fuzzed)
 cmds=$(($(commands 0) + $(commands 1) - c0))
+refused=$(cat /tmp/fuzz.refused1)
 for d in 0 1; do
 	p=$(pmu_of_sim $d) && refused=$((refused + $(foreign "$p")))
 done
 diag "fuzzed answers $tried of $cmds commands in $took ms; $runs invocations, $failed failed, configurations refused (engine/foreign_configs) $refused"
 expect_range "at least $GOAL answers mutated" "$tried" $GOAL 100000000
-expect_eq "device 1 left and came back during the run" "$readded" 1
+expect_eq "device 1 left and came back during the run" "$readded" done
 expect_eq "every invocation returned within $BOUND s" "$hangs" 0
 expect_eq "every failed invocation said why" "$silent" 0
 
-# The truth again: both devices probe anew and count.
+# The truth again: force=1 takes each device's engine back (a lost answer
+# can leave it enabled, as another agent's), and counting works.
 fuzz_off
-sim_readd 0
-sim_readd 1
 for d in 0 1; do
 	p=$(pmu_of_sim $d)
-	expect_eq "device $d: after the fuzzer, a counting open works" \
+	expect_eq "device $d: after the fuzzer, force=1 counts" \
+		"$(perf_open_errno "$p/force=1,icmc_hits/")" 0
+	expect_eq "device $d: and so does a plain open" \
 		"$(perf_open_errno "$p/icmc_hits/")" 0
 done
 exit $T_FAILED
