@@ -7,12 +7,14 @@
  * another agent and its end, forced takeover that never ran, removal and
  * return of the device, a session's members outliving its leader), the
  * sampling session's drain (late drains, failing and busy queries), and
- * lockless reads against a concurrent poll.
+ * lockless reads against a concurrent poll; the firmware fuzzer's
+ * mutated answers through all of the engine's command paths.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
+#include <linux/ktime.h>
 #include <linux/slab.h>
 
 #include "mlx5_diag_engine.h"
@@ -1826,6 +1828,162 @@ static void engine_count_lies_test(struct kunit *test)
 	}
 }
 
+/* The errnos the engine's firmware paths give for a lost or lying answer. */
+static bool et_fuzz_errno_ok(int ret)
+{
+	switch (ret) {
+	case 0:
+	case -EINVAL:
+	case -EBUSY:
+	case -ENOMEM:
+	case -EAGAIN:
+	case -EIO:
+	case -EPROTO:
+	case -ENOSPC:
+	case -ENODATA:
+	case -EOPNOTSUPP:
+	case -ERANGE:
+	case -EOVERFLOW:
+		return true;
+	}
+	return false;
+}
+
+#define ET_FUZZ_SEED		16
+#define ET_FUZZ_RATE		700	/* answers mutated per 1000 */
+#define ET_FUZZ_GOAL		100000	/* mutated answers the test drives */
+#define ET_FUZZ_MAX_ROUNDS	20000	/* about 20 mutated answers a round */
+
+static void et_fuzz_check(struct kunit *test, const char *call, int ret,
+			  unsigned int *bad)
+{
+	if (et_fuzz_errno_ok(ret))
+		return;
+	if (!(*bad)++)
+		KUNIT_FAIL(test, "%s returned %d", call, ret);
+}
+
+/* A fuzzer round of counting: two events open, polled and closed. */
+static void et_fuzz_count(struct kunit *test, struct es *s, unsigned int *bad)
+{
+	struct et *t = test->priv;
+	unsigned int slot[2], i, k;
+	bool took_over;
+	int ret;
+
+	for (i = 0; i < 2; i++) {
+		ret = mlx5_diag_engine_count_get(&t->eng, s->ids[i], s->e[i],
+						 true, &slot[i], &took_over);
+		et_fuzz_check(test, "count_get", ret, bad);
+		if (ret)
+			slot[i] = ~0U;
+	}
+	for (k = 0; k < 4; k++) {
+		t->now += 1000000;
+		mlx5_diag_engine_poll(&t->eng);
+		for (i = 0; i < 2; i++)
+			if (slot[i] != ~0U)
+				mlx5_diag_engine_read(&t->eng, slot[i]);
+	}
+	for (i = 0; i < 2; i++)
+		if (slot[i] != ~0U)
+			mlx5_diag_engine_count_put(&t->eng, slot[i], false);
+}
+
+/* A fuzzer round of a session: claim, program, drains, a period, release. */
+static void et_fuzz_session(struct kunit *test, struct es *s, unsigned int *bad)
+{
+	struct et *t = test->priv;
+	u8 log_min = t->fw.caps.log_min_sample_period, actual;
+	struct mlx5_diag_session_opts o = {
+		.mode = MLX5_DIAG_FW_REPETITIVE, .log_sample_period = log_min,
+	};
+	unsigned int slot[2], added = 0, k;
+	bool took_over;
+	int ret;
+
+	ret = mlx5_diag_engine_session_claim(&t->eng, true, &took_over);
+	et_fuzz_check(test, "session_claim", ret, bad);
+	if (ret)
+		return;
+	for (; added < 2; added++) {
+		ret = mlx5_diag_engine_session_add(&t->eng, s->ids[added],
+						   s->e[added], &slot[added]);
+		et_fuzz_check(test, "session_add", ret, bad);
+		if (ret)
+			break;
+	}
+	if (added == 2) {
+		ret = mlx5_diag_engine_session_program(&t->eng, &o,
+						       mlx5_diag_sim_fw_clock(t->sim, t->now),
+						       &s->actual);
+		et_fuzz_check(test, "session_program", ret, bad);
+		KUNIT_EXPECT_LE(test, s->actual.num_ids, t->fw.caps.max_ids);
+	}
+	for (k = 0; added == 2 && k < 3; k++) {
+		t->now += 1000000;
+		ret = mlx5_diag_engine_session_drain(&t->eng, &s->d);
+		et_fuzz_check(test, "session_drain", ret, bad);
+		KUNIT_EXPECT_LE(test, s->d.n, s->d.cap);
+		if (k != 1)
+			continue;
+		ret = mlx5_diag_engine_session_period(&t->eng, log_min + 1,
+						      &actual);
+		et_fuzz_check(test, "session_period", ret, bad);
+		if (!ret)
+			KUNIT_EXPECT_EQ(test, actual, log_min + 1);
+	}
+	mlx5_diag_engine_session_release(&t->eng);
+	while (added--)
+		mlx5_diag_engine_session_put(&t->eng, slot[added]);
+}
+
+/*
+ * The firmware fuzzer against the engine's real command paths (counting
+ * apply and poll; session claim, program, drain, period change, release):
+ * 100000 mutated answers, each call 0 or an errno of the documented set,
+ * no drain beyond its arrays; the fuzzer off, force takes the engine back
+ * and counting ends with the engine off and the firmware disabled.
+ */
+static void engine_fuzz_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 0, 1000);
+	struct mlx5_diag_sim_stats st = {};
+	unsigned int round, bad = 0, a, k;
+	ktime_t t0 = ktime_get();
+	bool took_over;
+
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_fuzz(t->sim, ET_FUZZ_SEED,
+							ET_FUZZ_RATE), 0);
+	for (round = 0; round < ET_FUZZ_MAX_ROUNDS &&
+	     st.answers_fuzzed < ET_FUZZ_GOAL; round++) {
+		et_fuzz_count(test, s, &bad);
+		et_fuzz_session(test, s, &bad);
+		mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	}
+	kunit_info(test, "%llu answers fuzzed of %llu commands in %u rounds, %lld ms; configurations refused (foreign_configs) %llu, takeovers %llu, set failures %llu",
+		   st.answers_fuzzed, st.commands, round,
+		   ktime_ms_delta(ktime_get(), t0), et_stats(t).foreign_configs,
+		   et_stats(t).takeovers, et_stats(t).set_failures);
+	KUNIT_EXPECT_GE(test, st.answers_fuzzed, ET_FUZZ_GOAL);
+	KUNIT_EXPECT_EQ(test, bad, 0);
+
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_fuzz(t->sim, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_count_get(&t->eng, s->ids[0],
+							 s->e[0], true, &a,
+							 &took_over), 0);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_COUNT);
+	t->now += 1000000;
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_COUNT);
+	mlx5_diag_engine_count_put(&t->eng, a, false);
+	for (k = 0; k < 2 && et_state(t) != MLX5_DIAG_ENGINE_OFF; k++)
+		mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_OFF);
+	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_engine_enabled(t->sim));
+}
+
 static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_plan_test),
 	KUNIT_CASE(engine_count_exact_test),
@@ -1854,6 +2012,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_max_period_test),
 	KUNIT_CASE(engine_caps_max_ids_test),
 	KUNIT_CASE(engine_count_lies_test),
+	KUNIT_CASE(engine_fuzz_test),
 	KUNIT_CASE(engine_session_lies_test),
 	KUNIT_CASE(engine_session_period_answers_test),
 	KUNIT_CASE(engine_session_ahead_test),
