@@ -1849,10 +1849,25 @@ static bool et_fuzz_errno_ok(int ret)
 	return false;
 }
 
-#define ET_FUZZ_SEED		16
+/*
+ * 20 seeds of 5000 mutated answers: 100000, each seed a run of its own
+ * (a single case of minutes would trip the guest's hung-task check).
+ */
+static const u64 et_fuzz_seeds[] = {
+	16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
+	26, 27, 28, 29, 30, 31, 32, 33, 34, 35,
+};
+
 #define ET_FUZZ_RATE		700	/* answers mutated per 1000 */
-#define ET_FUZZ_GOAL		100000	/* mutated answers the test drives */
-#define ET_FUZZ_MAX_ROUNDS	20000	/* about 20 mutated answers a round */
+#define ET_FUZZ_GOAL		5000	/* mutated answers a seed drives */
+#define ET_FUZZ_MAX_ROUNDS	2000	/* about 20 mutated answers a round */
+
+static void et_fuzz_desc(const u64 *seed, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "seed %llu", *seed);
+}
+
+KUNIT_ARRAY_PARAM(et_fuzz, et_fuzz_seeds, et_fuzz_desc);
 
 static void et_fuzz_check(struct kunit *test, const char *call, int ret,
 			  unsigned int *bad)
@@ -1941,12 +1956,13 @@ static void et_fuzz_session(struct kunit *test, struct es *s, unsigned int *bad)
 /*
  * The firmware fuzzer against the engine's real command paths (counting
  * apply and poll; session claim, program, drain, period change, release):
- * 100000 mutated answers, each call 0 or an errno of the documented set,
+ * 5000 mutated answers a seed, each call 0 or an errno of the documented set,
  * no drain beyond its arrays; the fuzzer off, force takes the engine back
  * and counting ends with the engine off and the firmware disabled.
  */
 static void engine_fuzz_test(struct kunit *test)
 {
+	const u64 *seed = test->param_value;
 	struct et *t = test->priv;
 	struct es *s = es_init(test, false, 0, 1000);
 	struct mlx5_diag_sim_stats st = {};
@@ -1954,7 +1970,7 @@ static void engine_fuzz_test(struct kunit *test)
 	ktime_t t0 = ktime_get();
 	bool took_over;
 
-	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_fuzz(t->sim, ET_FUZZ_SEED,
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_fuzz(t->sim, *seed,
 							ET_FUZZ_RATE), 0);
 	for (round = 0; round < ET_FUZZ_MAX_ROUNDS &&
 	     st.answers_fuzzed < ET_FUZZ_GOAL; round++) {
@@ -2012,7 +2028,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_max_period_test),
 	KUNIT_CASE(engine_caps_max_ids_test),
 	KUNIT_CASE(engine_count_lies_test),
-	KUNIT_CASE(engine_fuzz_test),
+	KUNIT_CASE_PARAM(engine_fuzz_test, et_fuzz_gen_params),
 	KUNIT_CASE(engine_session_lies_test),
 	KUNIT_CASE(engine_session_period_answers_test),
 	KUNIT_CASE(engine_session_ahead_test),
