@@ -1112,16 +1112,20 @@ out:
  * @actual: the period the firmware runs afterwards
  *
  * The buffer and the sample numbering stay. Sleeps.
- * Return: 0 or a negative errno.
+ * Return: 0; -EBUSY when the engine does not run the session (not ours any
+ * more, or never programmed), -ENODEV when the device is gone; or the errno
+ * of the failed command.
  */
 int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 				    u8 log_sample_period, u8 *actual)
 {
-	int ret = -ENODEV;
+	int ret;
 
 	mutex_lock(&eng->lock);
-	if (eng->state != MLX5_DIAG_ENGINE_SESSION)
+	if (eng->state != MLX5_DIAG_ENGINE_SESSION) {
+		ret = eng->state == MLX5_DIAG_ENGINE_GONE ? -ENODEV : -EBUSY;
 		goto out;
+	}
 	eng->want.log_sample_period = log_sample_period;
 	ret = mlx5_diag_fw_set_params(eng->fw, &eng->want);
 	if (ret) {
