@@ -1119,9 +1119,9 @@ static void engine_session_period_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c1 - c0, 1ULL << lp);
 	KUNIT_EXPECT_TRUE(test, mlx5_diag_engine_session_owned(&t->eng));
 	es_close(test, s);
-	/* no session running: no period change */
+	/* no session running: no period change (the device is there) */
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp,
-							      &actual), -ENODEV);
+							      &actual), -EBUSY);
 }
 
 /* Another agent reconfigures the engine: the session is no longer ours. */
