@@ -1129,16 +1129,20 @@ out:
  * @actual: the period the firmware runs afterwards
  *
  * The buffer and the sample numbering stay. Sleeps.
- * Return: 0 or a negative errno.
+ * Return: 0; -EBUSY when the engine does not run the session (not ours any
+ * more, or never programmed), -ENODEV when the device is gone; or the errno
+ * of the failed command.
  */
 int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 				    u8 log_sample_period, u8 *actual)
 {
-	int ret = -ENODEV;
+	int ret;
 
 	mutex_lock(&eng->lock);
-	if (eng->state != MLX5_DIAG_ENGINE_SESSION)
+	if (eng->state != MLX5_DIAG_ENGINE_SESSION) {
+		ret = eng->state == MLX5_DIAG_ENGINE_GONE ? -ENODEV : -EBUSY;
 		goto out;
+	}
 	eng->want.log_sample_period = log_sample_period;
 	ret = mlx5_diag_fw_set_params(eng->fw, &eng->want);
 	if (ret) {
@@ -1631,6 +1635,13 @@ void mlx5_diag_engine_poll(struct mlx5_diag_engine *eng)
 	mutex_lock(&eng->lock);
 	switch (eng->state) {
 	case MLX5_DIAG_ENGINE_COUNT:
+		if (!eng->programmed.num_ids) {
+			/* a failed SET left nothing known programmed */
+			if (eng->users)
+				mlx5_diag_engine_apply(eng, false, &took_over,
+						       &why);
+			break;
+		}
 		ret = mlx5_diag_engine_poll_samples(eng);
 		if (ret == -EPROTO || ret == -EIO ||
 		    (checks && ++eng->polls_since_check >= checks))
@@ -1652,13 +1663,19 @@ void mlx5_diag_engine_poll(struct mlx5_diag_engine *eng)
 			mlx5_diag_engine_foreign_recheck(eng, &why);
 		break;
 	case MLX5_DIAG_ENGINE_OFF:
+		/* open events whose configuration a failed command lost */
+		if (eng->users)
+			mlx5_diag_engine_apply(eng, false, &took_over, &why);
+		break;
 	case MLX5_DIAG_ENGINE_GONE:
 	case MLX5_DIAG_ENGINE_SESSION:
 		break;
 	}
 	if ((eng->state == MLX5_DIAG_ENGINE_COUNT && eng->programmed.num_ids) ||
 	    eng->state == MLX5_DIAG_ENGINE_RELEASING ||
-	    (eng->state == MLX5_DIAG_ENGINE_FOREIGN && eng->users))
+	    (eng->users && (eng->state == MLX5_DIAG_ENGINE_FOREIGN ||
+			    eng->state == MLX5_DIAG_ENGINE_OFF ||
+			    eng->state == MLX5_DIAG_ENGINE_COUNT)))
 		mlx5_diag_engine_kick(eng);
 	mutex_unlock(&eng->lock);
 }

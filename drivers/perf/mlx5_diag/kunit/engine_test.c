@@ -7,13 +7,15 @@
  * another agent and its end, forced takeover that never ran, removal and
  * return of the device, a session's members outliving its leader), the
  * sampling session's drain (late drains, failing and busy queries),
- * lockless reads against a concurrent poll, and two devices' group read
- * transactions interleaved.
+ * lockless reads against a concurrent poll, two devices' group read
+ * transactions interleaved; the firmware fuzzer's mutated answers through
+ * all of the engine's command paths.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
+#include <linux/ktime.h>
 #include <linux/slab.h>
 
 #include "mlx5_diag_engine.h"
@@ -397,6 +399,40 @@ static void engine_failed_disable_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_RELEASING);
 	a = et_get(test, ET_PORT_RX_BYTES, &et_counter, false, 0);
 	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_COUNT);
+	mlx5_diag_engine_count_put(&t->eng, a, false);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_OFF);
+}
+
+/*
+ * Found by the firmware fuzzer (test_fuzz, seed 16): a SET that fails and
+ * whose follow-up QUERY fails too leaves nothing known programmed; the open
+ * events' counts must resume at the next poll (they stopped for good, no
+ * poll scheduled, new events on the same id accepted and never counted).
+ */
+static void engine_lost_config_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	u64 frozen, enable2;
+	unsigned int a;
+
+	et_bind(test);
+	a = et_get(test, ET_PORT_TX_PACKETS, &et_counter, false, 0);
+	t->now = 10000000;
+	mlx5_diag_engine_poll(&t->eng);
+	frozen = mlx5_diag_engine_read(&t->eng, a);
+	/* the bank query, the SET and the QUERY after it fail */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_fail_next(t->sim, 3, 0x1, 0), 0);
+	et_get(test, ET_PORT_RX_BYTES, &et_counter, false, -EIO);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, a), frozen);
+	t->now = 40000000;
+	enable2 = t->now;
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_COUNT);
+	t->now = 90000000;
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, a),
+			frozen + et_model(ET_PORT_TX_PACKETS, 0,
+					  et_engine_ns(t, enable2, t->now)));
 	mlx5_diag_engine_count_put(&t->eng, a, false);
 	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_OFF);
 }
@@ -1140,9 +1176,9 @@ static void engine_session_period_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c1 - c0, 1ULL << lp);
 	KUNIT_EXPECT_TRUE(test, mlx5_diag_engine_session_owned(&t->eng));
 	es_close(test, s);
-	/* no session running: no period change */
+	/* no session running: no period change (the device is there) */
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp,
-							      &actual), -ENODEV);
+							      &actual), -EBUSY);
 }
 
 /* Another agent reconfigures the engine: the session is no longer ours. */
@@ -2093,11 +2129,186 @@ static void engine_txn_two_devices_test(struct kunit *test)
 	mlx5_diag_engine_count_put(&b->eng, sb, false);
 }
 
+/* The errnos the engine's firmware paths give for a lost or lying answer. */
+static bool et_fuzz_errno_ok(int ret)
+{
+	switch (ret) {
+	case 0:
+	case -EINVAL:
+	case -EBUSY:
+	case -ENOMEM:
+	case -EAGAIN:
+	case -EIO:
+	case -EPROTO:
+	case -ENOSPC:
+	case -ENODATA:
+	case -EOPNOTSUPP:
+	case -ERANGE:
+	case -EOVERFLOW:
+		return true;
+	}
+	return false;
+}
+
+/*
+ * 20 seeds of 5000 mutated answers: 100000, each seed a run of its own
+ * (a single case of minutes would trip the guest's hung-task check).
+ */
+static const u64 et_fuzz_seeds[] = {
+	16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
+	26, 27, 28, 29, 30, 31, 32, 33, 34, 35,
+};
+
+#define ET_FUZZ_RATE		700	/* answers mutated per 1000 */
+#define ET_FUZZ_GOAL		5000	/* mutated answers a seed drives */
+#define ET_FUZZ_MAX_ROUNDS	2000	/* about 20 mutated answers a round */
+
+static void et_fuzz_desc(const u64 *seed, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "seed %llu", *seed);
+}
+
+KUNIT_ARRAY_PARAM(et_fuzz, et_fuzz_seeds, et_fuzz_desc);
+
+static void et_fuzz_check(struct kunit *test, const char *call, int ret,
+			  unsigned int *bad)
+{
+	if (et_fuzz_errno_ok(ret))
+		return;
+	if (!(*bad)++)
+		KUNIT_FAIL(test, "%s returned %d", call, ret);
+}
+
+/* A fuzzer round of counting: two events open, polled and closed. */
+static void et_fuzz_count(struct kunit *test, struct es *s, unsigned int *bad)
+{
+	struct et *t = test->priv;
+	unsigned int slot[2], i, k;
+	bool took_over;
+	int ret;
+
+	for (i = 0; i < 2; i++) {
+		ret = mlx5_diag_engine_count_get(&t->eng, s->ids[i], s->e[i],
+						 true, &slot[i], &took_over);
+		et_fuzz_check(test, "count_get", ret, bad);
+		if (ret)
+			slot[i] = ~0U;
+	}
+	for (k = 0; k < 4; k++) {
+		t->now += 1000000;
+		mlx5_diag_engine_poll(&t->eng);
+		for (i = 0; i < 2; i++)
+			if (slot[i] != ~0U)
+				mlx5_diag_engine_read(&t->eng, slot[i]);
+	}
+	for (i = 0; i < 2; i++)
+		if (slot[i] != ~0U)
+			mlx5_diag_engine_count_put(&t->eng, slot[i], false);
+}
+
+/* A fuzzer round of a session: claim, program, drains, a period, release. */
+static void et_fuzz_session(struct kunit *test, struct es *s, unsigned int *bad)
+{
+	struct et *t = test->priv;
+	u8 log_min = t->fw.caps.log_min_sample_period, actual;
+	struct mlx5_diag_session_opts o = {
+		.mode = MLX5_DIAG_FW_REPETITIVE, .log_sample_period = log_min,
+	};
+	unsigned int slot[2], added = 0, k;
+	bool took_over;
+	int ret;
+
+	ret = mlx5_diag_engine_session_claim(&t->eng, true, &took_over);
+	et_fuzz_check(test, "session_claim", ret, bad);
+	if (ret)
+		return;
+	for (; added < 2; added++) {
+		ret = mlx5_diag_engine_session_add(&t->eng, s->ids[added],
+						   s->e[added], &slot[added]);
+		et_fuzz_check(test, "session_add", ret, bad);
+		if (ret)
+			break;
+	}
+	if (added == 2) {
+		ret = mlx5_diag_engine_session_program(&t->eng, &o,
+						       mlx5_diag_sim_fw_clock(t->sim, t->now),
+						       &s->actual);
+		et_fuzz_check(test, "session_program", ret, bad);
+		KUNIT_EXPECT_LE(test, s->actual.num_ids, t->fw.caps.max_ids);
+	}
+	for (k = 0; added == 2 && k < 3; k++) {
+		t->now += 1000000;
+		ret = mlx5_diag_engine_session_drain(&t->eng, &s->d);
+		et_fuzz_check(test, "session_drain", ret, bad);
+		KUNIT_EXPECT_LE(test, s->d.n, s->d.cap);
+		if (k != 1)
+			continue;
+		ret = mlx5_diag_engine_session_period(&t->eng, log_min + 1,
+						      &actual);
+		et_fuzz_check(test, "session_period", ret, bad);
+		/* what firmware reports running: a lie is bounded, not refused */
+		if (!ret && (actual < log_min ||
+			     actual > mlx5_diag_fw_max_log_period(&t->fw.caps)))
+			KUNIT_FAIL(test, "session_period: actual %u", actual);
+	}
+	mlx5_diag_engine_session_release(&t->eng);
+	while (added--)
+		mlx5_diag_engine_session_put(&t->eng, slot[added]);
+}
+
+/*
+ * The firmware fuzzer against the engine's real command paths (counting
+ * apply and poll; session claim, program, drain, period change, release):
+ * 5000 mutated answers a seed, each call 0 or an errno of the documented set,
+ * no drain beyond its arrays; the fuzzer off, force takes the engine back
+ * and counting ends with the engine off and the firmware disabled.
+ */
+static void engine_fuzz_test(struct kunit *test)
+{
+	const u64 *seed = test->param_value;
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 0, 1000);
+	struct mlx5_diag_sim_stats st = {};
+	unsigned int round, bad = 0, a, k;
+	ktime_t t0 = ktime_get();
+	bool took_over;
+
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_fuzz(t->sim, *seed,
+							ET_FUZZ_RATE), 0);
+	for (round = 0; round < ET_FUZZ_MAX_ROUNDS &&
+	     st.answers_fuzzed < ET_FUZZ_GOAL; round++) {
+		et_fuzz_count(test, s, &bad);
+		et_fuzz_session(test, s, &bad);
+		mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	}
+	kunit_info(test, "%llu answers fuzzed of %llu commands in %u rounds, %lld ms; configurations refused (foreign_configs) %llu, takeovers %llu, set failures %llu",
+		   st.answers_fuzzed, st.commands, round,
+		   ktime_ms_delta(ktime_get(), t0), et_stats(t).foreign_configs,
+		   et_stats(t).takeovers, et_stats(t).set_failures);
+	KUNIT_EXPECT_GE(test, st.answers_fuzzed, ET_FUZZ_GOAL);
+	KUNIT_EXPECT_EQ(test, bad, 0);
+
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_fuzz(t->sim, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_count_get(&t->eng, s->ids[0],
+							 s->e[0], true, &a,
+							 &took_over), 0);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_COUNT);
+	t->now += 1000000;
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_COUNT);
+	mlx5_diag_engine_count_put(&t->eng, a, false);
+	for (k = 0; k < 2 && et_state(t) != MLX5_DIAG_ENGINE_OFF; k++)
+		mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_OFF);
+	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_engine_enabled(t->sim));
+}
+
 static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_plan_test),
 	KUNIT_CASE(engine_count_exact_test),
 	KUNIT_CASE(engine_failed_set_test),
 	KUNIT_CASE(engine_failed_disable_test),
+	KUNIT_CASE(engine_lost_config_test),
 	KUNIT_CASE(engine_takeover_test),
 	KUNIT_CASE(engine_forced_unscheduled_test),
 	KUNIT_CASE(engine_public_folded_test),
@@ -2120,6 +2331,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_max_period_test),
 	KUNIT_CASE(engine_caps_max_ids_test),
 	KUNIT_CASE(engine_count_lies_test),
+	KUNIT_CASE_PARAM(engine_fuzz_test, et_fuzz_gen_params),
 	KUNIT_CASE(engine_session_lies_test),
 	KUNIT_CASE(engine_session_period_answers_test),
 	KUNIT_CASE(engine_session_ahead_test),

@@ -8,3 +8,4 @@
 #include "../sim/sim_model64.c"
 #include "../sim/sim_traffic.c"
 #include "../sim/sim_caps.c"
+#include "../sim/sim_fuzz.c"

@@ -12,6 +12,7 @@
 #include "../sim/sim_model64.c"
 #include "../sim/sim_traffic.c"
 #include "../sim/sim_caps.c"
+#include "../sim/sim_fuzz.c"
 
 /*
  * The test's own reading of the spec's offsets (not the emulator's
@@ -860,6 +861,137 @@ static void sim_test_lies(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, mlx5_diag_sim_lie_name(MLX5_DIAG_SIM_LIE_RING_AHEAD),
 			   "ring_ahead");
 	KUNIT_EXPECT_NULL(test, mlx5_diag_sim_lie_name(MLX5_DIAG_SIM_NR_LIES));
+}
+
+/* ---- the fuzzer ---- */
+
+#define T_FUZZ_CMDS	400
+#define T_FUZZ_OUT	4096
+
+/* Command @i of the fuzz sequence into t->in; returns its input length. */
+static int t_fuzz_cmd(struct t_sim *t, u32 i)
+{
+	switch (i % 4) {
+	case 0:
+		t_hdr(t, 0x100, 0x1);
+		return 16;
+	case 1:
+		t_hdr(t, 0x100, 0x1b);
+		return 16;
+	case 2:
+		t_hdr(t, 0x819, 0);
+		return 16;
+	default:
+		t_hdr(t, 0x821, 0);
+		tb_put(t->in, 0x40, 16, 4);
+		tb_put(t->in, 0x50, 16, i % 8);
+		return 16;
+	}
+}
+
+/* A second device configured as t->fw is, and its fuzzer set. */
+static struct mlx5_diag_sim_fw *t_fuzz_twin(struct kunit *test,
+					    const struct t_params *p, u64 seed,
+					    u32 rate)
+{
+	struct t_sim *t = test->priv;
+	struct mlx5_diag_sim_fw *fw = t->fw;
+	struct mlx5_diag_sim_fw *twin = mlx5_diag_sim_fw_create(0);
+
+	KUNIT_ASSERT_NOT_NULL(test, twin);
+	t->fw = twin;
+	KUNIT_EXPECT_EQ(test, t_set(test, 0, true, p), 0);
+	t->fw = fw;
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_set_fuzz(twin, seed, rate), 0);
+	return twin;
+}
+
+/*
+ * The fuzzer: off by default; at the full rate every answer is mutated and
+ * counted; the same seed gives the same answers (and lost answers), byte
+ * for byte, another seed other answers; half the rate mutates about half.
+ */
+static void sim_test_fuzz(struct kunit *test)
+{
+	const struct t_params p = SETP(RE, 2, 11, 20, ICMC_HITS,
+				       PCIE_IN_BYTES(1));
+	struct mlx5_diag_sim_fw *same, *other, *truth;
+	struct mlx5_diag_sim_stats st, st_truth;
+	struct t_sim *t = test->priv;
+	u32 i, rate, differ = 0, lost = 0, unlike_other = 0;
+	u8 *o1, *o2;
+	int r0, r1, r2, inlen;
+	u64 seed;
+
+	o1 = kunit_kzalloc(test, T_FUZZ_OUT, GFP_KERNEL);
+	o2 = kunit_kzalloc(test, T_FUZZ_OUT, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, o1);
+	KUNIT_ASSERT_NOT_NULL(test, o2);
+	mlx5_diag_sim_fw_get_fuzz(t->fw, &seed, &rate);
+	KUNIT_EXPECT_EQ(test, seed, 0);
+	KUNIT_EXPECT_EQ(test, rate, 0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_set_fuzz(t->fw, 1, 1001),
+			-EINVAL);
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p), 0);
+	truth = t_fuzz_twin(test, &p, 0, 0);
+	same = t_fuzz_twin(test, &p, 42, 1000);
+	other = t_fuzz_twin(test, &p, 43, 1000);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_fuzz(t->fw, 42, 1000), 0);
+	mlx5_diag_sim_fw_get_fuzz(t->fw, &seed, &rate);
+	KUNIT_EXPECT_EQ(test, seed, 42);
+	KUNIT_EXPECT_EQ(test, rate, 1000);
+
+	for (i = 0; i < T_FUZZ_CMDS; i++) {
+		u64 now = (u64)i * 100000;
+
+		inlen = t_fuzz_cmd(t, i);
+		r0 = mlx5_diag_sim_fw_exec(t->fw, now, t->in, inlen, t->out,
+					   T_FUZZ_OUT);
+		r1 = mlx5_diag_sim_fw_exec(same, now, t->in, inlen, o1,
+					   T_FUZZ_OUT);
+		KUNIT_EXPECT_EQ(test, r0, r1);
+		KUNIT_EXPECT_TRUE(test, r0 == 0 || r0 == -EIO);
+		KUNIT_EXPECT_EQ(test, memcmp(t->out, o1, T_FUZZ_OUT), 0);
+		r2 = mlx5_diag_sim_fw_exec(other, now, t->in, inlen, o2,
+					   T_FUZZ_OUT);
+		if (r2 != r0 || memcmp(t->out, o2, T_FUZZ_OUT))
+			unlike_other++;
+		KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_exec(truth, now, t->in,
+							    inlen, o2,
+							    T_FUZZ_OUT), 0);
+		if (r0 || memcmp(t->out, o2, T_FUZZ_OUT))
+			differ++;
+		if (r0)
+			lost++;
+	}
+	KUNIT_EXPECT_EQ(test, t_stats(test).answers_fuzzed, T_FUZZ_CMDS);
+	/* some mutations change nothing (zeroes where zeroes were) */
+	KUNIT_EXPECT_GT(test, differ, T_FUZZ_CMDS * 3 / 4);
+	KUNIT_EXPECT_GT(test, lost, 0);
+	KUNIT_EXPECT_GT(test, unlike_other, T_FUZZ_CMDS * 9 / 10);
+	/* the firmware's own state is the truth's: same statistics */
+	mlx5_diag_sim_fw_get_stats(t->fw, &st);
+	mlx5_diag_sim_fw_get_stats(truth, &st_truth);
+	KUNIT_EXPECT_EQ(test, st.samples_produced, st_truth.samples_produced);
+	KUNIT_EXPECT_EQ(test, st.samples_returned, st_truth.samples_returned);
+	KUNIT_EXPECT_EQ(test, st.commands_failed, st_truth.commands_failed);
+	KUNIT_EXPECT_EQ(test, st_truth.answers_fuzzed, 0);
+
+	/* half the rate, from the seed again */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_fuzz(same, 42, 500), 0);
+	for (i = 0; i < T_FUZZ_CMDS; i++) {
+		inlen = t_fuzz_cmd(t, i);
+		mlx5_diag_sim_fw_exec(same, 50000000, t->in, inlen, o1,
+				      T_FUZZ_OUT);
+	}
+	mlx5_diag_sim_fw_get_stats(same, &st);
+	KUNIT_EXPECT_GT(test, st.answers_fuzzed,
+			T_FUZZ_CMDS + T_FUZZ_CMDS * 4 / 10);
+	KUNIT_EXPECT_LT(test, st.answers_fuzzed,
+			T_FUZZ_CMDS + T_FUZZ_CMDS * 6 / 10);
+	mlx5_diag_sim_fw_destroy(truth);
+	mlx5_diag_sim_fw_destroy(same);
+	mlx5_diag_sim_fw_destroy(other);
 }
 
 /* ---- sampling ---- */
@@ -2623,6 +2755,7 @@ static struct kunit_case sim_test_cases[] = {
 	KUNIT_CASE(sim_test_fail_next),
 	KUNIT_CASE(sim_test_fail_next_text),
 	KUNIT_CASE(sim_test_lies),
+	KUNIT_CASE(sim_test_fuzz),
 	KUNIT_CASE(sim_test_caps_text),
 	KUNIT_CASE(sim_test_status_errno),
 	KUNIT_CASE(sim_test_public_caps),

@@ -196,6 +196,8 @@ struct mlx5_diag_sim_caps {
  * @configs: accepted SET_DIAGNOSTIC_PARAMS commands, from any agent
  * @commands: commands answered (any status)
  * @commands_failed: commands answered with a status other than OK
+ * @answers_fuzzed: answers the fuzzer mutated (after the counts above were
+ *	taken: they describe what the firmware did, not what it reported)
  *
  * The four sample counts describe the configuration in force: an accepted
  * SET that starts sampling anew resets them (one that changes only the
@@ -211,6 +213,7 @@ struct mlx5_diag_sim_stats {
 	u64 configs;
 	u64 commands;
 	u64 commands_failed;
+	u64 answers_fuzzed;
 };
 
 /* sim_fw.c: the device */
@@ -255,7 +258,8 @@ void mlx5_diag_sim_fw_destroy(struct mlx5_diag_sim_fw *fw);
  *
  * Return: 0 when the firmware answered (look at the status in @out);
  * -EINVAL when no answer can be written (NULL mailbox, negative length,
- * @outlen shorter than the output header).
+ * @outlen shorter than the output header); -EIO when the fuzzer dropped the
+ * answer (see mlx5_diag_sim_fw_set_fuzz()).
  */
 int mlx5_diag_sim_fw_exec(struct mlx5_diag_sim_fw *fw, u64 now_ns,
 			  const void *in, int inlen, void *out, int outlen);
@@ -537,6 +541,39 @@ int mlx5_diag_sim_parse_lie(const char *buf, unsigned int *lie, u32 *value);
  */
 int mlx5_diag_sim_fw_fail_query_at(struct mlx5_diag_sim_fw *fw, u32 index,
 				   u8 status);
+
+/* The fuzzer's rate: answers mutated per this many. */
+#define MLX5_DIAG_SIM_FUZZ_RATE_MAX	1000
+
+/**
+ * mlx5_diag_sim_fw_set_fuzz() - a firmware whose answers are mutated
+ * @fw: the device
+ * @seed: the generator starts again from it; the same commands then get
+ *	the same mutations
+ * @rate: answers mutated per MLX5_DIAG_SIM_FUZZ_RATE_MAX; 0 (the default)
+ *	mutates none
+ *
+ * A mutated answer, after the firmware core executed the command as usual
+ * (its state and statistics are the truth), is one of: no answer (exec
+ * returns -EIO); another status (OK for a failed command) and syndrome; a
+ * shorter answer (zeroes from a random byte on); or one to four 32-bit
+ * words changed (the fields that size the rest half the time) to a random
+ * value, a value at a field's edge, plus or minus a power of two, or one
+ * bit flipped.
+ *
+ * Return: 0, or -EINVAL for a @rate above MLX5_DIAG_SIM_FUZZ_RATE_MAX.
+ */
+int mlx5_diag_sim_fw_set_fuzz(struct mlx5_diag_sim_fw *fw, u64 seed,
+			      u32 rate);
+
+/**
+ * mlx5_diag_sim_fw_get_fuzz() - the fuzzer's knobs
+ * @fw: the device
+ * @seed: the seed last set (0 at creation)
+ * @rate: the rate
+ */
+void mlx5_diag_sim_fw_get_fuzz(const struct mlx5_diag_sim_fw *fw, u64 *seed,
+			       u32 *rate);
 
 /**
  * mlx5_diag_sim_fw_get_fail_query_at() - the pending query fault

@@ -101,6 +101,7 @@ struct mlx5_diag_sim_fw {
 	/* fail_query_at: the query from slot failq_index fails (0: none) */
 	u8 failq_status;
 	u32 failq_index;
+	struct sim_fuzz fuzz;
 };
 
 /* One command being executed. */
@@ -114,6 +115,8 @@ struct sim_cmd {
 	u64 osc;	/* oscillator reading at @ns */
 	u32 syndrome;
 	bool foreign;
+	size_t used;	/* bytes of @out the answer fills (for the fuzzer) */
+	u32 head;	/* its 32-bit words past the header that size the rest */
 };
 
 int mlx5_diag_sim_status_to_errno(u8 status)
@@ -226,6 +229,7 @@ struct mlx5_diag_sim_fw *mlx5_diag_sim_fw_create(unsigned int index)
 	mlx5_diag_sim_clock_init(&fw->clk, fw->caps.freq_khz,
 				 SIM_DEFAULT_CLOCK_OFFSET);
 	fw->wrap_bits = 64;
+	mlx5_diag_sim_fuzz_seed(&fw->fuzz, 0);
 	fw->buf_log = fw->caps.log_max_samples;
 	if (sim_buf_alloc(fw->buf_log, &fw->values, &fw->slots)) {
 		kfree(fw);
@@ -335,6 +339,7 @@ void mlx5_diag_sim_fw_get_stats(const struct mlx5_diag_sim_fw *fw,
 				struct mlx5_diag_sim_stats *stats)
 {
 	*stats = fw->stats;
+	stats->answers_fuzzed = fw->fuzz.mutated;
 }
 
 int mlx5_diag_sim_fw_fail_next(struct mlx5_diag_sim_fw *fw, u32 count,
@@ -397,6 +402,23 @@ void mlx5_diag_sim_fw_get_fail_query_at(const struct mlx5_diag_sim_fw *fw,
 {
 	*index = fw->failq_index;
 	*status = fw->failq_status;
+}
+
+int mlx5_diag_sim_fw_set_fuzz(struct mlx5_diag_sim_fw *fw, u64 seed,
+			      u32 rate)
+{
+	if (rate > MLX5_DIAG_SIM_FUZZ_RATE_MAX)
+		return -EINVAL;
+	mlx5_diag_sim_fuzz_seed(&fw->fuzz, seed);
+	fw->fuzz.rate = rate;
+	return 0;
+}
+
+void mlx5_diag_sim_fw_get_fuzz(const struct mlx5_diag_sim_fw *fw, u64 *seed,
+			       u32 *rate)
+{
+	*seed = fw->fuzz.seed;
+	*rate = fw->fuzz.rate;
 }
 
 bool mlx5_diag_sim_fw_foreign_owner(const struct mlx5_diag_sim_fw *fw)
@@ -653,6 +675,9 @@ static u8 sim_query_hca_cap(struct sim_cmd *cmd, u16 op_mod)
 	size_t len = cmd->outlen;
 	u32 eb, i, off;
 
+	/* general: the fields within 0x500 bits; DEBUG: those before the list */
+	cmd->head = (SIM_CAP_OUT_BASE - SIM_HDR_BITS) / 32 +
+		    (op_mod == SIM_OP_MOD_CAP_DEBUG ? SIM_DEBUG_CAP_LIST : 0x500) / 32;
 	switch (op_mod) {
 	case SIM_OP_MOD_CAP_GENERAL:
 		if (len < sim_cap_outlen(fw, SIM_GEN_CAP_BITS))
@@ -1014,6 +1039,7 @@ static u8 sim_query_params(struct sim_cmd *cmd)
 		return sim_short_input(cmd);
 	if (len < sim_bytes(first + (u64)eb * eng->num))
 		return sim_short_output(cmd);
+	cmd->head = SIM_PARAMS_CTX_HDR_BITS / 32;
 	sim_set(out, len, ctx, SIM_CTX_NUM_OF_COUNTERS,
 		sim_params_lie(fw, MLX5_DIAG_SIM_LIE_PARAMS_NUM_IDS, eng->num));
 	sim_set(out, len, ctx, SIM_CTX_LOG_NUM_OF_SAMPLES,
@@ -1143,6 +1169,7 @@ static u8 sim_query_counters(struct sim_cmd *cmd)
 				    (u64)es * entries))
 		return sim_short_output(cmd);
 
+	cmd->used = sim_bytes(SIM_QUERY_CNTRS_OUT_BASE + (u64)es * entries);
 	if (eng->on_demand && eng->enabled)
 		sim_take_sample(fw, 0, eng->next_j++, cmd->osc);
 	if (fw->lies[MLX5_DIAG_SIM_LIE_RING_AHEAD] && !eng->on_demand)
@@ -1209,6 +1236,7 @@ int mlx5_diag_sim_fw_exec(struct mlx5_diag_sim_fw *fw, u64 now_ns,
 		.inlen = inlen,
 		.out = out,
 		.outlen = outlen,
+		.used = outlen,
 	};
 	u8 status;
 
@@ -1238,7 +1266,8 @@ int mlx5_diag_sim_fw_exec(struct mlx5_diag_sim_fw *fw, u64 now_ns,
 		fw->stats.commands_failed++;
 	sim_set(out, outlen, 0, SIM_OUT_STATUS, status);
 	sim_set(out, outlen, 0, SIM_OUT_SYNDROME, cmd.syndrome);
-	return 0;
+	return mlx5_diag_sim_fuzz_answer(&fw->fuzz, out, outlen, cmd.used,
+					 cmd.head);
 }
 
 /* A SET_DIAGNOSTIC_PARAMS from "another agent": not a transport command. */

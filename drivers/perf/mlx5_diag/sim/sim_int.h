@@ -6,6 +6,8 @@
 #ifndef _MLX5_DIAG_SIM_INT_H
 #define _MLX5_DIAG_SIM_INT_H
 
+#include <linux/prandom.h>
+
 #include "sim.h"
 
 /*
@@ -68,5 +70,29 @@ void mlx5_diag_sim_m64_put_bad_id(void *out, size_t len, u32 index,
 				  u32 reason);
 void mlx5_diag_sim_m64_put_sample(void *out, size_t len, u32 off, u64 id,
 				  u32 sample_id, u64 ts, u64 value);
+
+/*
+ * sim_fuzz.c: the fuzzer. It mutates rate in MLX5_DIAG_SIM_FUZZ_RATE_MAX
+ * answers (0: none), drawing from a generator seeded with seed; mutated
+ * counts the answers it changed.
+ */
+struct sim_fuzz {
+	struct rnd_state rnd;
+	u64 seed;
+	u32 rate;
+	u64 mutated;
+};
+
+/* Start the generator again from @seed. */
+void mlx5_diag_sim_fuzz_seed(struct sim_fuzz *fz, u64 seed);
+
+/*
+ * Maybe mutate the answer @out of @outlen bytes, of which the command wrote
+ * @used; @head: how many 32-bit words past the header hold the fields that
+ * size the rest (0: none stand out). Returns 0, or -EIO when the answer is
+ * to be lost (the transport's error).
+ */
+int mlx5_diag_sim_fuzz_answer(struct sim_fuzz *fz, void *out, size_t outlen,
+			      size_t used, u32 head);
 
 #endif /* _MLX5_DIAG_SIM_INT_H */

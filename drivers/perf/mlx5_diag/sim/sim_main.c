@@ -65,6 +65,8 @@ enum sim_file_id {
 	SIM_F_LIE,
 	SIM_F_FAIL_QUERY_AT,
 	SIM_F_FAIL_CLOCK_READS,
+	SIM_F_FUZZ_SEED,
+	SIM_F_FUZZ_RATE,
 	SIM_F_STAT0,		/* stats/<name> from here on */
 	SIM_F_STAT_PRODUCED = SIM_F_STAT0,
 	SIM_F_STAT_RETURNED,
@@ -78,6 +80,7 @@ enum sim_file_id {
 	SIM_F_STAT_INBOX_BYTES,
 	SIM_F_STAT_OUTBOX_BYTES,
 	SIM_F_STAT_EXEC_NS,
+	SIM_F_STAT_FUZZED,
 	SIM_F_CAP0,		/* caps/<mlx5_diag_sim_cap_name(id - SIM_F_CAP0)> */
 };
 
@@ -107,6 +110,8 @@ static const struct sim_file_desc sim_files[SIM_F_CAP0] = {
 	[SIM_F_LIE]			= { "lie", 0644 },
 	[SIM_F_FAIL_QUERY_AT]		= { "fail_query_at", 0644 },
 	[SIM_F_FAIL_CLOCK_READS]	= { "fail_clock_reads", 0644 },
+	[SIM_F_FUZZ_SEED]		= { "fuzz_seed", 0644 },
+	[SIM_F_FUZZ_RATE]		= { "fuzz_rate", 0644 },
 	[SIM_F_STAT_PRODUCED]		= { "samples_produced", 0444 },
 	[SIM_F_STAT_RETURNED]		= { "samples_returned", 0444 },
 	[SIM_F_STAT_OVERWRITTEN]	= { "samples_overwritten", 0444 },
@@ -119,6 +124,7 @@ static const struct sim_file_desc sim_files[SIM_F_CAP0] = {
 	[SIM_F_STAT_INBOX_BYTES]	= { "inbox_bytes", 0444 },
 	[SIM_F_STAT_OUTBOX_BYTES]	= { "outbox_bytes", 0444 },
 	[SIM_F_STAT_EXEC_NS]		= { "exec_ns", 0444 },
+	[SIM_F_STAT_FUZZED]		= { "answers_fuzzed", 0444 },
 };
 
 struct sim_dev;
@@ -405,6 +411,8 @@ static u64 sim_stat(struct sim_dev *sd, unsigned int id)
 		return st.configs;
 	case SIM_F_STAT_COMMANDS:
 		return st.commands;
+	case SIM_F_STAT_FUZZED:
+		return st.answers_fuzzed;
 	default:
 		return st.commands_failed;
 	}
@@ -460,6 +468,12 @@ static int sim_show_locked(struct sim_dev *sd, unsigned int id, char *buf)
 	u8 status;
 
 	switch (id) {
+	case SIM_F_FUZZ_SEED:
+		mlx5_diag_sim_fw_get_fuzz(sd->fw, &now, &count);
+		return scnprintf(buf, SIM_DBG_BUF, "%llu\n", now);
+	case SIM_F_FUZZ_RATE:
+		mlx5_diag_sim_fw_get_fuzz(sd->fw, &now, &count);
+		return scnprintf(buf, SIM_DBG_BUF, "%u\n", count);
 	case SIM_F_FOREIGN_OWNER:
 		return scnprintf(buf, SIM_DBG_BUF, "%d\n",
 				 mlx5_diag_sim_fw_foreign_owner(sd->fw));
@@ -699,6 +713,17 @@ static int sim_store_locked(struct sim_dev *sd, unsigned int id,
 		return 0;
 	case SIM_F_LIE:
 		return sim_store_lie(sd, buf);
+	case SIM_F_FUZZ_SEED:
+		/* the same seed again replays the same mutations */
+		if (kstrtou64(buf, 0, &u))
+			return -EINVAL;
+		mlx5_diag_sim_fw_get_fuzz(sd->fw, &t0, &count);
+		return mlx5_diag_sim_fw_set_fuzz(sd->fw, u, count);
+	case SIM_F_FUZZ_RATE:
+		if (sim_parse_uint(buf, MLX5_DIAG_SIM_FUZZ_RATE_MAX, &v))
+			return -EINVAL;
+		mlx5_diag_sim_fw_get_fuzz(sd->fw, &u, &count);
+		return mlx5_diag_sim_fw_set_fuzz(sd->fw, u, v);
 	default:
 		return -EPERM;
 	}
