@@ -129,16 +129,22 @@ fix_abs_symlinks() {
 		done
 }
 
-# The kernel release of Debian's newest stock amd64 kernel of SERIES: 6.1
-# (bookworm's own, 6.1.0-<abi>-amd64) or 6.12 (bookworm-security,
-# 6.12.<n>+deb12-amd64). The two patterns cannot match each other's names.
-stock_release() {
-	local re rel
+# The name pattern of Debian's stock kernel packages of SERIES: 6.1
+# (bookworm's own, linux-KIND-6.1.0-<abi>-ARCH) or 6.12 (bookworm-security,
+# linux-KIND-6.12.<n>+deb12-ARCH), KIND image or headers, ARCH amd64 or
+# arm64. The two series cannot match each other's names.
+stock_pkg_re() {
 	case $1 in
-	6.1) re='^linux-image-6\.1\.0-[0-9]+-amd64$' ;;
-	6.12) re='^linux-image-6\.12\.[0-9]+\+deb12-amd64$' ;;
+	6.1) echo "^linux-$2-6\.1\.0-[0-9]+-$3\$" ;;
+	6.12) echo "^linux-$2-6\.12\.[0-9]+\+deb12-$3\$" ;;
 	*) die "no stock kernel series '$1' (6.1 or 6.12)" ;;
 	esac
+}
+
+# The kernel release of Debian's newest stock amd64 kernel of SERIES.
+stock_release() {
+	local re rel
+	re=$(stock_pkg_re "$1" image amd64) || exit 1
 	rel=$(apt-cache pkgnames linux-image-6.1 | grep -E "$re" | sort -V | tail -1)
 	if [ -z "$rel" ]; then
 		apt_update_once
@@ -278,11 +284,7 @@ apt_arm64_update_once() {
 # arm64 counterpart of stock_release).
 arm64_release() {
 	local re rel
-	case $1 in
-	6.1) re='^linux-headers-6\.1\.0-[0-9]+-arm64$' ;;
-	6.12) re='^linux-headers-6\.12\.[0-9]+\+deb12-arm64$' ;;
-	*) die "no stock kernel series '$1' (6.1 or 6.12)" ;;
-	esac
+	re=$(stock_pkg_re "$1" headers arm64) || exit 1
 	[ -d "$APT_ARM64_DIR/lists" ] || apt_arm64_update_once
 	rel=$(apt-cache "${APT_ARM64_OPTS[@]}" pkgnames linux-headers-6.1 | grep -E "$re" | sort -V | tail -1)
 	if [ -z "$rel" ]; then
