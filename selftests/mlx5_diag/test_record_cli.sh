@@ -17,14 +17,16 @@ rm -f "$rec"
 
 sim_manual 0
 # the command (sh -c "$cmd" - N): once the session runs, move the clock on
-# by N periods (sample j is due at E + (j + 1) * P) and let the driver drain
-cmd='. ./lib.sh; . ./engine_lib.sh
+# by N periods (sample j is due at E + (j + 1) * P) and wait until the
+# driver drained them
+cmd='. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
 n=$1
 sampling() { echo 0 2>/dev/null >"$SIM/dev0/sample_time"; }
 wait_for sampling || exit 3
 set -- $(sample_grid 0)
 echo "$2" >/tmp/period_clocks
-sim_advance 0 $(clocks_ns 0 $((n * $2))) || exit 4'
+sim_advance 0 $(clocks_ns 0 $((n * $2))) || exit 4
+wait_drained 0 || exit 5'
 out=$(timeout 120 mlx5-diag record -d sim:0 -e icmc_hits -e icmc_accesses -p 1ms \
 	-o "$rec" -- sh -c "$cmd" - 10 2>&1)
 rc=$?
