@@ -535,6 +535,22 @@ static void mlx5_diag_session_run(struct mlx5_diag_session *s)
 }
 
 /*
+ * Stage a LOST record of @count samples from @first; caller holds
+ * stage_lock. The stage keeps room for it (MLX5_DIAG_STAGE_CTRL_BYTES).
+ */
+static bool mlx5_diag_session_stage_lost(struct mlx5_diag_session *s,
+					 u64 first, u64 count, u32 cause)
+{
+	void *p = mlx5_diag_session_stage(s, sizeof(struct mlx5_diag_rec_lost));
+
+	if (WARN_ON_ONCE(!p))
+		return false;
+	mlx5_diag_rec_put_lost(p, first, count, cause);
+	s->staged_next = first + count;
+	return true;
+}
+
+/*
  * Fetch new samples and stage them, after a TIME record read after them.
  * While the stage has no room for them (the AUX area's reader lags), they
  * stay in the firmware's buffer, which holds them a while longer. The
@@ -588,21 +604,15 @@ static void mlx5_diag_session_drain(struct mlx5_diag_session *s, bool last)
 				    s->dd->name, clock_ret, d->n);
 	raw_spin_lock_irqsave(&s->stage_lock, flags);
 	if (test_bit(MLX5_DIAG_SESSION_RUNNING, &s->flags)) {
-		if (d->lost_count) {
-			p = mlx5_diag_session_stage(s, sizeof(struct mlx5_diag_rec_lost));
-			if (WARN_ON_ONCE(!p))
-				goto unlock;
-			mlx5_diag_rec_put_lost(p, d->lost_first, d->lost_count,
-					       MLX5_DIAG_LOST_FW_OVERWRITE);
-			s->staged_next = d->lost_first + d->lost_count;
-		}
+		if (d->lost_count &&
+		    !mlx5_diag_session_stage_lost(s, d->lost_first,
+						  d->lost_count,
+						  MLX5_DIAG_LOST_FW_OVERWRITE))
+			goto unlock;
 		if (d->n && !room) {
-			p = mlx5_diag_session_stage(s, sizeof(struct mlx5_diag_rec_lost));
-			if (WARN_ON_ONCE(!p))
+			if (!mlx5_diag_session_stage_lost(s, d->first_seq, d->n,
+							  MLX5_DIAG_LOST_AUX_FULL))
 				goto unlock;
-			mlx5_diag_rec_put_lost(p, d->first_seq, d->n,
-					       MLX5_DIAG_LOST_AUX_FULL);
-			s->staged_next = d->first_seq + d->n;
 		} else if (d->n) {
 			u8 f = s->req.out_format;
 			unsigned int per = mlx5_diag_session_rec_samples(f, num);
