@@ -62,10 +62,15 @@ apt_update_once() {
 	echo "$MLX5_DIAG_RUN" >"$stamp"
 }
 
+# apt's options (an array) and list update for apt_version_raw and
+# deb_fetch: the host's by default; arm64_kdir sets the arm64 ones.
+APT_OPTS=()
+APT_UPDATE=apt_update_once
+
 # The newest version of PKG whose version starts with PREFIX (default: any)
 # in any enabled suite; empty when apt knows none.
 apt_version_raw() {
-	apt-cache madison "$1" 2>/dev/null |
+	apt-cache "${APT_OPTS[@]}" madison "$1" 2>/dev/null |
 		awk -F'|' -v p="$1" -v v="${2:-}" '{
 			gsub(/ /, "", $1); gsub(/ /, "", $2)
 			if ($1 == p && index($2, v) == 1) print $2 }' |
@@ -83,11 +88,6 @@ apt_version() {
 	[ -n "$v" ] || die "apt knows no version ${2:+$2* }of $1"
 	echo "$v"
 }
-
-# apt's options (an array) and list update for deb_fetch: the host's by
-# default; apt_arm64 sets the arm64 ones.
-APT_OPTS=()
-APT_UPDATE=apt_update_once
 
 # Download PKG (PKG:ARCH for another architecture) at VERSION into $DEBS_DIR
 # (once); prints the .deb's path.
@@ -296,12 +296,14 @@ arm64_release() {
 }
 
 # Unpacked arm64 headers of SERIES with the host's (amd64) kbuild tools of
-# the same version. Prints their build dir.
+# the same version. Prints their build dir. Sets APT_OPTS and APT_UPDATE to
+# the arm64 ones: call it in a subshell.
 arm64_kdir() {
 	local rel ver root deb debs pkg
 	rel=$(arm64_release "$1") || exit 1
-	ver=$(apt-cache "${APT_ARM64_OPTS[@]}" madison "linux-headers-$rel" |
-		awk -F'|' '{ gsub(/ /, "", $2); print $2 }' | sort -V | tail -1)
+	APT_OPTS=("${APT_ARM64_OPTS[@]}")
+	APT_UPDATE=apt_arm64_update_once
+	ver=$(apt_version_raw "linux-headers-$rel")
 	[ -n "$ver" ] || die "apt knows no version of linux-headers-$rel"
 	root=$MLX5_DIAG_CACHE/stock-arm64/${rel}_$ver
 	if [ ! -f "$root/.done" ]; then
@@ -310,8 +312,6 @@ arm64_kdir() {
 		flock 8
 		if [ ! -f "$root/.done" ]; then
 			log "unpacking Debian's arm64 headers $rel ($ver) into $root"
-			APT_OPTS=("${APT_ARM64_OPTS[@]}")
-			APT_UPDATE=apt_arm64_update_once
 			debs=$(deb_fetch "linux-headers-$rel:arm64" "$ver") || exit 1
 			for pkg in $(deb_depends "$debs" '^linux-(headers-.*-common|kbuild-.*)$'); do
 				case $pkg in
