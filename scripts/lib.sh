@@ -12,7 +12,7 @@ JOBS=$(nproc)
 HOST_PKGS="build-essential bc bison flex libelf-dev libssl-dev dwarves cpio kmod
 busybox-static qemu-system-x86 pkg-config python3-dev libtraceevent-dev libdw-dev
 libzstd-dev zlib1g-dev liblzma-dev sparse clang libclang-rt-14-dev $KSRC_PKG
-gcc-aarch64-linux-gnu"
+gcc-aarch64-linux-gnu python3-docutils"
 # One id for a top-level command and every script it starts (apt_update_once).
 export MLX5_DIAG_RUN=${MLX5_DIAG_RUN:-$$.$(date +%s)}
 
