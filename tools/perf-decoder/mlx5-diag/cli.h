@@ -11,7 +11,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* ---- decode (decode.c) ---- */
+#include "data_ids.h"
+
+/* ---- decode (decode.c, the pipeline of pipeline.h) ---- */
 
 /* Exit statuses of `mlx5-diag decode` and of mlx5diag_write_csv(). */
 enum decode_exit {
@@ -22,32 +24,6 @@ enum decode_exit {
 	DECODE_EXIT_STREAM	= 5,	/* its AUX stream is malformed */
 	DECODE_EXIT_OUTPUT	= 6,	/* the output could not be written */
 };
-
-/* Names for data IDs, as DOCA's -di JSON file gives them. */
-struct decode_name {
-	uint64_t data_id;
-	char *name;
-};
-
-struct decode_names {
-	struct decode_name *entries;
-	size_t nr;
-};
-
-/*
- * decode_names_load - read a DOCA telemetry_diag data-ID file:
- *   { "data-ids": [ { "name": "port_0_rx_bytes", "data_id": "0x1020..." }, ... ] }
- * Returns 0, or -1 with a message in ERR (ERRLEN bytes).
- */
-int decode_names_load(struct decode_names *names, const char *path,
-		      char *err, size_t errlen);
-void decode_names_free(struct decode_names *names);
-
-/*
- * decode_names_write_example - write DOCA's example data-ID file (its
- * default data IDs) to OUT. Returns 0 or -1 (errno set).
- */
-int decode_names_write_example(FILE *out);
 
 /*
  * mlx5diag_write_csv - decode the recording at RECORDING_PATH into OUT as

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host tests of `mlx5-diag decode` (mlx5-diag/decode.c): recordings built
+ * Host tests of `mlx5-diag decode` (mlx5-diag/pipeline.h): recordings built
  * from the stream writer, decoded to text, DOCA CSV and JSON lines, and
  * compared byte for byte; -di and --example-json; exit statuses for bad
  * flags, files and streams.
