@@ -59,7 +59,7 @@ static const char decode_usage[] =
 "5 its AUX stream is malformed (what was decoded before is written);\n"
 "6 the output could not be written.\n";
 
-/* Decode PATH with the sink SINK into OUT: an enum decode_exit status. */
+/* Decode PATH with the sink SINK into OUT: an enum md_exit status. */
 static int decode(const char *path, const struct sink_ops *sink, FILE *out,
 		  const struct decode_names *names, int metrics, int quiet)
 {
@@ -68,8 +68,8 @@ static int decode(const char *path, const struct sink_ops *sink, FILE *out,
 	int ret;
 
 	if (!p) {
-		fprintf(stderr, "mlx5-diag decode: out of memory\n");
-		return DECODE_EXIT_OUTPUT;
+		md_err("decode", "out of memory");
+		return MD_EXIT_OUTPUT;
 	}
 	p->path = path;
 	p->names = names;
@@ -84,14 +84,6 @@ int mlx5diag_write_csv(FILE *outf, const char *recording_path,
 		       const struct decode_names *names)
 {
 	return decode(recording_path, sink_find("csv"), outf, names, 0, 1);
-}
-
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "mlx5-diag decode: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n(see mlx5-diag decode --help)\n");
-	return DECODE_EXIT_USAGE;
 }
 
 int cmd_decode(int argc, char **argv)
@@ -110,7 +102,7 @@ int cmd_decode(int argc, char **argv)
 
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(decode_usage, stdout);
-			return DECODE_EXIT_OK;
+			return MD_EXIT_OK;
 		} else if (!strcmp(a, "--format") || !strcmp(a, "-F")) {
 			value = &format;
 		} else if (!strncmp(a, "--format=", 9)) {
@@ -131,18 +123,18 @@ int cmd_decode(int argc, char **argv)
 			if (i + 1 < argc && !path)
 				path = argv[++i];
 			if (i + 1 < argc)
-				return usage_error("more than one recording: %s",
-						   argv[i + 1]);
+				return md_usage("decode", "more than one recording: %s",
+						argv[i + 1]);
 		} else if (a[0] == '-' && a[1]) {
-			return usage_error("unknown option %s", a);
+			return md_usage("decode", "unknown option %s", a);
 		} else if (path) {
-			return usage_error("more than one recording: %s", a);
+			return md_usage("decode", "more than one recording: %s", a);
 		} else {
 			path = a;
 		}
 		if (value) {
 			if (i + 1 >= argc)
-				return usage_error("%s needs a value", a);
+				return md_usage("decode", "%s needs a value", a);
 			*value = argv[++i];
 		}
 	}
@@ -150,40 +142,40 @@ int cmd_decode(int argc, char **argv)
 		/* as DOCA's sample: write the file and exit, flags ignored */
 		outf = fopen(example, "w");
 		if (!outf || decode_names_write_example(outf) || fclose(outf)) {
-			fprintf(stderr, "mlx5-diag decode: %s: %s\n", example,
-				strerror(errno));
-			return DECODE_EXIT_OUTPUT;
+			md_err("decode", "%s: %s", example,
+			       strerror(errno));
+			return MD_EXIT_OUTPUT;
 		}
-		return DECODE_EXIT_OK;
+		return MD_EXIT_OK;
 	}
 	if (!path)
-		return usage_error("%s", "no recording given");
+		return md_usage("decode", "no recording given");
 	sink = sink_find(format);
 	if (!sink) {
-		fprintf(stderr, "mlx5-diag decode: unknown format %s (%s)\n"
-			"(see mlx5-diag decode --help)\n", format, sink_names());
-		return DECODE_EXIT_USAGE;
+		return md_usage("decode", "unknown format %s (%s)", format,
+				sink_names());
 	}
 	if (timeline && strcmp(format, "text") && strcmp(format, "timeline"))
-		return usage_error("--timeline writes text, not --format %s", format);
+		return md_usage("decode", "--timeline writes text, not --format %s",
+				format);
 	if (timeline)
 		sink = sink_find("timeline");
 	if (di && decode_names_load(&names, di, err, sizeof(err))) {
-		fprintf(stderr, "mlx5-diag decode: %s\n", err);
-		return DECODE_EXIT_NAMES;
+		md_err("decode", "%s", err);
+		return MD_EXIT_NAMES;
 	}
 	outf = output ? fopen(output, "w") : stdout;
 	if (!outf) {
-		fprintf(stderr, "mlx5-diag decode: %s: %s\n", output,
-			strerror(errno));
+		md_err("decode", "%s: %s", output,
+		       strerror(errno));
 		decode_names_free(&names);
-		return DECODE_EXIT_OUTPUT;
+		return MD_EXIT_OUTPUT;
 	}
 	ret = decode(path, sink, outf, di ? &names : NULL, metrics, quiet);
-	if (output && fclose(outf) && ret == DECODE_EXIT_OK) {
-		fprintf(stderr, "mlx5-diag decode: %s: %s\n", output,
-			strerror(errno));
-		ret = DECODE_EXIT_OUTPUT;
+	if (output && fclose(outf) && ret == MD_EXIT_OK) {
+		md_err("decode", "%s: %s", output,
+		       strerror(errno));
+		ret = MD_EXIT_OUTPUT;
 	}
 	decode_names_free(&names);
 	return ret;

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "errors.h"
 #include "pipeline.h"
 
 struct csv {
@@ -79,9 +79,9 @@ static int csv_finish(struct sink *s, int status)
 {
 	const struct csv *c = s->priv;
 
-	if (!c->header_done && status == DECODE_EXIT_OK)
-		fprintf(stderr, "mlx5-diag decode: %s: no session in the "
-			"recording\n", s->path);
+	if (!c->header_done && status == MD_EXIT_OK)
+		md_err("decode", "%s: no session in the "
+		       "recording", s->path);
 	return status;
 }
 

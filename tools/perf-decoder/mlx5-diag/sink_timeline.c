@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "errors.h"
 #include "pipeline.h"
 #include "timeline.h"
 
@@ -211,10 +211,10 @@ static int timeline_finish(struct sink *s, int status)
 	struct timeline *x = s->priv;
 	char err[256];
 
-	if ((status == DECODE_EXIT_OK || status == DECODE_EXIT_STREAM) &&
+	if ((status == MD_EXIT_OK || status == MD_EXIT_STREAM) &&
 	    !s->write_error && tl_write(x->tl, s->out, err, sizeof(err))) {
-		fprintf(stderr, "mlx5-diag decode: %s: %s\n", s->path, err);
-		return DECODE_EXIT_FILE;
+		md_err("decode", "%s: %s", s->path, err);
+		return MD_EXIT_FILE;
 	}
 	return status;
 }
@@ -223,9 +223,9 @@ static void timeline_summary(struct sink *s)
 {
 	struct timeline *x = s->priv;
 
-	fprintf(stderr, "mlx5-diag decode: %" PRIu64 " tracepoint events, %"
-		PRIu64 " lost\n", tl_tracepoint_samples(x->tl),
-		tl_lost_events(x->tl));
+	md_err("decode", "%" PRIu64 " tracepoint events, %"
+	       PRIu64 " lost", tl_tracepoint_samples(x->tl),
+	       tl_lost_events(x->tl));
 }
 
 static void timeline_close(struct sink *s)
