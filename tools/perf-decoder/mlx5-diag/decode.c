@@ -4,6 +4,7 @@
  * decode pipeline (pipeline.h); mlx5diag_write_csv() for `mlx5-diag doca`.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,58 +87,87 @@ int mlx5diag_write_csv(FILE *outf, const char *recording_path,
 	return decode(recording_path, sink_find("csv"), outf, names, 0, 1);
 }
 
+enum { OPT_METRICS = 256, OPT_TIMELINE };
+
+static const struct option decode_longopts[] = {
+	{ "format", required_argument, NULL, 'F' },
+	{ "metrics", no_argument, NULL, OPT_METRICS },
+	{ "timeline", no_argument, NULL, OPT_TIMELINE },
+	{ "data-ids", required_argument, NULL, 'D' },
+	{ "example-json", required_argument, NULL, 'e' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int cmd_decode(int argc, char **argv)
 {
 	const char *format = "text", *di = NULL, *example = NULL;
 	const char *output = NULL, *path = NULL;
 	struct decode_names names = { NULL, 0 };
 	const struct sink_ops *sink;
-	int metrics = 0, quiet = 0, timeline = 0, i, ret;
-	char err[512];
+	int metrics = 0, quiet = 0, timeline = 0, c, i, ret;
+	char err[512], **args;
 	FILE *outf;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char **value = NULL;
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+	/* DOCA's -di, a two-letter flag, is --data-ids to getopt_long */
+	args = calloc((size_t)argc + 1, sizeof(*args));
+	if (!args) {
+		md_err("decode", "out of memory");
+		return MD_EXIT_OUTPUT;
+	}
+	for (i = 0; i < argc; i++)
+		args[i] = strcmp(argv[i], "-di") ? argv[i] : "--data-ids";
+	optind = 0;
+	opterr = 0;
+	ret = MD_EXIT_OK;
+	while (!ret && (c = getopt_long(argc, args, ":F:e:o:qh", decode_longopts,
+					NULL)) != -1) {
+		switch (c) {
+		case 'h':
 			fputs(decode_usage, stdout);
+			free(args);
 			return MD_EXIT_OK;
-		} else if (!strcmp(a, "--format") || !strcmp(a, "-F")) {
-			value = &format;
-		} else if (!strncmp(a, "--format=", 9)) {
-			format = a + 9;
-		} else if (!strcmp(a, "--metrics")) {
+		case 'F':
+			format = optarg;
+			break;
+		case OPT_METRICS:
 			metrics = 1;
-		} else if (!strcmp(a, "--timeline")) {
+			break;
+		case OPT_TIMELINE:
 			timeline = 1;
-		} else if (!strcmp(a, "-di") || !strcmp(a, "--data-ids")) {
-			value = &di;
-		} else if (!strcmp(a, "-e") || !strcmp(a, "--example-json")) {
-			value = &example;
-		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-			value = &output;
-		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			break;
+		case 'D':
+			di = optarg;
+			break;
+		case 'e':
+			example = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'q':
 			quiet = 1;
-		} else if (!strcmp(a, "--")) {
-			if (i + 1 < argc && !path)
-				path = argv[++i];
-			if (i + 1 < argc)
-				return md_usage("decode", "more than one recording: %s",
-						argv[i + 1]);
-		} else if (a[0] == '-' && a[1]) {
-			return md_usage("decode", "unknown option %s", a);
-		} else if (path) {
-			return md_usage("decode", "more than one recording: %s", a);
-		} else {
-			path = a;
-		}
-		if (value) {
-			if (i + 1 >= argc)
-				return md_usage("decode", "%s needs a value", a);
-			*value = argv[++i];
+			break;
+		case ':':
+			ret = md_usage("decode", "%s needs a value", args[optind - 1]);
+			break;
+		default:	/* a short option is one of a group maybe */
+			if (optopt)
+				ret = md_usage("decode", "unknown option -%c", optopt);
+			else
+				ret = md_usage("decode", "unknown option %s",
+					       args[optind - 1]);
 		}
 	}
+	if (!ret && optind < argc)
+		path = args[optind++];
+	if (!ret && optind < argc)
+		ret = md_usage("decode", "more than one recording: %s", args[optind]);
+	free(args);
+	if (ret)
+		return ret;
 	if (example) {
 		/* as DOCA's sample: write the file and exit, flags ignored */
 		outf = fopen(example, "w");

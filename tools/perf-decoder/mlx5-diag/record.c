@@ -96,7 +96,7 @@ static const char record_usage[] =
 "  -e, --event EVENT     an events/ alias with its fields (port_rx_bytes,port=0)\n"
 "                        or FIELD=VALUE terms (config=0x1180000200000000)\n"
 "  -p, --period PERIOD   sample period: ns, or with a unit ns/us/ms/s\n"
-"                        (default 1ms)\n"
+"                        (default 1ms; a fraction in seconds alone: 0.5s)\n"
 "  -m, --mode MODE       single or repetitive (default: the driver's, repetitive)\n"
 "      --sync            synchronized start\n"
 "      --clear           clear counters at each sample (with --sync)\n"
@@ -107,7 +107,8 @@ static const char record_usage[] =
 "                        realtime, boottime, tai, or a number\n"
 "  -a, --aux-pages N     AUX area size in pages, a power of 2 (default 256)\n"
 "  -o, --output FILE     the recording (default mlx5-diag.data)\n"
-"      --duration TIME   stop after TIME (s, or with a unit)\n"
+"      --duration TIME   stop after TIME: seconds (0.4, 2), or with a unit\n"
+"                        ns/us/ms/s (500ms; a fraction in seconds alone)\n"
 "      --then-period PERIOD  after --duration, change the sample period\n"
 "                        (PERF_EVENT_IOC_PERIOD) and record --duration more\n"
 "  -t, --tracepoint SYS:NAME  also record this tracepoint (sched:sched_switch)\n"
@@ -145,6 +146,27 @@ static const struct option record_longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/*
+ * A period (UNIT_NS 1: ns without a unit) or a duration (seconds) S into
+ * *NS: 0, or -1 with why S is refused in ERR.
+ */
+static int parse_time(const char *s, uint64_t unit_ns, uint64_t *ns, char *err,
+		      size_t errlen)
+{
+	const char *why = md_parse_time(s, unit_ns, 0, ns);
+
+	if (!why)
+		return 0;
+	if (unit_ns == 1)
+		snprintf(err, errlen, "bad period '%s': %s (a positive number of "
+			 "ns, or with a unit ns, us, ms or s: 200us, 1ms, 0.5s)", s,
+			 why);
+	else
+		snprintf(err, errlen, "bad duration '%s': %s (positive seconds, "
+			 "0.4 or 2, or with a unit ns, us, ms or s: 500ms)", s, why);
+	return -1;
+}
+
 int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
 		    size_t errlen)
 {
@@ -168,11 +190,8 @@ int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
 			o->events[o->nr_events++] = optarg;
 			break;
 		case 'p':
-			if (md_parse_time(optarg, 1, 0, &o->period_ns)) {
-				snprintf(err, errlen, "bad period '%s': a positive number "
-					 "of ns, or with a unit (200us, 1ms, 1s)", optarg);
+			if (parse_time(optarg, 1, &o->period_ns, err, errlen))
 				return MD_EXIT_USAGE;
-			}
 			break;
 		case 'm':
 			if (!strcmp(optarg, "single")) {
@@ -235,18 +254,13 @@ int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
 			o->output = optarg;
 			break;
 		case OPT_DURATION:
-			if (md_parse_time(optarg, 1000000000ull, 0, &o->duration_ns)) {
-				snprintf(err, errlen, "bad duration '%s': seconds, or with "
-					 "a unit (500ms)", optarg);
+			if (parse_time(optarg, 1000000000ull, &o->duration_ns, err,
+				       errlen))
 				return MD_EXIT_USAGE;
-			}
 			break;
 		case OPT_THEN_PERIOD:
-			if (md_parse_time(optarg, 1, 0, &o->reconfig_period_ns)) {
-				snprintf(err, errlen, "bad period '%s': a positive number "
-					 "of ns, or with a unit (200us, 1ms, 1s)", optarg);
+			if (parse_time(optarg, 1, &o->reconfig_period_ns, err, errlen))
 				return MD_EXIT_USAGE;
-			}
 			break;
 		case 't':
 			if (o->nr_tracepoints == MD_MAX_TRACEPOINTS) {
