@@ -7,6 +7,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "cli.h"
 #include "file.h"
 #include "perfdata_writer.h"
+#include "pipeline.h"
 #include "runner.h"
 #include "stream_writer.h"
 
@@ -177,6 +179,37 @@ static const char text_want[] =
 static void text_output(void)
 {
 	check_output("out.txt", NULL, NULL, NULL, text_want);
+}
+
+/* A sink added in a few lines: run/seq/first value of each row it gets. */
+static char rows_seen[256];
+
+static void list_row(struct sink *s, const struct run *r, const struct row *w)
+{
+	size_t n = strlen(rows_seen);
+
+	(void)s;
+	snprintf(rows_seen + n, sizeof(rows_seen) - n, "%u/%" PRIu64 "/%" PRIu64
+		 " ", r->session.run, w->seq, r->cols[0].value);
+}
+
+static const struct sink_ops sink_list = { .name = "list", .sample = list_row };
+
+static void added_sink_gets_every_row(void)
+{
+	struct pipeline *p = calloc(1, sizeof(*p));
+
+	CHECK(p != NULL, "calloc");
+	if (!p)
+		return;
+	p->path = path_of("example.mlx5diag");
+	p->quiet = 1;
+	CHECK_INT(pipeline_run(p, &sink_list, stdout), MD_EXIT_OK,
+		  "the recording into the added sink");
+	/* text_want's five samples: run 0 seq 0, 1, 4 (2, 3 lost); run 1 seq 0, 1 */
+	CHECK_STR(rows_seen, "0/0/1000000 0/1/2000003 0/4/5000012 1/0/100 1/1/1000103 ",
+		  "every row, in order");
+	free(p);
 }
 
 /* DOCA's layout; RTC nanoseconds zero-padded to 9 digits (5.000000040) */
@@ -1777,6 +1810,7 @@ int main(void)
 	write_recording(path_of("example.mlx5diag"), &s, 100);
 	stream_free(&s);
 	RUN(text_output);
+	RUN(added_sink_gets_every_row);
 	RUN(csv_output);
 	RUN(json_output);
 	RUN(metrics_output);
