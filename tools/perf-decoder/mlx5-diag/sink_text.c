@@ -44,34 +44,20 @@ static void text_sample(struct sink *s, const struct run *r,
 	sink_printf(s, "\n");
 }
 
-static void text_lost(struct sink *s, const struct mlx5diag_item *it)
+/* LOST, PERIOD and END: the library's words for the item. */
+static void text_item(struct sink *s, const struct mlx5diag_item *it)
 {
-	sink_printf(s, "LOST run %u samples %" PRIu64 "..%" PRIu64 " (%" PRIu64
-		    "): %s\n", it->run, it->seq, it->seq + it->lost.count - 1,
-		    it->lost.count, mlx5diag_lost_cause_name(it->lost.cause));
-}
+	char line[256];
 
-static void text_period(struct sink *s, const struct mlx5diag_item *it)
-{
-	char t[32];
-
-	fmt_perf_time(it->perf_time, t, sizeof(t));
-	sink_printf(s, "PERIOD run %u from sample %" PRIu64 " at %s: %" PRIu64
-		    " ns (requested %" PRIu64 ")\n", it->run, it->seq, t,
-		    it->period.ns_actual, it->period.ns_requested);
-}
-
-static void text_end(struct sink *s, const struct mlx5diag_item *it)
-{
-	sink_printf(s, "END run %u after %" PRIu64 " samples: %s\n", it->run,
-		    it->seq, mlx5diag_end_reason_name(it->end.reason));
+	mlx5diag_item_text(it, line, sizeof(line));
+	sink_printf(s, "%s\n", line);
 }
 
 const struct sink_ops sink_text = {
 	.name = "text",
 	.session = text_session,
 	.sample = text_sample,
-	.lost = text_lost,
-	.period = text_period,
-	.end = text_end,
+	.lost = text_item,
+	.period = text_item,
+	.end = text_item,
 };
