@@ -1552,6 +1552,14 @@ static void timeline_recording(void)
 	CHECK_INT(run_decode(path_of("tl.mlx5diag"), path_of("tl.txt"),
 			     "--timeline", NULL, NULL), MD_EXIT_OK, "--timeline");
 	check_same("timeline", path_of("tl.txt"), timeline_want);
+	/* the sink by its registry name */
+	CHECK_INT(run_decode(path_of("tl.mlx5diag"), path_of("tl.txt"),
+			     "--format", "timeline", NULL), MD_EXIT_OK,
+		  "--format timeline");
+	check_same("--format timeline", path_of("tl.txt"), timeline_want);
+	CHECK_INT(run_decode(path_of("tl.mlx5diag"), path_of("tl.txt"),
+			     "-di", path_of("none.json"), "--met"), MD_EXIT_NAMES,
+		  "-di, and --met for --metrics, after getopt_long");
 	/* without --timeline the PERF chunks are skipped */
 	CHECK_INT(run_decode(path_of("tl.mlx5diag"), path_of("tl.txt"), NULL, NULL,
 			     NULL), MD_EXIT_OK, "text");
