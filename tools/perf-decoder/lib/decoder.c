@@ -641,16 +641,6 @@ static int decode_sync(struct mlx5diag_decoder *dec, const uint8_t *rec,
 	return RECORD_DONE;
 }
 
-static const char *const record_names[] = {
-	[MLX5_DIAG_REC_SESSION] = "SESSION",
-	[MLX5_DIAG_REC_SAMPLES] = "SAMPLES",
-	[MLX5_DIAG_REC_TIME] = "TIME",
-	[MLX5_DIAG_REC_LOST] = "LOST",
-	[MLX5_DIAG_REC_PERIOD] = "PERIOD",
-	[MLX5_DIAG_REC_END] = "END",
-	[MLX5_DIAG_REC_SYNC] = "SYNC",
-};
-
 /* One whole record of SIZE bytes at REC, at stream offset OFFSET. */
 static int decode_record(struct mlx5diag_decoder *dec, const uint8_t *rec,
 			 unsigned int type, uint32_t size, uint64_t offset,
@@ -665,7 +655,7 @@ static int decode_record(struct mlx5diag_decoder *dec, const uint8_t *rec,
 		return decode_session(dec, rec, size, offset, items, n);
 	if (!dec->run_open)
 		return fail(dec, offset, -EPROTO, "%s record %s",
-			    record_names[type],
+			    mlx5diag_rec_type_name(type),
 			    dec->have_session ? "after the run's END" :
 						"before any SESSION");
 	switch (type) {
@@ -703,7 +693,7 @@ static int check_header(struct mlx5diag_decoder *dec, unsigned int type,
 	if (size < min)
 		return fail(dec, offset, -EBADMSG,
 			    "%s record of %u bytes (at least %zu)",
-			    record_names[type], size, min);
+			    mlx5diag_rec_type_name(type), size, min);
 	return 0;
 }
 

@@ -388,6 +388,21 @@ const char *mlx5diag_format_name(unsigned int out_format);
 const char *mlx5diag_ts_source_name(unsigned int ts_source);
 const char *mlx5diag_vclass_name(unsigned int vclass);
 const char *mlx5diag_mode_name(unsigned int mode);
+/* enum mlx5_diag_rec_type: "SESSION", "SAMPLES", ... */
+const char *mlx5diag_rec_type_name(unsigned int type);
+
+/*
+ * mlx5diag_item_text - IT in words, one line without a newline, into BUF
+ * (LEN bytes); perf times as seconds with 9 decimals:
+ *   VALUE run R seq S id 0xID value V dev DEVTIME perf PERFTIME
+ *   LOST run R samples FIRST..LAST (COUNT): CAUSE
+ *   SESSION run R                      (mlx5diag_session() has the rest)
+ *   PERIOD run R from sample S at PERFTIME: NS ns (requested NS)
+ *   END run R after N samples: REASON
+ *   TIME run R dev DEVTIME perf PERFTIME +-U ns
+ * Returns what snprintf() returns.
+ */
+int mlx5diag_item_text(const struct mlx5diag_item *it, char *buf, size_t len);
 
 /*
  * mlx5diag_rtc_split - an RTC device time (ns) back into seconds and

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Names of the decoder's return codes and of the ABI's enumerations. */
+/*
+ * The library's text: names of the decoder's return codes, of the ABI's
+ * enumerations and record types, and one item described in words.
+ */
 #include <errno.h>
+#include <inttypes.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "mlx5diag.h"
 
@@ -122,4 +127,57 @@ static const char *const mode_names[] = {
 const char *mlx5diag_mode_name(unsigned int mode)
 {
 	return NAME(mode_names, mode);
+}
+
+static const char *const rec_type_names[] = {
+	[MLX5_DIAG_REC_SESSION] = "SESSION",
+	[MLX5_DIAG_REC_SAMPLES] = "SAMPLES",
+	[MLX5_DIAG_REC_TIME] = "TIME",
+	[MLX5_DIAG_REC_LOST] = "LOST",
+	[MLX5_DIAG_REC_PERIOD] = "PERIOD",
+	[MLX5_DIAG_REC_END] = "END",
+	[MLX5_DIAG_REC_SYNC] = "SYNC",
+};
+
+const char *mlx5diag_rec_type_name(unsigned int type)
+{
+	return NAME(rec_type_names, type);
+}
+
+#define NS_PER_S	UINT64_C(1000000000)
+
+int mlx5diag_item_text(const struct mlx5diag_item *it, char *buf, size_t len)
+{
+	switch (it->kind) {
+	case MLX5DIAG_ITEM_VALUE:
+		return snprintf(buf, len, "VALUE run %u seq %" PRIu64 " id 0x%016"
+				PRIx64 " value %" PRIu64 " dev %" PRIu64 " perf %"
+				PRIu64 ".%09" PRIu64, it->run, it->seq, it->data_id,
+				it->value, it->dev_time, it->perf_time / NS_PER_S,
+				it->perf_time % NS_PER_S);
+	case MLX5DIAG_ITEM_LOST:
+		return snprintf(buf, len, "LOST run %u samples %" PRIu64 "..%" PRIu64
+				" (%" PRIu64 "): %s", it->run, it->seq,
+				it->seq + it->lost.count - 1, it->lost.count,
+				mlx5diag_lost_cause_name(it->lost.cause));
+	case MLX5DIAG_ITEM_PERIOD:
+		return snprintf(buf, len, "PERIOD run %u from sample %" PRIu64
+				" at %" PRIu64 ".%09" PRIu64 ": %" PRIu64
+				" ns (requested %" PRIu64 ")", it->run, it->seq,
+				it->perf_time / NS_PER_S, it->perf_time % NS_PER_S,
+				it->period.ns_actual, it->period.ns_requested);
+	case MLX5DIAG_ITEM_END:
+		return snprintf(buf, len, "END run %u after %" PRIu64 " samples: %s",
+				it->run, it->seq,
+				mlx5diag_end_reason_name(it->end.reason));
+	case MLX5DIAG_ITEM_TIME:
+		return snprintf(buf, len, "TIME run %u dev %" PRIu64 " perf %" PRIu64
+				".%09" PRIu64 " +-%" PRIu64 " ns", it->run,
+				it->dev_time, it->perf_time / NS_PER_S,
+				it->perf_time % NS_PER_S, it->time.uncertainty_ns);
+	default:	/* SESSION: mlx5diag_session() has the rest */
+		return snprintf(buf, len, "%s run %u",
+				it->kind == MLX5DIAG_ITEM_SESSION ? "SESSION" :
+				"unknown", it->run);
+	}
 }

@@ -286,8 +286,7 @@ int cmd_doca(int argc, char **argv)
 
 	ret = doca_parse(argc, argv, &d, err, sizeof(err));
 	if (ret) {
-		fprintf(stderr, "mlx5-diag doca: %s\n(see mlx5-diag doca --help)\n", err);
-		return ret;
+		return md_usage("doca", "%s", err);
 	}
 	if (d.help) {
 		fputs(doca_usage, stdout);
@@ -301,30 +300,30 @@ int cmd_doca(int argc, char **argv)
 		/* the sample: "All other flags are ignored" */
 		out = fopen(d.example, "w");
 		if (!out || decode_names_write_example(out) || fclose(out)) {
-			fprintf(stderr, "mlx5-diag doca: %s: %s\n", d.example, strerror(errno));
+			md_err("doca", "%s: %s", d.example, strerror(errno));
 			return MD_EXIT_OUTPUT;
 		}
 		return MD_EXIT_OK;
 	}
 	if (d.note_log)
-		fprintf(stderr, "mlx5-diag doca: -l/--sdk-log-level: no DOCA logging here; ignored\n");
+		md_err("doca", "-l/--sdk-log-level: no DOCA logging here; ignored");
 	if (d.note_log_num)
-		fprintf(stderr, "mlx5-diag doca: -ns %u: the driver sizes the firmware "
-			"buffer itself (caps/log_max_samples); ignored\n", d.log_num_samples);
+		md_err("doca", "-ns %u: the driver sizes the firmware "
+		       "buffer itself (caps/log_max_samples); ignored", d.log_num_samples);
 	if (d.note_per_read)
-		fprintf(stderr, "mlx5-diag doca: -sr %u: the driver drains the firmware "
-			"buffer itself; ignored\n", d.samples_per_read);
+		md_err("doca", "-sr %u: the driver drains the firmware "
+		       "buffer itself; ignored", d.samples_per_read);
 	if (doca_pick(d.pci, dev, sizeof(dev), err, sizeof(err))) {
-		fprintf(stderr, "mlx5-diag doca: %s\n", err);
+		md_err("doca", "%s", err);
 		return MD_EXIT_DEVICE;
 	}
 	if (d.data_ids && decode_names_load(&names, d.data_ids, err, sizeof(err))) {
-		fprintf(stderr, "mlx5-diag doca: %s\n", err);
+		md_err("doca", "%s", err);
 		return MD_EXIT_NAMES;
 	}
 	if (d.data_ids && (!names.nr || names.nr > MD_MAX_EVENTS)) {
-		fprintf(stderr, "mlx5-diag doca: %s: %zu data IDs (1 to %d)\n", d.data_ids,
-			names.nr, MD_MAX_EVENTS);
+		md_err("doca", "%s: %zu data IDs (1 to %d)", d.data_ids,
+		       names.nr, MD_MAX_EVENTS);
 		decode_names_free(&names);
 		return MD_EXIT_NAMES;
 	}
@@ -352,20 +351,20 @@ int cmd_doca(int argc, char **argv)
 	o.quiet = 1;
 	fd = mkstemp(tmp);
 	if (fd < 0) {
-		fprintf(stderr, "mlx5-diag doca: %s: %s\n", tmp, strerror(errno));
+		md_err("doca", "%s: %s", tmp, strerror(errno));
 		ret = MD_EXIT_OUTPUT;
 		goto out;
 	}
 	close(fd);
 	o.output = tmp;
 	if (!d.run_time_s)
-		fprintf(stderr, "mlx5-diag doca: -rt 0: sampling until SIGINT\n");
+		md_err("doca", "-rt 0: sampling until SIGINT");
 	ret = md_record_run(&o);
 	if (ret && ret != MD_EXIT_ENDED)
 		goto out_tmp;
 	out = fopen(d.output, "w");
 	if (!out) {
-		fprintf(stderr, "mlx5-diag doca: %s: %s\n", d.output, strerror(errno));
+		md_err("doca", "%s: %s", d.output, strerror(errno));
 		ret = MD_EXIT_OUTPUT;
 		goto out_tmp;
 	}
@@ -383,7 +382,7 @@ int cmd_doca(int argc, char **argv)
 		csv = mlx5diag_write_csv(out, tmp, d.data_ids ? &names : &defaults);
 
 		if (fclose(out) && !csv) {
-			fprintf(stderr, "mlx5-diag doca: %s: %s\n", d.output, strerror(errno));
+			md_err("doca", "%s: %s", d.output, strerror(errno));
 			csv = MD_EXIT_OUTPUT;
 		}
 		if (csv)

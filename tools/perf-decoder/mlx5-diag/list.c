@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "pmu.h"
-#include "record.h"
 
 static const char list_usage[] =
 "usage: mlx5-diag list [-v] [DEV]\n"
@@ -198,24 +198,24 @@ int cmd_list(int argc, char **argv)
 			fputs(list_usage, stdout);
 			return MD_EXIT_OK;
 		default:
-			fprintf(stderr, "mlx5-diag list: unknown option '%s'\n%s",
-				argv[optind - 1], list_usage);
+			md_err("list", "unknown option '%s'\n%s",
+			       argv[optind - 1], list_usage);
 			return MD_EXIT_USAGE;
 		}
 	}
 	if (argc - optind > 1) {
-		fprintf(stderr, "mlx5-diag list: one DEV at most\n%s", list_usage);
+		md_err("list", "one DEV at most\n%s", list_usage);
 		return MD_EXIT_USAGE;
 	}
 	n = md_pmu_scan(md_sysfs_root(), &pmus, err, sizeof(err));
 	if (n < 0) {
-		fprintf(stderr, "mlx5-diag: %s\n", err);
+		md_err(NULL, "%s", err);
 		return MD_EXIT_DEVICE;
 	}
 	if (optind < argc) {
 		idx = md_pmu_pick(pmus, n, argv[optind], err, sizeof(err));
 		if (idx < 0) {
-			fprintf(stderr, "mlx5-diag: %s\n", err);
+			md_err(NULL, "%s", err);
 			md_pmus_free(pmus, n);
 			return MD_EXIT_DEVICE;
 		}

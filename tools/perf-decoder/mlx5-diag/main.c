@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "record.h"
 
 static const struct {
 	const char *name;
@@ -40,7 +39,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "mlx5-diag: unknown command '%s'\n", argv[1]);
+	md_err(NULL, "unknown command '%s'", argv[1]);
 	usage(stderr);
 	return MD_EXIT_USAGE;
 }

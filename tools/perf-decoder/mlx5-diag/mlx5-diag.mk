@@ -19,10 +19,15 @@ MD_LIBS = $(LIBPERF_DIR)/libperf.a $(LIBPERF_DIR)/libapi.a -ltraceevent
 MD_HDRS := $(wildcard $(MD_SRC)/*.h $(MD_SRC)/tests/*.h $(MD_SRC)/../lib/*.h) \
 	$(MD_TOP)/include/uapi/linux/mlx5_diag.h
 
-# decode.c and lib/ are the decoder's (cli.h); the rest is the CLI's.
+# `mlx5-diag decode`, its pipeline (pipeline.h): the command, the data-ID
+# names, the loop and metrics, the sources and the sinks (one file each);
+# and errors.c, the messages of every subcommand.
+MD_DECODE_SRCS := $(addprefix $(MD_SRC)/,decode.c data_ids.c pipeline.c metrics.c \
+	source_mdf.c source_perf.c sinks.c errors.c) $(wildcard $(MD_SRC)/sink_*.c)
+
+# The decode pipeline and lib/ are the decoder's (cli.h); the rest is the CLI's.
 MD_CLI_SRCS := $(addprefix $(MD_SRC)/,record.c list.c doca.c pmu.c count.c file.c perfdata.c \
-	tprecord.c timeline.c \
-	decode.c) $(wildcard $(MD_SRC)/../lib/*.c)
+	tprecord.c timeline.c) $(MD_DECODE_SRCS) $(wildcard $(MD_SRC)/../lib/*.c)
 
 $(O)/mlx5-diag: $(MD_SRC)/main.c $(MD_CLI_SRCS) $(MD_HDRS)
 	@mkdir -p $(dir $@)

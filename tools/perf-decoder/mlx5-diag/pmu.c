@@ -414,32 +414,53 @@ out:
 	return ret;
 }
 
-int md_parse_time(const char *s, uint64_t default_unit_ns, int allow_zero,
-		  uint64_t *ns)
+const char *md_parse_time(const char *s, uint64_t default_unit_ns,
+			  int allow_zero, uint64_t *ns)
 {
 	static const struct { const char *name; uint64_t ns; } units[] = {
 		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
 	};
-	uint64_t v, unit = default_unit_ns;
+	uint64_t v, frac = 0, unit = default_unit_ns;
+	unsigned int digits = 0;
+	const char *rest;
 	char *end;
 	size_t i;
 
+	if (*s == '-')
+		return "negative";
 	if (!isdigit((unsigned char)*s))
-		return -1;
+		return "not a number";
 	errno = 0;
 	v = strtoull(s, &end, 10);
 	if (errno)
-		return -1;
-	if (*end) {
+		return "too large";
+	rest = end;
+	if (*rest == '.') {
+		for (rest++; isdigit((unsigned char)*rest); rest++, digits++) {
+			if (digits == 9)
+				return "finer than 1 ns";
+			frac = frac * 10 + (uint64_t)(*rest - '0');
+		}
+		if (!digits)
+			return "not a number";
+	}
+	if (*rest) {
 		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-			if (!strcmp(end, units[i].name))
+			if (!strcmp(rest, units[i].name))
 				break;
 		if (i == sizeof(units) / sizeof(units[0]))
-			return -1;
+			return "unknown unit";
 		unit = units[i].ns;
 	}
-	if (v > UINT64_MAX / unit || (!v && !allow_zero))
-		return -1;
-	*ns = v * unit;
-	return 0;
+	if (digits && unit != 1000000000)
+		return "a fraction only in seconds";
+	for (; digits && digits < 9; digits++)
+		frac *= 10;
+	if (v > (UINT64_MAX - frac) / unit)
+		return "too large";
+	v = v * unit + frac;
+	if (!v && !allow_zero)
+		return "zero";
+	*ns = v;
+	return NULL;
 }

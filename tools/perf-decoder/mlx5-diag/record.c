@@ -27,6 +27,7 @@
 #include <linux/perf_event.h>
 #include <perf/cpumap.h>
 
+#include "cli.h"
 #include "count.h"
 #include "file.h"
 #include "pmu.h"
@@ -95,7 +96,7 @@ static const char record_usage[] =
 "  -e, --event EVENT     an events/ alias with its fields (port_rx_bytes,port=0)\n"
 "                        or FIELD=VALUE terms (config=0x1180000200000000)\n"
 "  -p, --period PERIOD   sample period: ns, or with a unit ns/us/ms/s\n"
-"                        (default 1ms)\n"
+"                        (default 1ms; a fraction in seconds alone: 0.5s)\n"
 "  -m, --mode MODE       single or repetitive (default: the driver's, repetitive)\n"
 "      --sync            synchronized start\n"
 "      --clear           clear counters at each sample (with --sync)\n"
@@ -106,7 +107,8 @@ static const char record_usage[] =
 "                        realtime, boottime, tai, or a number\n"
 "  -a, --aux-pages N     AUX area size in pages, a power of 2 (default 256)\n"
 "  -o, --output FILE     the recording (default mlx5-diag.data)\n"
-"      --duration TIME   stop after TIME (s, or with a unit)\n"
+"      --duration TIME   stop after TIME: seconds (0.4, 2), or with a unit\n"
+"                        ns/us/ms/s (500ms; a fraction in seconds alone)\n"
 "      --then-period PERIOD  after --duration, change the sample period\n"
 "                        (PERF_EVENT_IOC_PERIOD) and record --duration more\n"
 "  -t, --tracepoint SYS:NAME  also record this tracepoint (sched:sched_switch)\n"
@@ -144,6 +146,27 @@ static const struct option record_longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/*
+ * A period (UNIT_NS 1: ns without a unit) or a duration (seconds) S into
+ * *NS: 0, or -1 with why S is refused in ERR.
+ */
+static int parse_time(const char *s, uint64_t unit_ns, uint64_t *ns, char *err,
+		      size_t errlen)
+{
+	const char *why = md_parse_time(s, unit_ns, 0, ns);
+
+	if (!why)
+		return 0;
+	if (unit_ns == 1)
+		snprintf(err, errlen, "bad period '%s': %s (a positive number of "
+			 "ns, or with a unit ns, us, ms or s: 200us, 1ms, 0.5s)", s,
+			 why);
+	else
+		snprintf(err, errlen, "bad duration '%s': %s (positive seconds, "
+			 "0.4 or 2, or with a unit ns, us, ms or s: 500ms)", s, why);
+	return -1;
+}
+
 int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
 		    size_t errlen)
 {
@@ -167,11 +190,8 @@ int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
 			o->events[o->nr_events++] = optarg;
 			break;
 		case 'p':
-			if (md_parse_time(optarg, 1, 0, &o->period_ns)) {
-				snprintf(err, errlen, "bad period '%s': a positive number "
-					 "of ns, or with a unit (200us, 1ms, 1s)", optarg);
+			if (parse_time(optarg, 1, &o->period_ns, err, errlen))
 				return MD_EXIT_USAGE;
-			}
 			break;
 		case 'm':
 			if (!strcmp(optarg, "single")) {
@@ -234,18 +254,13 @@ int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
 			o->output = optarg;
 			break;
 		case OPT_DURATION:
-			if (md_parse_time(optarg, 1000000000ull, 0, &o->duration_ns)) {
-				snprintf(err, errlen, "bad duration '%s': seconds, or with "
-					 "a unit (500ms)", optarg);
+			if (parse_time(optarg, 1000000000ull, &o->duration_ns, err,
+				       errlen))
 				return MD_EXIT_USAGE;
-			}
 			break;
 		case OPT_THEN_PERIOD:
-			if (md_parse_time(optarg, 1, 0, &o->reconfig_period_ns)) {
-				snprintf(err, errlen, "bad period '%s': a positive number "
-					 "of ns, or with a unit (200us, 1ms, 1s)", optarg);
+			if (parse_time(optarg, 1, &o->reconfig_period_ns, err, errlen))
 				return MD_EXIT_USAGE;
-			}
 			break;
 		case 't':
 			if (o->nr_tracepoints == MD_MAX_TRACEPOINTS) {
@@ -501,7 +516,7 @@ static int write_meta(struct session *s, const struct md_pmu *p, int cpu,
 		ret |= md_tp_meta(&s->tp, &m);
 	if (ret) {
 		mdf_meta_buf_free(&m);
-		fprintf(stderr, "mlx5-diag: an event string has a newline\n");
+		md_err(NULL, "an event string has a newline");
 		return MD_EXIT_USAGE;
 	}
 	ret = mdf_write_chunk(&s->w, MDF_CHUNK_META, m.text, m.len);
@@ -509,7 +524,7 @@ static int write_meta(struct session *s, const struct md_pmu *p, int cpu,
 	if (!ret && s->tp.nr_tps)
 		ret = md_tp_synth_comms(&s->w);
 	if (ret) {
-		fprintf(stderr, "mlx5-diag: %s: %s\n", o->output, s->w.err);
+		md_err(NULL, "%s: %s", o->output, s->w.err);
 		return MD_EXIT_OUTPUT;
 	}
 	return MD_EXIT_OK;
@@ -578,8 +593,8 @@ static int open_session(struct session *s, const struct md_pmu *p, int cpu,
 		       s->fds[0], 0);
 	if (s->base == MAP_FAILED) {
 		s->base = NULL;
-		fprintf(stderr, "mlx5-diag: cannot map the data ring of %s: %s\n",
-			p->name, strerror(errno));
+		md_err(NULL, "cannot map the data ring of %s: %s",
+		       p->name, strerror(errno));
 		return MD_EXIT_OPEN;
 	}
 	s->pc = s->base;
@@ -646,7 +661,7 @@ static int start_child(struct session *s, char **cmd)
 	while (n < 0 && errno == EINTR);
 	close(p[0]);
 	if (n == sizeof(e)) {
-		fprintf(stderr, "mlx5-diag: cannot run %s: %s\n", cmd[0], strerror(e));
+		md_err(NULL, "cannot run %s: %s", cmd[0], strerror(e));
 		waitpid(s->child, NULL, 0);
 		s->child = 0;
 		return MD_EXIT_CMD;
@@ -725,36 +740,36 @@ int md_record_run(const struct md_record_opts *o)
 	char err[512];
 
 	if (!cfg) {
-		fprintf(stderr, "mlx5-diag: out of memory\n");
+		md_err(NULL, "out of memory");
 		return MD_EXIT_OUTPUT;
 	}
 	s.o = o;
 	ret = MD_EXIT_DEVICE;
 	n = md_pmu_scan(md_sysfs_root(), &pmus, err, sizeof(err));
 	if (n < 0) {
-		fprintf(stderr, "mlx5-diag: %s\n", err);
+		md_err(NULL, "%s", err);
 		goto out;
 	}
 	idx = md_pmu_pick(pmus, n, o->dev, err, sizeof(err));
 	if (idx < 0) {
-		fprintf(stderr, "mlx5-diag: %s\n", err);
+		md_err(NULL, "%s", err);
 		goto out;
 	}
 	for (i = 0; i < o->nr_events; i++) {
 		if (md_parse_event(&pmus[idx], o->events[i], cfg[i], err, sizeof(err))) {
-			fprintf(stderr, "mlx5-diag: %s\n", err);
+			md_err(NULL, "%s", err);
 			goto out;
 		}
 	}
 	cpu = first_cpu(&pmus[idx]);
 	if (cpu < 0 || pmus[idx].type < 0) {
-		fprintf(stderr, "mlx5-diag: %s: unreadable type or cpumask in %s\n",
-			pmus[idx].name, pmus[idx].dir);
+		md_err(NULL, "%s: unreadable type or cpumask in %s",
+		       pmus[idx].name, pmus[idx].dir);
 		goto out;
 	}
 	for (i = 0; i < o->nr_tracepoints; i++) {
 		if (md_tp_lookup(o->tracepoints[i], &tps[i], err, sizeof(err))) {
-			fprintf(stderr, "mlx5-diag: %s\n", err);
+			md_err(NULL, "%s", err);
 			goto out;
 		}
 		nr_tps++;
@@ -769,7 +784,7 @@ int md_record_run(const struct md_record_opts *o)
 		goto out;
 	}
 	if (mdf_writer_open(&s.w, o->output)) {
-		fprintf(stderr, "mlx5-diag: %s\n", s.w.err);
+		md_err(NULL, "%s", s.w.err);
 		ret = MD_EXIT_OUTPUT;
 		goto out;
 	}
@@ -815,8 +830,8 @@ int md_record_run(const struct md_record_opts *o)
 		uint64_t p = o->reconfig_period_ns, t1;
 
 		if (ioctl(s.fds[0], PERF_EVENT_IOC_PERIOD, &p)) {
-			fprintf(stderr, "mlx5-diag: cannot change the period to %" PRIu64
-				" ns: %s\n", p, strerror(errno));
+			md_err(NULL, "cannot change the period to %" PRIu64
+			       " ns: %s", p, strerror(errno));
 		} else {
 			t1 = now_ns(CLOCK_MONOTONIC);
 			drain_until(&s, o->duration_ns ? t1 + o->duration_ns : 0, 1, t0,
@@ -842,44 +857,44 @@ int md_record_run(const struct md_record_opts *o)
 
 	ret = MD_EXIT_OK;
 	if (s.write_failed || mdf_writer_close(&s.w)) {
-		fprintf(stderr, "mlx5-diag: %s: %s\n", o->output, s.w.err);
+		md_err(NULL, "%s: %s", o->output, s.w.err);
 		ret = MD_EXIT_OUTPUT;
 	}
 	if (s.truncated) {
-		fprintf(stderr, "mlx5-diag: the AUX area filled up and the kernel stopped "
-			"the session; use a larger -a (now %u pages)\n", o->aux_pages);
+		md_err(NULL, "the AUX area filled up and the kernel stopped "
+		       "the session; use a larger -a (now %u pages)", o->aux_pages);
 		ret = ret ? ret : MD_EXIT_ENDED;
 	}
 	if (s.count.end_reason && s.count.end_reason != MLX5_DIAG_END_STOPPED) {
-		fprintf(stderr, "mlx5-diag: the session ended early: %s\n",
-			end_reason_text(s.count.end_reason));
+		md_err(NULL, "the session ended early: %s",
+		       end_reason_text(s.count.end_reason));
 		if (s.count.end_reason != MLX5_DIAG_END_FULL)
 			ret = ret ? ret : MD_EXIT_ENDED;
 	}
 	if (s.count.bad)
-		fprintf(stderr, "mlx5-diag: warning: a record of the AUX stream has a "
-			"bad size; the recording may not decode\n");
+		md_err(NULL, "warning: a record of the AUX stream has a "
+		       "bad size; the recording may not decode");
 	if (s.lost_records)
-		fprintf(stderr, "mlx5-diag: warning: %" PRIu64 " data-ring records lost\n",
-			s.lost_records);
+		md_err(NULL, "warning: %" PRIu64 " data-ring records lost",
+		       s.lost_records);
 	if (s.tp.broken)
-		fprintf(stderr, "mlx5-diag: warning: a tracepoint ring held a record "
-			"of a bad size; the rest of that ring was not recorded\n");
+		md_err(NULL, "warning: a tracepoint ring held a record "
+		       "of a bad size; the rest of that ring was not recorded");
 	if (nr_tps && !o->quiet)
-		fprintf(stderr, "mlx5-diag: %" PRIu64 " tracepoint events, %" PRIu64
-			" lost\n", s.tp.samples, s.tp.lost);
+		md_err(NULL, "%" PRIu64 " tracepoint events, %" PRIu64
+		       " lost", s.tp.samples, s.tp.lost);
 	if (!o->quiet)
-		fprintf(stderr, "mlx5-diag: %" PRIu64 " samples, %" PRIu64 " lost, %u run%s, "
-			"%" PRIu64 " bytes of AUX data in %s\n", s.count.samples,
-			s.count.lost, s.count.runs, s.count.runs == 1 ? "" : "s",
-			s.aux_bytes, o->output);
+		md_err(NULL, "%" PRIu64 " samples, %" PRIu64 " lost, %u run%s, "
+		       "%" PRIu64 " bytes of AUX data in %s", s.count.samples,
+		       s.count.lost, s.count.runs, s.count.runs == 1 ? "" : "s",
+		       s.aux_bytes, o->output);
 	if (s.child) {
 		kill(s.child, SIGTERM);
 		waitpid(s.child, &s.child_status, 0);
 	} else if (o->cmd && !o->quiet && WIFEXITED(s.child_status) &&
 		   WEXITSTATUS(s.child_status)) {
-		fprintf(stderr, "mlx5-diag: %s exited with status %d\n", o->cmd[0],
-			WEXITSTATUS(s.child_status));
+		md_err(NULL, "%s exited with status %d", o->cmd[0],
+		       WEXITSTATUS(s.child_status));
 	}
 out:
 	if (s.w.f)
@@ -903,8 +918,7 @@ int cmd_record(int argc, char **argv)
 	if (ret < 0)
 		return MD_EXIT_OK;
 	if (ret) {
-		fprintf(stderr, "mlx5-diag record: %s\n(see mlx5-diag record --help)\n", err);
-		return ret;
+		return md_usage("record", "%s", err);
 	}
 	return md_record_run(&o);
 }

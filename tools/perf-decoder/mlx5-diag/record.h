@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* mlx5-diag record: options, the session, and the exit codes of the CLI. */
+/* mlx5-diag record: its options and the session. */
 #ifndef MLX5_DIAG_RECORD_H
 #define MLX5_DIAG_RECORD_H
 
@@ -8,22 +8,7 @@
 #include <sys/types.h>
 #include <time.h>
 
-/*
- * Exit codes of mlx5-diag, one table for every subcommand (decode's are
- * enum decode_exit in cli.h: 2 usage, 3 names file, 4 recording unreadable,
- * 5 malformed stream, 6 output not written); the usage texts list them.
- */
-enum md_exit {
-	MD_EXIT_OK		= 0,
-	MD_EXIT_USAGE		= 2,	/* bad option or argument */
-	MD_EXIT_NAMES		= 3,	/* doca -di: the data-ID file */
-	MD_EXIT_OUTPUT		= 6,	/* the output file could not be written */
-	MD_EXIT_DEVICE		= 7,	/* no such device or event; unreadable sysfs */
-	MD_EXIT_OPEN		= 8,	/* the kernel refused the session */
-	MD_EXIT_CMD		= 9,	/* the command could not be started */
-	MD_EXIT_ENDED		= 10,	/* the session ended early (AUX area full,
-					   device removed, engine taken) */
-};
+#include "errors.h"
 
 #define MD_MAX_EVENTS		64
 #define MD_MAX_TRACEPOINTS	16
@@ -79,9 +64,5 @@ int md_record_run(const struct md_record_opts *o);
  * leader) with errno ERR.
  */
 const char *md_open_error_hint(int err, int leader);
-
-int cmd_record(int argc, char **argv);
-int cmd_list(int argc, char **argv);
-int cmd_doca(int argc, char **argv);
 
 #endif /* MLX5_DIAG_RECORD_H */

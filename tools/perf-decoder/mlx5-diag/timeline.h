@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * `mlx5-diag decode --timeline`: lines of every source (the mlx5 items
- * decode.c writes, tracepoint events, lost-event notes) gathered with
+ * sink_timeline.c writes, tracepoint events, lost-event notes) gathered with
  * their perf time, then written sorted by time. Tracepoint samples are
  * perf records (PERF_RECORD_SAMPLE with RAW data) formatted with
  * libtraceevent as `perf script --ns` prints them: comm, tid, [cpu],

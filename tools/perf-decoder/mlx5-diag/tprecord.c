@@ -18,6 +18,8 @@
 #include <linux/perf_event.h>
 #include <perf/cpumap.h>
 
+#include "errors.h"
+
 #define FORMAT_MAX	(64u << 10)
 
 const char *md_tracefs_events(void)
@@ -148,7 +150,7 @@ int md_tp_open(struct md_tp_session *s, struct md_tp *tps, int nr,
 	s->tps = tps;
 	s->nr_tps = nr;
 	if (!map || perf_cpu_map__nr(map) <= 0) {
-		fprintf(stderr, "mlx5-diag: cannot read the online CPUs\n");
+		md_err(NULL, "cannot read the online CPUs");
 		perf_cpu_map__put(map);
 		return -1;
 	}
@@ -159,7 +161,7 @@ int md_tp_open(struct md_tp_session *s, struct md_tp *tps, int nr,
 	for (c = 0; s->fds && c < s->nr_cpus * nr; c++)
 		s->fds[c] = -1;
 	if (!s->fds || !s->ids || !s->rings) {
-		fprintf(stderr, "mlx5-diag: out of memory\n");
+		md_err(NULL, "out of memory");
 		perf_cpu_map__put(map);
 		return -1;
 	}
@@ -190,25 +192,25 @@ int md_tp_open(struct md_tp_session *s, struct md_tp *tps, int nr,
 			fd = sys_perf_event_open(&a, cpu);
 			if (fd < 0) {
 				*errno_out = errno;
-				fprintf(stderr, "mlx5-diag: cannot open tracepoint "
-					"%s:%s on CPU %d: %s\n", tps[j].sys,
-					tps[j].name, cpu, strerror(errno));
+				md_err(NULL, "cannot open tracepoint "
+				       "%s:%s on CPU %d: %s", tps[j].sys,
+				       tps[j].name, cpu, strerror(errno));
 				perf_cpu_map__put(map);
 				return -1;
 			}
 			*slot = fd;
 			if (ioctl(fd, PERF_EVENT_IOC_ID, &s->ids[c * nr + j])) {
 				*errno_out = errno;
-				fprintf(stderr, "mlx5-diag: PERF_EVENT_IOC_ID: %s\n",
-					strerror(errno));
+				md_err(NULL, "PERF_EVENT_IOC_ID: %s",
+				       strerror(errno));
 				perf_cpu_map__put(map);
 				return -1;
 			}
 			if (j) {
 				if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->fds[c * nr])) {
 					*errno_out = errno;
-					fprintf(stderr, "mlx5-diag: cannot share CPU %d's "
-						"ring: %s\n", cpu, strerror(errno));
+					md_err(NULL, "cannot share CPU %d's "
+					       "ring: %s", cpu, strerror(errno));
 					perf_cpu_map__put(map);
 					return -1;
 				}
@@ -220,8 +222,8 @@ int md_tp_open(struct md_tp_session *s, struct md_tp *tps, int nr,
 			if (s->rings[c].base == MAP_FAILED) {
 				*errno_out = errno;
 				s->rings[c].base = NULL;
-				fprintf(stderr, "mlx5-diag: cannot map the tracepoint "
-					"ring of CPU %d: %s\n", cpu, strerror(errno));
+				md_err(NULL, "cannot map the tracepoint "
+				       "ring of CPU %d: %s", cpu, strerror(errno));
 				perf_cpu_map__put(map);
 				return -1;
 			}

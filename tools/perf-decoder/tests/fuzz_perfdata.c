@@ -37,8 +37,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	argv[argc++] = path;
 	argv[argc] = NULL;
 	ret = cmd_decode(argc, argv);
-	if (ret != DECODE_EXIT_OK && ret != DECODE_EXIT_FILE &&
-	    ret != DECODE_EXIT_STREAM)
+	if (ret != MD_EXIT_OK && ret != MD_EXIT_FILE &&
+	    ret != MD_EXIT_STREAM)
 		abort();
 	close(fd);
 	return 0;

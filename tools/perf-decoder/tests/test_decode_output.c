@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host tests of `mlx5-diag decode` (mlx5-diag/decode.c): recordings built
+ * Host tests of `mlx5-diag decode` (mlx5-diag/pipeline.h): recordings built
  * from the stream writer, decoded to text, DOCA CSV and JSON lines, and
  * compared byte for byte; -di and --example-json; exit statuses for bad
  * flags, files and streams.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "cli.h"
 #include "file.h"
 #include "perfdata_writer.h"
+#include "pipeline.h"
 #include "runner.h"
 #include "stream_writer.h"
 
@@ -155,7 +157,7 @@ static void check_output(const char *name, const char *a1, const char *a2,
 	int ret;
 
 	ret = run_decode(path_of("example.mlx5diag"), path_of(name), a1, a2, a3);
-	CHECK_INT(ret, DECODE_EXIT_OK, name);
+	CHECK_INT(ret, MD_EXIT_OK, name);
 	got = slurp(path_of(name));
 	CHECK(!strcmp(got, want), "%s:\n--- got ---\n%s\n--- want ---\n%s", name,
 	      got, want);
@@ -177,6 +179,37 @@ static const char text_want[] =
 static void text_output(void)
 {
 	check_output("out.txt", NULL, NULL, NULL, text_want);
+}
+
+/* A sink added in a few lines: run/seq/first value of each row it gets. */
+static char rows_seen[256];
+
+static void list_row(struct sink *s, const struct run *r, const struct row *w)
+{
+	size_t n = strlen(rows_seen);
+
+	(void)s;
+	snprintf(rows_seen + n, sizeof(rows_seen) - n, "%u/%" PRIu64 "/%" PRIu64
+		 " ", r->session.run, w->seq, r->cols[0].value);
+}
+
+static const struct sink_ops sink_list = { .name = "list", .sample = list_row };
+
+static void added_sink_gets_every_row(void)
+{
+	struct pipeline *p = calloc(1, sizeof(*p));
+
+	CHECK(p != NULL, "calloc");
+	if (!p)
+		return;
+	p->path = path_of("example.mlx5diag");
+	p->quiet = 1;
+	CHECK_INT(pipeline_run(p, &sink_list, stdout), MD_EXIT_OK,
+		  "the recording into the added sink");
+	/* text_want's five samples: run 0 seq 0, 1, 4 (2, 3 lost); run 1 seq 0, 1 */
+	CHECK_STR(rows_seen, "0/0/1000000 0/1/2000003 0/4/5000012 1/0/100 1/1/1000103 ",
+		  "every row, in order");
+	free(p);
 }
 
 /* DOCA's layout; RTC nanoseconds zero-padded to 9 digits (5.000000040) */
@@ -201,7 +234,7 @@ static void csv_output(void)
 	if (!f)
 		return;
 	CHECK_INT(mlx5diag_write_csv(f, path_of("example.mlx5diag"), NULL),
-		  DECODE_EXIT_OK, "mlx5diag_write_csv");
+		  MD_EXIT_OK, "mlx5diag_write_csv");
 	fclose(f);
 	got = slurp(path_of("write_csv.csv"));
 	CHECK(!strcmp(got, csv_want), "mlx5diag_write_csv writes the same:\n%s", got);
@@ -274,7 +307,7 @@ static void data_id_files(void)
 	char err[256], *got;
 	char *argv[] = { "decode", "--example-json", path_of("ex.json"), NULL };
 
-	CHECK_INT(cmd_decode(3, argv), DECODE_EXIT_OK, "--example-json");
+	CHECK_INT(cmd_decode(3, argv), MD_EXIT_OK, "--example-json");
 	got = slurp(path_of("ex.json"));
 	CHECK(!strcmp(got, example_json), "example file:\n%s", got);
 	free(got);
@@ -298,7 +331,7 @@ static void named_columns(void)
 
 	ret = run_decode(path_of("example.mlx5diag"), path_of("named2.csv"), "-di",
 			 path_of("names.json"), "--format=csv");
-	CHECK_INT(ret, DECODE_EXIT_OK, "decode with -di");
+	CHECK_INT(ret, MD_EXIT_OK, "decode with -di");
 	got = slurp(path_of("named2.csv"));
 	CHECK(!strncmp(got, "sample_id, sample_time_start, sample_time_end, rx1, tx \"1\"\n",
 		       strlen("sample_id, sample_time_start, sample_time_end, rx1, tx \"1\"\n")),
@@ -330,10 +363,10 @@ static void bad_data_id_files(void)
 	}
 	CHECK_INT(run_decode(path_of("example.mlx5diag"), path_of("x"), "-di",
 			     path_of("bad.json"), NULL),
-		  DECODE_EXIT_NAMES, "decode with a bad -di file");
+		  MD_EXIT_NAMES, "decode with a bad -di file");
 	CHECK_INT(run_decode(path_of("example.mlx5diag"), path_of("x"), "-di",
 			     path_of("missing.json"), NULL),
-		  DECODE_EXIT_NAMES, "decode with a missing -di file");
+		  MD_EXIT_NAMES, "decode with a missing -di file");
 }
 
 static void exit_statuses(void)
@@ -342,18 +375,18 @@ static void exit_statuses(void)
 	char *got;
 
 	CHECK_INT(run_decode(path_of("example.mlx5diag"), path_of("x"), "--bogus",
-			     NULL, NULL), DECODE_EXIT_USAGE, "unknown flag");
+			     NULL, NULL), MD_EXIT_USAGE, "unknown flag");
 	CHECK_INT(run_decode(path_of("example.mlx5diag"), path_of("x"), "--format",
-			     "xml", NULL), DECODE_EXIT_USAGE, "unknown format");
+			     "xml", NULL), MD_EXIT_USAGE, "unknown format");
 	CHECK_INT(run_decode(NULL, path_of("x"), NULL, NULL, NULL),
-		  DECODE_EXIT_USAGE, "no recording");
+		  MD_EXIT_USAGE, "no recording");
 	CHECK_INT(run_decode(path_of("nonexistent"), path_of("x"), NULL, NULL, NULL),
-		  DECODE_EXIT_FILE, "missing recording");
+		  MD_EXIT_FILE, "missing recording");
 	write_file(path_of("not-a-recording"), "hello, world\n");
 	CHECK_INT(run_decode(path_of("not-a-recording"), path_of("x"), NULL, NULL,
-			     NULL), DECODE_EXIT_FILE, "not a recording");
+			     NULL), MD_EXIT_FILE, "not a recording");
 	CHECK_INT(run_decode(path_of("example.mlx5diag"), "/nonexistent-dir/out",
-			     NULL, NULL, NULL), DECODE_EXIT_OUTPUT, "unwritable output");
+			     NULL, NULL, NULL), MD_EXIT_OUTPUT, "unwritable output");
 
 	/* a stream cut inside its last record: what came before is written */
 	example_stream(&s);
@@ -361,7 +394,7 @@ static void exit_statuses(void)
 	write_recording(path_of("cut.mlx5diag"), &s, 64);
 	stream_free(&s);
 	CHECK_INT(run_decode(path_of("cut.mlx5diag"), path_of("cut.txt"), NULL,
-			     NULL, NULL), DECODE_EXIT_STREAM, "malformed stream");
+			     NULL, NULL), MD_EXIT_STREAM, "malformed stream");
 	got = slurp(path_of("cut.txt"));
 	CHECK(strstr(got, "1 1 8.999460000~ 20015625") != NULL &&
 	      !strstr(got, "END run 1"), "decoded up to the bad record:\n%s", got);
@@ -379,7 +412,7 @@ static void recording_chunking_does_not_matter(void)
 		write_recording(path_of("chunked.mlx5diag"), &s, chunk);
 		CHECK_INT(run_decode(path_of("chunked.mlx5diag"),
 				     path_of("chunked.csv"), "--format", "csv",
-				     NULL), DECODE_EXIT_OK, "decodes");
+				     NULL), MD_EXIT_OK, "decodes");
 		got = slurp(path_of("chunked.csv"));
 		CHECK(!strcmp(got, csv_want), "AUX chunks of %zu bytes", chunk);
 		free(got);
@@ -563,15 +596,15 @@ static void perfdata_outputs(void)
 			pdw_write(&w, path_of("perf.data"));
 			pdw_free(&w);
 			CHECK_INT(run_decode(path_of("perf.data"), path_of("p.txt"),
-					     NULL, NULL, NULL), DECODE_EXIT_OK, "text");
+					     NULL, NULL, NULL), MD_EXIT_OK, "text");
 			check_same(pipe ? "pipe text" : "file text", path_of("p.txt"),
 				   text_want);
 			CHECK_INT(run_decode(path_of("perf.data"), path_of("p.csv"),
-					     "--format", "csv", NULL), DECODE_EXIT_OK, "csv");
+					     "--format", "csv", NULL), MD_EXIT_OK, "csv");
 			check_same(pipe ? "pipe csv" : "file csv", path_of("p.csv"),
 				   csv_want);
 			CHECK_INT(run_decode(path_of("perf.data"), path_of("p.json"),
-					     "--format", "json", NULL), DECODE_EXIT_OK,
+					     "--format", "json", NULL), MD_EXIT_OK,
 				  "json");
 			check_same(pipe ? "pipe json" : "file json", path_of("p.json"),
 				   json_want);
@@ -589,7 +622,7 @@ static void perfdata_outputs(void)
 			fflush(stderr);
 			dup2(fd, 2);
 			close(fd);
-			CHECK_INT(cmd_decode(4, argv), DECODE_EXIT_OK, "not quiet");
+			CHECK_INT(cmd_decode(4, argv), MD_EXIT_OK, "not quiet");
 			fflush(stderr);
 			dup2(save, 2);
 			close(save);
@@ -618,7 +651,7 @@ static void perfdata_outputs(void)
 			fflush(stderr);
 			dup2(fd, 2);
 			close(fd);
-			CHECK_INT(cmd_decode(4, argv), DECODE_EXIT_OK, "with losses");
+			CHECK_INT(cmd_decode(4, argv), MD_EXIT_OK, "with losses");
 			fflush(stderr);
 			dup2(save, 2);
 			close(save);
@@ -661,7 +694,7 @@ static void perfdata_info_layout(void)
 		pdw_write(&w, path_of("info.data"));
 		pdw_free(&w);
 		CHECK_INT(run_decode(path_of("info.data"), path_of("info.txt"), NULL,
-				     NULL, NULL), DECODE_EXIT_OK, "record ABI 0");
+				     NULL, NULL), MD_EXIT_OK, "record ABI 0");
 		check_same("record ABI 0", path_of("info.txt"), text_want);
 
 		example_perfdata_info(&w, pipe, 64, info,
@@ -669,7 +702,7 @@ static void perfdata_info_layout(void)
 		pdw_write(&w, path_of("info.data"));
 		pdw_free(&w);
 		CHECK_INT(run_decode_loud(path_of("info.data"), path_of("info.txt"),
-					  path_of("info.err"), NULL), DECODE_EXIT_OK,
+					  path_of("info.err"), NULL), MD_EXIT_OK,
 			  "fields appended");
 		check_same("fields appended", path_of("info.txt"), text_want);
 		msg = slurp(path_of("info.err"));
@@ -684,7 +717,7 @@ static void perfdata_info_layout(void)
 		pdw_free(&w);
 		CHECK_INT(run_decode_err(path_of("info.data"), path_of("info.txt"),
 					 path_of("info.err"), NULL, NULL),
-			  DECODE_EXIT_FILE, "two sessions on one CPU");
+			  MD_EXIT_FILE, "two sessions on one CPU");
 		msg = slurp(path_of("info.err"));
 		CHECK(strstr(msg, pipe ? "PERF_RECORD_AUXTRACE_INFO at offset 500: "
 			     "sessions 0 and 2 are both on CPU 1: their AUX data "
@@ -715,7 +748,7 @@ static void perfdata_two_streams(void)
 	small_stream(&b);
 	write_recording(path_of("b.mlx5diag"), &b, 64);
 	CHECK_INT(run_decode(path_of("b.mlx5diag"), path_of("b.txt"), NULL, NULL,
-			     NULL), DECODE_EXIT_OK, "the second stream alone");
+			     NULL), MD_EXIT_OK, "the second stream alone");
 	want_a = strdup(text_want);
 	want_b = slurp(path_of("b.txt"));
 	CHECK(strstr(want_b, "SESSION run 0 sim:1 ") && strstr(want_b, "\n0 2 7.000"),
@@ -749,7 +782,7 @@ static void perfdata_two_streams(void)
 		pdw_write(&w, path_of("two.data"));
 		pdw_free(&w);
 		CHECK_INT(run_decode_loud(path_of("two.data"), path_of("two.txt"),
-					  path_of("two.err"), NULL), DECODE_EXIT_OK,
+					  path_of("two.err"), NULL), MD_EXIT_OK,
 			  "two streams");
 		got = slurp(path_of("two.txt"));
 		CHECK(!strcmp(got, want), "%s mode:\n--- got ---\n%s\n--- want ---\n%s",
@@ -761,7 +794,7 @@ static void perfdata_two_streams(void)
 		free(got);
 		/* the timeline names each stream's PMU and CPU on its lines */
 		CHECK_INT(run_decode(path_of("two.data"), path_of("two.tl"),
-				     "--timeline", NULL, NULL), DECODE_EXIT_OK,
+				     "--timeline", NULL, NULL), MD_EXIT_OK,
 			  "two streams, --timeline");
 		got = slurp(path_of("two.tl"));
 		{
@@ -924,7 +957,7 @@ static void perfdata_snapshot(void)
 		ev[1] = ev[0] + 48 + (c.chunk[3] - c.first_samples - 8) + 8;
 		ev[2] = ev[1] + 48 + (c.s.len - c.chunk[2] + 16) + 8;
 		CHECK_INT(run_decode_loud(path_of("snap.data"), path_of("snap.txt"),
-					  path_of("snap.err"), NULL), DECODE_EXIT_OK,
+					  path_of("snap.err"), NULL), MD_EXIT_OK,
 			  pipe ? "snapshot windows (pipe)" : "snapshot windows");
 		check_same(pipe ? "snapshot windows (pipe)" : "snapshot windows",
 			   path_of("snap.txt"), snap_want);
@@ -954,7 +987,7 @@ static void perfdata_snapshot(void)
 		/* -q: the window not decoded is still said */
 		CHECK_INT(run_decode_err(path_of("snap.data"), path_of("snap.txt"),
 					 path_of("snap.err"), NULL, NULL),
-			  DECODE_EXIT_OK, "snapshot windows, -q");
+			  MD_EXIT_OK, "snapshot windows, -q");
 		msg = slurp(path_of("snap.err"));
 		CHECK(strstr(msg, "warning: idx 1 (cpu 1) snapshot 3 (the "
 			     "PERF_RECORD_AUXTRACE at offset") &&
@@ -972,7 +1005,7 @@ static void perfdata_snapshot(void)
 	pdw_write(&w, path_of("snap.data"));
 	pdw_free(&w);
 	CHECK_INT(run_decode_err(path_of("snap.data"), path_of("snap.txt"),
-				 path_of("snap.err"), NULL, NULL), DECODE_EXIT_STREAM,
+				 path_of("snap.err"), NULL, NULL), MD_EXIT_STREAM,
 		  "a bad record in a window");
 	msg = slurp(path_of("snap.err"));
 	snprintf(want, sizeof(want), "snap.data: idx 1 (cpu 1) snapshot 2 byte "
@@ -1047,7 +1080,7 @@ static void perfdata_stdin(void)
 	pdw_write(&w, path_of("pipe.data"));
 	pdw_free(&w);
 	CHECK_INT(decode_from_pipe(path_of("pipe.data"), path_of("stdin.txt"),
-				   path_of("stdin.err")), DECODE_EXIT_OK,
+				   path_of("stdin.err")), MD_EXIT_OK,
 		  "decode - of a pipe-mode stream");
 	check_same("decode -", path_of("stdin.txt"), text_want);
 
@@ -1055,7 +1088,7 @@ static void perfdata_stdin(void)
 	pdw_write(&w, path_of("file.data"));
 	pdw_free(&w);
 	CHECK_INT(decode_from_pipe(path_of("file.data"), path_of("stdin.txt"),
-				   path_of("stdin.err")), DECODE_EXIT_FILE,
+				   path_of("stdin.err")), MD_EXIT_FILE,
 		  "decode - of a file-mode perf.data");
 	msg = slurp(path_of("stdin.err"));
 	CHECK(strstr(msg, "-: a perf.data in file mode must be a regular file") != NULL,
@@ -1071,7 +1104,7 @@ static void perfdata_stdin(void)
 		stream_free(&s);
 	}
 	CHECK_INT(decode_from_pipe(path_of("stdin.mlx5diag"), path_of("stdin.txt"),
-				   path_of("stdin.err")), DECODE_EXIT_OK,
+				   path_of("stdin.err")), MD_EXIT_OK,
 		  "decode - of an mlx5-diag recording");
 	check_same("decode - (MLX5DIAG)", path_of("stdin.txt"), text_want);
 }
@@ -1101,16 +1134,16 @@ static void perfdata_truncated(void)
 				abort();
 			ret = run_decode_err(path_of("cut.data"), path_of("cut.txt"),
 					     path_of("cut.err"), NULL, NULL);
-			if (!pipe && ret != DECODE_EXIT_FILE) {
-				CHECK_INT(ret, DECODE_EXIT_FILE, "file mode cut");
+			if (!pipe && ret != MD_EXIT_FILE) {
+				CHECK_INT(ret, MD_EXIT_FILE, "file mode cut");
 				printf("#   at %zu of %zu bytes\n", cut, size);
 				bad++;
 			}
-			if (pipe && ret == DECODE_EXIT_OK)
+			if (pipe && ret == MD_EXIT_OK)
 				ok++;
-			if (pipe && ret != DECODE_EXIT_OK && ret != DECODE_EXIT_FILE &&
-			    ret != DECODE_EXIT_STREAM) {
-				CHECK_INT(ret, DECODE_EXIT_FILE, "pipe mode cut");
+			if (pipe && ret != MD_EXIT_OK && ret != MD_EXIT_FILE &&
+			    ret != MD_EXIT_STREAM) {
+				CHECK_INT(ret, MD_EXIT_FILE, "pipe mode cut");
 				bad++;
 			}
 			if (bad > 5)
@@ -1159,87 +1192,87 @@ static void perfdata_malformed(void)
 	 * mode) */
 	static const struct patch list[] = {
 		{ "an event smaller than its header", 0, 6, 0, { 4, 0 }, 2,
-		  DECODE_EXIT_FILE, "malformed perf.data: the event at offset 440 "
+		  MD_EXIT_FILE, "malformed perf.data: the event at offset 440 "
 		  "(type 70) has size 4, less than its header" },
 		{ "AUXTRACE smaller than its struct", 0, 62, 0, { 40, 0 }, 2,
-		  DECODE_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 496 has size 40 "
+		  MD_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 496 has size 40 "
 		  "(at least 48)" },
 		{ "AUX data past the end of the file (pipe)", 1, 64, 0,
-		  { 0, 0, 0, 1 }, 4, DECODE_EXIT_FILE, "truncated perf.data: "
+		  { 0, 0, 0, 1 }, 4, MD_EXIT_FILE, "truncated perf.data: "
 		  "PERF_RECORD_AUXTRACE at offset 556: 16777216 bytes of AUX data, the "
 		  "file ends 1456 bytes after the event" },
 		{ "AUX data past the data section", 0, 64, 0, { 0, 0, 0, 1 }, 4,
-		  DECODE_EXIT_FILE, "malformed perf.data: PERF_RECORD_AUXTRACE at "
+		  MD_EXIT_FILE, "malformed perf.data: PERF_RECORD_AUXTRACE at "
 		  "offset 496: 16777216 bytes of AUX data run past the end of the data "
 		  "section at 2000" },
 		{ "an event past the end of the data section", 0, 1558, 0, { 16 },
-		  1, DECODE_EXIT_FILE, "malformed perf.data: the event at offset "
+		  1, MD_EXIT_FILE, "malformed perf.data: the event at offset "
 		  "1992 (type 68, 16 bytes) runs past the end of the data section at "
 		  "2000" },
 		{ "AUX data not a multiple of 8", 0, 64, 0, { 60 }, 1,
-		  DECODE_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 496: 60 bytes of "
+		  MD_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 496: 60 bytes of "
 		  "AUX data, not a multiple of 8" },
-		{ "another AUX type", 0, 8, 0, { 6 }, 1, DECODE_EXIT_FILE,
+		{ "another AUX type", 0, 8, 0, { 6 }, 1, MD_EXIT_FILE,
 		  "PERF_RECORD_AUXTRACE_INFO at offset 440: AUX area data of type 6, "
 		  "not mlx5_diag (7)" },
 		{ "AUXTRACE_INFO without its private data", 0, 6, 0, { 32 }, 1,
-		  DECODE_EXIT_FILE, "PERF_RECORD_AUXTRACE_INFO at offset 440: 16 "
+		  MD_EXIT_FILE, "PERF_RECORD_AUXTRACE_INFO at offset 440: 16 "
 		  "bytes of private data, mlx5_diag's has at least 24 (record ABI, "
 		  "flags, number of sessions)" },
-		{ "another ABI version", 1, 16, 0, { 2 }, 1, DECODE_EXIT_FILE,
+		{ "another ABI version", 1, 16, 0, { 2 }, 1, MD_EXIT_FILE,
 		  "PERF_RECORD_AUXTRACE_INFO at offset 500: record ABI version 2, this "
 		  "decoder knows version 1" },
-		{ "an unknown flag", 0, 24, 0, { 2 }, 1, DECODE_EXIT_FILE,
+		{ "an unknown flag", 0, 24, 0, { 2 }, 1, MD_EXIT_FILE,
 		  "PERF_RECORD_AUXTRACE_INFO at offset 440: flags 0x2 (this decoder "
 		  "knows bit 0, snapshot mode, alone)" },
-		{ "no session", 0, 32, 0, { 0 }, 1, DECODE_EXIT_FILE,
+		{ "no session", 0, 32, 0, { 0 }, 1, MD_EXIT_FILE,
 		  "PERF_RECORD_AUXTRACE_INFO at offset 440: 0 mlx5_diag sessions "
 		  "(1 to 64)" },
-		{ "65 sessions", 1, 32, 0, { 65 }, 1, DECODE_EXIT_FILE,
+		{ "65 sessions", 1, 32, 0, { 65 }, 1, MD_EXIT_FILE,
 		  "PERF_RECORD_AUXTRACE_INFO at offset 500: 65 mlx5_diag sessions "
 		  "(1 to 64)" },
-		{ "2 sessions in the room of 1", 0, 32, 0, { 2 }, 1, DECODE_EXIT_FILE,
+		{ "2 sessions in the room of 1", 0, 32, 0, { 2 }, 1, MD_EXIT_FILE,
 		  "PERF_RECORD_AUXTRACE_INFO at offset 440: 40 bytes of private data, "
 		  "2 sessions need 56" },
 		{ "a PMU type of more than 32 bits", 0, 44, 0, { 1 }, 1,
-		  DECODE_EXIT_FILE, "PERF_RECORD_AUXTRACE_INFO at offset 440: "
+		  MD_EXIT_FILE, "PERF_RECORD_AUXTRACE_INFO at offset 440: "
 		  "session 0: PMU type 4294967338" },
 		{ "a CPU of -1", 0, 48, 0, { 255, 255, 255, 255, 255, 255, 255, 255 },
-		  8, DECODE_EXIT_FILE, "PERF_RECORD_AUXTRACE_INFO at offset 440: "
+		  8, MD_EXIT_FILE, "PERF_RECORD_AUXTRACE_INFO at offset 440: "
 		  "session 0: CPU 18446744073709551615" },
 		{ "AUX data of a CPU without a session", 0, 96, 0, { 7 }, 1,
-		  DECODE_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 496: AUX data of "
+		  MD_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 496: AUX data of "
 		  "CPU 7, on which no session of the PERF_RECORD_AUXTRACE_INFO is "
 		  "(their CPUs: 1)" },
-		{ "an idx whose CPU changes", 1, 216, 0, { 2 }, 1, DECODE_EXIT_FILE,
+		{ "an idx whose CPU changes", 1, 216, 0, { 2 }, 1, MD_EXIT_FILE,
 		  "PERF_RECORD_AUXTRACE at offset 676: AUX data of idx 1 on CPU 2, "
 		  "the idx's earlier data was on CPU 1" },
 		{ "AUXTRACE before AUXTRACE_INFO", 0, 0, 0, { 68 }, 1,
-		  DECODE_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 496 before any "
+		  MD_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 496 before any "
 		  "PERF_RECORD_AUXTRACE_INFO" },
-		{ "a compressed event", 1, 56, 0, { 81 }, 1, DECODE_EXIT_FILE,
+		{ "a compressed event", 1, 56, 0, { 81 }, 1, MD_EXIT_FILE,
 		  "PERF_RECORD_COMPRESSED at offset 556: a compressed perf.data" },
 		{ "a malformed record of the stream", 0, 104, 0, { 9 }, 1,
-		  DECODE_EXIT_STREAM, "idx 1 (cpu 1) AUX stream byte 0: " },
-		{ "a bad header size", 0, -1, 8, { 50 }, 1, DECODE_EXIT_FILE,
+		  MD_EXIT_STREAM, "idx 1 (cpu 1) AUX stream byte 0: " },
+		{ "a bad header size", 0, -1, 8, { 50 }, 1, MD_EXIT_FILE,
 		  "malformed perf.data header: size 50 (pipe mode: 16, file mode: 104)" },
-		{ "a bad pipe header size", 1, -1, 8, { 24 }, 1, DECODE_EXIT_FILE,
+		{ "a bad pipe header size", 1, -1, 8, { 24 }, 1, MD_EXIT_FILE,
 		  "malformed perf.data header: size 24" },
-		{ "attr_size", 0, -1, 16, { 10 }, 1, DECODE_EXIT_FILE,
+		{ "attr_size", 0, -1, 16, { 10 }, 1, MD_EXIT_FILE,
 		  "malformed perf.data header: attr_size 10" },
 		{ "the data section past the end", 0, -1, 48, { 0, 0, 0, 1 }, 4,
-		  DECODE_EXIT_FILE, "the data section at offset 440 of 16777216 "
+		  MD_EXIT_FILE, "the data section at offset 440 of 16777216 "
 		  "bytes runs past the end of the file (2636 bytes)" },
 		{ "an ids section past the end", 0, -1, 280, { 0, 0, 1 }, 3,
-		  DECODE_EXIT_FILE, "an ids section at offset 104 of 65536 bytes "
+		  MD_EXIT_FILE, "an ids section at offset 104 of 65536 bytes "
 		  "runs past the end of the file" },
 		{ "a big-endian perf.data", 0, -1, 0, "2ELIFREP", 8,
-		  DECODE_EXIT_FILE, "(big-endian) is not supported" },
+		  MD_EXIT_FILE, "(big-endian) is not supported" },
 		{ "a HEADER_ATTR larger than its event", 1, -1, 28, { 200 }, 1,
-		  DECODE_EXIT_FILE, "PERF_RECORD_HEADER_ATTR at offset 16: malformed "
+		  MD_EXIT_FILE, "PERF_RECORD_HEADER_ATTR at offset 16: malformed "
 		  "(attr.size 200 in 152 bytes)" },
 		{ "PMU mappings that run past their end", 1, -1, 352, { 0, 0, 1 },
-		  3, DECODE_EXIT_FILE, "malformed HEADER_PMU_MAPPINGS: 65536 PMUs in "
+		  3, MD_EXIT_FILE, "malformed HEADER_PMU_MAPPINGS: 65536 PMUs in "
 		  "148 bytes" },
 	};
 	size_t i;
@@ -1517,15 +1550,23 @@ static void timeline_recording(void)
 	      perf.buf[6] == 64, "the two COMM records of time 0 are 64 bytes");
 	write_timeline_recording(path_of("tl.mlx5diag"), fmt, NULL, &perf);
 	CHECK_INT(run_decode(path_of("tl.mlx5diag"), path_of("tl.txt"),
-			     "--timeline", NULL, NULL), DECODE_EXIT_OK, "--timeline");
+			     "--timeline", NULL, NULL), MD_EXIT_OK, "--timeline");
 	check_same("timeline", path_of("tl.txt"), timeline_want);
+	/* the sink by its registry name */
+	CHECK_INT(run_decode(path_of("tl.mlx5diag"), path_of("tl.txt"),
+			     "--format", "timeline", NULL), MD_EXIT_OK,
+		  "--format timeline");
+	check_same("--format timeline", path_of("tl.txt"), timeline_want);
+	CHECK_INT(run_decode(path_of("tl.mlx5diag"), path_of("tl.txt"),
+			     "-di", path_of("none.json"), "--met"), MD_EXIT_NAMES,
+		  "-di, and --met for --metrics, after getopt_long");
 	/* without --timeline the PERF chunks are skipped */
 	CHECK_INT(run_decode(path_of("tl.mlx5diag"), path_of("tl.txt"), NULL, NULL,
-			     NULL), DECODE_EXIT_OK, "text");
+			     NULL), MD_EXIT_OK, "text");
 	check_same("text of a recording with tracepoints", path_of("tl.txt"),
 		   text_want);
 	CHECK_INT(run_decode(path_of("tl.mlx5diag"), path_of("tl.txt"),
-			     "--timeline", "--format", "csv"), DECODE_EXIT_USAGE,
+			     "--timeline", "--format", "csv"), MD_EXIT_USAGE,
 		  "--timeline with csv");
 	free(perf.buf);
 	free(fmt);
@@ -1613,7 +1654,7 @@ static void timeline_perf_data(void)
 		pdw_free(&w);
 		free(tracing.buf);
 		CHECK_INT(run_decode(path_of("tl.data"), path_of("tlp.txt"),
-				     "--timeline", NULL, NULL), DECODE_EXIT_OK,
+				     "--timeline", NULL, NULL), MD_EXIT_OK,
 			  pipe ? "pipe mode" : "file mode");
 		check_same(pipe ? "perf.data timeline (pipe)" :
 			   "perf.data timeline (file)", path_of("tlp.txt"),
@@ -1659,7 +1700,7 @@ static void timeline_malformed(void)
 		write_timeline_recording(path_of("bad.mlx5diag"), fmt, NULL, &perf);
 		CHECK_INT(run_decode_err(path_of("bad.mlx5diag"), path_of("bad.txt"),
 					 path_of("bad.err"), "--timeline", NULL),
-			  DECODE_EXIT_FILE, bad[i].what);
+			  MD_EXIT_FILE, bad[i].what);
 		msg = slurp(path_of("bad.err"));
 		CHECK(strstr(msg, bad[i].msg) != NULL, "%s: %s(want '%s')",
 		      bad[i].what, msg, bad[i].msg);
@@ -1671,7 +1712,7 @@ static void timeline_malformed(void)
 	write_timeline_recording(path_of("bad.mlx5diag"), "garbage", NULL, &perf);
 	CHECK_INT(run_decode_err(path_of("bad.mlx5diag"), path_of("bad.txt"),
 				 path_of("bad.err"), "--timeline", NULL),
-		  DECODE_EXIT_FILE, "a bad format");
+		  MD_EXIT_FILE, "a bad format");
 	msg = slurp(path_of("bad.err"));
 	CHECK(strstr(msg, "the format of sched:sched_switch does not parse") != NULL,
 	      "a bad format: %s", msg);
@@ -1680,7 +1721,7 @@ static void timeline_malformed(void)
 				 NULL, &perf);
 	CHECK_INT(run_decode_err(path_of("bad.mlx5diag"), path_of("bad.txt"),
 				 path_of("bad.err"), "--timeline", NULL),
-		  DECODE_EXIT_FILE, "a format of another event");
+		  MD_EXIT_FILE, "a format of another event");
 	msg = slurp(path_of("bad.err"));
 	CHECK(strstr(msg, "the format of sched:sched_switch is of event sched:x") != NULL,
 	      "a format of another event: %s", msg);
@@ -1689,7 +1730,7 @@ static void timeline_malformed(void)
 				 &perf);
 	CHECK_INT(run_decode_err(path_of("bad.mlx5diag"), path_of("bad.txt"),
 				 path_of("bad.err"), "--timeline", NULL),
-		  DECODE_EXIT_FILE, "a sample_id of no tracepoint");
+		  MD_EXIT_FILE, "a sample_id of no tracepoint");
 	msg = slurp(path_of("bad.err"));
 	CHECK(strstr(msg, "malformed META: sample_id '7 tracepoint=3 cpu=0'") != NULL,
 	      "a sample_id of no tracepoint: %s", msg);
@@ -1707,7 +1748,7 @@ static void timeline_malformed(void)
 		write_timeline_recording(path_of("bad.mlx5diag"), div, NULL, &perf);
 		CHECK_INT(run_decode_err(path_of("bad.mlx5diag"), path_of("bad.txt"),
 					 path_of("bad.err"), "--timeline", NULL),
-			  DECODE_EXIT_FILE, "a format that divides by zero");
+			  MD_EXIT_FILE, "a format that divides by zero");
 		msg = slurp(path_of("bad.err"));
 		CHECK(strstr(msg, "libtraceevent died of signal 8 (Floating point "
 			     "exception) formatting the tracepoint events: a format "
@@ -1720,7 +1761,7 @@ static void timeline_malformed(void)
 		write_timeline_recording(path_of("bad.mlx5diag"), mangled, NULL, &perf);
 		CHECK_INT(run_decode_err(path_of("bad.mlx5diag"), path_of("bad.txt"),
 					 path_of("bad.err"), "--timeline", NULL),
-			  DECODE_EXIT_FILE, "a mangled print fmt");
+			  MD_EXIT_FILE, "a mangled print fmt");
 		msg = slurp(path_of("bad.err"));
 		CHECK(strstr(msg, "the format of sched:sched_switch does not parse") != NULL,
 		      "a mangled print fmt: %s", msg);
@@ -1757,11 +1798,11 @@ static void timeline_tracepoints_only(void)
 	pdw_free(&w);
 	free(tracing.buf);
 	CHECK_INT(run_decode(path_of("tp.data"), path_of("tp.txt"), "--timeline",
-			     NULL, NULL), DECODE_EXIT_OK, "tracepoints only");
+			     NULL, NULL), MD_EXIT_OK, "tracepoints only");
 	check_same("tracepoints only", path_of("tp.txt"),
 "            :100     100 [000]     7.000150000: sched:sched_switch: prev_comm=sh prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n");
 	CHECK_INT(run_decode(path_of("tp.data"), path_of("tp.txt"), NULL, NULL,
-			     NULL), DECODE_EXIT_FILE, "no AUX data without --timeline");
+			     NULL), MD_EXIT_FILE, "no AUX data without --timeline");
 }
 
 int main(void)
@@ -1777,6 +1818,7 @@ int main(void)
 	write_recording(path_of("example.mlx5diag"), &s, 100);
 	stream_free(&s);
 	RUN(text_output);
+	RUN(added_sink_gets_every_row);
 	RUN(csv_output);
 	RUN(json_output);
 	RUN(metrics_output);

@@ -1695,6 +1695,49 @@ static void names_cover_every_value(void)
 	CHECK_STR(mlx5diag_strerror(-EIO), "unknown", "foreign errno");
 	CHECK_STR(mlx5diag_strerror(-ENOENT),
 		  "no chunk start (SYNC, SESSION) in the input", "ENOENT");
+	CHECK_STR(mlx5diag_rec_type_name(MLX5_DIAG_REC_SAMPLES), "SAMPLES",
+		  "record type");
+	CHECK_STR(mlx5diag_rec_type_name(MLX5_DIAG_REC_SYNC), "SYNC", "SYNC");
+	CHECK_STR(mlx5diag_rec_type_name(0), "unknown", "record type 0");
+	CHECK_STR(mlx5diag_rec_type_name(8), "unknown", "record type 8");
+}
+
+static void items_in_words(void)
+{
+	struct mlx5diag_item it = { .run = 2, .seq = 7, .data_id = 0x1020000100000001ull,
+				    .value = 42, .dev_time = 900,
+				    .perf_time = 5000000001ull };
+	char buf[160];
+
+	it.kind = MLX5DIAG_ITEM_VALUE;
+	mlx5diag_item_text(&it, buf, sizeof(buf));
+	CHECK_STR(buf, "VALUE run 2 seq 7 id 0x1020000100000001 value 42 dev 900 "
+		  "perf 5.000000001", "value");
+	it.kind = MLX5DIAG_ITEM_LOST;
+	it.lost.count = 3;
+	it.lost.cause = MLX5_DIAG_LOST_AUX_FULL;
+	mlx5diag_item_text(&it, buf, sizeof(buf));
+	CHECK_STR(buf, "LOST run 2 samples 7..9 (3): aux_full", "lost");
+	it.kind = MLX5DIAG_ITEM_PERIOD;
+	it.period.ns_requested = 1000;
+	it.period.ns_actual = 1024;
+	mlx5diag_item_text(&it, buf, sizeof(buf));
+	CHECK_STR(buf, "PERIOD run 2 from sample 7 at 5.000000001: 1024 ns "
+		  "(requested 1000)", "period");
+	it.kind = MLX5DIAG_ITEM_END;
+	it.end.reason = MLX5_DIAG_END_FULL;
+	mlx5diag_item_text(&it, buf, sizeof(buf));
+	CHECK_STR(buf, "END run 2 after 7 samples: full", "end");
+	it.kind = MLX5DIAG_ITEM_TIME;
+	it.time.uncertainty_ns = 250;
+	mlx5diag_item_text(&it, buf, sizeof(buf));
+	CHECK_STR(buf, "TIME run 2 dev 900 perf 5.000000001 +-250 ns", "time");
+	it.kind = MLX5DIAG_ITEM_SESSION;
+	mlx5diag_item_text(&it, buf, sizeof(buf));
+	CHECK_STR(buf, "SESSION run 2", "session");
+	it.kind = 99;
+	CHECK_INT(mlx5diag_item_text(&it, buf, 8), 13, "the length it needed");
+	CHECK_STR(buf, "unknown", "kind 99, cut to 8 bytes");
 }
 
 int main(void)
@@ -1725,5 +1768,6 @@ int main(void)
 	RUN(errors_are_sticky_until_reset);
 	RUN(bad_arguments_are_einval);
 	RUN(names_cover_every_value);
+	RUN(items_in_words);
 	return runner_done();
 }

@@ -41,6 +41,35 @@ static void test_time(void)
 	   "a duration without unit is in seconds");
 	OK(!md_parse_time("0", 1, 1, &v) && v == 0, "zero where zero is allowed");
 
+	/* decimal seconds, and why a time is refused */
+	static const struct { const char *s; uint64_t unit, ns; } frac[] = {
+		{ "0.4", 1000000000ull, 400000000ull },
+		{ "1.5s", 1, 1500000000ull },
+		{ "2.25", 1000000000ull, 2250000000ull },
+		{ "0.000000001", 1000000000ull, 1 },
+		{ "18446744073.709551615", 1000000000ull, UINT64_MAX },
+	};
+	static const struct { const char *s, *why; } why[] = {
+		{ "-0.4", "negative" }, { "abc", "not a number" },
+		{ "1.", "not a number" }, { ".5", "not a number" },
+		{ "0.4x", "unknown unit" }, { "1.5ms", "a fraction only in seconds" },
+		{ "0.0000000001", "finer than 1 ns" },
+		{ "18446744073.709551616", "too large" }, { "18446744074", "too large" },
+		{ "99999999999999999999", "too large" }, { "0.0", "zero" },
+	};
+	for (size_t i = 0; i < sizeof(frac) / sizeof(frac[0]); i++) {
+		v = 0;
+		OK(!md_parse_time(frac[i].s, frac[i].unit, 0, &v) && v == frac[i].ns,
+		   "time '%s' is %" PRIu64 " ns (got %" PRIu64 ")", frac[i].s,
+		   frac[i].ns, v);
+	}
+	for (size_t i = 0; i < sizeof(why) / sizeof(why[0]); i++) {
+		const char *got = md_parse_time(why[i].s, 1000000000ull, 0, &v);
+
+		OK(got && !strcmp(got, why[i].why), "time '%s' refused as %s: %s",
+		   why[i].s, why[i].why, got ? got : "accepted");
+	}
+
 	OK(!md_parse_u64("0x1f", 31, &v) && v == 31, "u64 hex at its max");
 	OK(md_parse_u64("0x20", 31, &v), "u64 over its max");
 	OK(md_parse_u64("0x", 31, &v), "u64 '0x' alone");
@@ -228,6 +257,15 @@ static void test_record_args(void)
 		OK(r == MD_EXIT_USAGE && strstr(err, bad[i].msg), "record %s %s refused: %s",
 		   bad[i].a1, bad[i].a2 ? bad[i].a2 : "", err);
 	}
+	r = parse(&o, err, "-e", "icmc_hits", "--duration", "0.4", NULL);
+	OK(r == MD_EXIT_OK && o.duration_ns == 400000000ull,
+	   "--duration 0.4 is 0.4 s: %s", err);
+	r = parse(&o, err, "-e", "icmc_hits", "--duration", "-1", NULL);
+	OK(r == MD_EXIT_USAGE && strstr(err, "bad duration '-1': negative"),
+	   "--duration -1 refused: %s", err);
+	r = parse(&o, err, "-e", "icmc_hits", "-p", "1.5ms", NULL);
+	OK(r == MD_EXIT_USAGE && strstr(err, "a fraction only in seconds"),
+	   "-p 1.5ms refused, saying why: %s", err);
 	r = parse(&o, err, "-p", "1ms", NULL);
 	OK(r == MD_EXIT_USAGE && strstr(err, "no event"), "no -e refused: %s", err);
 	r = parse(&o, err, "-e", "icmc_hits", "-p", NULL);

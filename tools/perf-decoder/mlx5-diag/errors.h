@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* How mlx5-diag fails: its exit statuses and its messages on stderr. */
+#ifndef MLX5_DIAG_ERRORS_H
+#define MLX5_DIAG_ERRORS_H
+
+/*
+ * Exit statuses of mlx5-diag, one table for every subcommand (and for
+ * mlx5diag_write_csv()); the usage texts list the ones they return.
+ */
+enum md_exit {
+	MD_EXIT_OK		= 0,
+	MD_EXIT_USAGE		= 2,	/* bad option or argument */
+	MD_EXIT_NAMES		= 3,	/* the -di data-ID file */
+	MD_EXIT_FILE		= 4,	/* the recording is unreadable or not one */
+	MD_EXIT_STREAM		= 5,	/* its AUX stream is malformed */
+	MD_EXIT_OUTPUT		= 6,	/* the output could not be written */
+	MD_EXIT_DEVICE		= 7,	/* no such device or event; unreadable sysfs */
+	MD_EXIT_OPEN		= 8,	/* the kernel refused the session */
+	MD_EXIT_CMD		= 9,	/* the command could not be started */
+	MD_EXIT_ENDED		= 10,	/* the session ended early (AUX area full,
+					   device removed, engine taken) */
+};
+
+/*
+ * md_err - one message on stderr: "mlx5-diag WHO: " (WHO NULL:
+ * "mlx5-diag: "), FMT's text and a newline. Warnings say "warning: " in
+ * their text.
+ */
+void md_err(const char *who, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * md_usage - a bad option or argument of subcommand WHO: md_err()'s
+ * message, then "(see mlx5-diag WHO --help)". Returns MD_EXIT_USAGE.
+ */
+int md_usage(const char *who, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif /* MLX5_DIAG_ERRORS_H */

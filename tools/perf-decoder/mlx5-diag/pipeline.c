@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The decode loop: AUX bytes from a source through libmlx5diag, its items
+ * turned into runs and rows (with their metrics) for the sink; progress
+ * and the summary on stderr.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "errors.h"
+#include "perfdata.h"
+#include "pipeline.h"
+
+static double monotonic_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static const char *column_name(const struct pipeline *p, uint64_t id,
+			       char *buf, size_t len)
+{
+	size_t i;
+
+	if (p->names)
+		for (i = 0; i < p->names->nr; i++)
+			if (p->names->entries[i].data_id == id)
+				return p->names->entries[i].name;
+	data_id_default_name(id, buf, len);
+	return buf;
+}
+
+static void on_session(struct pipeline *p)
+{
+	const struct mlx5diag_session *s = mlx5diag_session(&p->dec);
+	struct run *r = &p->run;
+	unsigned int i;
+	char buf[128];
+
+	r->session = *s;
+	r->nr_cols = s->num_ids;
+	for (i = 0; i < s->num_ids; i++) {
+		struct column *col = &r->cols[i];
+
+		memset(col, 0, sizeof(*col));
+		col->data_id = s->ids[i].data_id;
+		col->vclass = s->ids[i].vclass;
+		snprintf(col->name, sizeof(col->name), "%s",
+			 column_name(p, col->data_id, buf, sizeof(buf)));
+	}
+	if (p->metrics)
+		metrics_plan(r);
+	else
+		r->nr_metrics = 0;
+	r->have_prev = 0;
+	p->runs++;
+	if (p->sink.ops->session)
+		p->sink.ops->session(&p->sink, r);
+}
+
+static void on_row(struct pipeline *p)
+{
+	struct run *r = &p->run;
+	unsigned int i;
+
+	metrics_compute(r, &p->row);
+	if (p->sink.ops->sample)
+		p->sink.ops->sample(&p->sink, r, &p->row);
+	for (i = 0; i < r->nr_cols; i++) {
+		r->cols[i].prev_value = r->cols[i].value;
+		r->cols[i].prev_dev_time = r->cols[i].dev_time;
+	}
+	r->have_prev = 1;
+	p->samples++;
+}
+
+static void on_item(struct pipeline *p, const struct mlx5diag_item *it)
+{
+	const struct sink_ops *ops = p->sink.ops;
+	struct column *col;
+
+	switch (it->kind) {
+	case MLX5DIAG_ITEM_SESSION:
+		on_session(p);
+		return;
+	case MLX5DIAG_ITEM_VALUE:
+		col = &p->run.cols[it->id_index];
+		col->value = it->value;
+		col->dev_time = it->dev_time;
+		if (it->flags & MLX5DIAG_F_SAMPLE_FIRST) {
+			p->row.seq = it->seq;
+			p->row.dev_time = it->dev_time;
+			p->row.dev_time_end = it->dev_time_end;
+			p->row.perf_time = it->perf_time;
+			p->row.perf_time_bound = it->sample.perf_time_bound_ns;
+			p->row.flags = it->flags;
+		}
+		if (it->flags & MLX5DIAG_F_SAMPLE_LAST)
+			on_row(p);
+		return;
+	case MLX5DIAG_ITEM_LOST:
+		if (it->lost.cause < 4)
+			p->lost[it->lost.cause] += it->lost.count;
+		else
+			p->lost_other += it->lost.count;
+		if (ops->lost)
+			ops->lost(&p->sink, it);
+		return;
+	case MLX5DIAG_ITEM_PERIOD:
+		p->run.session.period_ns_actual = it->period.ns_actual;
+		p->run.session.period_ns_requested = it->period.ns_requested;
+		if (ops->period)
+			ops->period(&p->sink, it);
+		return;
+	case MLX5DIAG_ITEM_END:
+		if (ops->end)
+			ops->end(&p->sink, it);
+		return;
+	default:	/* TIME: folded into the samples' perf times */
+		return;
+	}
+}
+
+static void progress(struct pipeline *p)
+{
+	double now = monotonic_now();
+
+	if (p->quiet || now - p->last_progress < 1.0 || now - p->start < 1.0)
+		return;
+	p->last_progress = now;
+	if (p->file_size)
+		md_err("decode", "%" PRIu64 " MiB of AUX data, %"
+		       PRIu64 " samples (%.0f%% of the file)",
+		       p->aux_bytes >> 20, p->samples,
+		       100.0 * (double)p->aux_bytes / (double)p->file_size);
+	else
+		md_err("decode", "%" PRIu64 " MiB of AUX data, %"
+		       PRIu64 " samples", p->aux_bytes >> 20, p->samples);
+}
+
+/* Decode what is pending; keeps a cut record for the next chunk. */
+static int decode_pending(struct pipeline *p)
+{
+	size_t done = 0;
+	int ret;
+
+	do {
+		size_t size = p->pend_len - done, count = ITEM_BATCH, i;
+
+		ret = mlx5diag_decode(&p->dec, p->pend + done, &size, p->items,
+				      &count);
+		for (i = 0; i < count; i++)
+			on_item(p, &p->items[i]);
+		done += size;
+	} while (ret == MLX5DIAG_MORE_ITEMS);
+	memmove(p->pend, p->pend + done, p->pend_len - done);
+	p->pend_len -= done;
+	return ret < 0 ? ret : 0;
+}
+
+int pipeline_feed(struct pipeline *p, const void *data, size_t len)
+{
+	if (p->pend_len + len > p->pend_cap) {
+		size_t cap = p->pend_cap ? p->pend_cap : 1 << 16;
+		uint8_t *grown;
+
+		while (cap < p->pend_len + len)
+			cap *= 2;
+		grown = realloc(p->pend, cap);
+		if (!grown)
+			return -ENOMEM;
+		p->pend = grown;
+		p->pend_cap = cap;
+	}
+	memcpy(p->pend + p->pend_len, data, len);
+	p->pend_len += len;
+	p->aux_bytes += len;
+	progress(p);
+	return decode_pending(p);
+}
+
+static void summary(const struct pipeline *p)
+{
+	uint64_t lost = p->lost[0] + p->lost[1] + p->lost[2] + p->lost[3] +
+			p->lost_other;
+
+	md_err("decode", "%" PRIu64 " samples in %" PRIu64
+	       " run%s, %" PRIu64 " lost (fw_overwrite %" PRIu64
+	       ", aux_full %" PRIu64 ", reset %" PRIu64 ", unaccounted %"
+	       PRIu64 "%s)", p->samples, p->runs, p->runs == 1 ? "" : "s",
+	       lost, p->lost[MLX5_DIAG_LOST_FW_OVERWRITE],
+	       p->lost[MLX5_DIAG_LOST_AUX_FULL], p->lost[MLX5_DIAG_LOST_RESET],
+	       p->lost[MLX5DIAG_LOST_UNACCOUNTED],
+	       p->lost_other ? ", other causes" : "");
+}
+
+void pipeline_stream_begin(struct pipeline *p, const struct stream_info *si,
+			   uint64_t base)
+{
+	mlx5diag_decoder_reset(&p->dec);
+	p->pend_len = 0;
+	p->run.nr_cols = 0;
+	p->run.nr_metrics = 0;
+	p->run.have_prev = 0;
+	p->stream_base = base;
+	snprintf(p->stream_desc, sizeof(p->stream_desc), "%s", si->desc);
+	if (p->sink.ops->stream_begin)
+		p->sink.ops->stream_begin(&p->sink, si);
+}
+
+int pipeline_stream_end(struct pipeline *p, int ret)
+{
+	uint64_t offset = 0;
+	const char *msg;
+
+	if (!ret)
+		ret = mlx5diag_decode_end(&p->dec, p->pend_len);
+	if (p->sink.ops->stream_end)
+		p->sink.ops->stream_end(&p->sink);
+	if (ret == -ENOMEM) {
+		md_err("decode", "out of memory");
+		return MD_EXIT_OUTPUT;
+	}
+	if (ret < 0 && (msg = mlx5diag_error_message(&p->dec, &offset))) {
+		md_err("decode", "%s: %s byte %" PRIu64
+		       ": %s (%s)", p->path, p->stream_desc,
+		       p->stream_base + offset, msg, mlx5diag_strerror(ret));
+		return MD_EXIT_STREAM;
+	}
+	return ret < 0 ? -1 : MD_EXIT_OK;
+}
+
+struct tl *pipeline_events(struct pipeline *p)
+{
+	return p->sink.ops->events ? p->sink.ops->events(&p->sink) : NULL;
+}
+
+/* The input: a perf.data (file or pipe) or a recording, by its magic. */
+static int decode_input(struct pipeline *p, FILE *f)
+{
+	unsigned char magic[8];
+	size_t got;
+
+	got = fread(magic, 1, sizeof(magic), f);
+	if (got == sizeof(magic) && !memcmp(magic, PD_MAGIC, 8))
+		return source_perf(p, f);
+	if (got == sizeof(magic) && !memcmp(magic, PD_MAGIC_SWAPPED, 8)) {
+		md_err("decode", "%s: a perf.data of the other "
+		       "byte order (big-endian) is not supported", p->path);
+		if (f != stdin)
+			fclose(f);
+		return MD_EXIT_FILE;
+	}
+	return source_mdf(p, f, magic, got);
+}
+
+int pipeline_run(struct pipeline *p, const struct sink_ops *sink, FILE *out)
+{
+	struct sink *s = &p->sink;
+	int status;
+	FILE *f;
+
+	f = strcmp(p->path, "-") ? fopen(p->path, "rb") : stdin;
+	if (!f) {
+		md_err("decode", "%s: %s", p->path,
+		       strerror(errno));
+		return MD_EXIT_FILE;
+	}
+	s->ops = sink;
+	s->out = out;
+	s->path = p->path;
+	p->run.cols = calloc(MLX5DIAG_DEFAULT_MAX_IDS, sizeof(*p->run.cols));
+	p->run.metrics = calloc(MLX5DIAG_DEFAULT_MAX_IDS, sizeof(*p->run.metrics));
+	p->row.metrics = calloc(MLX5DIAG_DEFAULT_MAX_IDS, sizeof(*p->row.metrics));
+	s->priv = sink->priv_size ? calloc(1, sink->priv_size) : NULL;
+	if (!p->run.cols || !p->run.metrics || !p->row.metrics ||
+	    (sink->priv_size && !s->priv) || mlx5diag_decoder_init(&p->dec, NULL)) {
+		md_err("decode", "out of memory");
+		status = MD_EXIT_OUTPUT;
+		goto out;
+	}
+	if (sink->open && sink->open(s)) {
+		md_err("decode", "out of memory");
+		mlx5diag_decoder_exit(&p->dec);
+		status = MD_EXIT_OUTPUT;
+		goto out;
+	}
+	p->start = monotonic_now();
+	p->last_progress = p->start;
+
+	status = decode_input(p, f);
+	f = NULL;	/* the source closed it */
+	if (sink->finish)
+		status = sink->finish(s, status);
+	if (fflush(s->out) && !s->write_error)
+		s->write_error = errno;
+	if (s->write_error) {
+		md_err("decode", "writing the output: %s",
+		       strerror(s->write_error));
+		status = MD_EXIT_OUTPUT;
+	}
+	if (!p->quiet)
+		summary(p);
+	if (!p->quiet && sink->summary)
+		sink->summary(s);
+	if (sink->close)
+		sink->close(s);
+	mlx5diag_decoder_exit(&p->dec);
+out:
+	if (f && f != stdin)
+		fclose(f);
+	free(p->pend);
+	free(p->run.cols);
+	free(p->run.metrics);
+	free(p->row.metrics);
+	free(s->priv);
+	return status;
+}

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The decode pipeline's interfaces: sources feed AUX bytes to the loop
+ * (pipeline.c), which turns the library's items into runs and rows, with
+ * metrics computed on the rows (metrics.c), for one sink chosen by name
+ * (sinks.c).
+ */
+#ifndef MLX5_DIAG_PIPELINE_H
+#define MLX5_DIAG_PIPELINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "data_ids.h"
+#include "mlx5diag.h"
+
+#define ITEM_BATCH	1024
+#define NSEC_PER_SEC	UINT64_C(1000000000)
+
+/* ---- runs and rows ---- */
+
+/* One column of the current run: one data ID of its session. */
+struct column {
+	uint64_t data_id;
+	uint8_t vclass;
+	char name[128];
+	uint64_t value;			/* in the current sample */
+	uint64_t dev_time;		/* of the value (format 0: its own) */
+	uint64_t prev_value;		/* in the previous sample of the run */
+	uint64_t prev_dev_time;
+};
+
+/* A derived metric: KIND of columns A (and B). */
+enum metric_kind { METRIC_BANDWIDTH, METRIC_AVG_LATENCY, METRIC_RATIO };
+
+struct metric {
+	enum metric_kind kind;
+	unsigned int a, b;		/* column indexes */
+	char name[160];
+};
+
+/* The current run: its session, columns and metrics. */
+struct run {
+	struct mlx5diag_session session;
+	struct column *cols;
+	unsigned int nr_cols;
+	struct metric *metrics;
+	unsigned int nr_metrics;
+	int have_prev;			/* the run has a previous sample */
+};
+
+/* A metric's value in one row; OK 0: none (too few samples, zero base). */
+struct metric_value {
+	int ok;
+	double v;
+};
+
+/* One sample of the run: its times; the values are the run's columns'. */
+struct row {
+	uint64_t seq, dev_time, dev_time_end;
+	uint64_t perf_time, perf_time_bound;
+	uint32_t flags;			/* MLX5DIAG_F_* of its first value */
+	struct metric_value *metrics;	/* one per run metric */
+};
+
+/* metrics_plan - the metrics the run's data IDs allow, into R->metrics. */
+void metrics_plan(struct run *r);
+
+/* metrics_compute - W's metric values, from R's columns. */
+void metrics_compute(const struct run *r, struct row *w);
+
+/* ---- sinks ---- */
+
+/* An AUX stream of the input: one run after another. */
+struct stream_info {
+	const char *desc;		/* "AUX stream", in messages */
+	const char *pmu;		/* the PMU that recorded it */
+	unsigned int cpu;
+};
+
+struct sink;
+struct tl;
+
+/*
+ * An output. Each callback is optional; write errors go to write_error
+ * (an errno), which the pipeline reports once.
+ */
+struct sink_ops {
+	const char *name;
+	size_t priv_size;			/* of sink->priv, zeroed */
+	int (*open)(struct sink *s);		/* 0, or -1: out of memory */
+	void (*stream_begin)(struct sink *s, const struct stream_info *si);
+	void (*session)(struct sink *s, const struct run *r);
+	void (*sample)(struct sink *s, const struct run *r, const struct row *w);
+	void (*lost)(struct sink *s, const struct mlx5diag_item *it);
+	void (*period)(struct sink *s, const struct mlx5diag_item *it);
+	void (*end)(struct sink *s, const struct mlx5diag_item *it);
+	void (*stream_end)(struct sink *s);
+	/* the consumer of the recording's perf events, NULL: not wanted */
+	struct tl *(*events)(struct sink *s);
+	/* the decode ended with STATUS (enum md_exit): the new status */
+	int (*finish)(struct sink *s, int status);
+	void (*summary)(struct sink *s);	/* to stderr, not with -q */
+	void (*close)(struct sink *s);
+};
+
+struct sink {
+	const struct sink_ops *ops;
+	FILE *out;
+	const char *path;		/* the input, in messages */
+	int write_error;		/* errno of the first failed write */
+	void *priv;
+};
+
+/* sink_find - the sink named NAME, NULL if none. */
+const struct sink_ops *sink_find(const char *name);
+
+/* sink_names - the sinks' names, ", " between them, for messages. */
+const char *sink_names(void);
+
+/* sink_fprintf/sink_printf - print to F/S->out, errors to S->write_error. */
+void sink_fprintf(struct sink *s, FILE *f, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void sink_printf(struct sink *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Device time as the CSV prints it: FRC clocks, RTC s.nnnnnnnnn. */
+void fmt_dev_time(const struct run *r, uint64_t t, char *buf, size_t len);
+/* Perf time as s.nnnnnnnnn. */
+void fmt_perf_time(uint64_t t, char *buf, size_t len);
+
+/* ---- the loop, as the sources see it ---- */
+
+struct pipeline {
+	const char *path;		/* the input, "-": standard input */
+	int quiet, metrics;
+	const struct decode_names *names;	/* NULL: default names */
+	struct sink sink;
+
+	struct mlx5diag_decoder dec;
+	struct mlx5diag_item items[ITEM_BATCH];
+	uint8_t *pend;			/* bytes of a record cut by a chunk */
+	size_t pend_len, pend_cap;
+
+	struct run run;
+	struct row row;
+
+	char stream_desc[96];		/* in messages */
+	uint64_t stream_base;		/* where in the stream the decode started */
+
+	/* summary */
+	uint64_t samples, runs, lost[4], lost_other;
+	uint64_t aux_bytes, file_size;
+	double start, last_progress;
+};
+
+/*
+ * pipeline_stream_begin - a new AUX stream: the decoder and the columns
+ * start afresh. BASE: where in the stream its first fed byte is.
+ */
+void pipeline_stream_begin(struct pipeline *p, const struct stream_info *si,
+			   uint64_t base);
+
+/* pipeline_feed - LEN bytes of the stream; 0 or a negative errno. */
+int pipeline_feed(struct pipeline *p, const void *data, size_t len);
+
+/*
+ * pipeline_stream_end - the stream ended, RET being what feeding it
+ * returned: 0, a negative errno of the decoder or -ENOMEM, or another
+ * negative value for an error of the input (which the caller reports).
+ * Returns an md_exit status, or -1 for the caller's error.
+ */
+int pipeline_stream_end(struct pipeline *p, int ret);
+
+/* pipeline_events - the consumer of the input's perf events, NULL: none. */
+struct tl *pipeline_events(struct pipeline *p);
+
+/*
+ * pipeline_run - decode P->path with the sink SINK writing to OUT.
+ * Returns an enum md_exit status; errors are said on stderr.
+ */
+int pipeline_run(struct pipeline *p, const struct sink_ops *sink, FILE *out);
+
+/* ---- sources: each reads its input and feeds the loop ---- */
+
+/* A recording of `mlx5-diag record`; HEAD: its first HEAD_LEN bytes, read. */
+int source_mdf(struct pipeline *p, FILE *f, const unsigned char *head,
+	       size_t head_len);
+
+/* A perf.data file or pipe; its 8 magic bytes are read. */
+int source_perf(struct pipeline *p, FILE *f);
+
+#endif /* MLX5_DIAG_PIPELINE_H */
