@@ -27,7 +27,7 @@ perf list pmu 2>/dev/null | grep mlx5_diag/ | head -12
 show perf stat -e "$P0/port_rx_bytes,port=0/,$P0/port_tx_bytes,port=0/,$P0/port_prio_rx_packets,port=1,prio=3/" \
 	-e "{$P0/pcie_read_latency_total_ns,link_xx=0/,$P0/pcie_read_latency_packets,link_xx=0/}" \
 	-e "$P0/icmc_accesses/,$P0/icmc_hits/" -a sleep 1
-show perf stat --no-merge -I 250 -e mlx5_diag/icmc_misses/ -a sleep 1
+show perf stat --no-merge -I 250 --interval-count 4 -e mlx5_diag/icmc_misses/ -a
 show perf stat -e "$P0/port_rx_bytes,port=7/" -a true
 show perf stat -e "$P0/pcie_read_latency_max_ns,link_xx=0/" -a true
 # The emulator's clock stands still and the workload steps it one sample
