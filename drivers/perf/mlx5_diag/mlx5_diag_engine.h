@@ -2,9 +2,11 @@
 /*
  * The diagnostic engine of one device: the only code that issues
  * SET_DIAGNOSTIC_PARAMS. A state machine (OFF, COUNT, RELEASING, FOREIGN,
- * GONE; see Documentation/driver-api/mlx5-diag-firmware.rst, part 4) over
- * the counted data IDs, and the poller that folds firmware samples into the
- * 64-bit counts perf reads.
+ * GONE, SESSION; see Documentation/driver-api/mlx5-diag-firmware.rst, part
+ * 4) over the counted data IDs (mlx5_diag_engine.c), the poller that folds
+ * firmware samples into the 64-bit counts perf reads
+ * (mlx5_diag_engine_count.c), and sampling sessions
+ * (mlx5_diag_engine_session.c).
  */
 #ifndef _MLX5_DIAG_ENGINE_H
 #define _MLX5_DIAG_ENGINE_H

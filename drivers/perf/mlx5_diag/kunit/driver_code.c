@@ -10,6 +10,8 @@
 #include "../mlx5_diag_fw_model64.c"
 #include "../mlx5_diag_count.c"
 #include "../mlx5_diag_engine.c"
+#include "../mlx5_diag_engine_count.c"
+#include "../mlx5_diag_engine_session.c"
 #include "../mlx5_diag_record.c"
 
 #include <linux/module.h>
