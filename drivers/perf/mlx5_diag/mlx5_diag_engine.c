@@ -14,6 +14,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 
+#include "mlx5_diag_compat.h"
 #include "mlx5_diag_engine_int.h"
 
 static unsigned int mlx5_diag_refresh = 5;
@@ -81,8 +82,9 @@ const char *mlx5_diag_engine_state_name(enum mlx5_diag_engine_state state)
  * quarter of the refresh interval and a buffer of 2^MLX5_DIAG_FOLD_LOG_SLOTS
  * samples (less where the ids would not fit), every sample folded in.
  */
-int mlx5_diag_engine_plan(const struct mlx5_diag_engine_plan *in,
-			  struct mlx5_diag_fw_params *p, const char **why)
+VISIBLE_IF_KUNIT int
+mlx5_diag_engine_plan(const struct mlx5_diag_engine_plan *in,
+		      struct mlx5_diag_fw_params *p, const char **why)
 {
 	const struct mlx5_diag_caps *caps = in->caps;
 	unsigned int i, j, order;
@@ -158,6 +160,7 @@ int mlx5_diag_engine_plan(const struct mlx5_diag_engine_plan *in,
 				       MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_plan);
 
 bool mlx5_diag_engine_owned(const struct mlx5_diag_engine *eng)
 {
@@ -446,6 +449,7 @@ void mlx5_diag_engine_scheduled(struct mlx5_diag_engine *eng)
 	if (!READ_ONCE(eng->takeover_final))
 		WRITE_ONCE(eng->takeover_final, true);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_scheduled);
 
 /**
  * mlx5_diag_engine_poll() - one refresh: fold new samples, watch ownership
@@ -453,7 +457,7 @@ void mlx5_diag_engine_scheduled(struct mlx5_diag_engine *eng)
  *
  * The body of the poll work; KUnit calls it directly. Sleeps.
  */
-void mlx5_diag_engine_poll(struct mlx5_diag_engine *eng)
+VISIBLE_IF_KUNIT void mlx5_diag_engine_poll(struct mlx5_diag_engine *eng)
 {
 	struct mlx5_diag_fw_params off = { .clear = true };
 	unsigned int checks = READ_ONCE(mlx5_diag_check_polls);
@@ -508,6 +512,7 @@ void mlx5_diag_engine_poll(struct mlx5_diag_engine *eng)
 		mlx5_diag_engine_kick(eng);
 	mutex_unlock(&eng->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_poll);
 
 static void mlx5_diag_engine_poll_work(struct work_struct *work)
 {
@@ -537,6 +542,7 @@ void mlx5_diag_engine_detach(struct mlx5_diag_engine *eng)
 	mutex_unlock(&eng->lock);
 	cancel_delayed_work_sync(&eng->poll_work);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_detach);
 
 /* The same device is back: counting resumes for the events still open. */
 void mlx5_diag_engine_attach(struct mlx5_diag_engine *eng,
@@ -559,6 +565,7 @@ void mlx5_diag_engine_attach(struct mlx5_diag_engine *eng,
 	}
 	mutex_unlock(&eng->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_attach);
 
 void mlx5_diag_engine_status(struct mlx5_diag_engine *eng,
 			     enum mlx5_diag_engine_state *state,
@@ -569,6 +576,7 @@ void mlx5_diag_engine_status(struct mlx5_diag_engine *eng,
 	*stats = eng->stats;
 	mutex_unlock(&eng->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_status);
 
 static u64 *mlx5_diag_engine_ids(u16 n)
 {
@@ -615,6 +623,7 @@ int mlx5_diag_engine_init(struct mlx5_diag_engine *eng, struct mlx5_diag_fw *fw,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_init);
 
 void mlx5_diag_engine_free(struct mlx5_diag_engine *eng)
 {
@@ -632,3 +641,4 @@ void mlx5_diag_engine_free(struct mlx5_diag_engine *eng)
 	kfree(eng->displaced.ids);
 	mutex_destroy(&eng->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_free);

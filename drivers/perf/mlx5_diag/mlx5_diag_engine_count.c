@@ -11,6 +11,7 @@
 #include <linux/kernel.h>
 #include <linux/sort.h>
 
+#include "mlx5_diag_compat.h"
 #include "mlx5_diag_engine_int.h"
 
 /*
@@ -411,6 +412,7 @@ out:
 				    eng->fw->name, id, why);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_count_get);
 
 /**
  * mlx5_diag_engine_count_put() - an event counting @slot goes away
@@ -458,6 +460,7 @@ void mlx5_diag_engine_count_put(struct mlx5_diag_engine *eng, unsigned int slot,
 out:
 	mutex_unlock(&eng->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_count_put);
 
 /*
  * The running count of @slot as of the last poll or drain. Any context
@@ -475,13 +478,15 @@ u64 mlx5_diag_engine_read(struct mlx5_diag_engine *eng, unsigned int slot)
 	} while (read_seqcount_latch_retry(&eng->vseq, seq));
 	return v;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_read);
 
 /*
  * Every slot's count as of one poll, for a group read in which all
  * siblings must see the same generation. Any context, as
  * mlx5_diag_engine_read().
  */
-void mlx5_diag_engine_snapshot(struct mlx5_diag_engine *eng, u64 *values)
+VISIBLE_IF_KUNIT void mlx5_diag_engine_snapshot(struct mlx5_diag_engine *eng,
+						u64 *values)
 {
 	unsigned int i, n, seq;
 
@@ -494,6 +499,7 @@ void mlx5_diag_engine_snapshot(struct mlx5_diag_engine *eng, u64 *values)
 	for (; i < eng->fw->caps.max_ids; i++)
 		values[i] = 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_snapshot);
 
 /*
  * A transaction of @eng begins on this CPU (interrupts off): for a group
@@ -509,11 +515,13 @@ void mlx5_diag_engine_txn_start(struct mlx5_diag_engine *eng,
 	barrier();
 	WRITE_ONCE(txn->group_read, group_read);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_txn_start);
 
 void mlx5_diag_engine_txn_end(struct mlx5_diag_engine_txn *txn)
 {
 	WRITE_ONCE(txn->group_read, false);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_txn_end);
 
 /* A slot's count: of the transaction's start while a group read runs. */
 u64 mlx5_diag_engine_txn_read(struct mlx5_diag_engine *eng,
@@ -524,3 +532,4 @@ u64 mlx5_diag_engine_txn_read(struct mlx5_diag_engine *eng,
 		return txn->values[slot];
 	return mlx5_diag_engine_read(eng, slot);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_txn_read);

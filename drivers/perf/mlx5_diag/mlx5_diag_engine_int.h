@@ -2,9 +2,9 @@
 /*
  * The engine's own interface between its three files: the state machine
  * (mlx5_diag_engine.c), counting (mlx5_diag_engine_count.c) and sampling
- * sessions (mlx5_diag_engine_session.c). Not for the engine's users, which
- * see mlx5_diag_engine.h. Every function here is called with the engine's
- * lock held.
+ * sessions (mlx5_diag_engine_session.c), also included by the KUnit suites;
+ * the engine's users see mlx5_diag_engine.h only. The functions between the
+ * three files are called with the engine's lock held.
  */
 #ifndef _MLX5_DIAG_ENGINE_INT_H
 #define _MLX5_DIAG_ENGINE_INT_H
@@ -54,5 +54,26 @@ int mlx5_diag_engine_poll_samples(struct mlx5_diag_engine *eng);
 int mlx5_diag_engine_session_ride(struct mlx5_diag_engine *eng, u64 id,
 				  const struct mlx5_diag_catalog_entry *e,
 				  unsigned int *slot, const char **why);
+
+/* What the planner turns into a firmware configuration. */
+struct mlx5_diag_engine_plan {
+	const struct mlx5_diag_caps *caps;
+	const u64 *count_ids;		/* the union of counted ids */
+	unsigned int nr_count;
+	/* a sampling session's configuration, or NULL */
+	const struct mlx5_diag_fw_params *session;
+	unsigned int refresh_ms;	/* counting poll period */
+};
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* Static but for KUnit (VISIBLE_IF_KUNIT). */
+int mlx5_diag_engine_plan(const struct mlx5_diag_engine_plan *in,
+			  struct mlx5_diag_fw_params *p, const char **why);
+void mlx5_diag_engine_poll(struct mlx5_diag_engine *eng);
+void mlx5_diag_engine_snapshot(struct mlx5_diag_engine *eng, u64 *values);
+unsigned int mlx5_diag_engine_session_due(u64 last, u64 now, bool rtc,
+					  u8 log_period, u32 freq_khz,
+					  unsigned int batch);
+#endif
 
 #endif /* _MLX5_DIAG_ENGINE_INT_H */

@@ -12,6 +12,7 @@
 #include <linux/sched/clock.h>
 #include <linux/time64.h>
 
+#include "mlx5_diag_compat.h"
 #include "mlx5_diag_engine_int.h"
 
 /*
@@ -128,6 +129,7 @@ int mlx5_diag_engine_session_claim(struct mlx5_diag_engine *eng, bool force,
 				    eng->fw->name, why);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_claim);
 
 /**
  * mlx5_diag_engine_session_add() - one more data ID for the claimed session
@@ -191,6 +193,7 @@ out:
 				    eng->fw->name, id, why);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_add);
 
 /**
  * mlx5_diag_engine_session_put() - a session event goes away
@@ -226,6 +229,7 @@ void mlx5_diag_engine_session_put(struct mlx5_diag_engine *eng,
 	}
 	mutex_unlock(&eng->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_put);
 
 /**
  * mlx5_diag_engine_session_max_period_ns() - the longest period in ns
@@ -241,6 +245,7 @@ u64 mlx5_diag_engine_session_max_period_ns(const struct mlx5_diag_caps *caps)
 	return mul_u64_u32_div(1ULL << mlx5_diag_fw_max_log_period(caps),
 			       NSEC_PER_MSEC, caps->freq_khz);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_max_period_ns);
 
 /**
  * mlx5_diag_engine_session_log_period() - a period in ns as the device's
@@ -268,6 +273,7 @@ u8 mlx5_diag_engine_session_log_period(const struct mlx5_diag_caps *caps,
 		l++;
 	return clamp_t(unsigned int, l, caps->log_min_sample_period, max);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_log_period);
 
 /**
  * mlx5_diag_engine_session_program() - start (or restart) the session
@@ -357,6 +363,7 @@ out:
 				    eng->fw->name, why, ret);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_program);
 
 /**
  * mlx5_diag_engine_session_period() - change a running session's period
@@ -394,6 +401,7 @@ out:
 	mutex_unlock(&eng->lock);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_period);
 
 /*
  * The timestamp of entry @i of the decoded sample, extended to 64 bits
@@ -478,9 +486,9 @@ static bool mlx5_diag_engine_rtc_ns(u64 rtc, u64 *ns)
  *
  * Return: 1 to @batch samples.
  */
-unsigned int mlx5_diag_engine_session_due(u64 last, u64 now, bool rtc,
-					  u8 log_period, u32 freq_khz,
-					  unsigned int batch)
+VISIBLE_IF_KUNIT unsigned int
+mlx5_diag_engine_session_due(u64 last, u64 now, bool rtc, u8 log_period,
+			     u32 freq_khz, unsigned int batch)
 {
 	u64 clocks;
 
@@ -497,6 +505,7 @@ unsigned int mlx5_diag_engine_session_due(u64 last, u64 now, bool rtc,
 	clocks = min_t(u64, clocks >> log_period, batch);
 	return min_t(u64, clocks + MLX5_DIAG_DRAIN_SLACK, batch);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_due);
 
 static u64 mlx5_diag_engine_host_ns(void *arg)
 {
@@ -552,6 +561,7 @@ u64 mlx5_diag_engine_session_interval(u64 cur, u64 min_ns, u64 max_ns,
 		cur = cur > max_ns / 2 ? max_ns : cur * 2;
 	return clamp(cur, min_ns, max_ns);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_interval);
 
 /**
  * mlx5_diag_engine_session_drain() - fetch the session's new samples
@@ -659,6 +669,7 @@ out:
 	mutex_unlock(&eng->lock);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_drain);
 
 /**
  * mlx5_diag_engine_session_owned() - does the firmware still run our session?
@@ -689,6 +700,7 @@ out:
 	mutex_unlock(&eng->lock);
 	return owned;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_owned);
 
 /**
  * mlx5_diag_engine_session_release() - the session leader goes away
@@ -728,3 +740,4 @@ void mlx5_diag_engine_session_release(struct mlx5_diag_engine *eng)
 out:
 	mutex_unlock(&eng->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_release);

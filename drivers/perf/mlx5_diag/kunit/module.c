@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The driver's KUnit module: its suites reach the driver's code in
+ * mlx5_diag.ko through the symbols exported for KUnit
+ * (EXPORT_SYMBOL_IF_KUNIT), so mlx5_diag.ko is loaded first.
+ */
+#include <linux/module.h>
+
+MODULE_DESCRIPTION("KUnit tests of the mlx5_diag PMU driver");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
