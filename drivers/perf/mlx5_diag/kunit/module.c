@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The driver's KUnit module: its suites reach the driver's code in
- * mlx5_diag.ko through the symbols exported for KUnit
- * (EXPORT_SYMBOL_IF_KUNIT), so mlx5_diag.ko is loaded first.
+ * mlx5_diag.ko and the emulator's firmware core in mlx5_diag_sim.ko through
+ * the symbols they export for KUnit (EXPORT_SYMBOL_IF_KUNIT), so both are
+ * loaded first.
  */
 #include <linux/module.h>
 
