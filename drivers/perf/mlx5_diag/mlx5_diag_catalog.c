@@ -9,6 +9,7 @@
 #include <linux/errno.h>
 #include <linux/kernel.h>
 
+#include "mlx5_diag_compat.h"
 #include "mlx5_diag_catalog.h"
 #include "mlx5_diag_fields.h"
 
@@ -89,8 +90,10 @@ const struct mlx5_diag_catalog_entry mlx5_diag_catalog[] = {
 	FWCNT(0x2c03, "fw_line_tx_port2", NULL, NULL),
 	FWCNT(0x2c04, "fw_line_tx_loopback", NULL, NULL),
 };
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_catalog);
 
 const unsigned int mlx5_diag_catalog_size = ARRAY_SIZE(mlx5_diag_catalog);
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_catalog_size);
 
 /* The catalog entry naming @id: a data ID, or a fw counter (bits 63:16 zero). */
 const struct mlx5_diag_catalog_entry *mlx5_diag_catalog_find(u64 id)
@@ -109,6 +112,7 @@ const struct mlx5_diag_catalog_entry *mlx5_diag_catalog_find(u64 id)
 	}
 	return NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_catalog_find);
 
 /* The catalog key of an entry: its kind in place, or the fw counter id. */
 u64 mlx5_diag_catalog_key(const struct mlx5_diag_catalog_entry *e)
@@ -226,6 +230,7 @@ int mlx5_diag_catalog_check_instance(const struct mlx5_diag_catalog_entry *e,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_catalog_check_instance);
 
 /* The sysfs events/ string for @e, with the fields perf must ask for. */
 int mlx5_diag_catalog_event_string(const struct mlx5_diag_catalog_entry *e,
@@ -246,3 +251,4 @@ int mlx5_diag_catalog_event_string(const struct mlx5_diag_catalog_entry *e,
 	}
 	return n + scnprintf(buf + n, len - n, "\n");
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_catalog_event_string);

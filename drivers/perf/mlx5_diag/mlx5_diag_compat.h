@@ -8,6 +8,15 @@
 
 #include <linux/perf_event.h>
 
+/*
+ * What the KUnit suites reach, VISIBLE_IF_KUNIT and EXPORT_SYMBOL_IF_KUNIT,
+ * come from <kunit/visibility.h> (Linux 6.2); before it the Makefile
+ * defines both as for a kernel without KUnit: static, nothing exported.
+ */
+#ifndef VISIBLE_IF_KUNIT
+#include <kunit/visibility.h>
+#endif
+
 /* perf_event_attr.config3 came with attr size 8 (Linux 6.3). */
 static inline u64 mlx5_diag_attr_config3(const struct perf_event_attr *attr)
 {

@@ -3,6 +3,7 @@
  * Counting arithmetic: how raw firmware values fold into the 64-bit running
  * counts perf reads. Pure functions, tested by KUnit.
  */
+#include "mlx5_diag_compat.h"
 #include "mlx5_diag_count.h"
 
 /*
@@ -40,3 +41,4 @@ enum mlx5_diag_fold mlx5_diag_count_fold(struct mlx5_diag_count_state *s,
 	s->last = raw;
 	return MLX5_DIAG_FOLD_ADDED;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_count_fold);

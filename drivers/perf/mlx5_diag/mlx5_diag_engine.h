@@ -2,9 +2,11 @@
 /*
  * The diagnostic engine of one device: the only code that issues
  * SET_DIAGNOSTIC_PARAMS. A state machine (OFF, COUNT, RELEASING, FOREIGN,
- * GONE; see Documentation/driver-api/mlx5-diag-firmware.rst, part 4) over
- * the counted data IDs, and the poller that folds firmware samples into the
- * 64-bit counts perf reads.
+ * GONE, SESSION; see Documentation/driver-api/mlx5-diag-firmware.rst, part
+ * 4) over the counted data IDs (mlx5_diag_engine.c), the poller that folds
+ * firmware samples into the 64-bit counts perf reads
+ * (mlx5_diag_engine_count.c), and sampling sessions
+ * (mlx5_diag_engine_session.c).
  */
 #ifndef _MLX5_DIAG_ENGINE_H
 #define _MLX5_DIAG_ENGINE_H
@@ -45,16 +47,6 @@ struct mlx5_diag_engine_stats {
 	u64 set_failures;
 	u64 disable_retries;
 	u64 foreign_configs;	/* a QUERY after our SET reported another */
-};
-
-/* What the planner turns into a firmware configuration. */
-struct mlx5_diag_engine_plan {
-	const struct mlx5_diag_caps *caps;
-	const u64 *count_ids;		/* the union of counted ids */
-	unsigned int nr_count;
-	/* a sampling session's configuration, or NULL */
-	const struct mlx5_diag_fw_params *session;
-	unsigned int refresh_ms;	/* counting poll period */
 };
 
 /* A session's options, as its leader asked for them. */
@@ -136,8 +128,6 @@ struct mlx5_diag_engine {
 	struct mlx5_diag_engine_stats stats;
 };
 
-int mlx5_diag_engine_plan(const struct mlx5_diag_engine_plan *in,
-			  struct mlx5_diag_fw_params *p, const char **why);
 const char *mlx5_diag_engine_state_name(enum mlx5_diag_engine_state state);
 unsigned int mlx5_diag_engine_refresh_ms(void);
 unsigned int mlx5_diag_engine_check_polls(void);
@@ -151,9 +141,7 @@ int mlx5_diag_engine_count_get(struct mlx5_diag_engine *eng, u64 id,
 void mlx5_diag_engine_count_put(struct mlx5_diag_engine *eng, unsigned int slot,
 				bool unscheduled_taker);
 void mlx5_diag_engine_scheduled(struct mlx5_diag_engine *eng);
-void mlx5_diag_engine_poll(struct mlx5_diag_engine *eng);
 u64 mlx5_diag_engine_read(struct mlx5_diag_engine *eng, unsigned int slot);
-void mlx5_diag_engine_snapshot(struct mlx5_diag_engine *eng, u64 *values);
 
 /*
  * A group read transaction of one engine on one CPU (the PMU keeps one per
@@ -190,9 +178,6 @@ int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 				    u8 log_sample_period, u8 *actual);
 int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 				   struct mlx5_diag_drain *d);
-unsigned int mlx5_diag_engine_session_due(u64 last, u64 now, bool rtc,
-					  u8 log_period, u32 freq_khz,
-					  unsigned int batch);
 u64 mlx5_diag_engine_session_interval(u64 cur, u64 min_ns, u64 max_ns,
 				      u64 fetched, unsigned int nslots);
 bool mlx5_diag_engine_session_owned(struct mlx5_diag_engine *eng);

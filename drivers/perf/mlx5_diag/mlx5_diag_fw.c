@@ -10,6 +10,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "mlx5_diag_compat.h"
 #include "mlx5_diag_fields.h"
 #include "mlx5_diag_fw.h"
 #include "mlx5_diag_ifc.h"
@@ -48,26 +49,29 @@ static int mlx5_diag_fw_status_index(u8 status)
 }
 
 /* The errno mlx5_core's cmd_status_to_err() gives a firmware status. */
-int mlx5_diag_fw_status_to_errno(u8 status)
+VISIBLE_IF_KUNIT int mlx5_diag_fw_status_to_errno(u8 status)
 {
 	int i = mlx5_diag_fw_status_index(status);
 
 	return i < 0 ? -EIO : mlx5_diag_fw_statuses[i].err;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_status_to_errno);
 
-const char *mlx5_diag_fw_status_name(u8 status)
+VISIBLE_IF_KUNIT const char *mlx5_diag_fw_status_name(u8 status)
 {
 	int i = mlx5_diag_fw_status_index(status);
 
 	return i < 0 ? "UNKNOWN" : mlx5_diag_fw_statuses[i].name;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_status_name);
 
-u8 mlx5_diag_fw_out_status(const void *out, u32 *syndrome)
+VISIBLE_IF_KUNIT u8 mlx5_diag_fw_out_status(const void *out, u32 *syndrome)
 {
 	if (syndrome)
 		*syndrome = MLX5_DIAG_GET(cmd_out, out, syndrome);
 	return MLX5_DIAG_GET(cmd_out, out, status);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_out_status);
 
 static void mlx5_diag_fw_cmd_hdr(void *in, u16 opcode, u16 op_mod)
 {
@@ -79,13 +83,14 @@ static void mlx5_diag_fw_cmd_hdr(void *in, u16 opcode, u16 op_mod)
 
 #define MLX5_DIAG_CAP_OFF	MLX5_DIAG_BYTES(query_hca_cap_out)
 
-size_t mlx5_diag_fw_query_cap_in(void *in, u16 cap_type)
+VISIBLE_IF_KUNIT size_t mlx5_diag_fw_query_cap_in(void *in, u16 cap_type)
 {
 	memset(in, 0, MLX5_DIAG_BYTES(cmd_in));
 	mlx5_diag_fw_cmd_hdr(in, MLX5_DIAG_CMD_OP_QUERY_HCA_CAP,
 			     MLX5_DIAG_CAP_OP_MOD(cap_type));
 	return MLX5_DIAG_BYTES(cmd_in);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_query_cap_in);
 
 /*
  * QUERY_HCA_CAP outboxes are at least the whole capability union, as
@@ -97,19 +102,23 @@ static size_t mlx5_diag_fw_cap_outlen(size_t cap_bytes)
 					 MLX5_DIAG_HCA_CAP_UNION_BYTES);
 }
 
-size_t mlx5_diag_fw_general_cap_outlen(void)
+VISIBLE_IF_KUNIT size_t mlx5_diag_fw_general_cap_outlen(void)
 {
 	return mlx5_diag_fw_cap_outlen(MLX5_DIAG_BYTES(general_cap));
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_general_cap_outlen);
 
-size_t mlx5_diag_fw_debug_cap_outlen(const struct mlx5_diag_fw_dialect *d,
-				     u16 num_entries)
+VISIBLE_IF_KUNIT size_t
+mlx5_diag_fw_debug_cap_outlen(const struct mlx5_diag_fw_dialect *d,
+			      u16 num_entries)
 {
 	return mlx5_diag_fw_cap_outlen(MLX5_DIAG_BYTES(debug_cap) +
 				       (size_t)num_entries * d->cap_entry_bits / 8);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_debug_cap_outlen);
 
-int mlx5_diag_fw_parse_general_cap(const void *out, struct mlx5_diag_caps *caps)
+VISIBLE_IF_KUNIT int mlx5_diag_fw_parse_general_cap(const void *out,
+						    struct mlx5_diag_caps *caps)
 {
 	const void *cap = out + MLX5_DIAG_CAP_OFF;
 	u32 mhz;
@@ -127,9 +136,10 @@ int mlx5_diag_fw_parse_general_cap(const void *out, struct mlx5_diag_caps *caps)
 		return -EINVAL;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_parse_general_cap);
 
 /* The DEBUG capability's scalar fields; returns the dialect they announce. */
-const struct mlx5_diag_fw_dialect *
+VISIBLE_IF_KUNIT const struct mlx5_diag_fw_dialect *
 mlx5_diag_fw_parse_debug_cap(const void *out, struct mlx5_diag_caps *caps)
 {
 	const void *cap = out + MLX5_DIAG_CAP_OFF;
@@ -157,9 +167,11 @@ mlx5_diag_fw_parse_debug_cap(const void *out, struct mlx5_diag_caps *caps)
 	caps->max_ids = caps->num_entries;
 	return &mlx5_diag_fw_public16;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_parse_debug_cap);
 
-int mlx5_diag_fw_parse_cap_entries(const struct mlx5_diag_fw_dialect *d,
-				   const void *out, struct mlx5_diag_caps *caps)
+VISIBLE_IF_KUNIT int
+mlx5_diag_fw_parse_cap_entries(const struct mlx5_diag_fw_dialect *d,
+			       const void *out, struct mlx5_diag_caps *caps)
 {
 	const void *list = out + MLX5_DIAG_CAP_OFF + MLX5_DIAG_BYTES(debug_cap);
 	unsigned int i;
@@ -173,12 +185,14 @@ int mlx5_diag_fw_parse_cap_entries(const struct mlx5_diag_fw_dialect *d,
 				 &caps->entries[i]);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_parse_cap_entries);
 
 void mlx5_diag_fw_free_caps(struct mlx5_diag_caps *caps)
 {
 	kfree(caps->entries);
 	caps->entries = NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_free_caps);
 
 /**
  * mlx5_diag_fw_max_log_period() - the longest sample period served
@@ -202,6 +216,7 @@ u8 mlx5_diag_fw_max_log_period(const struct mlx5_diag_caps *caps)
 	return min_t(unsigned int, MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD,
 		     d->timestamp_bits - 2);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_max_log_period);
 
 /* Would a device with @b publish the same PMU (events, formats, caps) as @a? */
 bool mlx5_diag_fw_caps_equal(const struct mlx5_diag_caps *a,
@@ -247,13 +262,16 @@ mlx5_diag_fw_cap_lookup(const struct mlx5_diag_caps *caps, u64 id)
 	(MLX5_DIAG_CTX_OFF + MLX5_DIAG_BYTES(diagnostic_params_context))
 
 /* Bytes of a SET input or QUERY output holding @num_ids ids. */
-size_t mlx5_diag_fw_params_len(const struct mlx5_diag_fw_dialect *d, u16 num_ids)
+VISIBLE_IF_KUNIT size_t
+mlx5_diag_fw_params_len(const struct mlx5_diag_fw_dialect *d, u16 num_ids)
 {
 	return MLX5_DIAG_CTX_IDS_OFF + (size_t)num_ids * d->param_id_bits / 8;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_params_len);
 
-size_t mlx5_diag_fw_set_params_in(const struct mlx5_diag_fw_dialect *d, void *in,
-				  const struct mlx5_diag_fw_params *p)
+VISIBLE_IF_KUNIT size_t
+mlx5_diag_fw_set_params_in(const struct mlx5_diag_fw_dialect *d, void *in,
+			   const struct mlx5_diag_fw_params *p)
 {
 	size_t len = mlx5_diag_fw_params_len(d, p->num_ids);
 	void *ctx = in + MLX5_DIAG_CTX_OFF;
@@ -282,26 +300,31 @@ size_t mlx5_diag_fw_set_params_in(const struct mlx5_diag_fw_dialect *d, void *in
 				i * d->param_id_bits / 8, p->ids[i]);
 	return len;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_set_params_in);
 
 /* MODEL: which data ID a refused SET named, and why (part 2). */
-void mlx5_diag_fw_set_params_bad_id(const void *out, u16 *index, u8 *reason)
+VISIBLE_IF_KUNIT void mlx5_diag_fw_set_params_bad_id(const void *out,
+						     u16 *index, u8 *reason)
 {
 	*index = MLX5_DIAG_GET(set_diagnostic_params_out, out, bad_data_id_index);
 	*reason = MLX5_DIAG_GET(set_diagnostic_params_out, out,
 				bad_data_id_reason);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_set_params_bad_id);
 
-size_t mlx5_diag_fw_query_params_in(void *in)
+VISIBLE_IF_KUNIT size_t mlx5_diag_fw_query_params_in(void *in)
 {
 	memset(in, 0, MLX5_DIAG_BYTES(cmd_in));
 	mlx5_diag_fw_cmd_hdr(in, MLX5_DIAG_CMD_OP_QUERY_DIAGNOSTIC_PARAMS, 0);
 	return MLX5_DIAG_BYTES(cmd_in);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_query_params_in);
 
 /* Decode a QUERY_DIAGNOSTIC_PARAMS answer; @p->ids holds @max_ids. */
-int mlx5_diag_fw_query_params_out(const struct mlx5_diag_fw_dialect *d,
-				  const void *out, size_t outlen,
-				  struct mlx5_diag_fw_params *p, u16 max_ids)
+VISIBLE_IF_KUNIT int
+mlx5_diag_fw_query_params_out(const struct mlx5_diag_fw_dialect *d,
+			      const void *out, size_t outlen,
+			      struct mlx5_diag_fw_params *p, u16 max_ids)
 {
 	const void *ctx = out + MLX5_DIAG_CTX_OFF;
 	unsigned int i;
@@ -330,6 +353,7 @@ int mlx5_diag_fw_query_params_out(const struct mlx5_diag_fw_dialect *d,
 					    i * d->param_id_bits / 8);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_query_params_out);
 
 /* The same configuration but for the period: mode, geometry, ids in order. */
 bool mlx5_diag_fw_params_equal_but_period(const struct mlx5_diag_fw_params *a,
@@ -365,6 +389,7 @@ size_t mlx5_diag_fw_query_counters_in(void *in, u16 num_samples, u16 index)
 	MLX5_DIAG_SET(query_diagnostic_counters_in, in, sample_index, index);
 	return len;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_query_counters_in);
 
 /* Bytes of an outbox holding @num_entries sample entries. */
 size_t mlx5_diag_fw_query_counters_outlen(const struct mlx5_diag_fw_dialect *d,
@@ -373,6 +398,7 @@ size_t mlx5_diag_fw_query_counters_outlen(const struct mlx5_diag_fw_dialect *d,
 	return MLX5_DIAG_SAMPLES_OFF +
 	       (size_t)num_entries * d->sample_entry_bits / 8;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_query_counters_outlen);
 
 void mlx5_diag_fw_query_counters_entry(const struct mlx5_diag_fw_dialect *d,
 				       const void *out, unsigned int n,
@@ -381,6 +407,7 @@ void mlx5_diag_fw_query_counters_entry(const struct mlx5_diag_fw_dialect *d,
 	d->sample_entry_get(out + MLX5_DIAG_SAMPLES_OFF +
 			    (size_t)n * d->sample_entry_bits / 8, e);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_query_counters_entry);
 
 /* ---- running commands on a device ---- */
 
@@ -406,6 +433,7 @@ void mlx5_diag_fw_init(struct mlx5_diag_fw *fw, const char *name,
 	fw->aux = aux;
 	init_rwsem(&fw->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_init);
 
 /* The provider's device (again): commands reach it from now on. */
 void mlx5_diag_fw_attach(struct mlx5_diag_fw *fw, struct mlx5_diag_aux_dev *aux)
@@ -556,6 +584,7 @@ out:
 	kvfree(out);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_query_caps);
 
 int mlx5_diag_fw_set_params(struct mlx5_diag_fw *fw,
 			    const struct mlx5_diag_fw_params *p)
@@ -602,3 +631,4 @@ int mlx5_diag_fw_query_params(struct mlx5_diag_fw *fw,
 	kfree(out);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_query_params);

@@ -93,10 +93,30 @@ struct mlx5_diag_fw_dialect {
 extern const struct mlx5_diag_fw_dialect mlx5_diag_fw_public16;
 extern const struct mlx5_diag_fw_dialect mlx5_diag_fw_model64;
 
-int mlx5_diag_fw_status_to_errno(u8 status);
-const char *mlx5_diag_fw_status_name(u8 status);
+void mlx5_diag_fw_free_caps(struct mlx5_diag_caps *caps);
+u8 mlx5_diag_fw_max_log_period(const struct mlx5_diag_caps *caps);
+bool mlx5_diag_fw_caps_equal(const struct mlx5_diag_caps *a,
+			     const struct mlx5_diag_caps *b);
+const struct mlx5_diag_cap_entry *
+mlx5_diag_fw_cap_lookup(const struct mlx5_diag_caps *caps, u64 id);
+bool mlx5_diag_fw_params_equal_but_period(const struct mlx5_diag_fw_params *a,
+					  const struct mlx5_diag_fw_params *b);
+bool mlx5_diag_fw_params_equal(const struct mlx5_diag_fw_params *a,
+			       const struct mlx5_diag_fw_params *b);
 
 /* Pure encoders and decoders (KUnit-tested). Lengths are in bytes. */
+size_t mlx5_diag_fw_query_counters_in(void *in, u16 num_samples, u16 index);
+size_t mlx5_diag_fw_query_counters_outlen(const struct mlx5_diag_fw_dialect *d,
+					  unsigned int num_entries);
+void mlx5_diag_fw_query_counters_entry(const struct mlx5_diag_fw_dialect *d,
+				       const void *out, unsigned int n,
+				       struct mlx5_diag_fw_entry *e);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* Static but for KUnit (VISIBLE_IF_KUNIT): the command layer's own. */
+int mlx5_diag_fw_status_to_errno(u8 status);
+const char *mlx5_diag_fw_status_name(u8 status);
+u8 mlx5_diag_fw_out_status(const void *out, u32 *syndrome);
 size_t mlx5_diag_fw_query_cap_in(void *in, u16 cap_type);
 size_t mlx5_diag_fw_general_cap_outlen(void);
 size_t mlx5_diag_fw_debug_cap_outlen(const struct mlx5_diag_fw_dialect *d,
@@ -106,12 +126,6 @@ const struct mlx5_diag_fw_dialect *
 mlx5_diag_fw_parse_debug_cap(const void *out, struct mlx5_diag_caps *caps);
 int mlx5_diag_fw_parse_cap_entries(const struct mlx5_diag_fw_dialect *d,
 				   const void *out, struct mlx5_diag_caps *caps);
-void mlx5_diag_fw_free_caps(struct mlx5_diag_caps *caps);
-u8 mlx5_diag_fw_max_log_period(const struct mlx5_diag_caps *caps);
-bool mlx5_diag_fw_caps_equal(const struct mlx5_diag_caps *a,
-			     const struct mlx5_diag_caps *b);
-const struct mlx5_diag_cap_entry *
-mlx5_diag_fw_cap_lookup(const struct mlx5_diag_caps *caps, u64 id);
 size_t mlx5_diag_fw_params_len(const struct mlx5_diag_fw_dialect *d, u16 num_ids);
 size_t mlx5_diag_fw_set_params_in(const struct mlx5_diag_fw_dialect *d, void *in,
 				  const struct mlx5_diag_fw_params *p);
@@ -120,17 +134,7 @@ size_t mlx5_diag_fw_query_params_in(void *in);
 int mlx5_diag_fw_query_params_out(const struct mlx5_diag_fw_dialect *d,
 				  const void *out, size_t outlen,
 				  struct mlx5_diag_fw_params *p, u16 max_ids);
-bool mlx5_diag_fw_params_equal_but_period(const struct mlx5_diag_fw_params *a,
-					  const struct mlx5_diag_fw_params *b);
-bool mlx5_diag_fw_params_equal(const struct mlx5_diag_fw_params *a,
-			       const struct mlx5_diag_fw_params *b);
-size_t mlx5_diag_fw_query_counters_in(void *in, u16 num_samples, u16 index);
-size_t mlx5_diag_fw_query_counters_outlen(const struct mlx5_diag_fw_dialect *d,
-					  unsigned int num_entries);
-void mlx5_diag_fw_query_counters_entry(const struct mlx5_diag_fw_dialect *d,
-				       const void *out, unsigned int n,
-				       struct mlx5_diag_fw_entry *e);
-u8 mlx5_diag_fw_out_status(const void *out, u32 *syndrome);
+#endif
 
 /* Extend a wrapping @bits-wide hardware value to 64 bits, given the last one. */
 static inline u64 mlx5_diag_extend(u64 last, u64 raw, unsigned int bits)

@@ -6,6 +6,7 @@
  * Documentation/driver-api/mlx5-diag-firmware.rst part 2, and the only one
  * to replace when the real layout is known.
  */
+#include "mlx5_diag_compat.h"
 #include "mlx5_diag_fields.h"
 #include "mlx5_diag_fw.h"
 #include "mlx5_diag_ifc.h"
@@ -50,3 +51,4 @@ const struct mlx5_diag_fw_dialect mlx5_diag_fw_model64 = {
 	.param_id_get = mlx5_diag_model64_param_id_get,
 	.sample_entry_get = mlx5_diag_model64_sample_entry_get,
 };
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_model64);

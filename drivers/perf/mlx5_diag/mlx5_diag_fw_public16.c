@@ -4,6 +4,7 @@
  * layouts of the PRM (as mstflint's icmd_hca_layouts.h and mlx5ctl give
  * them), where an id is a 16-bit firmware counter id.
  */
+#include "mlx5_diag_compat.h"
 #include "mlx5_diag_fw.h"
 #include "mlx5_diag_ifc.h"
 
@@ -46,3 +47,4 @@ const struct mlx5_diag_fw_dialect mlx5_diag_fw_public16 = {
 	.param_id_get = mlx5_diag_public16_param_id_get,
 	.sample_entry_get = mlx5_diag_public16_sample_entry_get,
 };
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_public16);

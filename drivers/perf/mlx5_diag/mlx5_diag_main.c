@@ -12,7 +12,6 @@
 
 #include "mlx5_diag_dev.h"
 #include "mlx5_diag_pmu.h"
-#include "mlx5_diag_session.h"
 
 static DEFINE_IDA(mlx5_diag_ida);
 /* Every device's PMU, attached or kept after removal; under the mutex. */
@@ -189,7 +188,7 @@ static void mlx5_diag_remove(struct auxiliary_device *adev)
 	struct mlx5_diag_dev *dd = auxiliary_get_drvdata(adev);
 	bool keep;
 
-	mlx5_diag_session_detach(dd);
+	mlx5_diag_pmu_detach(dd);
 	mlx5_diag_engine_detach(&dd->engine);
 	mutex_lock(&mlx5_diag_devs_lock);
 	dd->attached = false;

@@ -55,7 +55,8 @@ enum mlx5_diag_event_role {
 	MLX5_DIAG_ROLE_MEMBER,
 };
 
-struct mlx5_diag_session *mlx5_diag_event_session(struct perf_event *event)
+static struct mlx5_diag_session *
+mlx5_diag_event_session(struct perf_event *event)
 {
 	struct mlx5_diag_event *pe = event->pmu_private;
 
@@ -257,6 +258,19 @@ static int mlx5_diag_leader_options(struct mlx5_diag_dev *dd,
 	return 0;
 }
 
+/*
+ * The device's session goes with its leader. Under the session lock
+ * throughout: a removal or CPU hotplug of the device waits for it.
+ */
+static void mlx5_diag_pmu_session_destroy(struct mlx5_diag_dev *dd,
+					  struct mlx5_diag_session *s)
+{
+	mutex_lock(&dd->session_lock);
+	mlx5_diag_session_destroy(s);
+	dd->session = NULL;
+	mutex_unlock(&dd->session_lock);
+}
+
 static void mlx5_diag_event_destroy(struct perf_event *event)
 {
 	struct mlx5_diag_dev *dd = to_mlx5_diag_dev(event->pmu);
@@ -265,7 +279,7 @@ static void mlx5_diag_event_destroy(struct perf_event *event)
 	if (pe->deferred)
 		cancel_work_sync(&pe->get_work);
 	if (pe->session)
-		mlx5_diag_session_destroy(pe->session);
+		mlx5_diag_pmu_session_destroy(dd, pe->session);
 	if (pe->in_session)
 		mlx5_diag_engine_session_put(&dd->engine, pe->slot);
 	else if (pe->counting)
@@ -352,9 +366,14 @@ static int mlx5_diag_event_init(struct perf_event *event)
 		goto done;
 	}
 	if (role == MLX5_DIAG_ROLE_LEADER) {
-		ret = mlx5_diag_session_create(dd, event, &req, &pe->session);
+		ret = mlx5_diag_session_create(&dd->engine, dd->name,
+					       dd->identifier, event, &req,
+					       &pe->session);
 		if (ret)
 			goto err_free;
+		mutex_lock(&dd->session_lock);
+		dd->session = pe->session;
+		mutex_unlock(&dd->session_lock);
 	}
 	pe->in_session = role != MLX5_DIAG_ROLE_COUNT;
 	if (pe->in_session)
@@ -376,7 +395,7 @@ done:
 
 err_session:
 	if (pe->session)
-		mlx5_diag_session_destroy(pe->session);
+		mlx5_diag_pmu_session_destroy(dd, pe->session);
 err_free:
 	kfree(pe);
 	return ret;
@@ -473,6 +492,25 @@ static int mlx5_diag_check_period(struct perf_event *event, u64 value)
 	return 0;
 }
 
+/* The AUX area: a session leader's only (mlx5_diag_session_setup_aux()). */
+static void *mlx5_diag_setup_aux(struct perf_event *event, void **pages,
+				 int nr_pages, bool overwrite)
+{
+	struct mlx5_diag_session *s = mlx5_diag_event_session(event);
+
+	if (!s || event->group_leader != event) {
+		pr_info_ratelimited("%s: AUX area refused: only a sampling session's leader has one\n",
+				    event->pmu->name);
+		return NULL;
+	}
+	return mlx5_diag_session_setup_aux(s, pages, nr_pages, overwrite);
+}
+
+static void mlx5_diag_free_aux(void *aux)
+{
+	mlx5_diag_session_free_aux(aux);
+}
+
 /*
  * A group read (PERF_PMU_TXN_READ) reads every sibling from one snapshot of
  * the counts, so all of them belong to the same poll. Runs with interrupts
@@ -498,7 +536,28 @@ static void mlx5_diag_cancel_txn(struct pmu *pmu)
 	mlx5_diag_engine_txn_end(this_cpu_ptr(to_mlx5_diag_dev(pmu)->txn));
 }
 
-/* ---- CPU hotplug, registration ---- */
+/* ---- CPU hotplug, removal, registration ---- */
+
+/* CPU hotplug moves the PMU's events: see mlx5_diag_session_moving(). */
+static void mlx5_diag_pmu_session_moving(struct mlx5_diag_dev *dd, bool moving)
+{
+	mutex_lock(&dd->session_lock);
+	if (dd->session)
+		mlx5_diag_session_moving(dd->session, moving);
+	mutex_unlock(&dd->session_lock);
+}
+
+/*
+ * The device is going, while the transport still works: a session's last
+ * samples are fetched and its stream ends (mlx5_diag_session_detach()).
+ */
+void mlx5_diag_pmu_detach(struct mlx5_diag_dev *dd)
+{
+	mutex_lock(&dd->session_lock);
+	if (dd->session)
+		mlx5_diag_session_detach(dd->session);
+	mutex_unlock(&dd->session_lock);
+}
 
 static int mlx5_diag_cpu_online(unsigned int cpu, struct hlist_node *node)
 {
@@ -526,9 +585,9 @@ static int mlx5_diag_cpu_teardown(unsigned int cpu, struct hlist_node *node)
 	target = cpumask_any_but(cpu_online_mask, cpu);
 	/* a session's run goes on across the move (one run, no END) */
 	if (target < nr_cpu_ids) {
-		mlx5_diag_session_moving(dd, true);
+		mlx5_diag_pmu_session_moving(dd, true);
 		perf_pmu_migrate_context(&dd->pmu, cpu, target);
-		mlx5_diag_session_moving(dd, false);
+		mlx5_diag_pmu_session_moving(dd, false);
 	}
 	WRITE_ONCE(dd->cpu, target);
 	return 0;
@@ -570,8 +629,8 @@ int mlx5_diag_pmu_register(struct mlx5_diag_dev *dd)
 		.commit_txn = mlx5_diag_commit_txn,
 		.cancel_txn = mlx5_diag_cancel_txn,
 		.check_period = mlx5_diag_check_period,
-		.setup_aux = mlx5_diag_session_setup_aux,
-		.free_aux = mlx5_diag_session_free_aux,
+		.setup_aux = mlx5_diag_setup_aux,
+		.free_aux = mlx5_diag_free_aux,
 	};
 
 	/*

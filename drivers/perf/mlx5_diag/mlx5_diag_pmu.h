@@ -12,5 +12,6 @@ int mlx5_diag_pmu_init(void);
 void mlx5_diag_pmu_exit(void);
 int mlx5_diag_pmu_register(struct mlx5_diag_dev *dd);
 void mlx5_diag_pmu_unregister(struct mlx5_diag_dev *dd);
+void mlx5_diag_pmu_detach(struct mlx5_diag_dev *dd);
 
 #endif /* _MLX5_DIAG_PMU_H */

@@ -12,6 +12,7 @@
 #include <linux/string.h>
 #include <asm/byteorder.h>
 
+#include "mlx5_diag_compat.h"
 #include "mlx5_diag_record.h"
 
 static void mlx5_diag_rec_hdr(void *buf, u16 type, size_t size)
@@ -29,12 +30,14 @@ u64 mlx5_diag_rec_period_ns(u8 log_sample_period, u32 freq_khz)
 	return freq_khz ? mul_u64_u32_div(1ULL << log_sample_period, 1000000,
 					  freq_khz) : 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_rec_period_ns);
 
 size_t mlx5_diag_rec_session_size(unsigned int num_ids)
 {
 	return sizeof(struct mlx5_diag_rec_session) +
 	       num_ids * sizeof(struct mlx5_diag_rec_id);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_rec_session_size);
 
 size_t mlx5_diag_rec_put_session(void *buf,
 				 const struct mlx5_diag_rec_session_info *info,
@@ -68,6 +71,7 @@ size_t mlx5_diag_rec_put_session(void *buf,
 	}
 	return size;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_rec_put_session);
 
 size_t mlx5_diag_rec_sample_size(u8 out_format, unsigned int num_ids)
 {
@@ -81,6 +85,7 @@ size_t mlx5_diag_rec_sample_size(u8 out_format, unsigned int num_ids)
 		return sizeof(struct mlx5_diag_fmt12_hdr) + num_ids * 4;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_rec_sample_size);
 
 size_t mlx5_diag_rec_samples_size(u8 out_format, unsigned int num_ids,
 				  unsigned int nr)
@@ -89,6 +94,7 @@ size_t mlx5_diag_rec_samples_size(u8 out_format, unsigned int num_ids,
 		     nr * mlx5_diag_rec_sample_size(out_format, num_ids),
 		     MLX5_DIAG_REC_ALIGN);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_rec_samples_size);
 
 /*
  * @nr samples from @first_seq; entry i of sample k has timestamp
@@ -153,6 +159,7 @@ size_t mlx5_diag_rec_put_samples(void *buf, u8 out_format,
 	memset(p, 0, (void *)r + size - p);
 	return size;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_rec_put_samples);
 
 size_t mlx5_diag_rec_put_time(void *buf, u64 dev_time, u64 perf_time,
 			      u64 uncertainty_ns)
@@ -165,6 +172,7 @@ size_t mlx5_diag_rec_put_time(void *buf, u64 dev_time, u64 perf_time,
 	r->uncertainty_ns = cpu_to_le64(uncertainty_ns);
 	return sizeof(*r);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_rec_put_time);
 
 size_t mlx5_diag_rec_put_lost(void *buf, u64 first_seq, u64 count, u32 cause)
 {
@@ -177,6 +185,7 @@ size_t mlx5_diag_rec_put_lost(void *buf, u64 first_seq, u64 count, u32 cause)
 	r->reserved = 0;
 	return sizeof(*r);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_rec_put_lost);
 
 size_t mlx5_diag_rec_put_period(void *buf, u64 first_seq, u64 dev_time,
 				u64 requested_ns, u64 actual_ns, u8 log_period)
@@ -192,6 +201,7 @@ size_t mlx5_diag_rec_put_period(void *buf, u64 first_seq, u64 dev_time,
 	r->log_sample_period = log_period;
 	return sizeof(*r);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_rec_put_period);
 
 size_t mlx5_diag_rec_put_end(void *buf, u64 next_seq, u32 reason)
 {
@@ -203,8 +213,9 @@ size_t mlx5_diag_rec_put_end(void *buf, u64 next_seq, u32 reason)
 	r->reserved = 0;
 	return sizeof(*r);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_rec_put_end);
 
-size_t mlx5_diag_rec_put_sync(void *buf)
+VISIBLE_IF_KUNIT size_t mlx5_diag_rec_put_sync(void *buf)
 {
 	struct mlx5_diag_rec_sync *r = buf;
 
@@ -212,6 +223,7 @@ size_t mlx5_diag_rec_put_sync(void *buf)
 	r->magic = cpu_to_le64(MLX5_DIAG_SYNC_MAGIC);
 	return sizeof(*r);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_rec_put_sync);
 
 /*
  * Copy @len bytes into the ring of @ring_size bytes (a power of two) at the
@@ -234,6 +246,7 @@ void mlx5_diag_rec_ring_copy(void *ring, size_t ring_size, u64 head,
 	memcpy(ring + off, src, n);
 	memcpy(ring, src + n, len - n);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_rec_ring_copy);
 
 /* The SESSION, TIME, PERIOD and END records change what a chunk repeats. */
 void mlx5_diag_rec_chunk_track(struct mlx5_diag_chunk_state *st,
@@ -275,6 +288,7 @@ void mlx5_diag_rec_chunk_track(struct mlx5_diag_chunk_state *st,
 		break;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_rec_chunk_track);
 
 /*
  * The largest chunk a session of @num_ids data IDs in @out_format needs:
@@ -290,6 +304,7 @@ size_t mlx5_diag_rec_chunk_min(u8 out_format, unsigned int num_ids)
 	       max(mlx5_diag_rec_samples_size(out_format, num_ids, 1),
 		   sizeof(struct mlx5_diag_rec_period));
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_rec_chunk_min);
 
 struct mlx5_diag_ring_out {
 	void *ring;
@@ -415,3 +430,4 @@ u64 mlx5_diag_rec_put_chunks(struct mlx5_diag_chunk_state *st,
 	}
 	return o.head;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_rec_put_chunks);

@@ -38,11 +38,15 @@ size_t mlx5_diag_rec_put_lost(void *buf, u64 first_seq, u64 count, u32 cause);
 size_t mlx5_diag_rec_put_period(void *buf, u64 first_seq, u64 dev_time,
 				u64 requested_ns, u64 actual_ns, u8 log_period);
 size_t mlx5_diag_rec_put_end(void *buf, u64 next_seq, u32 reason);
-size_t mlx5_diag_rec_put_sync(void *buf);
 u64 mlx5_diag_rec_period_ns(u8 log_sample_period, u32 freq_khz);
 
 void mlx5_diag_rec_ring_copy(void *ring, size_t ring_size, u64 head,
 			     const void *src, size_t len);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* Static but for KUnit (VISIBLE_IF_KUNIT): part of every chunk. */
+size_t mlx5_diag_rec_put_sync(void *buf);
+#endif
 
 /**
  * struct mlx5_diag_chunk_state - what a chunk's header repeats

@@ -34,7 +34,6 @@
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 
-#include "mlx5_diag_dev.h"
 #include "mlx5_diag_record.h"
 #include "mlx5_diag_session.h"
 
@@ -73,7 +72,9 @@ struct mlx5_diag_aux_buf {
 };
 
 struct mlx5_diag_session {
-	struct mlx5_diag_dev *dd;
+	struct mlx5_diag_engine *eng;
+	const char *name;		/* the PMU's, in log lines */
+	const char *identifier;		/* the device's, in SESSION records */
 	struct perf_event *leader;
 	struct mlx5_diag_session_req req;
 	u64 applied_sample_period;	/* hw.sample_period taken into req */
@@ -155,7 +156,7 @@ static int mlx5_diag_session_clock(struct mlx5_diag_session *s,
 	int ret;
 
 	for (i = 0; i < MLX5_DIAG_CLOCK_READS; i++) {
-		ret = mlx5_diag_fw_read_clock(&s->dd->fw, s->req.opts.rtc, &t);
+		ret = mlx5_diag_fw_read_clock(s->eng->fw, s->req.opts.rtc, &t);
 		if (ret)
 			return ret;
 		if (!i || t.host_after - t.host_before <
@@ -432,7 +433,7 @@ static void mlx5_diag_session_put_time(struct mlx5_diag_session *s,
 	void *p = mlx5_diag_session_stage(s, sizeof(struct mlx5_diag_rec_time));
 	u64 span = r->host_after - r->host_before;
 	u64 tick = s->req.opts.rtc ? 1 :
-		   DIV_ROUND_UP(NSEC_PER_MSEC, s->dd->fw.caps.freq_khz);
+		   DIV_ROUND_UP(NSEC_PER_MSEC, s->eng->fw->caps.freq_khz);
 
 	if (p)
 		mlx5_diag_rec_put_time(p, r->device, r->host_before + span / 2,
@@ -446,7 +447,7 @@ static void mlx5_diag_session_put_time(struct mlx5_diag_session *s,
 static void mlx5_diag_session_plan_interval(struct mlx5_diag_session *s)
 {
 	u64 period = mlx5_diag_rec_period_ns(s->actual.log_sample_period,
-					     s->dd->fw.caps.freq_khz);
+					     s->eng->fw->caps.freq_khz);
 	u64 ns;
 
 	/*
@@ -466,7 +467,7 @@ static void mlx5_diag_session_plan_interval(struct mlx5_diag_session *s)
 /* Program a new run: SESSION and TIME records start it. */
 static void mlx5_diag_session_run(struct mlx5_diag_session *s)
 {
-	struct mlx5_diag_caps *caps = &s->dd->fw.caps;
+	struct mlx5_diag_caps *caps = &s->eng->fw->caps;
 	struct mlx5_diag_rec_session_info info;
 	struct mlx5_diag_clock_read before, r;
 	unsigned long flags;
@@ -480,7 +481,7 @@ static void mlx5_diag_session_run(struct mlx5_diag_session *s)
 						    READ_ONCE(s->req.period_ns));
 	ret = mlx5_diag_session_clock(s, &before);
 	if (!ret)
-		ret = mlx5_diag_engine_session_program(&s->dd->engine,
+		ret = mlx5_diag_engine_session_program(s->eng,
 						       &s->req.opts,
 						       before.device,
 						       &s->actual);
@@ -488,7 +489,7 @@ static void mlx5_diag_session_run(struct mlx5_diag_session *s)
 		ret = mlx5_diag_session_clock(s, &r);
 	if (ret) {
 		pr_warn_ratelimited("%s: sampling session not started (%d): no samples until it is enabled again\n",
-				    s->dd->name, ret);
+				    s->name, ret);
 		return;
 	}
 	for (i = 0; i < s->actual.num_ids; i++) {
@@ -511,13 +512,13 @@ static void mlx5_diag_session_run(struct mlx5_diag_session *s)
 		.ts_source = s->actual.rtc ? MLX5_DIAG_TS_RTC : MLX5_DIAG_TS_FRC,
 		.log_sample_period = s->actual.log_sample_period,
 		.log_num_of_samples = s->actual.log_num_of_samples,
-		.fw_sample_id_bits = s->dd->fw.dialect->sample_id_bits,
+		.fw_sample_id_bits = s->eng->fw->dialect->sample_id_bits,
 		.run = s->runs++,
 		.period_ns_requested = READ_ONCE(s->req.period_ns),
 		.period_ns_actual =
 			mlx5_diag_rec_period_ns(s->actual.log_sample_period,
 						caps->freq_khz),
-		.identifier = s->dd->identifier,
+		.identifier = s->identifier,
 	};
 	raw_spin_lock_irqsave(&s->stage_lock, flags);
 	p = mlx5_diag_session_stage(s, mlx5_diag_rec_session_size(s->actual.num_ids));
@@ -531,7 +532,7 @@ static void mlx5_diag_session_run(struct mlx5_diag_session *s)
 	raw_spin_unlock_irqrestore(&s->stage_lock, flags);
 	if (!p)
 		pr_warn_ratelimited("%s: no room for the session's first records: the AUX area is not read\n",
-				    s->dd->name);
+				    s->name);
 }
 
 /*
@@ -581,14 +582,14 @@ static void mlx5_diag_session_drain(struct mlx5_diag_session *s, bool last)
 	d->lost_count = 0;
 	if (!room && !last)
 		return;
-	ret = mlx5_diag_engine_session_drain(&s->dd->engine, d);
+	ret = mlx5_diag_engine_session_drain(s->eng, d);
 	if (ret == -EBUSY) {
 		mlx5_diag_session_end(s, MLX5_DIAG_END_TAKEN);
 		return;
 	}
 	if (ret)
 		pr_warn_ratelimited("%s: sampling drain failed (%d) after %u sample(s), %llu lost: those go in the stream, the next drain goes on from there\n",
-				    s->dd->name, ret, d->n, d->lost_count);
+				    s->name, ret, d->n, d->lost_count);
 	WRITE_ONCE(s->interval_ns,
 		   mlx5_diag_engine_session_interval(s->interval_ns,
 						     MLX5_DIAG_DRAIN_MIN_NS,
@@ -601,7 +602,7 @@ static void mlx5_diag_session_drain(struct mlx5_diag_session *s, bool last)
 	clock_ret = d->n && room ? mlx5_diag_session_clock(s, &r) : 0;
 	if (clock_ret)
 		pr_warn_ratelimited("%s: device clock unreadable (%d): %u sample(s) go in the stream without a TIME record after them\n",
-				    s->dd->name, clock_ret, d->n);
+				    s->name, clock_ret, d->n);
 	raw_spin_lock_irqsave(&s->stage_lock, flags);
 	if (test_bit(MLX5_DIAG_SESSION_RUNNING, &s->flags)) {
 		if (d->lost_count &&
@@ -644,10 +645,10 @@ unlock:
 	raw_spin_unlock_irqrestore(&s->stage_lock, flags);
 	if (d->lost_count)
 		pr_warn_ratelimited("%s: firmware overwrote %llu sample(s) before the drain read them (in the stream as a LOST record)\n",
-				    s->dd->name, d->lost_count);
+				    s->name, d->lost_count);
 	if (d->stalled)
 		pr_warn_ratelimited("%s: the firmware's buffer stays a lap ahead of the drain: the run ends (END, stalled)\n",
-				    s->dd->name);
+				    s->name);
 }
 
 /*
@@ -676,7 +677,7 @@ static void mlx5_diag_session_drain_last(struct mlx5_diag_session *s)
 /* PERF_EVENT_IOC_PERIOD: the firmware's period changes while it runs. */
 static void mlx5_diag_session_new_period(struct mlx5_diag_session *s)
 {
-	struct mlx5_diag_caps *caps = &s->dd->fw.caps;
+	struct mlx5_diag_caps *caps = &s->eng->fw->caps;
 	u64 req = READ_ONCE(s->req.period_ns);
 	struct mlx5_diag_clock_read r;
 	unsigned long flags;
@@ -684,10 +685,10 @@ static void mlx5_diag_session_new_period(struct mlx5_diag_session *s)
 	void *p;
 
 	log = mlx5_diag_engine_session_log_period(caps, req);
-	if (mlx5_diag_engine_session_period(&s->dd->engine, log, &actual) ||
+	if (mlx5_diag_engine_session_period(s->eng, log, &actual) ||
 	    mlx5_diag_session_clock(s, &r)) {
 		pr_warn_ratelimited("%s: the sample period could not be changed\n",
-				    s->dd->name);
+				    s->name);
 		return;
 	}
 	s->actual.log_sample_period = actual;
@@ -745,7 +746,7 @@ static void mlx5_diag_session_work(struct work_struct *work)
 		mlx5_diag_session_new_period(s);
 	if (checks && ++s->drains >= checks) {
 		s->drains = 0;
-		if (!mlx5_diag_engine_session_owned(&s->dd->engine))
+		if (!mlx5_diag_engine_session_owned(s->eng))
 			mlx5_diag_session_end(s, MLX5_DIAG_END_TAKEN);
 	}
 publish:
@@ -823,47 +824,33 @@ void mlx5_diag_session_del(struct mlx5_diag_session *s)
  * The device is going, while the transport still works: the last samples
  * are fetched and the stream ends with END (device removed).
  */
-void mlx5_diag_session_detach(struct mlx5_diag_dev *dd)
+void mlx5_diag_session_detach(struct mlx5_diag_session *s)
 {
-	struct mlx5_diag_session *s;
-
-	mutex_lock(&dd->session_lock);
-	s = dd->session;
-	if (s) {
-		mutex_lock(&s->lock);
-		mlx5_diag_session_drain_last(s);
-		mlx5_diag_session_end(s, MLX5_DIAG_END_REMOVED);
-		s->gone = true;
-		mlx5_diag_session_publish(s);
-		mutex_unlock(&s->lock);
-	}
-	mutex_unlock(&dd->session_lock);
+	mutex_lock(&s->lock);
+	mlx5_diag_session_drain_last(s);
+	mlx5_diag_session_end(s, MLX5_DIAG_END_REMOVED);
+	s->gone = true;
+	mlx5_diag_session_publish(s);
+	mutex_unlock(&s->lock);
 }
 
 /**
  * mlx5_diag_session_moving() - CPU hotplug moves the PMU's events, or is done
- * @dd: the device
+ * @s: the session
  * @moving: true before perf_pmu_migrate_context(), false after it
  *
  * Set under the session's lock, which the work holds throughout: no
  * drain, END or publish overlaps the move. A leader disabled when the move
  * begins has its run ended after it, as if it had stayed disabled. Sleeps.
  */
-void mlx5_diag_session_moving(struct mlx5_diag_dev *dd, bool moving)
+void mlx5_diag_session_moving(struct mlx5_diag_session *s, bool moving)
 {
-	struct mlx5_diag_session *s;
-
-	mutex_lock(&dd->session_lock);
-	s = dd->session;
-	if (s) {
-		mutex_lock(&s->lock);
-		if (moving)
-			s->disabled_before_move =
-				READ_ONCE(s->leader->state) <= PERF_EVENT_STATE_OFF;
-		s->moving = moving;
-		mutex_unlock(&s->lock);
-	}
-	mutex_unlock(&dd->session_lock);
+	mutex_lock(&s->lock);
+	if (moving)
+		s->disabled_before_move =
+			READ_ONCE(s->leader->state) <= PERF_EVENT_STATE_OFF;
+	s->moving = moving;
+	mutex_unlock(&s->lock);
 }
 
 static void mlx5_diag_session_free(struct mlx5_diag_session *s)
@@ -880,7 +867,9 @@ static void mlx5_diag_session_free(struct mlx5_diag_session *s)
 
 /**
  * mlx5_diag_session_create() - a session for a sampling leader
- * @dd: the device
+ * @eng: the device's engine
+ * @name: the PMU's name, for log lines
+ * @identifier: the device's identifier, for SESSION records
  * @leader: the leader event (its validation done)
  * @req: its options
  * @sp: the session
@@ -888,12 +877,12 @@ static void mlx5_diag_session_free(struct mlx5_diag_session *s)
  * Claims the engine; the leader's own data ID is added by the caller.
  * Sleeps. Return: 0 or a negative errno.
  */
-int mlx5_diag_session_create(struct mlx5_diag_dev *dd,
-			     struct perf_event *leader,
+int mlx5_diag_session_create(struct mlx5_diag_engine *eng, const char *name,
+			     const char *identifier, struct perf_event *leader,
 			     const struct mlx5_diag_session_req *req,
 			     struct mlx5_diag_session **sp)
 {
-	u16 max = dd->fw.caps.max_ids;
+	u16 max = eng->fw->caps.max_ids;
 	struct mlx5_diag_session *s;
 	bool took_over;
 	int ret;
@@ -901,7 +890,9 @@ int mlx5_diag_session_create(struct mlx5_diag_dev *dd,
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
-	s->dd = dd;
+	s->eng = eng;
+	s->name = name;
+	s->identifier = identifier;
 	s->leader = leader;
 	s->req = *req;
 	s->applied_sample_period = leader->attr.sample_period;
@@ -928,13 +919,9 @@ int mlx5_diag_session_create(struct mlx5_diag_dev *dd,
 	if (!s->stage || !s->chunk.session || !s->vclass || !s->actual.ids ||
 	    !s->drain.ts || !s->drain.val)
 		goto err;
-	ret = mlx5_diag_engine_session_claim(&dd->engine, req->force,
-					     &took_over);
+	ret = mlx5_diag_engine_session_claim(eng, req->force, &took_over);
 	if (ret)
 		goto err;
-	mutex_lock(&dd->session_lock);
-	dd->session = s;
-	mutex_unlock(&dd->session_lock);
 	*sp = s;
 	return 0;
 err:
@@ -945,14 +932,9 @@ err:
 /* The leader goes (process context): stop everything, give the engine back. */
 void mlx5_diag_session_destroy(struct mlx5_diag_session *s)
 {
-	struct mlx5_diag_dev *dd = s->dd;
-
 	hrtimer_cancel(&s->timer);
 	cancel_work_sync(&s->work);
-	mutex_lock(&dd->session_lock);
-	dd->session = NULL;
-	mutex_unlock(&dd->session_lock);
-	mlx5_diag_engine_session_release(&dd->engine);
+	mlx5_diag_engine_session_release(s->eng);
 	mlx5_diag_session_free(s);
 }
 
@@ -963,40 +945,34 @@ void mlx5_diag_session_destroy(struct mlx5_diag_session *s)
  * the largest SESSION record (a group of every ID the device takes) and
  * the bytes always kept free, or the stream could never start.
  */
-void *mlx5_diag_session_setup_aux(struct perf_event *event, void **pages,
+void *mlx5_diag_session_setup_aux(struct mlx5_diag_session *s, void **pages,
 				  int nr_pages, bool overwrite)
 {
-	struct mlx5_diag_session *s = mlx5_diag_event_session(event);
 	struct mlx5_diag_aux_buf *b;
 	struct page **pglist;
 	size_t min;
 	int i;
 
-	if (!s || event->group_leader != event) {
-		pr_info_ratelimited("%s: AUX area refused: only a sampling session's leader has one\n",
-				    event->pmu->name);
-		return NULL;
-	}
 	if (!is_power_of_2(nr_pages)) {
 		pr_info_ratelimited("%s: AUX area refused: %d pages, not a power of two\n",
-				    event->pmu->name, nr_pages);
+				    s->name, nr_pages);
 		return NULL;
 	}
 	min = 2 * mlx5_diag_rec_chunk_min(s->req.out_format,
-					  s->dd->fw.caps.max_ids);
+					  s->eng->fw->caps.max_ids);
 	if (overwrite && ((size_t)nr_pages << PAGE_SHIFT) < min) {
 		pr_info_ratelimited("%s: AUX area refused: snapshot mode needs %zu bytes or more (two chunks of %u data IDs in format %u), %d pages have %lu\n",
-				    event->pmu->name, min,
-				    s->dd->fw.caps.max_ids, s->req.out_format,
+				    s->name, min,
+				    s->eng->fw->caps.max_ids, s->req.out_format,
 				    nr_pages, (unsigned long)nr_pages << PAGE_SHIFT);
 		return NULL;
 	}
-	min = mlx5_diag_rec_session_size(s->dd->fw.caps.max_ids) +
+	min = mlx5_diag_rec_session_size(s->eng->fw->caps.max_ids) +
 	      MLX5_DIAG_AUX_RESERVE;
 	if (!overwrite && ((size_t)nr_pages << PAGE_SHIFT) <= min) {
 		pr_info_ratelimited("%s: AUX area refused: more than %zu bytes needed (a SESSION record of %u data IDs, %d bytes kept free), %d pages have %lu\n",
-				    event->pmu->name, min,
-				    s->dd->fw.caps.max_ids, MLX5_DIAG_AUX_RESERVE,
+				    s->name, min,
+				    s->eng->fw->caps.max_ids, MLX5_DIAG_AUX_RESERVE,
 				    nr_pages, (unsigned long)nr_pages << PAGE_SHIFT);
 		return NULL;
 	}

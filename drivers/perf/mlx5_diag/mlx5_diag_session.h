@@ -12,7 +12,6 @@
 
 #include "mlx5_diag_engine.h"
 
-struct mlx5_diag_dev;
 struct mlx5_diag_session;
 
 /* What a session leader asks for (validated by the PMU). */
@@ -23,8 +22,8 @@ struct mlx5_diag_session_req {
 	u64 period_ns;		/* requested firmware period */
 };
 
-int mlx5_diag_session_create(struct mlx5_diag_dev *dd,
-			     struct perf_event *leader,
+int mlx5_diag_session_create(struct mlx5_diag_engine *eng, const char *name,
+			     const char *identifier, struct perf_event *leader,
 			     const struct mlx5_diag_session_req *req,
 			     struct mlx5_diag_session **sp);
 void mlx5_diag_session_destroy(struct mlx5_diag_session *s);
@@ -33,12 +32,11 @@ void mlx5_diag_session_add(struct mlx5_diag_session *s);
 void mlx5_diag_session_start(struct mlx5_diag_session *s);
 void mlx5_diag_session_stop(struct mlx5_diag_session *s);
 void mlx5_diag_session_del(struct mlx5_diag_session *s);
-void mlx5_diag_session_detach(struct mlx5_diag_dev *dd);
-void mlx5_diag_session_moving(struct mlx5_diag_dev *dd, bool moving);
-void *mlx5_diag_session_setup_aux(struct perf_event *event, void **pages,
+void mlx5_diag_session_detach(struct mlx5_diag_session *s);
+void mlx5_diag_session_moving(struct mlx5_diag_session *s, bool moving);
+void *mlx5_diag_session_setup_aux(struct mlx5_diag_session *s, void **pages,
 				  int nr_pages, bool overwrite);
 void mlx5_diag_session_free_aux(void *aux);
-struct mlx5_diag_session *mlx5_diag_event_session(struct perf_event *event);
 int mlx5_diag_session_init(void);
 void mlx5_diag_session_exit(void);
 

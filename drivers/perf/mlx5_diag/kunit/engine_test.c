@@ -18,7 +18,7 @@
 #include <linux/ktime.h>
 #include <linux/slab.h>
 
-#include "mlx5_diag_engine.h"
+#include "mlx5_diag_engine_int.h"
 #include "sim/sim.h"
 #include "test_bits.h"
 

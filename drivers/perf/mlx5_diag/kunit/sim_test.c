@@ -6,13 +6,8 @@
 #include <kunit/test.h>
 #include <linux/string.h>
 
-/* The code under test, compiled into this module (wrapper pattern). */
-#include "../sim/sim_fw.c"
-#include "../sim/sim_clock.c"
-#include "../sim/sim_model64.c"
-#include "../sim/sim_traffic.c"
-#include "../sim/sim_caps.c"
-#include "../sim/sim_fuzz.c"
+#include "sim/sim_int.h"
+#include "sim/sim_layout.h"
 
 /*
  * The test's own reading of the spec's offsets (not the emulator's
@@ -2787,3 +2782,4 @@ kunit_test_suite(sim_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the mlx5_diag firmware emulator");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * mlx5_diag_sim: API of the pure firmware core (sim_fw.c and friends), used
- * by the module glue (sim_main.c) and by KUnit suites that include the core.
+ * by the module glue (sim_main.c) and by the KUnit suites, to which the
+ * module exports it (EXPORT_SYMBOL_IF_KUNIT).
  */
 #ifndef _MLX5_DIAG_SIM_H
 #define _MLX5_DIAG_SIM_H

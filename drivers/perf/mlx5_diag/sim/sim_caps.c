@@ -9,6 +9,7 @@
 #include <linux/stddef.h>
 #include <linux/string.h>
 
+#include "mlx5_diag_compat.h"
 #include "sim_int.h"
 
 enum sim_cap_type {
@@ -69,11 +70,13 @@ unsigned int mlx5_diag_sim_cap_count(void)
 {
 	return ARRAY_SIZE(sim_caps_desc);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_cap_count);
 
 const char *mlx5_diag_sim_cap_name(unsigned int cap)
 {
 	return cap < ARRAY_SIZE(sim_caps_desc) ? sim_caps_desc[cap].name : NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_cap_name);
 
 static bool sim_u32_dup(const u32 *v, u32 nr)
 {
@@ -133,6 +136,7 @@ int mlx5_diag_sim_caps_validate(const struct mlx5_diag_sim_caps *caps)
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_caps_validate);
 
 /*
  * Next token of @buf from *@pos: separators are blanks, newlines and
@@ -268,6 +272,7 @@ int mlx5_diag_sim_cap_store(struct mlx5_diag_sim_caps *caps, unsigned int cap,
 	}
 	return -EINVAL;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_cap_store);
 
 /* Append to @buf at *@len; -EINVAL when it does not fit. */
 static __printf(4, 5) int sim_append(char *buf, size_t size, size_t *len,
@@ -343,6 +348,7 @@ int mlx5_diag_sim_cap_show(const struct mlx5_diag_sim_caps *caps,
 		err = sim_append(buf, size, &len, "\n");
 	return err ? err : len;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_cap_show);
 
 int mlx5_diag_sim_parse_fail_next(const char *buf, u32 *count, u8 *status,
 				  u32 *syndrome)
@@ -368,6 +374,7 @@ int mlx5_diag_sim_parse_fail_next(const char *buf, u32 *count, u8 *status,
 	*syndrome = v[0] ? v[2] : 0;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_parse_fail_next);
 
 static const char *const sim_lie_names[MLX5_DIAG_SIM_NR_LIES] = {
 	[MLX5_DIAG_SIM_LIE_PARAMS_LOG_NUM]	= "params_log_num_of_samples",
@@ -381,6 +388,7 @@ const char *mlx5_diag_sim_lie_name(unsigned int lie)
 {
 	return lie < MLX5_DIAG_SIM_NR_LIES ? sim_lie_names[lie] : NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_lie_name);
 
 int mlx5_diag_sim_parse_lie(const char *buf, unsigned int *lie, u32 *value)
 {
@@ -403,6 +411,7 @@ int mlx5_diag_sim_parse_lie(const char *buf, unsigned int *lie, u32 *value)
 	*lie = i;
 	return sim_parse_one(buf + pos, value);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_parse_lie);
 
 int mlx5_diag_sim_parse_model(const char *buf, u64 *id, u64 *t0, u64 *t1)
 {
@@ -423,3 +432,4 @@ int mlx5_diag_sim_parse_model(const char *buf, u64 *id, u64 *t0, u64 *t1)
 	*t1 = v[2];
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_parse_model);

@@ -10,6 +10,7 @@
 #include <linux/minmax.h>
 #include <linux/string.h>
 
+#include "mlx5_diag_compat.h"
 #include "sim_int.h"
 
 /* Oscillator rates are clocks per 10^12 ns: freq_khz * (10^6 + ppm). */
@@ -203,6 +204,7 @@ void mlx5_diag_sim_time_init(struct mlx5_diag_sim_time *tm, u64 host)
 	tm->base_ns = 0;
 	tm->base_host = host;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_time_init);
 
 u64 mlx5_diag_sim_time_now(const struct mlx5_diag_sim_time *tm, u64 host)
 {
@@ -210,6 +212,7 @@ u64 mlx5_diag_sim_time_now(const struct mlx5_diag_sim_time *tm, u64 host)
 		return tm->base_ns;
 	return tm->base_ns + (host - tm->base_host);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_time_now);
 
 void mlx5_diag_sim_time_set_manual(struct mlx5_diag_sim_time *tm, u64 host,
 				   bool manual)
@@ -222,6 +225,7 @@ void mlx5_diag_sim_time_set_manual(struct mlx5_diag_sim_time *tm, u64 host,
 		tm->base_host = host;
 	tm->manual = manual;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_time_set_manual);
 
 int mlx5_diag_sim_time_advance(struct mlx5_diag_sim_time *tm, u64 ns)
 {
@@ -232,6 +236,7 @@ int mlx5_diag_sim_time_advance(struct mlx5_diag_sim_time *tm, u64 ns)
 	tm->base_ns += ns;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_time_advance);
 
 u64 mlx5_diag_sim_time_to_host(const struct mlx5_diag_sim_time *tm, u64 ns)
 {
@@ -239,3 +244,4 @@ u64 mlx5_diag_sim_time_to_host(const struct mlx5_diag_sim_time *tm, u64 ns)
 		return ns;
 	return ns - tm->base_ns + tm->base_host;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_time_to_host);

@@ -17,6 +17,7 @@
 #include <linux/string.h>
 #include <linux/time64.h>
 
+#include "mlx5_diag_compat.h"
 #include "sim_int.h"
 #include "sim_layout.h"
 
@@ -143,6 +144,7 @@ int mlx5_diag_sim_status_to_errno(u8 status)
 		return -EIO;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_status_to_errno);
 
 void mlx5_diag_sim_default_caps(struct mlx5_diag_sim_caps *caps)
 {
@@ -171,6 +173,7 @@ void mlx5_diag_sim_default_caps(struct mlx5_diag_sim_caps *caps)
 	caps->num_functions = 8;
 	caps->num_pcie_links = 2;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_default_caps);
 
 /* Buffer of 2^log slots and values; all unwritten. */
 static int sim_buf_alloc(u32 log, u64 **values, struct sim_slot **slots)
@@ -237,6 +240,7 @@ struct mlx5_diag_sim_fw *mlx5_diag_sim_fw_create(unsigned int index)
 	}
 	return fw;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_create);
 
 void mlx5_diag_sim_fw_destroy(struct mlx5_diag_sim_fw *fw)
 {
@@ -246,6 +250,7 @@ void mlx5_diag_sim_fw_destroy(struct mlx5_diag_sim_fw *fw)
 	kvfree(fw->slots);
 	kfree(fw);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_destroy);
 
 /* Time never runs backwards. */
 static u64 sim_now(struct mlx5_diag_sim_fw *fw, u64 now_ns)
@@ -294,16 +299,19 @@ int mlx5_diag_sim_fw_read_clock(const struct mlx5_diag_sim_fw *fw, u64 now_ns,
 	*value = rtc ? sim_rtc(clock, fw->caps.freq_khz) : clock;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_read_clock);
 
 u64 mlx5_diag_sim_fw_clock(const struct mlx5_diag_sim_fw *fw, u64 now_ns)
 {
 	return mlx5_diag_sim_clock_read(&fw->clk, now_ns);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_clock);
 
 u64 mlx5_diag_sim_fw_clock_offset(const struct mlx5_diag_sim_fw *fw)
 {
 	return fw->clk.offset;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_clock_offset);
 
 int mlx5_diag_sim_fw_set_clock_offset(struct mlx5_diag_sim_fw *fw,
 				      u64 offset)
@@ -313,12 +321,14 @@ int mlx5_diag_sim_fw_set_clock_offset(struct mlx5_diag_sim_fw *fw,
 	mlx5_diag_sim_clock_set_offset(&fw->clk, offset);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_set_clock_offset);
 
 unsigned int
 mlx5_diag_sim_fw_counter_wrap_bits(const struct mlx5_diag_sim_fw *fw)
 {
 	return fw->wrap_bits;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_counter_wrap_bits);
 
 int mlx5_diag_sim_fw_set_counter_wrap_bits(struct mlx5_diag_sim_fw *fw,
 					   unsigned int bits)
@@ -328,12 +338,14 @@ int mlx5_diag_sim_fw_set_counter_wrap_bits(struct mlx5_diag_sim_fw *fw,
 	fw->wrap_bits = bits;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_set_counter_wrap_bits);
 
 void mlx5_diag_sim_fw_get_caps(const struct mlx5_diag_sim_fw *fw,
 			       struct mlx5_diag_sim_caps *caps)
 {
 	*caps = fw->caps;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_get_caps);
 
 void mlx5_diag_sim_fw_get_stats(const struct mlx5_diag_sim_fw *fw,
 				struct mlx5_diag_sim_stats *stats)
@@ -341,6 +353,7 @@ void mlx5_diag_sim_fw_get_stats(const struct mlx5_diag_sim_fw *fw,
 	*stats = fw->stats;
 	stats->answers_fuzzed = fw->fuzz.mutated;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_get_stats);
 
 int mlx5_diag_sim_fw_fail_next(struct mlx5_diag_sim_fw *fw, u32 count,
 			       u8 status, u32 syndrome)
@@ -352,6 +365,7 @@ int mlx5_diag_sim_fw_fail_next(struct mlx5_diag_sim_fw *fw, u32 count,
 	fw->fail_syndrome = count ? syndrome : 0;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_fail_next);
 
 void mlx5_diag_sim_fw_get_fail_next(const struct mlx5_diag_sim_fw *fw,
 				    u32 *count, u8 *status, u32 *syndrome)
@@ -360,6 +374,7 @@ void mlx5_diag_sim_fw_get_fail_next(const struct mlx5_diag_sim_fw *fw,
 	*status = fw->fail_status;
 	*syndrome = fw->fail_syndrome;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_get_fail_next);
 
 /* The widest value each lie's field takes. */
 static const u32 sim_lie_max[MLX5_DIAG_SIM_NR_LIES] = {
@@ -380,12 +395,14 @@ int mlx5_diag_sim_fw_set_lie(struct mlx5_diag_sim_fw *fw,
 		fw->ahead_started = false;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_set_lie);
 
 u32 mlx5_diag_sim_fw_lie(const struct mlx5_diag_sim_fw *fw,
 			 enum mlx5_diag_sim_lie lie)
 {
 	return lie < MLX5_DIAG_SIM_NR_LIES ? fw->lies[lie] : 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_lie);
 
 int mlx5_diag_sim_fw_fail_query_at(struct mlx5_diag_sim_fw *fw, u32 index,
 				   u8 status)
@@ -396,6 +413,7 @@ int mlx5_diag_sim_fw_fail_query_at(struct mlx5_diag_sim_fw *fw, u32 index,
 	fw->failq_status = status;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_fail_query_at);
 
 void mlx5_diag_sim_fw_get_fail_query_at(const struct mlx5_diag_sim_fw *fw,
 					u32 *index, u8 *status)
@@ -413,6 +431,7 @@ int mlx5_diag_sim_fw_set_fuzz(struct mlx5_diag_sim_fw *fw, u64 seed,
 	fw->fuzz.rate = rate;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_set_fuzz);
 
 void mlx5_diag_sim_fw_get_fuzz(const struct mlx5_diag_sim_fw *fw, u64 *seed,
 			       u32 *rate)
@@ -420,22 +439,26 @@ void mlx5_diag_sim_fw_get_fuzz(const struct mlx5_diag_sim_fw *fw, u64 *seed,
 	*seed = fw->fuzz.seed;
 	*rate = fw->fuzz.rate;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_get_fuzz);
 
 bool mlx5_diag_sim_fw_foreign_owner(const struct mlx5_diag_sim_fw *fw)
 {
 	return fw->foreign && fw->eng.enabled;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_foreign_owner);
 
 bool mlx5_diag_sim_fw_engine_enabled(const struct mlx5_diag_sim_fw *fw)
 {
 	return fw->eng.enabled;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_engine_enabled);
 
 enum mlx5_diag_sim_profile
 mlx5_diag_sim_fw_profile(const struct mlx5_diag_sim_fw *fw)
 {
 	return fw->profile;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_profile);
 
 int mlx5_diag_sim_fw_set_profile(struct mlx5_diag_sim_fw *fw,
 				 enum mlx5_diag_sim_profile profile)
@@ -450,17 +473,20 @@ int mlx5_diag_sim_fw_set_profile(struct mlx5_diag_sim_fw *fw,
 	fw->profile = profile;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_set_profile);
 
 bool mlx5_diag_sim_fw_entries_unit(const struct mlx5_diag_sim_fw *fw)
 {
 	return fw->entries_unit;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_entries_unit);
 
 void mlx5_diag_sim_fw_set_entries_unit(struct mlx5_diag_sim_fw *fw,
 				       bool entries)
 {
 	fw->entries_unit = entries;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_set_entries_unit);
 
 /* The oscillator reading at which sample @j of the last schedule is due. */
 static u64 sim_due_osc(const struct sim_engine *eng, u64 j)
@@ -555,11 +581,13 @@ void mlx5_diag_sim_fw_sync(struct mlx5_diag_sim_fw *fw, u64 now_ns)
 {
 	sim_sync(fw, now_ns);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_sync);
 
 s32 mlx5_diag_sim_fw_drift_ppm(const struct mlx5_diag_sim_fw *fw)
 {
 	return fw->clk.seg[fw->clk.nr - 1].ppm;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_drift_ppm);
 
 int mlx5_diag_sim_fw_set_drift_ppm(struct mlx5_diag_sim_fw *fw, u64 now_ns,
 				   s32 ppm)
@@ -570,12 +598,14 @@ int mlx5_diag_sim_fw_set_drift_ppm(struct mlx5_diag_sim_fw *fw, u64 now_ns,
 	mlx5_diag_sim_clock_set_ppm(&fw->clk, sim_sync(fw, now_ns), ppm);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_set_drift_ppm);
 
 void mlx5_diag_sim_fw_clock_step(struct mlx5_diag_sim_fw *fw, u64 now_ns,
 				 s64 clocks)
 {
 	mlx5_diag_sim_clock_step(&fw->clk, sim_sync(fw, now_ns), clocks);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_clock_step);
 
 int mlx5_diag_sim_fw_sample_time(const struct mlx5_diag_sim_fw *fw, u64 j,
 				 u64 *now_ns, u64 *clock)
@@ -605,6 +635,7 @@ int mlx5_diag_sim_fw_sample_time(const struct mlx5_diag_sim_fw *fw, u64 j,
 	*clock = mlx5_diag_sim_clock_at_osc(&fw->clk, osc);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_sample_time);
 
 static u8 sim_fail(struct sim_cmd *cmd, u8 status, u32 syndrome)
 {
@@ -1269,6 +1300,7 @@ int mlx5_diag_sim_fw_exec(struct mlx5_diag_sim_fw *fw, u64 now_ns,
 	return mlx5_diag_sim_fuzz_answer(&fw->fuzz, out, outlen, cmd.used,
 					 cmd.head);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_exec);
 
 /* A SET_DIAGNOSTIC_PARAMS from "another agent": not a transport command. */
 static u8 sim_foreign_set(struct mlx5_diag_sim_fw *fw, u64 now_ns,
@@ -1317,6 +1349,7 @@ int mlx5_diag_sim_fw_foreign_enable(struct mlx5_diag_sim_fw *fw, u64 now_ns)
 {
 	return sim_foreign_set(fw, now_ns, true);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_foreign_enable);
 
 void mlx5_diag_sim_fw_foreign_disable(struct mlx5_diag_sim_fw *fw,
 				      u64 now_ns)
@@ -1324,6 +1357,7 @@ void mlx5_diag_sim_fw_foreign_disable(struct mlx5_diag_sim_fw *fw,
 	if (mlx5_diag_sim_fw_foreign_owner(fw))
 		sim_foreign_set(fw, now_ns, false);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_foreign_disable);
 
 int mlx5_diag_sim_fw_set_caps(struct mlx5_diag_sim_fw *fw, u64 now_ns,
 			      const struct mlx5_diag_sim_caps *caps)
@@ -1360,3 +1394,4 @@ int mlx5_diag_sim_fw_set_caps(struct mlx5_diag_sim_fw *fw, u64 now_ns,
 	fw->caps = *caps;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_set_caps);

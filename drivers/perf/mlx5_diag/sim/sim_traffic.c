@@ -7,6 +7,7 @@
 #include <linux/bits.h>
 #include <linux/math64.h>
 
+#include "mlx5_diag_compat.h"
 #include "sim_int.h"
 
 /* Time variation: a cycle of 13 weights (mean 8), one per 65536 ns. */
@@ -169,6 +170,7 @@ u64 mlx5_diag_sim_traffic_count(u64 id, unsigned int dev, u64 t_ns)
 		return sim_leaf(kind, inst & 0xffff, 0, dev, t_ns);
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_traffic_count);
 
 u64 mlx5_diag_sim_clocks_to_ns(u64 clocks, u32 freq_khz)
 {
@@ -176,6 +178,7 @@ u64 mlx5_diag_sim_clocks_to_ns(u64 clocks, u32 freq_khz)
 		return 0;
 	return mul_u64_u32_div(clocks, 1000000, freq_khz);
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_clocks_to_ns);
 
 u64 mlx5_diag_sim_traffic_value(u64 id, unsigned int dev, u64 t_prev_ns,
 				u64 t_ns, bool delta, unsigned int wrap_bits)
@@ -206,3 +209,4 @@ u64 mlx5_diag_sim_traffic_value(u64 id, unsigned int dev, u64 t_prev_ns,
 		v = (u32)v;
 	return v;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_traffic_value);

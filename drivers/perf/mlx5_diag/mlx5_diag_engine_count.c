@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Counting on the diagnostic engine: the slots that open events read, each
+ * a data ID's running count; the poller that folds firmware samples into
+ * them (on-demand, or the folded repetitive ring); the events' get and put;
+ * and the read side (mlx5_diag_engine_read(), mlx5_diag_engine_snapshot(),
+ * the group read transactions), which perf calls from any context, NMI
+ * included, and which takes no lock. All else sleeps, under the engine's
+ * lock.
+ */
+#include <linux/kernel.h>
+#include <linux/sort.h>
+
+#include "mlx5_diag_compat.h"
+#include "mlx5_diag_engine_int.h"
+
+/*
+ * A slot read only by members of a session whose leader is gone: frozen,
+ * in no configuration, shared with no new event.
+ */
+static bool mlx5_diag_engine_slot_dead(const struct mlx5_diag_engine_slot *s)
+{
+	return s->orphan && s->users == s->members;
+}
+
+/*
+ * Tie each id firmware holds for us (@eng->programmed) to the slot of an
+ * open event counting it. @restart: a new configuration, so the sample
+ * numbering starts again, and so do the firmware's counters (engine time
+ * 0, Documentation/driver-api/mlx5-diag-firmware.rst): a counter the last
+ * configuration counted up to the bank (in_fw, primed) counts on from 0,
+ * every other one from its first sample.
+ */
+void mlx5_diag_engine_map(struct mlx5_diag_engine *eng, bool restart)
+{
+	const struct mlx5_diag_fw_params *p = &eng->programmed;
+	unsigned int i, s;
+
+	for (s = 0; s < eng->fw->caps.max_ids; s++) {
+		struct mlx5_diag_engine_slot *sl = &eng->slots[s];
+
+		if (restart) {
+			sl->cs.primed = sl->in_fw && sl->cs.primed;
+			sl->cs.last = 0;
+		}
+		sl->in_fw = false;
+	}
+	for (i = 0; i < p->num_ids; i++) {
+		eng->fw_slot[i] = -1;
+		for (s = 0; s < eng->fw->caps.max_ids; s++) {
+			if (eng->slots[s].users && eng->slots[s].id == p->ids[i] &&
+			    !eng->slots[s].in_fw &&
+			    !mlx5_diag_engine_slot_dead(&eng->slots[s])) {
+				eng->slots[s].in_fw = true;
+				eng->fw_slot[i] = s;
+				break;
+			}
+		}
+	}
+	if (!restart)
+		return;
+	eng->reading_known = false;
+	eng->entries_reading = false;
+	eng->next_sample = 0;
+	eng->nslots = 1U << p->log_num_of_samples;
+	eng->polls_since_check = 0;
+}
+
+/*
+ * Publish every taken slot's running count to the readers: each copy of
+ * the latch in turn, while readers take the other one.
+ */
+void mlx5_diag_engine_publish(struct mlx5_diag_engine *eng)
+{
+	unsigned int c, i;
+
+	lockdep_assert_held(&eng->lock);
+	for (c = 0; c < 2; c++) {
+		raw_write_seqcount_latch(&eng->vseq);
+		for (i = 0; i < eng->nr_published; i++)
+			WRITE_ONCE(eng->vcopy[c][i], eng->slots[i].value);
+	}
+}
+
+/* A free slot starts counting @id for its first event, from 0. */
+void mlx5_diag_engine_slot_take(struct mlx5_diag_engine *eng,
+				struct mlx5_diag_engine_slot *s, u64 id,
+				const struct mlx5_diag_catalog_entry *e)
+{
+	s->id = id;
+	s->entry = e;
+	s->users = 1;
+	s->members = 0;
+	s->orphan = false;
+	s->value = 0;
+	s->cs.primed = false;
+	eng->nr_published = max_t(unsigned int, eng->nr_published,
+				  s - eng->slots + 1);
+	mlx5_diag_engine_publish(eng);
+}
+
+/*
+ * The slot already counting @id for open events, if @share, else NULL;
+ * *@free gets the first slot no event uses, or NULL.
+ */
+struct mlx5_diag_engine_slot *
+mlx5_diag_engine_slot_find(struct mlx5_diag_engine *eng, u64 id, bool share,
+			   struct mlx5_diag_engine_slot **free)
+{
+	unsigned int i;
+
+	*free = NULL;
+	for (i = 0; i < eng->fw->caps.max_ids; i++) {
+		struct mlx5_diag_engine_slot *s = &eng->slots[i];
+
+		if (share && s->users && s->id == id &&
+		    !mlx5_diag_engine_slot_dead(s))
+			return s;
+		if (!s->users && !*free)
+			*free = s;
+	}
+	return NULL;
+}
+
+/* No event counts @s any more: nothing folds into it from now on. */
+void mlx5_diag_engine_slot_free(struct mlx5_diag_engine *eng,
+				struct mlx5_diag_engine_slot *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < eng->programmed.num_ids; i++)
+		if (eng->fw_slot[i] == s - eng->slots)
+			eng->fw_slot[i] = -1;
+	s->in_fw = false;
+	s->entry = NULL;
+}
+
+/*
+ * Fold one decoded sample (entries in firmware order) into the running
+ * counts; readers see them at the next mlx5_diag_engine_publish().
+ */
+void mlx5_diag_engine_fold(struct mlx5_diag_engine *eng)
+{
+	const struct mlx5_diag_fw_params *p = &eng->programmed;
+	unsigned int i, resets = 0;
+	u64 delta;
+
+	for (i = 0; i < p->num_ids; i++) {
+		struct mlx5_diag_engine_slot *s;
+		enum mlx5_diag_class class;
+
+		if (eng->fw_slot[i] < 0)
+			continue;
+		s = &eng->slots[eng->fw_slot[i]];
+		/* with data clear a counter's value is its increase */
+		class = s->entry->class;
+		if (p->clear && class == MLX5_DIAG_CLASS_COUNTER)
+			class = MLX5_DIAG_CLASS_STAT_SUM;
+		switch (mlx5_diag_count_fold(&s->cs, class, 64,
+					     eng->entries[i].value, &delta)) {
+		case MLX5_DIAG_FOLD_ADDED:
+			s->value += delta;
+			break;
+		case MLX5_DIAG_FOLD_RESET:
+			resets++;
+			break;
+		case MLX5_DIAG_FOLD_PRIMED:
+			break;
+		}
+	}
+	if (resets) {
+		eng->stats.counter_resets += resets;
+		pr_warn_ratelimited("%s: %u counter(s) went backwards (firmware reset or another agent): counting restarts from the new value, nothing added\n",
+				    eng->fw->name, resets);
+	}
+}
+
+/*
+ * Decode sample @s of the outbox into eng->entries. Returns false when its
+ * entries do not carry the programmed ids in order (not returned, or not
+ * ours).
+ */
+bool mlx5_diag_engine_decode_from(struct mlx5_diag_engine *eng, const void *out,
+				  unsigned int s)
+{
+	const struct mlx5_diag_fw_params *p = &eng->programmed;
+	unsigned int i;
+
+	for (i = 0; i < p->num_ids; i++) {
+		mlx5_diag_fw_query_counters_entry(eng->fw->dialect, out,
+						  s * p->num_ids + i,
+						  &eng->entries[i]);
+		if (eng->entries[i].id != p->ids[i])
+			return false;
+	}
+	return true;
+}
+
+static bool mlx5_diag_engine_decode(struct mlx5_diag_engine *eng,
+				    unsigned int s)
+{
+	return mlx5_diag_engine_decode_from(eng, eng->out, s);
+}
+
+/*
+ * QUERY_DIAGNOSTIC_COUNTERS into @out (@size bytes) for @nsamples samples
+ * from slot @index. Public
+ * sources read num_of_samples two ways: samples (MLNX_OFED) or entries
+ * (mlx5ctl). The first query of a configuration asks for samples with an
+ * outbox that holds them all; firmware that counts entries fills only the
+ * first @nsamples entries, which tells the two apart (with two or more ids).
+ * Returns the number of whole samples with the programmed ids, or an errno.
+ */
+int mlx5_diag_engine_query_at(struct mlx5_diag_engine *eng, void *out,
+			      size_t size, unsigned int index,
+			      unsigned int nsamples)
+{
+	unsigned int num = eng->programmed.num_ids, got;
+	size_t outlen;
+	u32 in[4];
+	int ret;
+
+	outlen = mlx5_diag_fw_query_counters_outlen(eng->fw->dialect,
+						    nsamples * num);
+	if (outlen > size)
+		return -EOVERFLOW;
+	mlx5_diag_fw_query_counters_in(in, eng->entries_reading ?
+				       nsamples * num : nsamples, index);
+	ret = mlx5_diag_fw_cmd(eng->fw, in, sizeof(in), out, outlen);
+	if (ret)
+		return ret;
+	for (got = 0; got < nsamples; got++)
+		if (!mlx5_diag_engine_decode_from(eng, out, got))
+			break;
+	if (!eng->reading_known && num > 1 && got == nsamples / num &&
+	    got < nsamples) {
+		eng->reading_known = true;
+		eng->entries_reading = true;
+		return mlx5_diag_engine_query_at(eng, out, size, index,
+						 nsamples);
+	}
+	eng->reading_known = true;
+	return got;
+}
+
+static int mlx5_diag_engine_query(struct mlx5_diag_engine *eng,
+				  unsigned int nsamples)
+{
+	return mlx5_diag_engine_query_at(eng, eng->out, eng->outlen, 0,
+					 nsamples);
+}
+
+/* On-demand counting: one new sample of every programmed id. */
+static int mlx5_diag_engine_poll_on_demand(struct mlx5_diag_engine *eng)
+{
+	int got = mlx5_diag_engine_query(eng, 1);
+
+	if (got < 0)
+		return got;
+	if (got < 1 || !mlx5_diag_engine_decode(eng, 0))
+		return -EPROTO;
+	mlx5_diag_engine_fold(eng);
+	return 0;
+}
+
+/* A sample of the folded ring: its extended id and its place. */
+struct mlx5_diag_ring_sample {
+	u64 seq;
+	unsigned int pos;
+};
+
+static int mlx5_diag_ring_sample_cmp(const void *a, const void *b)
+{
+	const struct mlx5_diag_ring_sample *x = a, *y = b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * Folded counting: read the whole ring and fold, in order, every sample not
+ * folded before. A slot holds sample j at position j mod nslots; one whose
+ * sample id does not match its position, or whose timestamp is 0, was not
+ * written in this configuration. Samples overwritten before this poll are
+ * counted as lost: counters lose nothing (their next value carries the
+ * increase), sums lose those samples' values.
+ */
+static int mlx5_diag_engine_poll_folded(struct mlx5_diag_engine *eng)
+{
+	unsigned int bits = eng->fw->dialect->sample_id_bits;
+	u64 mask = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
+	struct mlx5_diag_ring_sample ring[1U << MLX5_DIAG_FOLD_LOG_SLOTS];
+	unsigned int n = 0, s;
+	u64 expect = eng->next_sample;
+	int got;
+
+	got = mlx5_diag_engine_query(eng, eng->nslots);
+	if (got < 0)
+		return got;
+	if (got < eng->nslots)
+		return -EPROTO;
+	for (s = 0; s < eng->nslots; s++) {
+		u64 d;
+
+		mlx5_diag_engine_decode(eng, s);
+		if (!eng->entries[0].timestamp ||
+		    (eng->entries[0].sample_id & (eng->nslots - 1)) != s)
+			continue;
+		d = (eng->entries[0].sample_id - expect) & mask;
+		if (d > mask >> 1)
+			continue;	/* folded by an earlier poll */
+		ring[n].seq = expect + d;
+		ring[n++].pos = s;
+	}
+	sort(ring, n, sizeof(ring[0]), mlx5_diag_ring_sample_cmp, NULL);
+	for (s = 0; s < n; s++) {
+		if (ring[s].seq > expect) {
+			eng->stats.lost_samples += ring[s].seq - expect;
+			pr_warn_ratelimited("%s: firmware overwrote %llu sample(s) before they were read: sums miss them (engine/lost_samples)\n",
+					    eng->fw->name, ring[s].seq - expect);
+		}
+		mlx5_diag_engine_decode(eng, ring[s].pos);
+		mlx5_diag_engine_fold(eng);
+		expect = ring[s].seq + 1;
+	}
+	eng->next_sample = expect;
+	return 0;
+}
+
+int mlx5_diag_engine_poll_samples(struct mlx5_diag_engine *eng)
+{
+	int ret;
+
+	/* a session's samples are drained by the session, and folded there */
+	if (!eng->programmed.num_ids || eng->state == MLX5_DIAG_ENGINE_SESSION)
+		return 0;
+	eng->stats.polls++;
+	if (eng->programmed.mode == MLX5_DIAG_FW_ON_DEMAND)
+		ret = mlx5_diag_engine_poll_on_demand(eng);
+	else
+		ret = mlx5_diag_engine_poll_folded(eng);
+	mlx5_diag_engine_publish(eng);
+	return ret;
+}
+
+/**
+ * mlx5_diag_engine_count_get() - count data ID @id for one more event
+ * @eng: the engine
+ * @id: the data ID (or fw counter), validated against the catalog
+ * @e: its catalog entry
+ * @force: take the engine over from another agent
+ * @slot: the slot the event reads
+ * @took_over: set when this call displaced another agent's configuration
+ *
+ * Sleeps. Return: 0 or a negative errno, with the reason logged.
+ */
+int mlx5_diag_engine_count_get(struct mlx5_diag_engine *eng, u64 id,
+			       const struct mlx5_diag_catalog_entry *e,
+			       bool force, unsigned int *slot, bool *took_over)
+{
+	struct mlx5_diag_engine_slot *s, *free;
+	const char *why = NULL;
+	int ret = 0;
+
+	*took_over = false;
+	mutex_lock(&eng->lock);
+	if (eng->state == MLX5_DIAG_ENGINE_GONE) {
+		why = "device removed";
+		ret = -ENODEV;
+		goto out;
+	}
+	if (eng->session_claimed) {
+		ret = mlx5_diag_engine_session_ride(eng, id, e, slot, &why);
+		goto out;
+	}
+	if (eng->state == MLX5_DIAG_ENGINE_FOREIGN && !force) {
+		ret = mlx5_diag_engine_foreign_recheck(eng, &why);
+		if (ret)
+			goto out;
+	}
+	if (eng->state == MLX5_DIAG_ENGINE_FOREIGN && !force) {
+		why = "another agent holds the diagnostic engine; see force";
+		ret = -EBUSY;
+		goto out;
+	}
+	s = mlx5_diag_engine_slot_find(eng, id,
+				       eng->state != MLX5_DIAG_ENGINE_FOREIGN,
+				       &free);
+	if (s) {
+		s->users++;
+		eng->users++;
+		*slot = s - eng->slots;
+		goto out;
+	}
+	if (!free) {
+		why = "the device counts no more data IDs at once";
+		ret = -ENOSPC;
+		goto out;
+	}
+	mlx5_diag_engine_slot_take(eng, free, id, e);
+	ret = mlx5_diag_engine_apply(eng, force, took_over, &why);
+	if (ret) {
+		free->users = 0;
+		mlx5_diag_engine_slot_free(eng, free);
+		goto out;
+	}
+	eng->users++;
+	*slot = free - eng->slots;
+out:
+	mutex_unlock(&eng->lock);
+	if (ret)
+		pr_info_ratelimited("%s: event 0x%llx refused: %s\n",
+				    eng->fw->name, id, why);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_count_get);
+
+/**
+ * mlx5_diag_engine_count_put() - an event counting @slot goes away
+ * @eng: the engine
+ * @slot: from mlx5_diag_engine_count_get()
+ * @unscheduled_taker: the event took the engine over from another agent
+ *	and was never scheduled (its open failed after event_init, or it
+ *	never ran): if nothing else was scheduled since and nothing else is
+ *	counted, the displaced configuration is put back.
+ *
+ * Sleeps.
+ */
+void mlx5_diag_engine_count_put(struct mlx5_diag_engine *eng, unsigned int slot,
+				bool unscheduled_taker)
+{
+	struct mlx5_diag_engine_slot *s = &eng->slots[slot];
+	const char *why = NULL;
+	bool took_over;
+	int ret;
+
+	mutex_lock(&eng->lock);
+	eng->users--;
+	if (--s->users)
+		goto out;
+	mlx5_diag_engine_slot_free(eng, s);
+	if (eng->state == MLX5_DIAG_ENGINE_GONE || eng->session_claimed)
+		goto out;
+	if (unscheduled_taker && !eng->users && eng->displaced_valid &&
+	    !READ_ONCE(eng->takeover_final) &&
+	    eng->state == MLX5_DIAG_ENGINE_COUNT) {
+		mlx5_diag_engine_unmap(eng);
+		eng->displaced_valid = false;
+		if (mlx5_diag_fw_set_params(eng->fw, &eng->displaced))
+			mlx5_diag_engine_release(eng);
+		else
+			eng->state = MLX5_DIAG_ENGINE_OFF;
+		pr_info("%s: the event that took the engine over never ran: the other agent's configuration is restored\n",
+			eng->fw->name);
+		goto out;
+	}
+	ret = mlx5_diag_engine_apply(eng, false, &took_over, &why);
+	if (ret)
+		pr_err_ratelimited("%s: releasing data ID 0x%llx: %s (%d)\n",
+				   eng->fw->name, s->id, why, ret);
+out:
+	mutex_unlock(&eng->lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_count_put);
+
+/*
+ * The running count of @slot as of the last poll or drain. Any context
+ * (NMI, hard IRQ, PREEMPT_RT), no lock: it retries only when a publish
+ * completed meanwhile, never waits for one.
+ */
+u64 mlx5_diag_engine_read(struct mlx5_diag_engine *eng, unsigned int slot)
+{
+	unsigned int seq;
+	u64 v;
+
+	do {
+		seq = raw_read_seqcount_latch(&eng->vseq);
+		v = READ_ONCE(eng->vcopy[seq & 1][slot]);
+	} while (read_seqcount_latch_retry(&eng->vseq, seq));
+	return v;
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_read);
+
+/*
+ * Every slot's count as of one poll, for a group read in which all
+ * siblings must see the same generation. Any context, as
+ * mlx5_diag_engine_read().
+ */
+VISIBLE_IF_KUNIT void mlx5_diag_engine_snapshot(struct mlx5_diag_engine *eng,
+						u64 *values)
+{
+	unsigned int i, n, seq;
+
+	do {
+		seq = raw_read_seqcount_latch(&eng->vseq);
+		n = READ_ONCE(eng->nr_published);
+		for (i = 0; i < n; i++)
+			values[i] = READ_ONCE(eng->vcopy[seq & 1][i]);
+	} while (read_seqcount_latch_retry(&eng->vseq, seq));
+	for (; i < eng->fw->caps.max_ids; i++)
+		values[i] = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_snapshot);
+
+/*
+ * A transaction of @eng begins on this CPU (interrupts off): for a group
+ * read, the snapshot is complete before the flag sends reads to it, as an
+ * NMI read may land anywhere in between.
+ */
+void mlx5_diag_engine_txn_start(struct mlx5_diag_engine *eng,
+				struct mlx5_diag_engine_txn *txn,
+				bool group_read)
+{
+	if (group_read)
+		mlx5_diag_engine_snapshot(eng, txn->values);
+	barrier();
+	WRITE_ONCE(txn->group_read, group_read);
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_txn_start);
+
+void mlx5_diag_engine_txn_end(struct mlx5_diag_engine_txn *txn)
+{
+	WRITE_ONCE(txn->group_read, false);
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_txn_end);
+
+/* A slot's count: of the transaction's start while a group read runs. */
+u64 mlx5_diag_engine_txn_read(struct mlx5_diag_engine *eng,
+			      const struct mlx5_diag_engine_txn *txn,
+			      unsigned int slot)
+{
+	if (READ_ONCE(txn->group_read))
+		return txn->values[slot];
+	return mlx5_diag_engine_read(eng, slot);
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_txn_read);

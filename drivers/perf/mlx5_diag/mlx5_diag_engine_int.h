@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The engine's own interface between its three files: the state machine
+ * (mlx5_diag_engine.c), counting (mlx5_diag_engine_count.c) and sampling
+ * sessions (mlx5_diag_engine_session.c), also included by the KUnit suites;
+ * the engine's users see mlx5_diag_engine.h only. The functions between the
+ * three files are called with the engine's lock held.
+ */
+#ifndef _MLX5_DIAG_ENGINE_INT_H
+#define _MLX5_DIAG_ENGINE_INT_H
+
+#include <linux/sizes.h>
+
+#include "mlx5_diag_engine.h"
+
+/* Samples a folded-counting buffer holds: a few polls' worth. */
+#define MLX5_DIAG_FOLD_LOG_SLOTS	4
+
+/* The drain outbox: this many bytes of samples per query, at most. */
+#define MLX5_DIAG_DRAIN_OUTBOX_BYTES	SZ_128K
+/* a sample of every id fits: the 64-bit dialect's entries are 32 bytes */
+static_assert(MLX5_DIAG_MAX_IDS * 32 <= MLX5_DIAG_DRAIN_OUTBOX_BYTES);
+
+/* the state machine */
+bool mlx5_diag_engine_owned(const struct mlx5_diag_engine *eng);
+void mlx5_diag_engine_unmap(struct mlx5_diag_engine *eng);
+int mlx5_diag_engine_adopt(struct mlx5_diag_engine *eng);
+void mlx5_diag_engine_release(struct mlx5_diag_engine *eng);
+int mlx5_diag_engine_apply(struct mlx5_diag_engine *eng, bool force,
+			   bool *took_over, const char **why);
+int mlx5_diag_engine_foreign_recheck(struct mlx5_diag_engine *eng,
+				     const char **why);
+
+/* counting */
+void mlx5_diag_engine_map(struct mlx5_diag_engine *eng, bool restart);
+void mlx5_diag_engine_publish(struct mlx5_diag_engine *eng);
+void mlx5_diag_engine_slot_take(struct mlx5_diag_engine *eng,
+				struct mlx5_diag_engine_slot *s, u64 id,
+				const struct mlx5_diag_catalog_entry *e);
+struct mlx5_diag_engine_slot *
+mlx5_diag_engine_slot_find(struct mlx5_diag_engine *eng, u64 id, bool share,
+			   struct mlx5_diag_engine_slot **free);
+void mlx5_diag_engine_slot_free(struct mlx5_diag_engine *eng,
+				struct mlx5_diag_engine_slot *s);
+void mlx5_diag_engine_fold(struct mlx5_diag_engine *eng);
+bool mlx5_diag_engine_decode_from(struct mlx5_diag_engine *eng, const void *out,
+				  unsigned int s);
+int mlx5_diag_engine_query_at(struct mlx5_diag_engine *eng, void *out,
+			      size_t size, unsigned int index,
+			      unsigned int nsamples);
+int mlx5_diag_engine_poll_samples(struct mlx5_diag_engine *eng);
+
+/* sampling sessions */
+int mlx5_diag_engine_session_ride(struct mlx5_diag_engine *eng, u64 id,
+				  const struct mlx5_diag_catalog_entry *e,
+				  unsigned int *slot, const char **why);
+
+/* What the planner turns into a firmware configuration. */
+struct mlx5_diag_engine_plan {
+	const struct mlx5_diag_caps *caps;
+	const u64 *count_ids;		/* the union of counted ids */
+	unsigned int nr_count;
+	/* a sampling session's configuration, or NULL */
+	const struct mlx5_diag_fw_params *session;
+	unsigned int refresh_ms;	/* counting poll period */
+};
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* Static but for KUnit (VISIBLE_IF_KUNIT). */
+int mlx5_diag_engine_plan(const struct mlx5_diag_engine_plan *in,
+			  struct mlx5_diag_fw_params *p, const char **why);
+void mlx5_diag_engine_poll(struct mlx5_diag_engine *eng);
+void mlx5_diag_engine_snapshot(struct mlx5_diag_engine *eng, u64 *values);
+unsigned int mlx5_diag_engine_session_due(u64 last, u64 now, bool rtc,
+					  u8 log_period, u32 freq_khz,
+					  unsigned int batch);
+#endif
+
+#endif /* _MLX5_DIAG_ENGINE_INT_H */

@@ -1,0 +1,743 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sampling sessions on the diagnostic engine: a leader claims the whole
+ * engine, its members add their data IDs, the session is programmed and its
+ * period changed, and the drain fetches its samples from the firmware's
+ * cyclic buffer (counting events of its data IDs ride on them). Everything
+ * here sleeps, under the engine's lock.
+ */
+#include <linux/kernel.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/sched/clock.h>
+#include <linux/time64.h>
+
+#include "mlx5_diag_compat.h"
+#include "mlx5_diag_engine_int.h"
+
+/*
+ * The firmware buffer of a session, in samples, at most: half the space
+ * of the narrowest sample id, so that a drain tells a sample of the
+ * current lap from one of the lap before.
+ */
+#define MLX5_DIAG_SESSION_LOG_SLOTS_MAX	15
+/*
+ * Samples a drain's first query reads beyond those due by the device
+ * clock: one for a sample whose entries the firmware recorded at slightly
+ * different times (the DOCA guide allows it), so that the last one taken
+ * dates a little late; one for a sample taken between the clock read and
+ * the query. A query that reaches a slot not yet written ends the drain
+ * without another one.
+ */
+#define MLX5_DIAG_DRAIN_SLACK		2
+/*
+ * Nanoseconds of RTC time the estimate converts to clocks at most:
+ * ns * freq_khz / 10^6 stays below 2^64 (freq_khz < 2^32). Beyond it the
+ * estimate falls short of a period over 2^51 ns / 2^32 kHz, and the drain
+ * reads on as for any short estimate.
+ */
+#define MLX5_DIAG_DRAIN_DUE_MAX_NS	BIT_ULL(51)
+
+/* A counting event of a data ID the session samples rides on its samples. */
+int mlx5_diag_engine_session_ride(struct mlx5_diag_engine *eng, u64 id,
+				  const struct mlx5_diag_catalog_entry *e,
+				  unsigned int *slot, const char **why)
+{
+	struct mlx5_diag_engine_slot *s, *free;
+	unsigned int i;
+
+	for (i = 0; i < eng->session.num_ids; i++)
+		if (eng->session.ids[i] == id)
+			break;
+	if (i == eng->session.num_ids) {
+		*why = "a sampling session holds the engine and does not sample this data ID";
+		return -EBUSY;
+	}
+	s = mlx5_diag_engine_slot_find(eng, id, true, &free);
+	if (s) {
+		s->users++;
+		eng->users++;
+		*slot = s - eng->slots;
+		return 0;
+	}
+	if (!free) {
+		*why = "the device counts no more data IDs at once";
+		return -ENOSPC;
+	}
+	mlx5_diag_engine_slot_take(eng, free, id, e);
+	eng->users++;
+	if (eng->session_running)
+		mlx5_diag_engine_map(eng, false);
+	*slot = free - eng->slots;
+	return 0;
+}
+
+/**
+ * mlx5_diag_engine_session_claim() - a session leader takes the engine
+ * @eng: the engine
+ * @force: take it from another agent that has it enabled
+ * @took_over: set when another agent's configuration is displaced
+ *
+ * The session holds the engine from here until
+ * mlx5_diag_engine_session_release(); its ids are added by
+ * mlx5_diag_engine_session_add() and the firmware is programmed by
+ * mlx5_diag_engine_session_program(). Sleeps. Return: 0 or a negative
+ * errno, the reason logged.
+ */
+int mlx5_diag_engine_session_claim(struct mlx5_diag_engine *eng, bool force,
+				   bool *took_over)
+{
+	const char *why = NULL;
+	int ret = 0;
+
+	*took_over = false;
+	mutex_lock(&eng->lock);
+	if (eng->state == MLX5_DIAG_ENGINE_GONE) {
+		why = "device removed";
+		ret = -ENODEV;
+	} else if (eng->session_claimed) {
+		why = "a sampling session is already open on this device";
+		ret = -EBUSY;
+	} else if (eng->users > eng->session_users) {
+		why = "counting events are open on this device; a session needs the whole engine";
+		ret = -EBUSY;
+	} else if (!mlx5_diag_engine_owned(eng)) {
+		ret = mlx5_diag_fw_query_params(eng->fw, &eng->queried);
+		if (ret) {
+			why = "could not query the diagnostic engine";
+		} else if (eng->queried.enable && !force) {
+			eng->state = MLX5_DIAG_ENGINE_FOREIGN;
+			why = "another agent has the engine (DOCA, a crashed owner); see force";
+			ret = -EBUSY;
+		} else if (eng->queried.enable) {
+			pr_warn("%s: a sampling session takes the diagnostic engine over from another agent, whose samples stop\n",
+				eng->fw->name);
+			*took_over = true;
+		}
+		/* free, or taken by force: no longer FOREIGN, ours to program */
+		if (!ret)
+			eng->state = MLX5_DIAG_ENGINE_OFF;
+	}
+	if (!ret) {
+		eng->session_claimed = true;
+		eng->session_running = false;
+		eng->session.num_ids = 0;
+	}
+	mutex_unlock(&eng->lock);
+	if (ret)
+		pr_info_ratelimited("%s: sampling session refused: %s\n",
+				    eng->fw->name, why);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_claim);
+
+/**
+ * mlx5_diag_engine_session_add() - one more data ID for the claimed session
+ * @eng: the engine
+ * @id: the data ID, validated against the catalog and the device
+ * @e: its catalog entry
+ * @slot: the slot its event reads its count from
+ *
+ * Sleeps. Return: 0 or a negative errno, the reason logged.
+ */
+int mlx5_diag_engine_session_add(struct mlx5_diag_engine *eng, u64 id,
+				 const struct mlx5_diag_catalog_entry *e,
+				 unsigned int *slot)
+{
+	const struct mlx5_diag_caps *caps = &eng->fw->caps;
+	struct mlx5_diag_engine_slot *free;
+	const char *why = NULL;
+	unsigned int i, n;
+	int ret = 0;
+
+	mutex_lock(&eng->lock);
+	n = eng->session.num_ids;
+	if (eng->state == MLX5_DIAG_ENGINE_GONE) {
+		why = "device removed";
+		ret = -ENODEV;
+		goto out;
+	}
+	if (eng->session_running) {
+		why = "the session runs already: open every member before enabling the leader";
+		ret = -EBUSY;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		if (eng->session.ids[i] == id) {
+			why = "data ID already in the session";
+			ret = -EINVAL;
+			goto out;
+		}
+	}
+	if (n >= caps->max_ids || order_base_2(n + 1) >= caps->log_max_samples) {
+		why = "the device samples no more data IDs at once";
+		ret = -ENOSPC;
+		goto out;
+	}
+	mlx5_diag_engine_slot_find(eng, id, false, &free);
+	if (!free) {
+		why = "the device counts no more data IDs at once";
+		ret = -ENOSPC;
+		goto out;
+	}
+	mlx5_diag_engine_slot_take(eng, free, id, e);
+	free->members = 1;
+	eng->users++;
+	eng->session_users++;
+	eng->session.ids[eng->session.num_ids++] = id;
+	*slot = free - eng->slots;
+out:
+	mutex_unlock(&eng->lock);
+	if (ret)
+		pr_info_ratelimited("%s: event 0x%llx refused: %s\n",
+				    eng->fw->name, id, why);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_add);
+
+/**
+ * mlx5_diag_engine_session_put() - a session event goes away
+ * @eng: the engine
+ * @slot: from mlx5_diag_engine_session_add()
+ *
+ * Before the session runs its data ID leaves the session. A member of a
+ * session whose leader is gone was in no configuration since: nothing to
+ * reprogram. Sleeps.
+ */
+void mlx5_diag_engine_session_put(struct mlx5_diag_engine *eng,
+				  unsigned int slot)
+{
+	struct mlx5_diag_engine_slot *s = &eng->slots[slot];
+	unsigned int i;
+
+	mutex_lock(&eng->lock);
+	eng->users--;
+	eng->session_users--;
+	s->members--;
+	if (!--s->users) {
+		mlx5_diag_engine_slot_free(eng, s);
+		for (i = 0; i < eng->session.num_ids && !eng->session_running &&
+		     !s->orphan; i++) {
+			if (eng->session.ids[i] != s->id)
+				continue;
+			memmove(&eng->session.ids[i], &eng->session.ids[i + 1],
+				(eng->session.num_ids - i - 1) *
+				sizeof(*eng->session.ids));
+			eng->session.num_ids--;
+			break;
+		}
+	}
+	mutex_unlock(&eng->lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_put);
+
+/**
+ * mlx5_diag_engine_session_max_period_ns() - the longest period in ns
+ * @caps: the device's capabilities (freq_khz not 0, checked at probe)
+ *
+ * Return: 2^mlx5_diag_fw_max_log_period() device clocks in ns, rounded
+ * down: the longest period_ns, sample_period or PERF_EVENT_IOC_PERIOD a
+ * session leader takes. At most 2^35 * 10^6 ns (freq_khz >= 1), so a
+ * period up to it times freq_khz stays below 2^64.
+ */
+u64 mlx5_diag_engine_session_max_period_ns(const struct mlx5_diag_caps *caps)
+{
+	return mul_u64_u32_div(1ULL << mlx5_diag_fw_max_log_period(caps),
+			       NSEC_PER_MSEC, caps->freq_khz);
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_max_period_ns);
+
+/**
+ * mlx5_diag_engine_session_log_period() - a period in ns as the device's
+ * @caps: the device's capabilities
+ * @period_ns: the requested period, any value
+ *
+ * A period from mlx5_diag_engine_session_max_period_ns() on is the longest
+ * one; below it the clocks are computed without overflow.
+ *
+ * Return: log2 of the nearest power-of-two number of device clocks, within
+ * what the device takes and the driver serves.
+ */
+u8 mlx5_diag_engine_session_log_period(const struct mlx5_diag_caps *caps,
+				       u64 period_ns)
+{
+	unsigned int max = mlx5_diag_fw_max_log_period(caps), l;
+	u64 clocks;
+
+	if (period_ns >= mlx5_diag_engine_session_max_period_ns(caps))
+		return max;
+	clocks = div_u64(mul_u64_u32_div(period_ns, caps->freq_khz, 1000),
+			 1000);
+	l = clocks ? ilog2(clocks) : 0;
+	if (clocks && clocks - (1ULL << l) >= (2ULL << l) - clocks)
+		l++;
+	return clamp_t(unsigned int, l, caps->log_min_sample_period, max);
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_log_period);
+
+/**
+ * mlx5_diag_engine_session_program() - start (or restart) the session
+ * @eng: the engine
+ * @o: the leader's options
+ * @clock_now: the device clock (in the session's timestamp source) read
+ *	before this call: every sample of the new run is later, every sample
+ *	left in the buffer by an earlier run is earlier
+ * @actual: what the firmware runs; @actual->ids (caps.max_ids) gets
+ *	the session's ids in firmware order
+ *
+ * Every call starts a new run: sample numbering restarts at 0. Sleeps.
+ * Return: 0 or a negative errno, the reason logged.
+ */
+int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
+				     const struct mlx5_diag_session_opts *o,
+				     u64 clock_now,
+				     struct mlx5_diag_fw_params *actual)
+{
+	const struct mlx5_diag_caps *caps = &eng->fw->caps;
+	unsigned int num = eng->session.num_ids, entries;
+	const char *why = NULL;
+	u64 *ids;
+	int ret;
+
+	mutex_lock(&eng->lock);
+	if (eng->state == MLX5_DIAG_ENGINE_GONE) {
+		why = "device removed";
+		ret = -ENODEV;
+		goto out;
+	}
+	if (!eng->session_claimed || !num) {
+		why = "no session, or a session without data IDs";
+		ret = -EINVAL;
+		goto out;
+	}
+	if (eng->state == MLX5_DIAG_ENGINE_FOREIGN) {
+		why = "another agent took the engine";
+		ret = -EBUSY;
+		goto out;
+	}
+	eng->want.enable = true;
+	eng->want.mode = o->mode;
+	eng->want.sync = o->sync;
+	eng->want.clear = o->clear;
+	eng->want.rtc = o->rtc;
+	eng->want.log_sample_period = o->log_sample_period;
+	eng->want.log_num_of_samples =
+		min_t(unsigned int, caps->log_max_samples - order_base_2(num),
+		      MLX5_DIAG_SESSION_LOG_SLOTS_MAX);
+	eng->want.num_ids = num;
+	memcpy(eng->want.ids, eng->session.ids, num * sizeof(*eng->want.ids));
+	mlx5_diag_engine_unmap(eng);
+	eng->session_running = false;
+	ret = mlx5_diag_fw_set_params(eng->fw, &eng->want);
+	if (ret) {
+		why = "the firmware refused the session's configuration";
+		eng->stats.set_failures++;
+		if (!mlx5_diag_fw_query_params(eng->fw, &eng->queried) &&
+		    !eng->queried.enable)
+			eng->state = MLX5_DIAG_ENGINE_OFF;
+		goto out;
+	}
+	ret = mlx5_diag_engine_adopt(eng);
+	if (ret) {
+		why = "the firmware reports a configuration other than the one set";
+		goto out;
+	}
+	eng->state = MLX5_DIAG_ENGINE_SESSION;
+	eng->session_running = true;
+	mlx5_diag_engine_map(eng, true);
+	eng->session_next = 0;
+	eng->session_skipped = 0;
+	eng->session_last_ts = clock_now;
+	entries = eng->session_outlen /
+		  (eng->fw->dialect->sample_entry_bits / 8);
+	eng->session_batch = min(1U << eng->programmed.log_num_of_samples,
+				 entries / num);
+	ids = actual->ids;
+	*actual = eng->programmed;
+	actual->ids = ids;
+	memcpy(ids, eng->programmed.ids, num * sizeof(*ids));
+out:
+	mutex_unlock(&eng->lock);
+	if (ret)
+		pr_info_ratelimited("%s: sampling session not started: %s (%d)\n",
+				    eng->fw->name, why, ret);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_program);
+
+/**
+ * mlx5_diag_engine_session_period() - change a running session's period
+ * @eng: the engine
+ * @log_sample_period: the new period, log2 of device clocks
+ * @actual: the period the firmware runs afterwards
+ *
+ * The buffer and the sample numbering stay. Sleeps.
+ * Return: 0; -EBUSY when the engine does not run the session (not ours any
+ * more, or never programmed), -ENODEV when the device is gone; or the errno
+ * of the failed command.
+ */
+int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
+				    u8 log_sample_period, u8 *actual)
+{
+	int ret;
+
+	mutex_lock(&eng->lock);
+	if (eng->state != MLX5_DIAG_ENGINE_SESSION) {
+		ret = eng->state == MLX5_DIAG_ENGINE_GONE ? -ENODEV : -EBUSY;
+		goto out;
+	}
+	eng->want.log_sample_period = log_sample_period;
+	ret = mlx5_diag_fw_set_params(eng->fw, &eng->want);
+	if (ret) {
+		eng->stats.set_failures++;
+		eng->want.log_sample_period = eng->programmed.log_sample_period;
+		goto out;
+	}
+	ret = mlx5_diag_engine_adopt(eng);
+	if (ret)
+		goto out;
+	*actual = eng->programmed.log_sample_period;
+out:
+	mutex_unlock(&eng->lock);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_period);
+
+/*
+ * The timestamp of entry @i of the decoded sample, extended to 64 bits
+ * from the dialect's width (RTC timestamps are 64-bit already), or false
+ * when it is older than the last one: a sample of an earlier run, or a
+ * slot never written.
+ */
+static bool mlx5_diag_engine_session_ts(struct mlx5_diag_engine *eng,
+					unsigned int i, u64 *ts)
+{
+	unsigned int bits = eng->fw->dialect->timestamp_bits;
+	u64 raw = eng->entries[i].timestamp;
+
+	if (!raw)
+		return false;
+	if (bits < 64 && !eng->programmed.rtc) {
+		u64 mask = (1ULL << bits) - 1;
+
+		if (((raw - eng->session_last_ts) & mask) > mask >> 1)
+			return false;
+		*ts = mlx5_diag_extend(eng->session_last_ts, raw, bits);
+		return true;
+	}
+	if (raw < eng->session_last_ts)
+		return false;
+	*ts = raw;
+	return true;
+}
+
+/*
+ * Deliver the decoded sample as d->n, if all its timestamps are of this
+ * run. Returns false otherwise.
+ */
+static bool mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
+					  struct mlx5_diag_drain *d)
+{
+	unsigned int i, num = eng->programmed.num_ids;
+	u64 *ts = &d->ts[(size_t)d->n * num];
+	u64 last = eng->session_last_ts;
+
+	for (i = 0; i < num; i++) {
+		if (!mlx5_diag_engine_session_ts(eng, i, &ts[i])) {
+			eng->session_last_ts = last;
+			return false;
+		}
+		d->val[(size_t)d->n * num + i] = eng->entries[i].value;
+		eng->session_last_ts = max(eng->session_last_ts, ts[i]);
+	}
+	mlx5_diag_engine_fold(eng);
+	d->n++;
+	eng->session_next++;
+	eng->session_skipped = 0;
+	return true;
+}
+
+/* An RTC reading (seconds << 32 | nanoseconds) in ns; false if it is not. */
+static bool mlx5_diag_engine_rtc_ns(u64 rtc, u64 *ns)
+{
+	u32 nsec = lower_32_bits(rtc);
+
+	if (nsec >= NSEC_PER_SEC)
+		return false;
+	/* below 2^32 * 10^9 + 10^9 < 2^62 */
+	*ns = (u64)upper_32_bits(rtc) * NSEC_PER_SEC + nsec;
+	return true;
+}
+
+/**
+ * mlx5_diag_engine_session_due() - samples a drain's first query reads
+ * @last: the last sample's timestamp (or the clock at program time)
+ * @now: the device clock just read, in the same timestamp source
+ * @rtc: both are RTC readings (seconds << 32 | ns), else FRC clocks
+ * @log_period: the programmed period, log2 of device clocks
+ * @freq_khz: the device clock (not 0, checked at probe)
+ * @batch: the most one query reads (at least 1)
+ *
+ * The samples the firmware took after @last by @now at the period, plus
+ * MLX5_DIAG_DRAIN_SLACK, at most @batch; @batch when @last or @now is no
+ * RTC reading or the period none the firmware runs. An estimate: the
+ * drain reads on when it falls short and stops at the first slot not yet
+ * written whatever it says.
+ *
+ * Return: 1 to @batch samples.
+ */
+VISIBLE_IF_KUNIT unsigned int
+mlx5_diag_engine_session_due(u64 last, u64 now, bool rtc, u8 log_period,
+			     u32 freq_khz, unsigned int batch)
+{
+	u64 clocks;
+
+	if (log_period > MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD)
+		return batch;
+	if (rtc && (!mlx5_diag_engine_rtc_ns(last, &last) ||
+		    !mlx5_diag_engine_rtc_ns(now, &now)))
+		return batch;
+	/* a clock before the last sample (stepped back): none due */
+	clocks = now > last ? now - last : 0;
+	if (rtc)
+		clocks = mul_u64_u32_div(min(clocks, MLX5_DIAG_DRAIN_DUE_MAX_NS),
+					 freq_khz, NSEC_PER_MSEC);
+	clocks = min_t(u64, clocks >> log_period, batch);
+	return min_t(u64, clocks + MLX5_DIAG_DRAIN_SLACK, batch);
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_due);
+
+static u64 mlx5_diag_engine_host_ns(void *arg)
+{
+	return local_clock();
+}
+
+/*
+ * The size of a drain's first query: a whole batch for the run's first
+ * one, which finds out how the firmware reads num_of_samples (see
+ * mlx5_diag_engine_query_at()), or when the device clock cannot be read;
+ * otherwise the samples due.
+ */
+static unsigned int
+mlx5_diag_engine_session_first_query(struct mlx5_diag_engine *eng)
+{
+	struct mlx5_diag_clock_read r = {
+		.host_clock = mlx5_diag_engine_host_ns,
+	};
+
+	if (!eng->reading_known ||
+	    mlx5_diag_fw_read_clock(eng->fw, eng->programmed.rtc, &r))
+		return eng->session_batch;
+	return mlx5_diag_engine_session_due(eng->session_last_ts, r.device,
+					    eng->programmed.rtc,
+					    eng->programmed.log_sample_period,
+					    eng->fw->caps.freq_khz,
+					    eng->session_batch);
+}
+
+/**
+ * mlx5_diag_engine_session_interval() - a session's next drain interval
+ * @cur: the interval in force, ns
+ * @min_ns: the shortest one
+ * @max_ns: the longest one, the plan's for the configuration (>= @min_ns)
+ * @fetched: samples the last drain fetched or found lost
+ * @nslots: the firmware buffer, in samples
+ *
+ * A drain that found more than half the buffer halves the interval; one
+ * that found at most a quarter doubles it, up to the plan's, so that after
+ * a burst the drains are as rare, and their queries as large, as the
+ * buffer allows. A doubled interval finds at most half the buffer at the
+ * same rate: the two never alternate at a steady rate.
+ *
+ * Return: the interval, within [@min_ns, @max_ns].
+ */
+u64 mlx5_diag_engine_session_interval(u64 cur, u64 min_ns, u64 max_ns,
+				      u64 fetched, unsigned int nslots)
+{
+	cur = min(cur, max_ns);
+	if (fetched > nslots / 2)
+		cur /= 2;
+	else if (fetched <= nslots / 4)
+		cur = cur > max_ns / 2 ? max_ns : cur * 2;
+	return clamp(cur, min_ns, max_ns);
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_interval);
+
+/**
+ * mlx5_diag_engine_session_drain() - fetch the session's new samples
+ * @eng: the engine
+ * @d: @d->cap, @d->ts and @d->val in; the samples out
+ *
+ * Reads the cyclic buffer from the slot of the next expected sample until
+ * it finds a sample not yet written or @d is full: first the samples due
+ * by the device clock (mlx5_diag_engine_session_first_query()), then,
+ * while a query took every sample it read, twice as many, up to a batch
+ * (what the 128 KiB outbox holds, at most the buffer). A slot
+ * holding a later lap's sample means the firmware overwrote samples: they
+ * are reported in @d->lost_* and the drain goes on from the oldest sample
+ * still there. Counting events of the session's ids fold every sample.
+ *
+ * Bounded: later laps are skipped only before the first sample taken, and
+ * a batch that took no sample ends the drain, so one drain skips at most
+ * one batch, at most one lap. When MLX5_DIAG_DRAIN_MAX_SKIP_LAPS laps of
+ * slots were skipped with no sample taken since (firmware that never lets
+ * the drain catch up), @d->stalled tells the caller to end the run.
+ *
+ * A query that fails ends the drain: @d still holds what the drain fetched
+ * before (the caller delivers it), and the next drain goes on from there.
+ * Sleeps. Return: 0; -EBUSY when the engine does not run the session (not
+ * ours any more, or never programmed), -ENODEV when the device is gone,
+ * nothing fetched; or the errno of a failed query (-EAGAIN for RES_BUSY).
+ */
+int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
+				   struct mlx5_diag_drain *d)
+{
+	unsigned int bits, nslots, size, want, got, taken, k;
+	u64 mask, delta, ts;
+	int ret = 0;
+
+	d->n = 0;
+	d->lost_count = 0;
+	d->full = false;
+	d->stalled = false;
+	mutex_lock(&eng->lock);
+	if (eng->state != MLX5_DIAG_ENGINE_SESSION || !eng->session_running) {
+		ret = eng->state == MLX5_DIAG_ENGINE_GONE ? -ENODEV : -EBUSY;
+		goto out;
+	}
+	bits = eng->fw->dialect->sample_id_bits;
+	mask = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
+	nslots = 1U << eng->programmed.log_num_of_samples;
+	d->first_seq = eng->session_next;
+	eng->stats.polls++;
+	size = mlx5_diag_engine_session_first_query(eng);
+	while (d->n < d->cap) {
+		taken = d->n;
+		want = min(size, d->cap - d->n);
+		ret = mlx5_diag_engine_query_at(eng, eng->session_out,
+						eng->session_outlen,
+						eng->session_next & (nslots - 1),
+						want);
+		if (ret < 0) {
+			/* a busy firmware (RES_BUSY) is no other agent */
+			if (ret == -EBUSY)
+				ret = -EAGAIN;
+			goto done;
+		}
+		got = ret;
+		ret = 0;
+		for (k = 0; k < got; k++) {
+			mlx5_diag_engine_decode_from(eng, eng->session_out, k);
+			delta = (eng->entries[0].sample_id - eng->session_next) &
+				mask;
+			/*
+			 * A later lap's sample of this run (an earlier run's
+			 * left in the buffer is older than the clock at
+			 * program time, whatever its sample id)
+			 */
+			if (delta && delta <= mask >> 1 &&
+			    !(delta & (nslots - 1)) && !d->n &&
+			    mlx5_diag_engine_session_ts(eng, 0, &ts)) {
+				/* overwritten: go on from the oldest left */
+				if (!d->lost_count)
+					d->lost_first = eng->session_next;
+				d->lost_count += delta - nslots + 1;
+				eng->session_next += delta - nslots + 1;
+				d->first_seq = eng->session_next;
+				eng->session_skipped++;
+				continue;
+			}
+			if (delta || !mlx5_diag_engine_session_take(eng, d))
+				goto done;
+		}
+		if (got < want || d->n == taken)
+			break;
+		/* fewer were due than the firmware had: read on, more */
+		size = min(2 * size, eng->session_batch);
+	}
+done:
+	if (eng->session_skipped > (u64)MLX5_DIAG_DRAIN_MAX_SKIP_LAPS * nslots)
+		d->stalled = true;
+	if (eng->programmed.mode == MLX5_DIAG_FW_SINGLE &&
+	    eng->session_next >= nslots)
+		d->full = true;
+out:
+	if (d->lost_count)
+		eng->stats.lost_samples += d->lost_count;
+	if (d->n)
+		mlx5_diag_engine_publish(eng);
+	mutex_unlock(&eng->lock);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_drain);
+
+/**
+ * mlx5_diag_engine_session_owned() - does the firmware still run our session?
+ * @eng: the engine
+ *
+ * If another agent reconfigured it, the engine becomes FOREIGN (counted in
+ * engine/takeovers). Sleeps. Return: true while the session is ours.
+ */
+bool mlx5_diag_engine_session_owned(struct mlx5_diag_engine *eng)
+{
+	bool owned = false;
+
+	mutex_lock(&eng->lock);
+	if (eng->state != MLX5_DIAG_ENGINE_SESSION)
+		goto out;
+	owned = true;
+	if (mlx5_diag_fw_query_params(eng->fw, &eng->queried) ||
+	    mlx5_diag_fw_params_equal(&eng->queried, &eng->programmed))
+		goto out;
+	owned = false;
+	eng->stats.takeovers++;
+	eng->state = MLX5_DIAG_ENGINE_FOREIGN;
+	eng->session_running = false;
+	mlx5_diag_engine_unmap(eng);
+	pr_warn("%s: another agent reconfigured the diagnostic engine: the sampling session ends\n",
+		eng->fw->name);
+out:
+	mutex_unlock(&eng->lock);
+	return owned;
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_owned);
+
+/**
+ * mlx5_diag_engine_session_release() - the session leader goes away
+ * @eng: the engine
+ *
+ * Disables the firmware if the session ran it. Counting events that rode
+ * on the session count on in counting mode; its members left open keep
+ * their counts, frozen. Sleeps.
+ */
+void mlx5_diag_engine_session_release(struct mlx5_diag_engine *eng)
+{
+	const char *why = NULL;
+	unsigned int i;
+	bool took_over;
+	int ret;
+
+	mutex_lock(&eng->lock);
+	eng->session_claimed = false;
+	eng->session_running = false;
+	eng->session.num_ids = 0;
+	/* members left open count nothing more and block no new session */
+	for (i = 0; i < eng->fw->caps.max_ids; i++)
+		if (eng->slots[i].members)
+			eng->slots[i].orphan = true;
+	if (eng->state == MLX5_DIAG_ENGINE_GONE)
+		goto out;
+	if (eng->state == MLX5_DIAG_ENGINE_SESSION ||
+	    eng->state == MLX5_DIAG_ENGINE_OFF)
+		mlx5_diag_engine_release(eng);
+	if (eng->users > eng->session_users &&
+	    eng->state == MLX5_DIAG_ENGINE_OFF) {
+		ret = mlx5_diag_engine_apply(eng, false, &took_over, &why);
+		if (ret)
+			pr_warn("%s: counting does not resume after the session: %s (%d)\n",
+				eng->fw->name, why, ret);
+	}
+out:
+	mutex_unlock(&eng->lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_release);
