@@ -101,6 +101,24 @@ static const struct option decode_longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/*
+ * getopt_long's '?': OPT is the option given a value it takes none of
+ * (--metrics=1), an unknown short option (of a group maybe), or 0 for an
+ * unknown long option, ARG.
+ */
+static int decode_bad_option(int opt, const char *arg)
+{
+	const struct option *o;
+
+	if (!opt)
+		return md_usage("decode", "unknown option %s", arg);
+	for (o = decode_longopts; o->name; o++)
+		if (o->val == opt)
+			return md_usage("decode", "option --%s takes no value",
+					o->name);
+	return md_usage("decode", "unknown option -%c", opt);
+}
+
 int cmd_decode(int argc, char **argv)
 {
 	const char *format = "text", *di = NULL, *example = NULL;
@@ -153,12 +171,8 @@ int cmd_decode(int argc, char **argv)
 		case ':':
 			ret = md_usage("decode", "%s needs a value", args[optind - 1]);
 			break;
-		default:	/* a short option is one of a group maybe */
-			if (optopt)
-				ret = md_usage("decode", "unknown option -%c", optopt);
-			else
-				ret = md_usage("decode", "unknown option %s",
-					       args[optind - 1]);
+		default:
+			ret = decode_bad_option(optopt, args[optind - 1]);
 		}
 	}
 	if (!ret && optind < argc)

@@ -480,6 +480,30 @@ static int run_decode_loud(const char *recording, const char *outfile,
 	return ret;
 }
 
+/* A bad option is named as given, a value given to a flag refused by name. */
+static void option_messages(void)
+{
+	static const struct {
+		const char *arg, *msg;
+	} bad[] = {
+		{ "--metrics=1", "mlx5-diag decode: option --metrics takes no value\n" },
+		{ "--quiet=1", "mlx5-diag decode: option --quiet takes no value\n" },
+		{ "-qx", "mlx5-diag decode: unknown option -x\n" },
+		{ "--bogus", "mlx5-diag decode: unknown option --bogus\n" },
+	};
+	char *msg;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK_INT(run_decode_err(path_of("example.mlx5diag"), path_of("x"),
+					 path_of("x.err"), bad[i].arg, NULL),
+			  MD_EXIT_USAGE, bad[i].arg);
+		msg = slurp(path_of("x.err"));
+		CHECK(!strncmp(msg, bad[i].msg, strlen(bad[i].msg)),
+		      "%s: %s(want '%s')", bad[i].arg, msg, bad[i].msg);
+		free(msg);
+	}
+}
+
 /* A stream of one sample on "sim:1" (format 1, RTC), for a second idx. */
 static void small_stream(struct stream *s)
 {
@@ -1826,6 +1850,7 @@ int main(void)
 	RUN(named_columns);
 	RUN(bad_data_id_files);
 	RUN(exit_statuses);
+	RUN(option_messages);
 	RUN(recording_chunking_does_not_matter);
 	RUN(perfdata_outputs);
 	RUN(perfdata_info_layout);
