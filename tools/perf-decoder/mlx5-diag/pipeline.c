@@ -321,5 +321,13 @@ out:
 	free(p->run.metrics);
 	free(p->row.metrics);
 	free(s->priv);
+	p->pend = NULL;
+	p->pend_len = p->pend_cap = 0;
+	p->run.cols = NULL;
+	p->run.nr_cols = 0;
+	p->run.metrics = NULL;
+	p->run.nr_metrics = 0;
+	p->row.metrics = NULL;
+	s->priv = NULL;
 	return status;
 }

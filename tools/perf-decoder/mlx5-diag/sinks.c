@@ -39,10 +39,15 @@ const char *sink_names(void)
 {
 	static char names[256];
 	size_t n = 0;
+	int w;
 
-	for (size_t i = 0; i < NR_SINKS; i++)
-		n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s",
-				      i ? ", " : "", registry[i]->name);
+	for (size_t i = 0; i < NR_SINKS; i++) {
+		w = snprintf(names + n, sizeof(names) - n, "%s%s",
+			     i ? ", " : "", registry[i]->name);
+		if (w < 0 || (size_t)w >= sizeof(names) - n)
+			break;
+		n += (size_t)w;
+	}
 	return names;
 }
 
