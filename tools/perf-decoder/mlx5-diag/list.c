@@ -198,13 +198,14 @@ int cmd_list(int argc, char **argv)
 			fputs(list_usage, stdout);
 			return MD_EXIT_OK;
 		default:
-			md_err("list", "unknown option '%s'\n%s",
-			       argv[optind - 1], list_usage);
+			md_err("list", "unknown option '%s'", argv[optind - 1]);
+			fputs(list_usage, stderr);
 			return MD_EXIT_USAGE;
 		}
 	}
 	if (argc - optind > 1) {
-		md_err("list", "one DEV at most\n%s", list_usage);
+		md_err("list", "one DEV at most");
+		fputs(list_usage, stderr);
 		return MD_EXIT_USAGE;
 	}
 	n = md_pmu_scan(md_sysfs_root(), &pmus, err, sizeof(err));
