@@ -670,6 +670,14 @@ static int start_child(struct session *s, char **cmd)
 }
 
 /* Drain until DEADLINE (CLOCK_MONOTONIC ns) or a stop condition. */
+/* The deadline DURATION after T (0: none), at most UINT64_MAX. */
+static uint64_t deadline_after(uint64_t t, uint64_t duration)
+{
+	if (!duration)
+		return 0;
+	return duration > UINT64_MAX - t ? UINT64_MAX : t + duration;
+}
+
 static void drain_until(struct session *s, uint64_t deadline, int stop_on_events,
 			uint64_t t0, uint64_t *last_t, uint64_t *last_samples)
 {
@@ -822,7 +830,7 @@ int md_record_run(const struct md_record_opts *o)
 			goto out;
 		}
 	}
-	drain_until(&s, o->duration_ns ? t0 + o->duration_ns : 0, 1, t0, &last_t,
+	drain_until(&s, deadline_after(t0, o->duration_ns), 1, t0, &last_t,
 		    &last_samples);
 	if (o->reconfig_period_ns && !got_stop && !s.truncated &&
 	    s.count.end_reason != MLX5_DIAG_END_REMOVED &&
@@ -834,7 +842,7 @@ int md_record_run(const struct md_record_opts *o)
 			       " ns: %s", p, strerror(errno));
 		} else {
 			t1 = now_ns(CLOCK_MONOTONIC);
-			drain_until(&s, o->duration_ns ? t1 + o->duration_ns : 0, 1, t0,
+			drain_until(&s, deadline_after(t1, o->duration_ns), 1, t0,
 				    &last_t, &last_samples);
 		}
 	}
