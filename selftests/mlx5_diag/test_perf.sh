@@ -83,8 +83,10 @@ expect_eq "... 20 of them" \
 perf report -D -i /tmp/perf1.data >/tmp/perf1.dump 2>&1
 expect_eq "report -D shows the session" \
 	"$(grep -c '^\.  [0-9a-f]*: SESSION' /tmp/perf1.dump)" 1
-expect_eq "report -D shows every value" \
-	"$(grep -c '^\.   seq [0-9]* id ' /tmp/perf1.dump)" 40
+expect_eq "report -D shows every value, in the library's words" \
+	"$(grep -c '^\.   VALUE run [0-9]* seq [0-9]* id 0x[0-9a-f]* value ' /tmp/perf1.dump)" 40
+expect_eq "report -D describes the session, its clock and buffer" \
+	"$(grep -c '^\.   SESSION run [0-9]* .* data IDs, 2^[0-9]* clocks per period, buffer 2^[0-9]* samples$' /tmp/perf1.dump)" 1
 check "report -D shows TIME and SAMPLES records" sh -c \
 	"grep -q '^\.  [0-9a-f]*: TIME ' /tmp/perf1.dump && grep -q '^\.  [0-9a-f]*: SAMPLES ' /tmp/perf1.dump"
 expect_eq "report -D decodes without an error" "$(grep -c '^\. error' /tmp/perf1.dump)" 0

@@ -405,6 +405,15 @@ const char *mlx5diag_rec_type_name(unsigned int type);
 int mlx5diag_item_text(const struct mlx5diag_item *it, char *buf, size_t len);
 
 /*
+ * mlx5diag_session_text - session S in words, one line without a newline:
+ *   SESSION run R IDENTIFIER MODE FORMAT CLOCK, period NS ns (requested NS),
+ *   N data IDs
+ * where CLOCK is "frc F kHz" or "rtc". Returns what snprintf() returns.
+ */
+int mlx5diag_session_text(const struct mlx5diag_session *s, char *buf,
+			  size_t len);
+
+/*
  * mlx5diag_rtc_split - an RTC device time (ns) back into seconds and
  * nanoseconds, as the firmware's ts_h / ts_l.
  */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The library's text: names of the decoder's return codes, of the ABI's
- * enumerations and record types, and one item described in words.
+ * enumerations and record types, and one item or session described in
+ * words.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -180,4 +181,20 @@ int mlx5diag_item_text(const struct mlx5diag_item *it, char *buf, size_t len)
 				it->kind == MLX5DIAG_ITEM_SESSION ? "SESSION" :
 				"unknown", it->run);
 	}
+}
+
+int mlx5diag_session_text(const struct mlx5diag_session *s, char *buf,
+			  size_t len)
+{
+	char clock[32];
+
+	if (s->ts_source == MLX5_DIAG_TS_RTC)
+		snprintf(clock, sizeof(clock), "rtc");
+	else
+		snprintf(clock, sizeof(clock), "frc %u kHz", s->freq_khz);
+	return snprintf(buf, len, "SESSION run %u %s %s %s %s, period %" PRIu64
+			" ns (requested %" PRIu64 "), %u data IDs", s->run,
+			s->identifier, mlx5diag_mode_name(s->mode),
+			mlx5diag_format_name(s->out_format), clock,
+			s->period_ns_actual, s->period_ns_requested, s->num_ids);
 }

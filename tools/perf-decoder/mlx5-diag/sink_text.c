@@ -11,18 +11,10 @@
 
 static void text_session(struct sink *s, const struct run *r)
 {
-	const struct mlx5diag_session *ss = &r->session;
+	char line[256];
 
-	sink_printf(s, "SESSION run %u %s %s %s ", ss->run, ss->identifier,
-		    mlx5diag_mode_name(ss->mode),
-		    mlx5diag_format_name(ss->out_format));
-	if (ss->ts_source == MLX5_DIAG_TS_RTC)
-		sink_printf(s, "rtc");
-	else
-		sink_printf(s, "frc %u kHz", ss->freq_khz);
-	sink_printf(s, ", period %" PRIu64 " ns (requested %" PRIu64
-		    "), %u data IDs\n", ss->period_ns_actual,
-		    ss->period_ns_requested, ss->num_ids);
+	mlx5diag_session_text(&r->session, line, sizeof(line));
+	sink_printf(s, "%s\n", line);
 }
 
 static void text_sample(struct sink *s, const struct run *r,

@@ -1740,6 +1740,26 @@ static void items_in_words(void)
 	CHECK_STR(buf, "unknown", "kind 99, cut to 8 bytes");
 }
 
+static void session_in_words(void)
+{
+	struct mlx5diag_session s = { .run = 3, .num_ids = 16, .freq_khz = 1000000,
+				      .mode = MLX5_DIAG_MODE_REPETITIVE,
+				      .out_format = MLX5_DIAG_FORMAT_1,
+				      .ts_source = MLX5_DIAG_TS_FRC,
+				      .period_ns_requested = 100000,
+				      .period_ns_actual = 131072,
+				      .identifier = "0000:03:00.0" };
+	char buf[160];
+
+	mlx5diag_session_text(&s, buf, sizeof(buf));
+	CHECK_STR(buf, "SESSION run 3 0000:03:00.0 repetitive format1 frc 1000000 kHz, "
+		  "period 131072 ns (requested 100000), 16 data IDs", "frc session");
+	s.ts_source = MLX5_DIAG_TS_RTC;
+	mlx5diag_session_text(&s, buf, sizeof(buf));
+	CHECK_STR(buf, "SESSION run 3 0000:03:00.0 repetitive format1 rtc, "
+		  "period 131072 ns (requested 100000), 16 data IDs", "rtc session");
+}
+
 int main(void)
 {
 	RUN(format0_frc_entries_have_their_own_times);
@@ -1769,5 +1789,6 @@ int main(void)
 	RUN(bad_arguments_are_einval);
 	RUN(names_cover_every_value);
 	RUN(items_in_words);
+	RUN(session_in_words);
 	return runner_done();
 }
