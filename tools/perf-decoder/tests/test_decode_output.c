@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "file.h"
+#include "outbuf.h"
 #include "perfdata_writer.h"
 #include "pipeline.h"
 #include "runner.h"
@@ -239,6 +240,51 @@ static void csv_output(void)
 	got = slurp(path_of("write_csv.csv"));
 	CHECK(!strcmp(got, csv_want), "mlx5diag_write_csv writes the same:\n%s", got);
 	free(got);
+}
+
+/*
+ * The CSV sink's integers (outbuf.c) are printf's: every power of ten and
+ * its neighbours, 2^64 - 1, and a spread of values, in decimal, 9-digit
+ * nanoseconds and 16-digit hex.
+ */
+static void csv_integers_are_printfs(void)
+{
+	static struct outbuf b;
+	char want[64];
+	uint64_t v, x = 0x9e3779b97f4a7c15ull, p = 1;
+	unsigned int k, bad = 0, n = 0;
+
+	for (k = 0; k < 400; k++) {
+		if (k < 60) {
+			/* 10^j - 1, 10^j, 10^j + 1 for j = 0..19 */
+			if (k % 3 == 0 && k)
+				p *= 10;
+			v = p + k % 3 - 1;
+		} else if (k == 60) {
+			v = UINT64_MAX;
+		} else {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			v = x >> (k % 64);
+		}
+		b.len = 0;
+		outbuf_u64(&b, v);
+		outbuf_mem(&b, "|", 1);
+		outbuf_hex016(&b, v);
+		outbuf_mem(&b, "|", 1);
+		outbuf_u32_09(&b, (uint32_t)(v % 1000000000u));
+		snprintf(want, sizeof(want), "%" PRIu64 "|0x%016" PRIx64 "|%09u", v,
+			 v, (uint32_t)(v % 1000000000u));
+		n++;
+		if (b.len != strlen(want) || memcmp(b.buf, want, b.len)) {
+			if (!bad++)
+				CHECK(0, "%" PRIu64 ": got '%.*s', want '%s'", v,
+				      (int)b.len, b.buf, want);
+		}
+	}
+	CHECK_INT(bad, 0, "integers printed otherwise than printf");
+	CHECK_INT(n, 400, "integers checked");
 }
 
 static const char json_want[] =
@@ -1844,6 +1890,7 @@ int main(void)
 	RUN(text_output);
 	RUN(added_sink_gets_every_row);
 	RUN(csv_output);
+	RUN(csv_integers_are_printfs);
 	RUN(json_output);
 	RUN(metrics_output);
 	RUN(data_id_files);
