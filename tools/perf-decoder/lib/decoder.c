@@ -471,21 +471,40 @@ static int decode_time(struct mlx5diag_decoder *dec, const uint8_t *rec,
 	return RECORD_DONE;
 }
 
+/* What a VALUE item has of its sample (format 0: of its entry). */
+struct value_time {
+	uint32_t run, flags;
+	uint64_t seq, dev_time, dev_time_end, perf_time, bound;
+};
+
 /*
- * VALUE items are made from a template: the sample's fields (kind, run,
- * seq, times, flags) and zeroes elsewhere, copied whole, so that an item is
- * as new_item() would make it; then the column's fields and the value.
+ * A VALUE item, every byte stored from registers (the bytes a value does
+ * not use 0, as new_item() leaves them). Not a copy of a template item in
+ * memory: loading a template right after storing its sample's fields
+ * stalls on store-to-load forwarding, which cost most of a format 0 value.
  */
 static inline void value_item(struct mlx5diag_item *it,
-			      const struct mlx5diag_item *tmpl,
+			      const struct value_time *vt,
 			      const struct mlx5diag_id *id, unsigned int i,
 			      uint64_t value)
 {
-	memcpy(it, tmpl, sizeof(*it));
-	it->id_index = (uint16_t)i;
-	it->data_id = id->data_id;
+	const size_t used = offsetof(struct mlx5diag_item, sample) +
+			    sizeof(it->sample);
+
+	it->kind = MLX5DIAG_ITEM_VALUE;
 	it->vclass = id->vclass;
+	it->id_index = (uint16_t)i;
+	it->flags = vt->flags;
+	it->run = vt->run;
+	it->reserved = 0;
+	it->seq = vt->seq;
+	it->data_id = id->data_id;
 	it->value = value;
+	it->dev_time = vt->dev_time;
+	it->dev_time_end = vt->dev_time_end;
+	it->perf_time = vt->perf_time;
+	it->sample.perf_time_bound_ns = vt->bound;
+	memset((char *)it + used, 0, sizeof(*it) - used);
 }
 
 /*
@@ -508,7 +527,7 @@ static inline void sample_ends(struct mlx5diag_item *it, unsigned int i,
  * (the items before it are out).
  */
 static unsigned int fmt0_values(const struct mlx5diag_decoder *dec,
-				const uint8_t *smp, struct mlx5diag_item *tmpl,
+				const uint8_t *smp, struct value_time vt,
 				unsigned int i, unsigned int end,
 				struct mlx5diag_item *it)
 {
@@ -518,36 +537,67 @@ static unsigned int fmt0_values(const struct mlx5diag_decoder *dec,
 			   (size_t)i * sizeof(E);
 
 	for (; i < end; i++, it++, e += sizeof(E)) {
-		uint64_t t = dev_time_of(dec, FIELD32(e, E, ts_h), FIELD32(e, E, ts_l));
-		uint32_t flags;
-
 		if (FIELD64(e, E, data_id) != ids[i].data_id)
 			return i;
-		tmpl->dev_time = t;
-		tmpl->dev_time_end = t;
-		tmpl->perf_time = time_of(dec, t, &flags,
-					  &tmpl->sample.perf_time_bound_ns);
-		tmpl->flags = flags;
-		value_item(it, tmpl, &ids[i], i, FIELD64(e, E, value));
+		vt.dev_time = dev_time_of(dec, FIELD32(e, E, ts_h),
+					  FIELD32(e, E, ts_l));
+		vt.dev_time_end = vt.dev_time;
+		vt.perf_time = time_of(dec, vt.dev_time, &vt.flags, &vt.bound);
+		value_item(it, &vt, &ids[i], i, FIELD64(e, E, value));
 	}
 	return end;
 }
 
 /*
  * The VALUE items of a format 1 or 2 sample, values of WIDTH bytes (8 or
- * 4) at V, I up to END, into IT on.
+ * 4) at V, I up to END, into IT on: value_item()'s bytes, the 64-bit
+ * fields stored in pairs (a vector of two is laid out as an array on any
+ * byte order): four 16-byte stores instead of eight, about a tenth of a
+ * format 1 value's time with gcc 12 and clang 14.
  */
 static inline void fmt12_values(const struct mlx5diag_id *ids, const uint8_t *v,
-				unsigned int width,
-				const struct mlx5diag_item *restrict tmpl,
+				unsigned int width, struct value_time vt,
 				unsigned int i, unsigned int end,
-				struct mlx5diag_item *restrict it)
+				struct mlx5diag_item *it)
 {
-	for (; i < end; i++, it++)
-		value_item(it, tmpl, &ids[i], i,
-			   width == 8 ? get_le64(v + (size_t)i * 8) :
-					get_le32(v + (size_t)i * 4));
+	typedef uint64_t u64x2 __attribute__((vector_size(16)));
+	typedef struct mlx5diag_item I;
+	const u64x2 end_perf = { vt.dev_time_end, vt.perf_time };
+	const u64x2 bound_0 = { vt.bound, 0 };
+	const uint64_t zero = 0;
+
+	for (; i < end; i++, it++) {
+		const u64x2 seq_id = { vt.seq, ids[i].data_id };
+		const u64x2 value_time = {
+			width == 8 ? get_le64(v + (size_t)i * 8) :
+				     get_le32(v + (size_t)i * 4),
+			vt.dev_time,
+		};
+
+		it->kind = MLX5DIAG_ITEM_VALUE;
+		it->vclass = ids[i].vclass;
+		it->id_index = (uint16_t)i;
+		it->flags = vt.flags;
+		it->run = vt.run;
+		it->reserved = 0;
+		memcpy((char *)it + offsetof(I, seq), &seq_id, 16);
+		memcpy((char *)it + offsetof(I, value), &value_time, 16);
+		memcpy((char *)it + offsetof(I, dev_time_end), &end_perf, 16);
+		memcpy((char *)it + offsetof(I, sample), &bound_0, 16);
+		memcpy((char *)it + offsetof(I, sample) + 16, &zero, 8);
+	}
 }
+
+/* The pairs fmt12_values() stores, and the union's 24 bytes after them. */
+_Static_assert(offsetof(struct mlx5diag_item, data_id) ==
+	       offsetof(struct mlx5diag_item, seq) + 8, "seq, data_id");
+_Static_assert(offsetof(struct mlx5diag_item, dev_time) ==
+	       offsetof(struct mlx5diag_item, value) + 8, "value, dev_time");
+_Static_assert(offsetof(struct mlx5diag_item, perf_time) ==
+	       offsetof(struct mlx5diag_item, dev_time_end) + 8,
+	       "dev_time_end, perf_time");
+_Static_assert(sizeof(struct mlx5diag_item) ==
+	       offsetof(struct mlx5diag_item, sample) + 24, "the union last");
 
 static int decode_samples(struct mlx5diag_decoder *dec, const uint8_t *rec,
 			  uint32_t size, uint64_t offset,
@@ -562,7 +612,6 @@ static int decode_samples(struct mlx5diag_decoder *dec, const uint8_t *rec,
 	uint64_t want_sample = sample_size_of(s->out_format, s->num_ids);
 	uint64_t want_size;
 	unsigned int num_ids = s->num_ids;
-	struct mlx5diag_item tmpl;
 	uint32_t si;
 
 	if (!dec->nr_time_points)
@@ -597,20 +646,16 @@ static int decode_samples(struct mlx5diag_decoder *dec, const uint8_t *rec,
 
 	gap_item(dec, items, n, first_seq);
 
-	/* each sample sets the fields it has; the others stay 0 */
-	memset(&tmpl, 0, sizeof(tmpl));
-	tmpl.kind = MLX5DIAG_ITEM_VALUE;
-	tmpl.run = s->run;
 	for (si = dec->rec_sample; si < nr_samples; si++) {
 		const uint8_t *smp = rec + sizeof(R) + (size_t)si * sample_size;
 		uint64_t seq = first_seq + si;
 		unsigned int i = si == dec->rec_sample ? dec->rec_id : 0;
 		unsigned int end = num_ids;
+		struct value_time vt = { .run = s->run, .seq = seq };
 
 		/* the values that fit in the item array */
 		if (room - *n < end - i)
 			end = i + (unsigned int)(room - *n);
-		tmpl.seq = seq;
 		if (format == MLX5_DIAG_FORMAT_0) {
 			uint32_t sample_id = get_le32(smp);
 			unsigned int bad;
@@ -619,7 +664,7 @@ static int decode_samples(struct mlx5diag_decoder *dec, const uint8_t *rec,
 				return fail(dec, offset, -EBADMSG,
 					    "SAMPLES sample %llu has sample_id %u",
 					    (unsigned long long)seq, sample_id);
-			bad = fmt0_values(dec, smp, &tmpl, i, end, items + *n);
+			bad = fmt0_values(dec, smp, vt, i, end, items + *n);
 			sample_ends(items + *n, i, bad, num_ids);
 			*n += bad - i;
 			if (bad < end)
@@ -635,19 +680,16 @@ static int decode_samples(struct mlx5diag_decoder *dec, const uint8_t *rec,
 			uint32_t h = FIELD32(smp, H, earliest_ts_h);
 			uint32_t l0 = FIELD32(smp, H, earliest_ts_l);
 			uint32_t l1 = FIELD32(smp, H, latest_ts_l);
-			uint32_t flags;
 
-			tmpl.dev_time = dev_time_of(dec, h, l0);
-			tmpl.dev_time_end = dev_time_of(dec, h + (l1 < l0), l1);
-			tmpl.perf_time = time_of(dec, tmpl.dev_time, &flags,
-						 &tmpl.sample.perf_time_bound_ns);
+			vt.dev_time = dev_time_of(dec, h, l0);
+			vt.dev_time_end = dev_time_of(dec, h + (l1 < l0), l1);
+			vt.perf_time = time_of(dec, vt.dev_time, &vt.flags, &vt.bound);
 			if (format == MLX5_DIAG_FORMAT_1) {
-				tmpl.flags = flags;
-				fmt12_values(dec->ids, smp + sizeof(H), 8, &tmpl, i,
+				fmt12_values(dec->ids, smp + sizeof(H), 8, vt, i,
 					     end, items + *n);
 			} else {
-				tmpl.flags = flags | MLX5DIAG_F_VALUE_32BIT;
-				fmt12_values(dec->ids, smp + sizeof(H), 4, &tmpl, i,
+				vt.flags |= MLX5DIAG_F_VALUE_32BIT;
+				fmt12_values(dec->ids, smp + sizeof(H), 4, vt, i,
 					     end, items + *n);
 			}
 			sample_ends(items + *n, i, end, num_ids);
