@@ -287,6 +287,45 @@ static void csv_integers_are_printfs(void)
 	CHECK_INT(n, 400, "integers checked");
 }
 
+/*
+ * A write error of the CSV sink's buffer is the decode's: to /dev/full, a
+ * small output fails at the final flush, one of 2000 rows (more than the
+ * sink's and stdio's buffers) at a row's fwrite; both exit MD_EXIT_OUTPUT.
+ */
+static void csv_write_error(void)
+{
+	struct stream_session sess = {
+		.out_format = 0, .ts_source = MLX5_DIAG_TS_FRC,
+		.freq_khz = 156250, .num_ids = 3, .ids = icmc_ids,
+		.period_ns = 100000, .identifier = "0000:08:00.0",
+	};
+	struct stream_samples smp = {
+		.out_format = 0, .ts_source = MLX5_DIAG_TS_FRC, .num_ids = 3,
+		.ids = icmc_ids, .nr = 2000, .t0 = 20000000, .t_step = 15625,
+		.entry_step = 2, .value_base = 100,
+	};
+	struct stream s;
+	char *got;
+
+	CHECK_INT(run_decode(path_of("example.mlx5diag"), "/dev/full", "--format",
+			     "csv", NULL), MD_EXIT_OUTPUT, "small CSV to /dev/full");
+	stream_init(&s);
+	stream_session(&s, &sess);
+	stream_time(&s, MLX5_DIAG_TS_FRC, 20000000, 9000000000ull, 300);
+	stream_samples(&s, &smp);
+	stream_end(&s, 2000, MLX5_DIAG_END_STOPPED);
+	write_recording(path_of("long.mlx5diag"), &s, 4096);
+	stream_free(&s);
+	CHECK_INT(run_decode(path_of("long.mlx5diag"), path_of("long.csv"), "--format",
+			     "csv", NULL), MD_EXIT_OK, "2000 rows of CSV");
+	got = slurp(path_of("long.csv"));
+	CHECK(got && strlen(got) > 3 * OUTBUF_SIZE,
+	      "2000 rows are more than the sink's buffer");
+	free(got);
+	CHECK_INT(run_decode(path_of("long.mlx5diag"), "/dev/full", "--format",
+			     "csv", NULL), MD_EXIT_OUTPUT, "2000 rows to /dev/full");
+}
+
 static const char json_want[] =
 "{\"type\":\"session\",\"run\":0,\"identifier\":\"0000:08:00.0\",\"mode\":\"repetitive\",\"sync\":0,\"clear\":0,\"format\":1,\"ts_source\":\"rtc\",\"freq_khz\":0,\"period_ns\":100000,\"period_ns_requested\":100000,\"data_ids\":[{\"id\":\"0x1020000100000001\",\"name\":\"port_1_rx_bytes\",\"class\":\"counter\"},{\"id\":\"0x1140000100000001\",\"name\":\"port_1_tx_bytes\",\"class\":\"counter\"}]}\n"
 "{\"type\":\"sample\",\"run\":0,\"seq\":0,\"perf_time\":7000100000,\"dev_time\":4999900000,\"dev_time_end\":4999900040,\"time_extrapolated\":false,\"perf_time_bound_ns\":503,\"values\":{\"port_1_rx_bytes\":1000000,\"port_1_tx_bytes\":4295967297}}\n"
@@ -1891,6 +1930,7 @@ int main(void)
 	RUN(added_sink_gets_every_row);
 	RUN(csv_output);
 	RUN(csv_integers_are_printfs);
+	RUN(csv_write_error);
 	RUN(json_output);
 	RUN(metrics_output);
 	RUN(data_id_files);
