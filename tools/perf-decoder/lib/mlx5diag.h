@@ -254,6 +254,13 @@ struct mlx5diag_decoder {
 	uint64_t pending_lost_end;	/* ... one past the highest */
 	unsigned int nr_time_points;	/* 0, 1 or 2 (saturates) */
 	struct mlx5diag_time_point time_prev, time_last;
+	/*
+	 * The mapping of the time points (set with them): perf time moves
+	 * map_num / map_den per device clock; map_magic, map_sh1, map_sh2
+	 * divide by map_den without a divide instruction.
+	 */
+	uint64_t map_num, map_den, map_magic;
+	uint8_t map_sh1, map_sh2;
 
 	/* a record being decoded across calls (item array full) */
 	int in_record;

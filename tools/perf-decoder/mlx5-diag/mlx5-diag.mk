@@ -20,10 +20,11 @@ MD_HDRS := $(wildcard $(MD_SRC)/*.h $(MD_SRC)/tests/*.h $(MD_SRC)/../lib/*.h) \
 	$(MD_TOP)/include/uapi/linux/mlx5_diag.h
 
 # `mlx5-diag decode`, its pipeline (pipeline.h): the command, the data-ID
-# names, the loop and metrics, the sources and the sinks (one file each);
-# and errors.c, the messages of every subcommand.
+# names, the loop and metrics, the sources and the sinks (one file each),
+# outbuf.c their output buffer; and errors.c, the messages of every
+# subcommand.
 MD_DECODE_SRCS := $(addprefix $(MD_SRC)/,decode.c data_ids.c pipeline.c metrics.c \
-	source_mdf.c source_perf.c sinks.c errors.c) $(wildcard $(MD_SRC)/sink_*.c)
+	source_mdf.c source_perf.c sinks.c outbuf.c errors.c) $(wildcard $(MD_SRC)/sink_*.c)
 
 # The decode pipeline and lib/ are the decoder's (cli.h); the rest is the CLI's.
 MD_CLI_SRCS := $(addprefix $(MD_SRC)/,record.c list.c doca.c pmu.c count.c file.c perfdata.c \

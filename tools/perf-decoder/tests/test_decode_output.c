@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "file.h"
+#include "outbuf.h"
 #include "perfdata_writer.h"
 #include "pipeline.h"
 #include "runner.h"
@@ -239,6 +240,90 @@ static void csv_output(void)
 	got = slurp(path_of("write_csv.csv"));
 	CHECK(!strcmp(got, csv_want), "mlx5diag_write_csv writes the same:\n%s", got);
 	free(got);
+}
+
+/*
+ * The CSV sink's integers (outbuf.c) are printf's: every power of ten and
+ * its neighbours, 2^64 - 1, and a spread of values, in decimal, 9-digit
+ * nanoseconds and 16-digit hex.
+ */
+static void csv_integers_are_printfs(void)
+{
+	static struct outbuf b;
+	char want[64];
+	uint64_t v, x = 0x9e3779b97f4a7c15ull, p = 1;
+	unsigned int k, bad = 0, n = 0;
+
+	for (k = 0; k < 400; k++) {
+		if (k < 60) {
+			/* 10^j - 1, 10^j, 10^j + 1 for j = 0..19 */
+			if (k % 3 == 0 && k)
+				p *= 10;
+			v = p + k % 3 - 1;
+		} else if (k == 60) {
+			v = UINT64_MAX;
+		} else {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			v = x >> (k % 64);
+		}
+		b.len = 0;
+		outbuf_u64(&b, v);
+		outbuf_mem(&b, "|", 1);
+		outbuf_hex016(&b, v);
+		outbuf_mem(&b, "|", 1);
+		outbuf_u32_09(&b, (uint32_t)(v % 1000000000u));
+		snprintf(want, sizeof(want), "%" PRIu64 "|0x%016" PRIx64 "|%09u", v,
+			 v, (uint32_t)(v % 1000000000u));
+		n++;
+		if (b.len != strlen(want) || memcmp(b.buf, want, b.len)) {
+			if (!bad++)
+				CHECK(0, "%" PRIu64 ": got '%.*s', want '%s'", v,
+				      (int)b.len, b.buf, want);
+		}
+	}
+	CHECK_INT(bad, 0, "integers printed otherwise than printf");
+	CHECK_INT(n, 400, "integers checked");
+}
+
+/*
+ * A write error of the CSV sink's buffer is the decode's: to /dev/full, a
+ * small output fails at the final flush, one of 2000 rows (more than the
+ * sink's and stdio's buffers) at a row's fwrite; both exit MD_EXIT_OUTPUT.
+ */
+static void csv_write_error(void)
+{
+	struct stream_session sess = {
+		.out_format = 0, .ts_source = MLX5_DIAG_TS_FRC,
+		.freq_khz = 156250, .num_ids = 3, .ids = icmc_ids,
+		.period_ns = 100000, .identifier = "0000:08:00.0",
+	};
+	struct stream_samples smp = {
+		.out_format = 0, .ts_source = MLX5_DIAG_TS_FRC, .num_ids = 3,
+		.ids = icmc_ids, .nr = 2000, .t0 = 20000000, .t_step = 15625,
+		.entry_step = 2, .value_base = 100,
+	};
+	struct stream s;
+	char *got;
+
+	CHECK_INT(run_decode(path_of("example.mlx5diag"), "/dev/full", "--format",
+			     "csv", NULL), MD_EXIT_OUTPUT, "small CSV to /dev/full");
+	stream_init(&s);
+	stream_session(&s, &sess);
+	stream_time(&s, MLX5_DIAG_TS_FRC, 20000000, 9000000000ull, 300);
+	stream_samples(&s, &smp);
+	stream_end(&s, 2000, MLX5_DIAG_END_STOPPED);
+	write_recording(path_of("long.mlx5diag"), &s, 4096);
+	stream_free(&s);
+	CHECK_INT(run_decode(path_of("long.mlx5diag"), path_of("long.csv"), "--format",
+			     "csv", NULL), MD_EXIT_OK, "2000 rows of CSV");
+	got = slurp(path_of("long.csv"));
+	CHECK(got && strlen(got) > 3 * OUTBUF_SIZE,
+	      "2000 rows are more than the sink's buffer");
+	free(got);
+	CHECK_INT(run_decode(path_of("long.mlx5diag"), "/dev/full", "--format",
+			     "csv", NULL), MD_EXIT_OUTPUT, "2000 rows to /dev/full");
 }
 
 static const char json_want[] =
@@ -1844,6 +1929,8 @@ int main(void)
 	RUN(text_output);
 	RUN(added_sink_gets_every_row);
 	RUN(csv_output);
+	RUN(csv_integers_are_printfs);
+	RUN(csv_write_error);
 	RUN(json_output);
 	RUN(metrics_output);
 	RUN(data_id_files);

@@ -474,6 +474,101 @@ static void time_saturates_at_the_top(void)
 	mlx5diag_decoder_exit(&dec);
 }
 
+/* a * b / c rounded down, saturated at UINT64_MAX, by a 128-bit divide. */
+static uint64_t ref_mul_div(uint64_t a, uint64_t b, uint64_t c)
+{
+	__extension__ unsigned __int128 q = (unsigned __int128)a * b / c;
+
+	return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
+}
+
+static uint64_t ref_add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/*
+ * The decoder divides by the TIME records' span with a multiply (the
+ * divisor is fixed until the next record): every quotient must be the
+ * divide's, for spans and rates across the 64-bit range and device times
+ * inside, around and far outside the two points.
+ */
+static void time_divides_exactly_for_any_span(void)
+{
+	static const uint64_t spans[] = {
+		1, 2, 3, 5, 7, 10, 1000, 156250, 999999937, (1ull << 32) - 1,
+		1ull << 32, (1ull << 32) + 1, 0x123456789abcdefull,
+		(1ull << 63) - 1, 1ull << 63, (1ull << 63) + 1,
+		UINT64_MAX - 1000,
+	};
+	static const uint64_t rates[] = {
+		0, 1, 3, 6400, 1000000007, 1ull << 40, (1ull << 63) + 12345,
+	};
+	uint64_t rnd = 0x9e3779b97f4a7c15ull;
+	unsigned int si, ri, k, bad = 0, checks = 0;
+
+	for (si = 0; si < sizeof(spans) / sizeof(spans[0]); si++) {
+		for (ri = 0; ri < sizeof(rates) / sizeof(rates[0]); ri++) {
+			uint64_t span = spans[si], num = rates[ri];
+			uint64_t prev_dev = span > UINT64_MAX - 500 ? 0 : 500;
+			uint64_t prev_perf = num > UINT64_MAX - 7 ? 0 : 7;
+			const uint64_t p[][2] = {
+				{ prev_dev, prev_perf },
+				{ prev_dev + span, prev_perf + num },
+			};
+			const uint64_t unc[] = { 40 + span % 1000, 9 + num % 77 };
+			const uint64_t last_dev = p[1][0], last_perf = p[1][1];
+			struct mlx5diag_decoder dec;
+
+			time_decoder(&dec, MLX5_DIAG_TS_FRC, 156250, p, 2, unc);
+			for (k = 0; k < 24; k++) {
+				uint64_t d, a, wl, off, want, bound;
+				uint32_t f;
+
+				rnd ^= rnd << 13;
+				rnd ^= rnd >> 7;
+				rnd ^= rnd << 17;
+				switch (k % 6) {
+				case 0: d = last_dev - k / 6 % (span + 1); break;
+				case 1: d = prev_dev + k / 6 % (span + 1); break;
+				case 2: d = last_dev - rnd % (span + 1); break;
+				case 3: d = rnd % (last_dev + 1); break;
+				case 4: d = last_dev + rnd % 4096; break;
+				default: d = rnd; break;
+				}
+				if (d <= last_dev) {
+					a = last_dev - d;
+					off = ref_mul_div(a, num, span);
+					want = off > last_perf ? 0 : last_perf - off;
+					wl = a <= span ? span - a : a - span;
+				} else {
+					a = d - last_dev;
+					off = ref_mul_div(a, num, span);
+					want = ref_add_sat(last_perf, off);
+					wl = ref_add_sat(span, a);
+				}
+				bound = ref_add_sat(ref_add_sat(ref_mul_div(unc[1], wl, span),
+								ref_mul_div(unc[0], a, span)), 3);
+				checks++;
+				if (mlx5diag_dev_to_perf_time(&dec, d, &f) != want ||
+				    mlx5diag_perf_time_bound(&dec, d) != bound) {
+					if (!bad++)
+						CHECK(0, "span %" PRIu64 " rate %" PRIu64
+						      " d %" PRIu64 ": perf %" PRIu64
+						      " bound %" PRIu64 ", want %" PRIu64
+						      " and %" PRIu64, span, num, d,
+						      mlx5diag_dev_to_perf_time(&dec, d, &f),
+						      mlx5diag_perf_time_bound(&dec, d),
+						      want, bound);
+				}
+			}
+			mlx5diag_decoder_exit(&dec);
+		}
+	}
+	CHECK_INT(bad, 0, "mappings off the divide's");
+	CHECK_INT(checks, 17 * 7 * 24, "mappings checked");
+}
+
 /* ---- loss, period, end, sessions ---- */
 
 static void lost_records_and_gaps_are_items(void)
@@ -1772,6 +1867,7 @@ int main(void)
 	RUN(time_uses_nominal_frequency_before_two_records);
 	RUN(time_is_exact_for_clocks_near_2_64);
 	RUN(time_saturates_at_the_top);
+	RUN(time_divides_exactly_for_any_span);
 	RUN(lost_records_and_gaps_are_items);
 	RUN(lost_records_in_any_order_cover_the_gap);
 	RUN(period_item_carries_the_new_period);
