@@ -293,12 +293,17 @@ static const char example_json[] =
 "  ]\n"
 "}";
 
-static void write_file(const char *path, const char *text)
+static void write_bytes(const char *path, const char *text, size_t len)
 {
 	FILE *f = fopen(path, "w");
 
-	if (!f || fputs(text, f) < 0 || fclose(f))
+	if (!f || fwrite(text, 1, len, f) != len || fclose(f))
 		abort();
+}
+
+static void write_file(const char *path, const char *text)
+{
+	write_bytes(path, text, strlen(text));
 }
 
 static void data_id_files(void)
@@ -315,6 +320,16 @@ static void data_id_files(void)
 		  0, "the example file loads back");
 	CHECK(names.nr == 4 && names.entries[3].data_id == 0x1140000300000000ull &&
 	      !strcmp(names.entries[3].name, "port_0_tx_packets"), "its entries");
+	decode_names_free(&names);
+
+	/* json-c decodes \u escapes beyond ASCII into UTF-8 */
+	write_file(path_of("utf8.json"),
+		   "{\"data-ids\": [{\"name\": \"caf\\u00e9 \\ud834\\udd1e\", "
+		   "\"data_id\": \"0x1\"}]}");
+	CHECK(!decode_names_load(&names, path_of("utf8.json"), err, sizeof(err)) &&
+	      names.nr == 1 &&
+	      !strcmp(names.entries[0].name, "caf\xc3\xa9 \xf0\x9d\x84\x9e"),
+	      "a name with \\u escapes: %s", names.nr ? names.entries[0].name : err);
 	decode_names_free(&names);
 
 	write_file(path_of("names.json"),
@@ -341,26 +356,76 @@ static void named_columns(void)
 
 static void bad_data_id_files(void)
 {
-	static const char *const bad[] = {
-		"{\"data-ids\": []}",
-		"{\"ids\": [{\"name\": \"a\", \"data_id\": \"0x1\"}]}",
-		"{\"data-ids\": [{\"name\": \"a\"}]}",
-		"{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"zz\"}]}",
-		"{\"data-ids\": [{\"name\": \"a\", \"data_id\": 17}]}",
-		"{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"0x1\"}",
-		"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
-		"{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"0x1\"}]} x",
+	/* the message: "FILE: WHERE: WHY", WHY NULL: json-c's words */
+	static const struct {
+		const char *text, *where, *why;
+	} bad[] = {
+		{ "{\"data-ids\": []}", NULL, "the \"data-ids\" array is empty" },
+		{ "{\"ids\": [{\"name\": \"a\", \"data_id\": \"0x1\"}]}", NULL,
+		  "no \"data-ids\" array" },
+		{ "[{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"0x1\"}]}]", NULL,
+		  "no \"data-ids\" array" },
+		{ "null", NULL, "no \"data-ids\" array" },
+		{ "{\"data-ids\": null}", NULL, "\"data-ids\" is not an array" },
+		{ "{\"data-ids\": [null]}", "data-ids[0]", "not an object" },
+		{ "{\"data-ids\": [{\"name\": null, \"data_id\": \"0x1\"}]}",
+		  "data-ids[0]", "\"name\" is not a string" },
+		{ "{\"data-ids\": {\"name\": \"a\", \"data_id\": \"0x1\"}}", NULL,
+		  "\"data-ids\" is not an array" },
+		{ "{\"data-ids\": [{\"name\": \"a\"}]}", "data-ids[0]",
+		  "an entry without \"data_id\"" },
+		{ "{\"data-ids\": [{\"data_id\": \"0x1\"}]}", "data-ids[0]",
+		  "an entry without \"name\"" },
+		{ "{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"zz\"}]}", "data-ids[0]",
+		  "\"data_id\" is not a hexadecimal number" },
+		{ "{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"-1\"}]}", "data-ids[0]",
+		  "\"data_id\" is not a hexadecimal number" },
+		{ "{\"data-ids\": [{\"name\": \"a\", \"data_id\": 17}]}", "data-ids[0]",
+		  "\"data_id\" is not a string" },
+		{ "{\"data-ids\": [{\"name\": [], \"data_id\": \"0x1\"}]}", "data-ids[0]",
+		  "\"name\" is not a string" },
+		{ "{\"data-ids\": [{\"name\": \"a\\u0000\", \"data_id\": \"0x1\"}]}",
+		  "data-ids[0]", "\"name\" holds a NUL character" },
+		{ "{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"0x1\\u0000\"}]}",
+		  "data-ids[0]", "\"data_id\" holds a NUL character" },
+		{ "{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"0x1\"}, 7]}",
+		  "data-ids[1]", "not an object" },
+		{ "{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"0x1\"}", "byte 45", NULL },
+		{ "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", "byte 32", NULL },
+		{ "{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"0x1\"},]}", "byte 46", NULL },
+		{ "{\"x\": nul, \"data-ids\": [{\"name\": \"a\", \"data_id\": \"0x1\"}]}",
+		  "byte 9", NULL },
+		{ "", "byte 0", NULL },
+		{ "{\"data-ids\": [{\"name\": \"a", "byte 25", NULL },
+		{ "{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"0x1\"}]} x", "byte 48",
+		  "text after the JSON object" },
+		{ "{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"0x1\"}]}\n{}", "byte 48",
+		  "text after the JSON object" },
 	};
 	struct decode_names names;
-	char err[256];
+	char err[256], want[512];
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		write_file(path_of("bad.json"), bad[i]);
+		write_file(path_of("bad.json"), bad[i].text);
+		snprintf(want, sizeof(want), "%s: %s%s%s", path_of("bad.json"),
+			 bad[i].where ? bad[i].where : "",
+			 bad[i].where && bad[i].why ? ": " : "",
+			 bad[i].why ? bad[i].why : ": ");
 		CHECK(decode_names_load(&names, path_of("bad.json"), err,
-					sizeof(err)) == -1 && err[0],
-		      "refused: %s", bad[i]);
+					sizeof(err)) == -1 && !names.nr &&
+		      (bad[i].why ? !strcmp(err, want) :
+		       !strncmp(err, want, strlen(want)) && strlen(err) > strlen(want)),
+		      "refused: %s\n#     said:  %s\n#     want: %s%s", bad[i].text,
+		      err, want, bad[i].why ? "" : "(json-c's words)");
 	}
+	/* json-c takes a NUL for the end of the text: said as what it is */
+	static const char nul[] = "{\"data-ids\": [{\"name\": \"a\0\"}]}";
+
+	write_bytes(path_of("bad.json"), nul, sizeof(nul) - 1);
+	snprintf(want, sizeof(want), "%s: byte 25: a NUL byte", path_of("bad.json"));
+	CHECK(decode_names_load(&names, path_of("bad.json"), err, sizeof(err)) == -1 &&
+	      !strcmp(err, want), "a NUL byte: %s", err);
 	CHECK_INT(run_decode(path_of("example.mlx5diag"), path_of("x"), "-di",
 			     path_of("bad.json"), NULL),
 		  MD_EXIT_NAMES, "decode with a bad -di file");
