@@ -354,6 +354,38 @@ static void named_columns(void)
 	free(got);
 }
 
+/* JSON lines escape a name wherever it stands: a bandwidth is its column's */
+static void named_metrics_json(void)
+{
+	struct pipeline *p = calloc(1, sizeof(*p));
+	FILE *out = fopen(path_of("named.json"), "w");
+	struct decode_names names = { NULL, 0 };
+	char err[256] = "", *got;
+
+	CHECK(p && out && !decode_names_load(&names, path_of("names.json"), err,
+					     sizeof(err)), "set up: %s", err);
+	if (!p || !out || !names.nr)
+		goto out;
+	p->path = path_of("example.mlx5diag");
+	p->names = &names;
+	p->metrics = 1;
+	p->quiet = 1;
+	CHECK_INT(pipeline_run(p, sink_find("json"), out), MD_EXIT_OK,
+		  "--format json --metrics -di names.json");
+	fclose(out);
+	out = NULL;
+	got = slurp(path_of("named.json"));
+	CHECK(strstr(got, "\"values\":{\"rx1\":2000003,\"tx \\\"1\\\"\":4296967300},"
+		      "\"metrics\":{\"rx1_GBps\":10,\"tx \\\"1\\\"_GBps\":10}}\n"),
+	      "names escaped:\n%s", got);
+	free(got);
+out:
+	if (out)
+		fclose(out);
+	decode_names_free(&names);
+	free(p);
+}
+
 static void bad_data_id_files(void)
 {
 	/* the message: "FILE: WHERE: WHY", WHY NULL: json-c's words */
@@ -1913,6 +1945,7 @@ int main(void)
 	RUN(metrics_output);
 	RUN(data_id_files);
 	RUN(named_columns);
+	RUN(named_metrics_json);
 	RUN(bad_data_id_files);
 	RUN(exit_statuses);
 	RUN(option_messages);
