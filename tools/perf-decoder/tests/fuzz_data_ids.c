@@ -58,8 +58,7 @@ static const char *recording(void)
 	smp.t0 = 5000500000ull;
 	stream_samples(&s, &smp);
 	stream_end(&s, 8, MLX5_DIAG_END_STOPPED);
-	snprintf(path, sizeof(path), "/proc/self/fd/%d",
-		 sink_check_write(s.buf, s.len, 0));
+	recording_memfd(s.buf, s.len, 0, path);
 	stream_free(&s);
 	return path;
 }

@@ -44,8 +44,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 4)
 		return 0;
-	fd = sink_check_write(data + 4, size - 4, (size_t)(data[1] | data[2] << 8));
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	fd = recording_memfd(data + 4, size - 4, (size_t)(data[1] | data[2] << 8),
+			     path);
 	ret = sink_check_all(path, data[0] & 2 ? &awkward_names : NULL,
 			     data[0] & 1);
 	if (ret != MD_EXIT_OK && ret != MD_EXIT_STREAM)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A recording decoded through every sink of the decode pipeline, each
- * into a memory stream, and the outputs checked (sink_check.h).
+ * An AUX stream written as a recording; a recording decoded through every
+ * sink of the decode pipeline, each into a memory stream, and the outputs
+ * checked (sink_check.h).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -17,18 +18,13 @@
 #include "pipeline.h"
 #include "sink_check.h"
 
-int sink_check_write(const void *aux, size_t len, size_t chunk)
+void recording_write(const char *path, const void *aux, size_t len,
+		     size_t chunk)
 {
 	struct mdf_meta_buf m = { 0 };
 	struct mdf_writer w;
-	char path[64];
 	size_t off, n;
-	int fd;
 
-	fd = memfd_create("recording", 0);
-	if (fd < 0)
-		abort();
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	if (mdf_writer_open(&w, path) || mdf_meta_add(&m, "pmu", "mlx5_diag_0") ||
 	    mdf_write_chunk(&w, MDF_CHUNK_META, m.text, m.len))
 		abort();
@@ -40,6 +36,16 @@ int sink_check_write(const void *aux, size_t len, size_t chunk)
 	}
 	if (mdf_writer_close(&w))
 		abort();
+}
+
+int recording_memfd(const void *aux, size_t len, size_t chunk, char *path)
+{
+	int fd = memfd_create("recording", 0);
+
+	if (fd < 0)
+		abort();
+	snprintf(path, 64, "/proc/self/fd/%d", fd);
+	recording_write(path, aux, len, chunk);
 	return fd;
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * For the fuzz targets of the decode pipeline's outputs (fuzz_sinks.c,
- * fuzz_data_ids.c): a recording decoded through every sink, checked.
+ * For the decode pipeline's tests and fuzz targets (test_decode_output.c,
+ * fuzz_sinks.c, fuzz_data_ids.c): an AUX stream written as a recording;
+ * a recording decoded through every sink, the outputs checked.
  */
 #ifndef MLX5DIAG_SINK_CHECK_H
 #define MLX5DIAG_SINK_CHECK_H
@@ -11,11 +12,18 @@
 #include "data_ids.h"
 
 /*
- * sink_check_write - write LEN bytes of AUX stream as a recording (META,
- * then AUX chunks of CHUNK bytes, 0: one) into a new memfd; returns its
- * fd (the recording is /proc/self/fd/FD). Aborts on failure.
+ * recording_write - write LEN bytes of AUX stream as the recording PATH:
+ * META (pmu=mlx5_diag_0), then AUX chunks of CHUNK bytes (0: one). Aborts
+ * on failure.
  */
-int sink_check_write(const void *aux, size_t len, size_t chunk);
+void recording_write(const char *path, const void *aux, size_t len,
+		     size_t chunk);
+
+/*
+ * recording_memfd - the same into a new memfd, whose path
+ * (/proc/self/fd/FD) goes into PATH (64 bytes); returns the fd.
+ */
+int recording_memfd(const void *aux, size_t len, size_t chunk, char *path);
 
 /*
  * sink_check_all - decode the recording at PATH (quiet, columns named by

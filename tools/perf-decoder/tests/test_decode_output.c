@@ -21,6 +21,7 @@
 #include "perfdata_writer.h"
 #include "pipeline.h"
 #include "runner.h"
+#include "sink_check.h"
 #include "stream_writer.h"
 
 static char dir[] = "/tmp/mlx5diag-decode-test.XXXXXX";
@@ -46,22 +47,7 @@ static char *path_of(const char *name)
 static void write_recording(const char *path, const struct stream *s,
 			    size_t chunk)
 {
-	struct mdf_meta_buf m = { 0 };
-	struct mdf_writer w;
-	size_t off;
-
-	if (mdf_writer_open(&w, path) || mdf_meta_add(&m, "pmu", "mlx5_diag_0") ||
-	    mdf_write_chunk(&w, MDF_CHUNK_META, m.text, m.len))
-		abort();
-	mdf_meta_buf_free(&m);
-	for (off = 0; off < s->len; off += chunk) {
-		size_t n = s->len - off < chunk ? s->len - off : chunk;
-
-		if (mdf_write_chunk(&w, MDF_CHUNK_AUX, s->buf + off, n))
-			abort();
-	}
-	if (mdf_writer_close(&w))
-		abort();
+	recording_write(path, s->buf, s->len, chunk);
 }
 
 static char *slurp(const char *path)
