@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Data-ID names: DOCA's table of data kinds (the default names), its
- * example data-ID file, and the data-ID JSON file (-di) read into names.
+ * example data-ID file, and the data-ID JSON file (-di) read into names,
+ * both with json-c, the library DOCA's sample reads and writes them with.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <json-c/json_object.h>
+#include <json-c/json_tokener.h>
 
 #include "data_ids.h"
 
@@ -128,324 +133,58 @@ static const uint64_t doca_example_ids[] = {
 	0x1020000300000000ull, 0x1140000300000000ull,
 };
 
+/* KEY: the string S, added to the object O: 0, or -1 (out of memory). */
+static int add_string(struct json_object *o, const char *key, const char *s)
+{
+	struct json_object *v = json_object_new_string(s);
+
+	if (!v || json_object_object_add(o, key, v)) {
+		json_object_put(v);
+		return -1;
+	}
+	return 0;
+}
+
+/* { "name": NAME, "data_id": "0x<ID>" } added to ARRAY: 0 or -1. */
+static int example_entry(struct json_object *array, uint64_t id)
+{
+	struct json_object *e = json_object_new_object();
+	char name[64], hex[24];
+
+	data_id_default_name(id, name, sizeof(name));
+	snprintf(hex, sizeof(hex), "0x%" PRIx64, id);
+	if (!e || add_string(e, "name", name) || add_string(e, "data_id", hex) ||
+	    json_object_array_add(array, e)) {
+		json_object_put(e);
+		return -1;
+	}
+	return 0;
+}
+
 int decode_names_write_example(FILE *out)
 {
 	size_t i, n = sizeof(doca_example_ids) / sizeof(doca_example_ids[0]);
-	char name[64];
-
-	/* json-c's JSON_C_TO_STRING_PRETTY layout, as the sample writes it */
-	if (fputs("{\n  \"data-ids\":[\n", out) < 0)
-		return -1;
-	for (i = 0; i < n; i++) {
-		data_id_default_name(doca_example_ids[i], name, sizeof(name));
-		if (fprintf(out, "    {\n      \"name\":\"%s\",\n"
-			    "      \"data_id\":\"0x%" PRIx64 "\"\n    }%s\n",
-			    name, doca_example_ids[i], i + 1 < n ? "," : "") < 0)
-			return -1;
-	}
-	if (fputs("  ]\n}", out) < 0 || fflush(out))
-		return -1;
-	return 0;
-}
-
-/* ---- a small JSON reader for the data-ID file ---- */
-
-struct json_in {
-	const char *p, *end;
-	const char *err;
-	int depth;
-};
-
-#define JSON_MAX_DEPTH 32
-
-static void json_ws(struct json_in *j)
-{
-	while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' ||
-				 *j->p == '\n' || *j->p == '\r'))
-		j->p++;
-}
-
-static int json_expect(struct json_in *j, char c)
-{
-	json_ws(j);
-	if (j->p >= j->end || *j->p != c) {
-		j->err = "unexpected character";
-		return -1;
-	}
-	j->p++;
-	return 0;
-}
-
-/*
- * A JSON string into OUT (malloc'd, NUL-terminated; NULL: skip). \uXXXX
- * escapes of ASCII are decoded, others refused (names are ASCII).
- */
-static int json_string(struct json_in *j, char **out)
-{
-	char *s = NULL;
-	size_t n = 0;
-
-	if (json_expect(j, '"'))
-		return -1;
-	if (out) {
-		s = malloc((size_t)(j->end - j->p) + 1);
-		if (!s) {
-			j->err = "out of memory";
-			return -1;
-		}
-	}
-	while (j->p < j->end && *j->p != '"') {
-		char c = *j->p++;
-
-		if ((unsigned char)c < 0x20)
-			goto bad;
-		if (c == '\\') {
-			if (j->p >= j->end)
-				goto bad;
-			c = *j->p++;
-			switch (c) {
-			case '"': case '\\': case '/':
-				break;
-			case 'b': c = '\b'; break;
-			case 'f': c = '\f'; break;
-			case 'n': c = '\n'; break;
-			case 'r': c = '\r'; break;
-			case 't': c = '\t'; break;
-			case 'u': {
-				unsigned int v = 0, k;
-
-				if (j->end - j->p < 4)
-					goto bad;
-				for (k = 0; k < 4; k++) {
-					char h = *j->p++;
-
-					v <<= 4;
-					if (h >= '0' && h <= '9')
-						v |= (unsigned int)(h - '0');
-					else if (h >= 'a' && h <= 'f')
-						v |= (unsigned int)(h - 'a' + 10);
-					else if (h >= 'A' && h <= 'F')
-						v |= (unsigned int)(h - 'A' + 10);
-					else
-						goto bad;
-				}
-				if (!v || v > 0x7f)
-					goto bad;
-				c = (char)v;
-				break;
-			}
-			default:
-				goto bad;
-			}
-		}
-		if (s)
-			s[n++] = c;
-	}
-	if (j->p >= j->end)
-		goto bad;
-	j->p++;
-	if (s) {
-		s[n] = '\0';
-		*out = s;
-	}
-	return 0;
-bad:
-	free(s);
-	j->err = "bad string";
-	return -1;
-}
-
-static int json_skip(struct json_in *j);
-
-/* Skip a value of any type. */
-static int json_skip(struct json_in *j)
-{
-	json_ws(j);
-	if (j->p >= j->end) {
-		j->err = "unexpected end";
-		return -1;
-	}
-	if (*j->p == '"')
-		return json_string(j, NULL);
-	if (*j->p == '{' || *j->p == '[') {
-		char close = *j->p == '{' ? '}' : ']';
-		int object = close == '}';
-
-		if (++j->depth > JSON_MAX_DEPTH) {
-			j->err = "nested too deep";
-			return -1;
-		}
-		j->p++;
-		json_ws(j);
-		if (j->p < j->end && *j->p == close) {
-			j->p++;
-			j->depth--;
-			return 0;
-		}
-		for (;;) {
-			if (object && (json_string(j, NULL) || json_expect(j, ':')))
-				return -1;
-			if (json_skip(j))
-				return -1;
-			json_ws(j);
-			if (j->p < j->end && *j->p == ',') {
-				j->p++;
-				continue;
-			}
-			if (json_expect(j, close))
-				return -1;
-			j->depth--;
-			return 0;
-		}
-	}
-	/* number, true, false, null */
-	if (!strchr("-0123456789tfn", *j->p)) {
-		j->err = "unexpected character";
-		return -1;
-	}
-	while (j->p < j->end && strchr("+-.0123456789eEtruefalsn", *j->p))
-		j->p++;
-	return 0;
-}
-
-/* One { "name": "...", "data_id": "0x..." } entry of "data-ids". */
-static int json_entry(struct json_in *j, struct decode_name *e)
-{
-	char *key = NULL, *id = NULL, *end;
+	struct json_object *root = json_object_new_object();
+	struct json_object *array = json_object_new_array();
+	const char *text = NULL;
 	int ret = -1;
 
-	if (json_expect(j, '{'))
-		return -1;
-	json_ws(j);
-	if (j->p < j->end && *j->p == '}') {
-		j->p++;
-		goto check;
-	}
-	for (;;) {
-		if (json_string(j, &key) || json_expect(j, ':'))
-			goto out;
-		if (!strcmp(key, "name") || !strcmp(key, "data_id")) {
-			char **dst = key[0] == 'n' ? &e->name : &id;
-
-			json_ws(j);
-			if (j->p >= j->end || *j->p != '"') {
-				j->err = key[0] == 'n' ? "\"name\" is not a string" :
-					 "\"data_id\" is not a string";
-				goto out;
-			}
-			free(*dst);
-			*dst = NULL;
-			if (json_string(j, dst))
-				goto out;
-		} else if (json_skip(j)) {
-			goto out;
-		}
-		free(key);
-		key = NULL;
-		json_ws(j);
-		if (j->p < j->end && *j->p == ',') {
-			j->p++;
-			continue;
-		}
-		if (json_expect(j, '}'))
-			goto out;
-		break;
-	}
-check:
-	if (!e->name || !id) {
-		j->err = !e->name ? "an entry without \"name\"" :
-				    "an entry without \"data_id\"";
+	if (!root || !array || json_object_object_add(root, "data-ids", array)) {
+		json_object_put(array);
 		goto out;
 	}
-	/* DOCA reads data_id with sscanf("%" SCNx64): hex, 0x optional */
-	errno = 0;
-	e->data_id = strtoull(id, &end, 16);
-	if (errno || end == id || *end || id[0] == '-' || id[0] == '+') {
-		j->err = "\"data_id\" is not a hexadecimal number";
-		goto out;
-	}
-	ret = 0;
+	for (i = 0; i < n; i++)
+		if (example_entry(array, doca_example_ids[i]))
+			goto out;
+	/* as the sample writes it: json-c's pretty layout, no newline at the end */
+	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY);
+	if (text && fputs(text, out) >= 0 && !fflush(out))
+		ret = 0;
 out:
-	free(key);
-	free(id);
+	if (ret && !text)
+		errno = ENOMEM;
+	json_object_put(root);
 	return ret;
-}
-
-static int json_data_ids(struct json_in *j, struct decode_names *names)
-{
-	char *key = NULL;
-	int found = 0;
-
-	if (json_expect(j, '{'))
-		return -1;
-	for (;;) {
-		json_ws(j);
-		if (j->p < j->end && *j->p == '}' && !found) {
-			j->err = "no \"data-ids\" array";
-			return -1;
-		}
-		if (json_string(j, &key) || json_expect(j, ':')) {
-			free(key);
-			return -1;
-		}
-		if (!strcmp(key, "data-ids") && !found) {
-			found = 1;
-			if (json_expect(j, '['))
-				goto fail;
-			json_ws(j);
-			if (j->p < j->end && *j->p == ']') {
-				j->err = "the \"data-ids\" array is empty";
-				goto fail;
-			}
-			for (;;) {
-				struct decode_name *grown;
-
-				grown = realloc(names->entries,
-						(names->nr + 1) * sizeof(*grown));
-				if (!grown) {
-					j->err = "out of memory";
-					goto fail;
-				}
-				names->entries = grown;
-				memset(&grown[names->nr], 0, sizeof(*grown));
-				names->nr++;
-				if (json_entry(j, &grown[names->nr - 1]))
-					goto fail;
-				json_ws(j);
-				if (j->p < j->end && *j->p == ',') {
-					j->p++;
-					continue;
-				}
-				if (json_expect(j, ']'))
-					goto fail;
-				break;
-			}
-		} else if (json_skip(j)) {
-			goto fail;
-		}
-		free(key);
-		key = NULL;
-		json_ws(j);
-		if (j->p < j->end && *j->p == ',') {
-			j->p++;
-			continue;
-		}
-		if (json_expect(j, '}'))
-			return -1;
-		if (!found) {
-			j->err = "no \"data-ids\" array";
-			return -1;
-		}
-		json_ws(j);
-		if (j->p != j->end) {
-			j->err = "text after the JSON object";
-			return -1;
-		}
-		return 0;
-	}
-fail:
-	free(key);
-	return -1;
 }
 
 void decode_names_free(struct decode_names *names)
@@ -459,53 +198,202 @@ void decode_names_free(struct decode_names *names)
 	names->nr = 0;
 }
 
-int decode_names_load(struct decode_names *names, const char *path,
-		      char *err, size_t errlen)
+/*
+ * The file's text into *TEXT (malloc'd, a NUL after it), its length into
+ * *LEN: 0, or -1 with a message in ERR. Less than 16 MiB, whatever the
+ * file claims.
+ */
+static int read_text(const char *path, char **text, size_t *len,
+		     char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "rb");
-	struct json_in j = { 0 };
-	char *text = NULL;
-	size_t len = 0, cap = 0, got;
+	size_t cap = 0, got;
+	char *buf = NULL;
 
-	names->entries = NULL;
-	names->nr = 0;
+	*len = 0;
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	do {
-		if (len == cap) {
-			char *grown = cap < (1u << 24) ? realloc(text, cap ? cap * 2 : 4096) : NULL;
+		if (*len == cap) {
+			char *grown = cap < (1u << 24) ? realloc(buf, cap ? cap * 2 : 4096) : NULL;
 
 			if (!grown) {
 				snprintf(err, errlen, "%s: larger than 16 MiB or out of memory",
 					 path);
-				free(text);
-				fclose(f);
-				return -1;
+				goto fail;
 			}
-			text = grown;
+			buf = grown;
 			cap = cap ? cap * 2 : 4096;
 		}
-		got = fread(text + len, 1, cap - len, f);
-		len += got;
+		got = fread(buf + *len, 1, cap - *len, f);
+		*len += got;
 	} while (got);
 	if (ferror(f)) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		free(text);
-		fclose(f);
-		return -1;
+		goto fail;
 	}
 	fclose(f);
-	j.p = text;
-	j.end = text + len;
-	if (json_data_ids(&j, names)) {
-		snprintf(err, errlen, "%s: byte %zu: %s", path,
-			 (size_t)(j.p - text), j.err ? j.err : "malformed JSON");
-		decode_names_free(names);
+	buf[*len] = '\0';	/* the loop ends with room left */
+	*text = buf;
+	return 0;
+fail:
+	free(buf);
+	fclose(f);
+	return -1;
+}
+
+/*
+ * TEXT (LEN bytes, a NUL after them) as one JSON value, by json-c's strict
+ * tokener (no trailing commas, no comments, lowercase literals, at most 32
+ * levels), then white space only: 0 and the value in *ROOT (NULL for
+ * null), or -1 with "PATH: byte N: what is wrong" in ERR, json-c's words
+ * for malformed JSON.
+ */
+static int parse_text(const char *path, const char *text, size_t len,
+		      struct json_object **root, char *err, size_t errlen)
+{
+	struct json_tokener *tok = json_tokener_new();
+	enum json_tokener_error jerr;
+	const char *why, *nul;
+	size_t end;
+
+	*root = NULL;
+	if (!tok) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	/* what follows the value is ours to refuse, in our words */
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
+			       JSON_TOKENER_ALLOW_TRAILING_CHARS);
+	/* with the NUL, json-c's end of the text: a value there is whole */
+	*root = json_tokener_parse_ex(tok, text, (int)len + 1);
+	jerr = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	if (jerr == json_tokener_success && end == len)
+		return 0;
+	if (end > len)		/* in a string, json-c says one byte on */
+		end = len;
+	nul = memchr(text, '\0', len);
+	if (jerr == json_tokener_success) {	/* after the white space */
+		why = "text after the JSON object";
+	} else if (nul && (size_t)(nul - text) <= end) {
+		why = "a NUL byte";
+		end = (size_t)(nul - text);
+	} else {
+		why = json_tokener_error_desc(jerr);
+	}
+	json_object_put(*root);
+	*root = NULL;
+	snprintf(err, errlen, "%s: byte %zu: %s", path, end, why);
+	return -1;
+}
+
+/*
+ * The string member KEY of the object E into *OUT (NULL: absent): NULL,
+ * or what is wrong with it.
+ */
+static const char *member_string(struct json_object *e, const char *key,
+				 const char **out)
+{
+	struct json_object *v;
+
+	*out = NULL;
+	if (!json_object_object_get_ex(e, key, &v))
+		return NULL;
+	if (!json_object_is_type(v, json_type_string))
+		return "is not a string";
+	*out = json_object_get_string(v);
+	if (strlen(*out) != (size_t)json_object_get_string_len(v))
+		return "holds a NUL character";
+	return NULL;
+}
+
+/* Entry E, { "name": "...", "data_id": "0x..." }: NULL, or what is wrong. */
+static const char *entry_name(struct json_object *e, struct decode_name *out,
+			      char *why, size_t whylen)
+{
+	static const char *const keys[] = { "name", "data_id" };
+	const char *val[2], *bad;
+	char *end;
+	int k;
+
+	if (!json_object_is_type(e, json_type_object))
+		return "not an object";
+	for (k = 0; k < 2; k++) {
+		bad = member_string(e, keys[k], &val[k]);
+		if (bad) {
+			snprintf(why, whylen, "\"%s\" %s", keys[k], bad);
+			return why;
+		}
+	}
+	for (k = 0; k < 2; k++) {
+		if (!val[k]) {
+			snprintf(why, whylen, "an entry without \"%s\"", keys[k]);
+			return why;
+		}
+	}
+	/* DOCA reads data_id with sscanf("%" SCNx64): hex, 0x optional */
+	errno = 0;
+	out->data_id = strtoull(val[1], &end, 16);
+	if (errno || end == val[1] || *end || val[1][0] == '-' || val[1][0] == '+')
+		return "\"data_id\" is not a hexadecimal number";
+	out->name = strdup(val[0]);
+	if (!out->name)
+		return "out of memory";
+	return NULL;
+}
+
+int decode_names_load(struct decode_names *names, const char *path,
+		      char *err, size_t errlen)
+{
+	struct json_object *root, *ids;
+	const char *why = NULL;
+	char buf[96];
+	size_t i, n, len;
+	char *text;
+
+	names->entries = NULL;
+	names->nr = 0;
+	if (read_text(path, &text, &len, err, errlen))
+		return -1;
+	if (parse_text(path, text, len, &root, err, errlen)) {
 		free(text);
 		return -1;
 	}
 	free(text);
+	/* a key given twice: json-c keeps the last, as DOCA's sample reads it */
+	if (!json_object_is_type(root, json_type_object) ||
+	    !json_object_object_get_ex(root, "data-ids", &ids))
+		why = "no \"data-ids\" array";
+	else if (!json_object_is_type(ids, json_type_array))
+		why = "\"data-ids\" is not an array";
+	else if (!json_object_array_length(ids))
+		why = "the \"data-ids\" array is empty";
+	if (why) {
+		snprintf(err, errlen, "%s: %s", path, why);
+		goto fail;
+	}
+	n = json_object_array_length(ids);
+	names->entries = calloc(n, sizeof(*names->entries));
+	if (!names->entries) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto fail;
+	}
+	for (i = 0; i < n; i++, names->nr++) {
+		why = entry_name(json_object_array_get_idx(ids, i),
+				 &names->entries[i], buf, sizeof(buf));
+		if (why) {
+			snprintf(err, errlen, "%s: data-ids[%zu]: %s", path, i, why);
+			goto fail;
+		}
+	}
+	json_object_put(root);
 	return 0;
+fail:
+	decode_names_free(names);
+	json_object_put(root);
+	return -1;
 }

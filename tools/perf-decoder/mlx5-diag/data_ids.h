@@ -38,9 +38,10 @@ struct decode_names {
 void data_id_default_name(uint64_t id, char *buf, size_t len);
 
 /*
- * decode_names_load - read a DOCA telemetry_diag data-ID file:
+ * decode_names_load - read a DOCA telemetry_diag data-ID file with json-c:
  *   { "data-ids": [ { "name": "port_0_rx_bytes", "data_id": "0x1020..." }, ... ] }
- * Returns 0, or -1 with a message in ERR (ERRLEN bytes).
+ * Returns 0, or -1 with a message in ERR (ERRLEN bytes) naming the file
+ * and where: "byte N" of malformed JSON, "data-ids[I]" of a bad entry.
  */
 int decode_names_load(struct decode_names *names, const char *path,
 		      char *err, size_t errlen);
@@ -48,7 +49,8 @@ void decode_names_free(struct decode_names *names);
 
 /*
  * decode_names_write_example - write DOCA's example data-ID file (its
- * default data IDs) to OUT. Returns 0 or -1 (errno set).
+ * default data IDs, in json-c's pretty layout) to OUT. Returns 0 or -1
+ * (errno set).
  */
 int decode_names_write_example(FILE *out);
 

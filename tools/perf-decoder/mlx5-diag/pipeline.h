@@ -116,6 +116,9 @@ struct sink {
 /* sink_find - the sink named NAME, NULL if none. */
 const struct sink_ops *sink_find(const char *name);
 
+/* sink_at - the Ith sink of the registry, NULL past its end. */
+const struct sink_ops *sink_at(size_t i);
+
 /* sink_names - the sinks' names, ", " between them, for messages. */
 const char *sink_names(void);
 

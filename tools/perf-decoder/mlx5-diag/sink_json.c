@@ -72,8 +72,10 @@ static void json_sample(struct sink *s, const struct run *r,
 	if (r->nr_metrics) {
 		sink_printf(s, ",\"metrics\":{");
 		for (i = 0; i < r->nr_metrics; i++) {
-			sink_printf(s, "%s\"%s\":", i ? "," : "",
-				    r->metrics[i].name);
+			/* a bandwidth's name is its column's */
+			sink_printf(s, "%s", i ? "," : "");
+			json_string(s, r->metrics[i].name);
+			sink_printf(s, ":");
 			if (w->metrics[i].ok)
 				sink_printf(s, "%.6g", w->metrics[i].v);
 			else

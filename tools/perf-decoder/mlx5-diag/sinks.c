@@ -35,6 +35,11 @@ const struct sink_ops *sink_find(const char *name)
 	return NULL;
 }
 
+const struct sink_ops *sink_at(size_t i)
+{
+	return i < NR_SINKS ? registry[i] : NULL;
+}
+
 const char *sink_names(void)
 {
 	static char names[256];

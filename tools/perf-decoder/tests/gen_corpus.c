@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Writes the fuzzer's seed corpus into a directory: well-formed streams of
- * every record type and format, each behind fuzz_decode.c's 4 steering
- * bytes.
+ * Writes a fuzzer's seed corpus into a directory:
+ *   gen_corpus DIR             well-formed streams of every record type and
+ *                              format, each behind 4 steering bytes
+ *                              (fuzz_decode.c, fuzz_sinks.c)
+ *   gen_corpus --data-ids DIR  DOCA data-ID files (fuzz_data_ids.c)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <linux/mlx5_diag.h>
 
@@ -16,20 +19,63 @@ static const uint64_t ids[] = {
 	0x1020000100000001ull, 0x1140000100000001ull, 0x1180000200000000ull,
 };
 
-static void write_seed(const char *dir, int n, const struct stream *s,
-		       uint8_t room, uint16_t cut, uint8_t small)
+/* DIR/seed-N: HEAD (HEAD_LEN bytes), then BODY. */
+static void write_file(const char *dir, int n, const void *head, size_t head_len,
+		       const void *body, size_t len)
 {
-	const uint8_t steer[4] = { room, (uint8_t)cut, (uint8_t)(cut >> 8), small };
 	char path[4096];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/seed-%02d", dir, n);
 	f = fopen(path, "wb");
-	if (!f || fwrite(steer, 1, 4, f) != 4 ||
-	    fwrite(s->buf, 1, s->len, f) != s->len || fclose(f)) {
+	if (!f || fwrite(head, 1, head_len, f) != head_len ||
+	    fwrite(body, 1, len, f) != len || fclose(f)) {
 		perror(path);
 		exit(1);
 	}
+}
+
+static void write_seed(const char *dir, int n, const struct stream *s,
+		       uint8_t room, uint16_t cut, uint8_t small)
+{
+	const uint8_t steer[4] = { room, (uint8_t)cut, (uint8_t)(cut >> 8), small };
+
+	write_file(dir, n, steer, sizeof(steer), s->buf, s->len);
+}
+
+/*
+ * Data-ID files naming fuzz_data_ids.c's data IDs (port 1 rx and tx bytes,
+ * ICMC requests and hits): DOCA's example layout, escapes, other keys of
+ * every type, duplicates, and two that are refused.
+ */
+static const char *const data_id_files[] = {
+	"{\n  \"data-ids\":[\n    {\n      \"name\":\"port_1_rx_bytes\",\n"
+	"      \"data_id\":\"0x1020000100000001\"\n    },\n    {\n"
+	"      \"name\":\"port_1_tx_bytes\",\n"
+	"      \"data_id\":\"0x1140000100000001\"\n    }\n  ]\n}",
+	"{\"data-ids\": [{\"name\": \"rx \\\"q\\\" \\\\ \\/ \\b\\f\\n\\r\\t\", "
+	"\"data_id\": \"1020000100000001\"}, {\"data_id\": \"0X1140000100000001\", "
+	"\"name\": \"tx \\u0041\\u00e9\\ud834\\udd1e\"}, {\"name\": \"req\", "
+	"\"data_id\": \"0x1180000100000000\"}, {\"name\": \"hit,\", "
+	"\"data_id\": \"0x1180000200000000\"}]}",
+	"{\"version\": 1.5e3, \"other\": [true, false, null, -0, {\"x\": []}], "
+	"\"data-ids\": [{\"name\": \"a\", \"data_id\": \"0x1180000200000000\", "
+	"\"note\": {\"n\": [1, 2]}, \"name\": \"b\"}], \"data-ids\": "
+	"[{\"name\": \"c\", \"data_id\": \"0x1020000100000001\"}]}\n",
+	"{\"data-ids\": [{\"name\": \"port_1_rx_bytes_with_a_name_longer_than_the_"
+	"column_holds_0123456789012345678901234567890123456789012345678901234567890"
+	"123456789012345678901234567890123456789\", \"data_id\": \"0x1020000100000001\"}]}",
+	"{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"0x1\"}, {\"name\": \"b\"}]}",
+	"{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"zz\"}]} ",
+};
+
+static void write_data_id_seeds(const char *dir)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(data_id_files) / sizeof(data_id_files[0]); i++)
+		write_file(dir, (int)i, "", 0, data_id_files[i],
+			   strlen(data_id_files[i]));
 }
 
 static void run(struct stream *s, uint32_t run_nr, uint8_t format,
@@ -100,8 +146,12 @@ int main(int argc, char **argv)
 	int n = 0;
 	uint8_t format, ts;
 
+	if (argc == 3 && !strcmp(argv[1], "--data-ids")) {
+		write_data_id_seeds(argv[2]);
+		return 0;
+	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: %s DIR\n", argv[0]);
+		fprintf(stderr, "usage: %s [--data-ids] DIR\n", argv[0]);
 		return 2;
 	}
 	for (format = 0; format <= 2; format++) {

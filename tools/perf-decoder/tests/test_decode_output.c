@@ -22,6 +22,7 @@
 #include "perfdata_writer.h"
 #include "pipeline.h"
 #include "runner.h"
+#include "sink_check.h"
 #include "stream_writer.h"
 
 static char dir[] = "/tmp/mlx5diag-decode-test.XXXXXX";
@@ -47,22 +48,7 @@ static char *path_of(const char *name)
 static void write_recording(const char *path, const struct stream *s,
 			    size_t chunk)
 {
-	struct mdf_meta_buf m = { 0 };
-	struct mdf_writer w;
-	size_t off;
-
-	if (mdf_writer_open(&w, path) || mdf_meta_add(&m, "pmu", "mlx5_diag_0") ||
-	    mdf_write_chunk(&w, MDF_CHUNK_META, m.text, m.len))
-		abort();
-	mdf_meta_buf_free(&m);
-	for (off = 0; off < s->len; off += chunk) {
-		size_t n = s->len - off < chunk ? s->len - off : chunk;
-
-		if (mdf_write_chunk(&w, MDF_CHUNK_AUX, s->buf + off, n))
-			abort();
-	}
-	if (mdf_writer_close(&w))
-		abort();
+	recording_write(path, s->buf, s->len, chunk);
 }
 
 static char *slurp(const char *path)
@@ -378,12 +364,17 @@ static const char example_json[] =
 "  ]\n"
 "}";
 
-static void write_file(const char *path, const char *text)
+static void write_bytes(const char *path, const char *text, size_t len)
 {
 	FILE *f = fopen(path, "w");
 
-	if (!f || fputs(text, f) < 0 || fclose(f))
+	if (!f || fwrite(text, 1, len, f) != len || fclose(f))
 		abort();
+}
+
+static void write_file(const char *path, const char *text)
+{
+	write_bytes(path, text, strlen(text));
 }
 
 static void data_id_files(void)
@@ -400,6 +391,16 @@ static void data_id_files(void)
 		  0, "the example file loads back");
 	CHECK(names.nr == 4 && names.entries[3].data_id == 0x1140000300000000ull &&
 	      !strcmp(names.entries[3].name, "port_0_tx_packets"), "its entries");
+	decode_names_free(&names);
+
+	/* json-c decodes \u escapes beyond ASCII into UTF-8 */
+	write_file(path_of("utf8.json"),
+		   "{\"data-ids\": [{\"name\": \"caf\\u00e9 \\ud834\\udd1e\", "
+		   "\"data_id\": \"0x1\"}]}");
+	CHECK(!decode_names_load(&names, path_of("utf8.json"), err, sizeof(err)) &&
+	      names.nr == 1 &&
+	      !strcmp(names.entries[0].name, "caf\xc3\xa9 \xf0\x9d\x84\x9e"),
+	      "a name with \\u escapes: %s", names.nr ? names.entries[0].name : err);
 	decode_names_free(&names);
 
 	write_file(path_of("names.json"),
@@ -424,28 +425,110 @@ static void named_columns(void)
 	free(got);
 }
 
+/* JSON lines escape a name wherever it stands: a bandwidth is its column's */
+static void named_metrics_json(void)
+{
+	struct pipeline *p = calloc(1, sizeof(*p));
+	FILE *out = fopen(path_of("named.json"), "w");
+	struct decode_names names = { NULL, 0 };
+	char err[256] = "", *got;
+
+	CHECK(p && out && !decode_names_load(&names, path_of("names.json"), err,
+					     sizeof(err)), "set up: %s", err);
+	if (!p || !out || !names.nr)
+		goto out;
+	p->path = path_of("example.mlx5diag");
+	p->names = &names;
+	p->metrics = 1;
+	p->quiet = 1;
+	CHECK_INT(pipeline_run(p, sink_find("json"), out), MD_EXIT_OK,
+		  "--format json --metrics -di names.json");
+	fclose(out);
+	out = NULL;
+	got = slurp(path_of("named.json"));
+	CHECK(strstr(got, "\"values\":{\"rx1\":2000003,\"tx \\\"1\\\"\":4296967300},"
+		      "\"metrics\":{\"rx1_GBps\":10,\"tx \\\"1\\\"_GBps\":10}}\n"),
+	      "names escaped:\n%s", got);
+	free(got);
+out:
+	if (out)
+		fclose(out);
+	decode_names_free(&names);
+	free(p);
+}
+
 static void bad_data_id_files(void)
 {
-	static const char *const bad[] = {
-		"{\"data-ids\": []}",
-		"{\"ids\": [{\"name\": \"a\", \"data_id\": \"0x1\"}]}",
-		"{\"data-ids\": [{\"name\": \"a\"}]}",
-		"{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"zz\"}]}",
-		"{\"data-ids\": [{\"name\": \"a\", \"data_id\": 17}]}",
-		"{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"0x1\"}",
-		"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
-		"{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"0x1\"}]} x",
+	/* the message: "FILE: WHERE: WHY", WHY NULL: json-c's words */
+	static const struct {
+		const char *text, *where, *why;
+	} bad[] = {
+		{ "{\"data-ids\": []}", NULL, "the \"data-ids\" array is empty" },
+		{ "{\"ids\": [{\"name\": \"a\", \"data_id\": \"0x1\"}]}", NULL,
+		  "no \"data-ids\" array" },
+		{ "[{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"0x1\"}]}]", NULL,
+		  "no \"data-ids\" array" },
+		{ "null", NULL, "no \"data-ids\" array" },
+		{ "{\"data-ids\": null}", NULL, "\"data-ids\" is not an array" },
+		{ "{\"data-ids\": [null]}", "data-ids[0]", "not an object" },
+		{ "{\"data-ids\": [{\"name\": null, \"data_id\": \"0x1\"}]}",
+		  "data-ids[0]", "\"name\" is not a string" },
+		{ "{\"data-ids\": {\"name\": \"a\", \"data_id\": \"0x1\"}}", NULL,
+		  "\"data-ids\" is not an array" },
+		{ "{\"data-ids\": [{\"name\": \"a\"}]}", "data-ids[0]",
+		  "an entry without \"data_id\"" },
+		{ "{\"data-ids\": [{\"data_id\": \"0x1\"}]}", "data-ids[0]",
+		  "an entry without \"name\"" },
+		{ "{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"zz\"}]}", "data-ids[0]",
+		  "\"data_id\" is not a hexadecimal number" },
+		{ "{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"-1\"}]}", "data-ids[0]",
+		  "\"data_id\" is not a hexadecimal number" },
+		{ "{\"data-ids\": [{\"name\": \"a\", \"data_id\": 17}]}", "data-ids[0]",
+		  "\"data_id\" is not a string" },
+		{ "{\"data-ids\": [{\"name\": [], \"data_id\": \"0x1\"}]}", "data-ids[0]",
+		  "\"name\" is not a string" },
+		{ "{\"data-ids\": [{\"name\": \"a\\u0000\", \"data_id\": \"0x1\"}]}",
+		  "data-ids[0]", "\"name\" holds a NUL character" },
+		{ "{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"0x1\\u0000\"}]}",
+		  "data-ids[0]", "\"data_id\" holds a NUL character" },
+		{ "{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"0x1\"}, 7]}",
+		  "data-ids[1]", "not an object" },
+		{ "{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"0x1\"}", "byte 45", NULL },
+		{ "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", "byte 32", NULL },
+		{ "{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"0x1\"},]}", "byte 46", NULL },
+		{ "{\"x\": nul, \"data-ids\": [{\"name\": \"a\", \"data_id\": \"0x1\"}]}",
+		  "byte 9", NULL },
+		{ "", "byte 0", NULL },
+		{ "{\"data-ids\": [{\"name\": \"a", "byte 25", NULL },
+		{ "{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"0x1\"}]} x", "byte 48",
+		  "text after the JSON object" },
+		{ "{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"0x1\"}]}\n{}", "byte 48",
+		  "text after the JSON object" },
 	};
 	struct decode_names names;
-	char err[256];
+	char err[256], want[512];
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		write_file(path_of("bad.json"), bad[i]);
+		write_file(path_of("bad.json"), bad[i].text);
+		snprintf(want, sizeof(want), "%s: %s%s%s", path_of("bad.json"),
+			 bad[i].where ? bad[i].where : "",
+			 bad[i].where && bad[i].why ? ": " : "",
+			 bad[i].why ? bad[i].why : ": ");
 		CHECK(decode_names_load(&names, path_of("bad.json"), err,
-					sizeof(err)) == -1 && err[0],
-		      "refused: %s", bad[i]);
+					sizeof(err)) == -1 && !names.nr &&
+		      (bad[i].why ? !strcmp(err, want) :
+		       !strncmp(err, want, strlen(want)) && strlen(err) > strlen(want)),
+		      "refused: %s\n#     said:  %s\n#     want: %s%s", bad[i].text,
+		      err, want, bad[i].why ? "" : "(json-c's words)");
 	}
+	/* json-c takes a NUL for the end of the text: said as what it is */
+	static const char nul[] = "{\"data-ids\": [{\"name\": \"a\0\"}]}";
+
+	write_bytes(path_of("bad.json"), nul, sizeof(nul) - 1);
+	snprintf(want, sizeof(want), "%s: byte 25: a NUL byte", path_of("bad.json"));
+	CHECK(decode_names_load(&names, path_of("bad.json"), err, sizeof(err)) == -1 &&
+	      !strcmp(err, want), "a NUL byte: %s", err);
 	CHECK_INT(run_decode(path_of("example.mlx5diag"), path_of("x"), "-di",
 			     path_of("bad.json"), NULL),
 		  MD_EXIT_NAMES, "decode with a bad -di file");
@@ -1935,6 +2018,7 @@ int main(void)
 	RUN(metrics_output);
 	RUN(data_id_files);
 	RUN(named_columns);
+	RUN(named_metrics_json);
 	RUN(bad_data_id_files);
 	RUN(exit_statuses);
 	RUN(option_messages);

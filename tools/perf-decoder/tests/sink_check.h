@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * For the decode pipeline's tests and fuzz targets (test_decode_output.c,
+ * fuzz_sinks.c, fuzz_data_ids.c): an AUX stream written as a recording;
+ * a recording decoded through every sink, the outputs checked.
+ */
+#ifndef MLX5DIAG_SINK_CHECK_H
+#define MLX5DIAG_SINK_CHECK_H
+
+#include <stddef.h>
+
+#include "data_ids.h"
+
+/*
+ * recording_write - write LEN bytes of AUX stream as the recording PATH:
+ * META (pmu=mlx5_diag_0), then AUX chunks of CHUNK bytes (0: one). Aborts
+ * on failure.
+ */
+void recording_write(const char *path, const void *aux, size_t len,
+		     size_t chunk);
+
+/*
+ * recording_memfd - the same into a new memfd, whose path
+ * (/proc/self/fd/FD) goes into PATH (64 bytes); returns the fd.
+ */
+int recording_memfd(const void *aux, size_t len, size_t chunk, char *path);
+
+/*
+ * sink_check_all - decode the recording at PATH (quiet, columns named by
+ * NAMES, NULL: default names; METRICS: --metrics) through every sink of
+ * the registry and through mlx5diag_write_csv(), as `mlx5-diag doca` does,
+ * each into a memory stream. Aborts unless every decode ends with the same
+ * status, every line of the JSON lines sink is a JSON object with a
+ * "type" (json-c, strict), and no output holds a NUL byte. Returns the
+ * status.
+ */
+int sink_check_all(const char *path, const struct decode_names *names,
+		   int metrics);
+
+#endif /* MLX5DIAG_SINK_CHECK_H */
