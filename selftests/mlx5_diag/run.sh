@@ -46,6 +46,14 @@ run_kunit() {
 	done
 }
 
+paced_idle=0
+paced_took=0
+# test_times ITEM: "IDLE LIMIT" from test-times, "60 600" if unlisted
+test_times() {
+	awk -v t="$1" '$1 == t { print $2, $3; found = 1; exit }
+		END { if (!found) print 60, 600 }' ./test-times
+}
+
 # limit ITEM: the test's time limit in seconds. Its own (test-times, 600
 # if unlisted), or more on a guest that runs slow: twice the test's idle
 # time (test-times, 60 if unlisted) scaled by this guest's pace so far,
@@ -55,25 +63,20 @@ run_kunit() {
 # times, so no fixed limit fits every load; the pace of the same guest
 # does, and a hung test still runs out (the pace only counts tests that
 # passed).
-paced_idle=0
-paced_took=0
 limit() {
-	awk -v t="$1" -v pi=$paced_idle -v pt=$paced_took '
-		$1 == t { idle = $2; lim = $3; found = 1; exit }
-		END {
-			if (!found) { idle = 60; lim = 600 }
-			if (pi > 0 && 2 * idle * pt / pi > lim)
-				lim = int(2 * idle * pt / pi) + 1
-			print lim
-		}' ./test-times
+	set -- $(test_times "$1")
+	awk -v idle="$1" -v lim="$2" -v pi=$paced_idle -v pt=$paced_took 'BEGIN {
+		if (pi > 0 && 2 * idle * pt / pi > lim)
+			lim = int(2 * idle * pt / pi) + 1
+		print lim
+	}'
 }
 
 # pace ITEM TOOK: a test that passed in TOOK seconds sets the guest's pace
 pace() {
-	idle=$(awk -v t="$1" '$1 == t { print $2; found = 1; exit }
-		END { if (!found) print 60 }' ./test-times)
-	paced_idle=$((paced_idle + idle))
 	paced_took=$((paced_took + $2))
+	set -- $(test_times "$1")
+	paced_idle=$((paced_idle + $1))
 }
 
 # fresh_modules: the state every test starts from, after one that failed
