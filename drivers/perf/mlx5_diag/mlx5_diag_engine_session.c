@@ -577,11 +577,14 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_interval);
  * are reported in @d->lost_* and the drain goes on from the oldest sample
  * still there. Counting events of the session's ids fold every sample.
  *
- * Bounded: later laps are skipped only before the first sample taken, and
- * a batch that took no sample ends the drain, so one drain skips at most
- * one batch, at most one lap. When MLX5_DIAG_DRAIN_MAX_SKIP_LAPS laps of
- * slots were skipped with no sample taken since (firmware that never lets
- * the drain catch up), @d->stalled tells the caller to end the run.
+ * Bounded: later laps are skipped only before the first sample taken, a
+ * batch of nothing but later laps is followed by another only while the
+ * drain skipped less than a lap, and a batch that took no sample otherwise
+ * ends the drain: one drain skips at most a lap and a batch, and catches
+ * up however many laps late it comes, unless the firmware writes a lap
+ * while it runs. When MLX5_DIAG_DRAIN_MAX_SKIP_LAPS laps of slots were
+ * skipped with no sample taken since (firmware that never lets the drain
+ * catch up), @d->stalled tells the caller to end the run.
  *
  * A query that fails ends the drain: @d still holds what the drain fetched
  * before (the caller delivers it), and the next drain goes on from there.
@@ -592,7 +595,7 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_interval);
 int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 				   struct mlx5_diag_drain *d)
 {
-	unsigned int bits, nslots, size, want, got, taken, k;
+	unsigned int bits, nslots, size, want, got, taken, k, skipped = 0;
 	u64 mask, delta, ts;
 	int ret = 0;
 
@@ -650,8 +653,20 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 			if (delta || !mlx5_diag_engine_session_take(eng, d))
 				goto done;
 		}
-		if (got < want || d->n == taken)
+		if (got < want)
 			break;
+		if (d->n == taken) {
+			/*
+			 * Only later laps: skip on with whole batches, up to
+			 * a lap a drain, so that a drain catches up however
+			 * far the firmware ran ahead since the last one
+			 */
+			skipped += got;
+			if (skipped >= nslots)
+				break;
+			size = eng->session_batch;
+			continue;
+		}
 		/* fewer were due than the firmware had: read on, more */
 		size = min(2 * size, eng->session_batch);
 	}
