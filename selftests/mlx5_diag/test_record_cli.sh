@@ -136,10 +136,12 @@ rm -f /tmp/out.csv
 timeout 120 mlx5-diag doca -p sim:0 -rt 1 -sp 104858 -rs 209716 -o /tmp/out.csv
 expect_eq "doca -rs exits 0" "$?" 0
 # step first|last: ns between the starts (RTC SECONDS.NANOSECONDS) of the
-# first or the last two rows whose sample ids follow each other
+# first or the last two rows whose sample ids follow each other. The
+# nanoseconds lose their leading zeros first: busybox awk reads a number
+# with a leading 0 as octal ("000123456" + 0 is 42798)
 step() {
 	grep -E '^[0-9]+, ' /tmp/out.csv |
-		awk -F', ' -v which="$1" '{ split($2, t, "."); sec = t[1]; ns = t[2] + 0 }
+		awk -F', ' -v which="$1" '{ split($2, t, "."); sec = t[1]; ns = t[2]; sub(/^0+/, "", ns); ns += 0 }
 			NR > 1 && $1 == id + 1 {
 				d = (sec - lsec) * 1000000000 + ns - lns
 				if (!found) first = d
