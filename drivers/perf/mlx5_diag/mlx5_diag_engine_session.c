@@ -578,13 +578,13 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_interval);
  * still there. Counting events of the session's ids fold every sample.
  *
  * Bounded: later laps are skipped only before the first sample taken, a
- * batch of nothing but later laps is followed by another only while the
- * drain skipped less than a lap, and a batch that took no sample otherwise
- * ends the drain: one drain skips at most a lap and a batch, and catches
- * up however many laps late it comes, unless the firmware writes a lap
- * while it runs. When MLX5_DIAG_DRAIN_MAX_SKIP_LAPS laps of slots were
- * skipped with no sample taken since (firmware that never lets the drain
- * catch up), @d->stalled tells the caller to end the run.
+ * batch of nothing but later laps is followed by one of at most the rest
+ * of a lap, and a batch that took no sample otherwise ends the drain: one
+ * drain reads at most a lap of skipped slots, and catches up however many
+ * laps late it comes, unless the firmware writes a lap while it runs. When
+ * MLX5_DIAG_DRAIN_MAX_SKIP_LAPS laps of slots were skipped with no sample
+ * taken since (firmware that never lets the drain catch up), @d->stalled
+ * tells the caller to end the run.
  *
  * A query that fails ends the drain: @d still holds what the drain fetched
  * before (the caller delivers it), and the next drain goes on from there.
@@ -664,7 +664,7 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 			skipped += got;
 			if (skipped >= nslots)
 				break;
-			size = eng->session_batch;
+			size = min(eng->session_batch, nslots - skipped);
 			continue;
 		}
 		/* fewer were due than the firmware had: read on, more */

@@ -1299,38 +1299,56 @@ static void engine_session_period_answers_test(struct kunit *test)
 }
 
 /*
- * A ring whose every slot is a lap ahead of the drain: each drain skips a
- * lap (here one batch), reports it lost and returns; once
+ * A ring whose every slot is a lap ahead of the drain: each drain skips
+ * exactly a lap of slots, reports the samples lost and returns; once
  * MLX5_DIAG_DRAIN_MAX_SKIP_LAPS laps went by without a sample, the drain
- * says the run is stalled. Before, the drain skipped forever.
+ * says the run is stalled. Before, the drain skipped forever. With @clock,
+ * a drain's first query reads the samples due by the clock plus the slack
+ * (11, 21, 30, then a batch), and the next one only the rest of the lap
+ * (before, a whole batch more).
  */
-static void es_ahead_case(struct kunit *test, bool pub)
+static void es_ahead_case(struct kunit *test, bool pub, bool clock)
 {
 	struct et *t = test->priv;
 	struct es *s = es_init(test, pub, 6, 1000);
-	unsigned int nslots, drains = 0, bound;
+	unsigned int nslots, drains = 0, bound, first;
 	u64 lost = 0, next = 0;
 
 	es_claim(test, s);
 	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
-	/* 32 slots, drained in batches of 32: a lap a drain */
+	/* 32 slots, drained in batches of 32 */
 	nslots = 1U << s->actual.log_num_of_samples;
 	KUNIT_ASSERT_EQ(test, nslots, 32);
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 3), 0);
 	KUNIT_EXPECT_EQ(test, s->d.n, 4);
 	next = 4;
+	t->clock_regs = clock;
 	KUNIT_ASSERT_EQ(test,
 			mlx5_diag_sim_fw_set_lie(t->sim,
 						 MLX5_DIAG_SIM_LIE_RING_AHEAD, 1),
 			0);
-	/* batches of nslots: MAX_SKIP_LAPS laps skipped, then one more */
+	/* a lap a drain: MAX_SKIP_LAPS laps skipped, then one more */
 	bound = MLX5_DIAG_DRAIN_MAX_SKIP_LAPS + 1;
 	for (drains = 1; drains <= bound; drains++) {
 		t->now += 1000000;
+		et_queries_reset(t);
 		KUNIT_ASSERT_EQ(test,
 				mlx5_diag_engine_session_drain(&t->eng, &s->d), 0);
 		KUNIT_EXPECT_EQ(test, s->d.n, 0);
-		KUNIT_EXPECT_GT(test, s->d.lost_count, 0);
+		/*
+		 * a sample lost a slot, but the first drain's first slot
+		 * holds sample 68, 64 past the drain's next: 33 lost there
+		 */
+		KUNIT_EXPECT_EQ(test, s->d.lost_count,
+				drains == 1 ? 2 * nslots : nslots);
+		/* the samples due since the last one taken, plus the slack */
+		first = clock ? min_t(u64, ((drains * 156250ULL) >>
+					    s->actual.log_sample_period) + 2,
+				      nslots) : nslots;
+		KUNIT_EXPECT_EQ(test, t->query_samples[0], first);
+		KUNIT_EXPECT_EQ(test, t->queries, first < nslots ? 2 : 1);
+		if (first < nslots)
+			KUNIT_EXPECT_EQ(test, t->query_samples[1], nslots - first);
 		KUNIT_EXPECT_EQ(test, s->d.lost_first, next);
 		KUNIT_EXPECT_EQ(test, s->d.first_seq,
 				s->d.lost_first + s->d.lost_count);
@@ -1351,12 +1369,17 @@ static void es_ahead_case(struct kunit *test, bool pub)
 
 static void engine_session_ahead_test(struct kunit *test)
 {
-	es_ahead_case(test, false);
+	es_ahead_case(test, false, false);
 }
 
 static void engine_session_ahead_public_test(struct kunit *test)
 {
-	es_ahead_case(test, true);
+	es_ahead_case(test, true, false);
+}
+
+static void engine_session_ahead_clock_test(struct kunit *test)
+{
+	es_ahead_case(test, false, true);
 }
 
 /*
@@ -2355,6 +2378,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_period_answers_test),
 	KUNIT_CASE(engine_session_ahead_test),
 	KUNIT_CASE(engine_session_ahead_public_test),
+	KUNIT_CASE(engine_session_ahead_clock_test),
 	KUNIT_CASE(engine_session_late_drain_test),
 	KUNIT_CASE(engine_session_query_size_test),
 	KUNIT_CASE(engine_session_due_test),
