@@ -109,6 +109,8 @@ size_t stream_session(struct stream *s, const struct stream_session *d)
 	PUT16(s, off, S, num_ids, d->num_ids);
 	PUT32(s, off, S, freq_khz, d->freq_khz);
 	PUT8(s, off, S, mode, MLX5_DIAG_MODE_REPETITIVE);
+	PUT8(s, off, S, sync, d->sync);
+	PUT8(s, off, S, clear, d->clear);
 	PUT8(s, off, S, out_format, d->out_format);
 	PUT8(s, off, S, ts_source, d->ts_source);
 	PUT8(s, off, S, log_sample_period, 10);

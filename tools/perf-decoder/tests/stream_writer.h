@@ -27,6 +27,7 @@ struct stream_session {
 	uint64_t period_ns;		/* requested = actual */
 	const char *identifier;
 	uint32_t flags;			/* MLX5_DIAG_SESSION_F_* */
+	uint8_t sync, clear;		/* synchronized start, clear on sample */
 };
 
 /*
