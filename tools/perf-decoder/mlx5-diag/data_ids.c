@@ -77,54 +77,72 @@ static const struct data_kind {
 };
 
 
+static const struct data_kind *data_kind_of(uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(data_kinds) / sizeof(data_kinds[0]); i++)
+		if (data_kinds[i].kind == DATA_ID_KIND(id))
+			return &data_kinds[i];
+	return NULL;
+}
+
+/*
+ * The instance part of a default name (port_0, port_0_prio_3, global).
+ * PCIe links are named by their id bits in hex (pcie_ZZYYXX), since which
+ * byte is bus, device or function is not public.
+ */
+int data_id_instance_name(uint64_t id, char *buf, size_t len)
+{
+	const struct data_kind *k = data_kind_of(id);
+	uint32_t inst = (uint32_t)id;
+
+	if (!k)
+		return -1;
+	switch (k->inst) {
+	case INST_GLOBAL:
+		snprintf(buf, len, "global");
+		break;
+	case INST_PORT:
+		snprintf(buf, len, "port_%u", inst & 0xff);
+		break;
+	case INST_PORT_PRIO:
+		snprintf(buf, len, "port_%u_prio_%u", inst & 0xff,
+			 (inst >> 8) & 0xf);
+		break;
+	case INST_HOST:
+		snprintf(buf, len, "host_%u", inst & 0xff);
+		break;
+	case INST_FUNC:
+		snprintf(buf, len, "func_%u", inst & 0xffff);
+		break;
+	case INST_PCIE:
+		snprintf(buf, len, "pcie_%06x", inst & 0xffffff);
+		break;
+	case INST_PCIE_TCLASS:
+		snprintf(buf, len, "pcie_%04x_tclass_%u", inst & 0xffff,
+			 inst >> 16);
+		break;
+	case INST_PCIE_BIN:
+		snprintf(buf, len, "pcie_%04x_bin_%u", inst & 0xffff, inst >> 16);
+		break;
+	}
+	return 0;
+}
+
 /*
  * The name of a data ID with no -di name: "<instance>_<kind>", the way
  * DOCA's sample names its defaults (port_0_rx_bytes, global_icmc_hit).
- * PCIe links are named by their id bits in hex (pcie_ZZYYXX_...), since
- * which byte is bus, device or function is not public. Unknown kinds and
- * firmware counter ids: the id in hex.
+ * Unknown kinds and firmware counter ids: the id in hex.
  */
 void data_id_default_name(uint64_t id, char *buf, size_t len)
 {
-	uint32_t inst = (uint32_t)id;
-	size_t i;
+	char inst[64];
 
-	for (i = 0; i < sizeof(data_kinds) / sizeof(data_kinds[0]); i++) {
-		const struct data_kind *k = &data_kinds[i];
-
-		if (k->kind != DATA_ID_KIND(id))
-			continue;
-		switch (k->inst) {
-		case INST_GLOBAL:
-			snprintf(buf, len, "global_%s", k->name);
-			return;
-		case INST_PORT:
-			snprintf(buf, len, "port_%u_%s", inst & 0xff, k->name);
-			return;
-		case INST_PORT_PRIO:
-			snprintf(buf, len, "port_%u_prio_%u_%s", inst & 0xff,
-				 (inst >> 8) & 0xf, k->name);
-			return;
-		case INST_HOST:
-			snprintf(buf, len, "host_%u_%s", inst & 0xff, k->name);
-			return;
-		case INST_FUNC:
-			snprintf(buf, len, "func_%u_%s", inst & 0xffff, k->name);
-			return;
-		case INST_PCIE:
-			snprintf(buf, len, "pcie_%06x_%s", inst & 0xffffff, k->name);
-			return;
-		case INST_PCIE_TCLASS:
-			snprintf(buf, len, "pcie_%04x_tclass_%u_%s", inst & 0xffff,
-				 inst >> 16, k->name);
-			return;
-		case INST_PCIE_BIN:
-			snprintf(buf, len, "pcie_%04x_bin_%u_%s", inst & 0xffff,
-				 inst >> 16, k->name);
-			return;
-		}
-	}
-	snprintf(buf, len, "0x%016" PRIx64, id);
+	if (data_id_instance_name(id, inst, sizeof(inst)))
+		snprintf(buf, len, "0x%016" PRIx64, id);
+	else
+		snprintf(buf, len, "%s_%s", inst, data_kind_of(id)->name);
 }
 
 /* DOCA's sample's default data IDs (no synchronized start). */

@@ -7,17 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* The kind of a data ID (bits 63:32), and the kinds the metrics use. */
+/* The kind of a data ID (bits 63:32). */
 #define DATA_ID_KIND(id)	((uint32_t)((id) >> 32))
-#define KIND_PORT_RX_BYTES	0x10200001u
-#define KIND_PRIO_RX_BYTES	0x10200002u
-#define KIND_PORT_TX_BYTES	0x11400001u
-#define KIND_PRIO_TX_BYTES	0x11400002u
-#define KIND_PCIE_READ_LAT_SUM	0x1160000bu
-#define KIND_PCIE_READ_PACKETS	0x1160000cu
-#define KIND_ICMC_REQUEST	0x11800001u
-#define KIND_ICMC_HIT		0x11800002u
-#define KIND_ICMC_MISS		0x11800003u
 
 /* Names for data IDs, as DOCA's -di JSON file gives them. */
 struct decode_name {
@@ -36,6 +27,13 @@ struct decode_names {
  * (port_0_rx_bytes, global_icmc_hit); unknown kinds: the id in hex.
  */
 void data_id_default_name(uint64_t id, char *buf, size_t len);
+
+/*
+ * data_id_instance_name - the instance part of that name (port_0,
+ * port_0_prio_3, pcie_000001, global). Returns 0, or -1 for a kind not in
+ * DOCA's table.
+ */
+int data_id_instance_name(uint64_t id, char *buf, size_t len);
 
 /*
  * decode_names_load - read a DOCA telemetry_diag data-ID file with json-c:

@@ -1,79 +1,293 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Derived metrics of a run (byte-counter bandwidth, average PCIe read
- * latency, ICMC hit and miss rates), planned from its data IDs and
- * computed on each row; never formatted here.
+ * Derived metrics of a run, as metrics.def defines them: each expression
+ * compiled on the run's columns when its session starts and evaluated on
+ * each row; never formatted here.
  */
-#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "pipeline.h"
 
-static int find_column(const struct run *r, uint32_t kind, uint32_t inst,
-		       int match_inst)
+enum md_class { MD_CLASS_COUNTER, MD_CLASS_STAT_SUM };
+enum md_group { MD_GROUP_GLOBAL, MD_GROUP_PORT, MD_GROUP_PORT_PRIO,
+		MD_GROUP_PCIE_LINK };
+
+static const struct md_event {
+	const char *name;
+	uint32_t kind;
+	enum md_class class;
+	enum md_group group;
+} md_events[] = {
+#define MD_EVENT(name, kind, class, group) \
+	{ name, kind, MD_CLASS_##class, MD_GROUP_##group },
+#define MD_METRIC(name, expr, scale, unit, group, desc)
+#include "metrics.def"
+#undef MD_EVENT
+#undef MD_METRIC
+};
+
+static const struct md_metric {
+	const char *name, *expr, *scale;
+} md_metrics[] = {
+#define MD_EVENT(name, kind, class, group)
+#define MD_METRIC(name, expr, scale, unit, group, desc) { name, expr, scale },
+#include "metrics.def"
+#undef MD_EVENT
+#undef MD_METRIC
+};
+
+#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+#define STACK_DEPTH	8
+
+/* Compiling one expression (metric_compile). */
+struct compile {
+	const char *p;
+	const struct run *r;
+	unsigned int anchor;
+	struct metric *m;
+	int group;			/* of the events so far, -1: none yet */
+	uint32_t first_kind;		/* of the first event */
+	unsigned int depth, max_depth;	/* of the stack machine */
+	const char *err;
+};
+
+static const struct md_event *event_named(const char *name, size_t len)
 {
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(md_events); i++)
+		if (strlen(md_events[i].name) == len &&
+		    !strncmp(md_events[i].name, name, len))
+			return &md_events[i];
+	return NULL;
+}
+
+static int emit(struct compile *c, struct metric_op op)
+{
+	if (c->m->nr_ops == METRIC_MAX_OPS) {
+		c->err = "expression longer than METRIC_MAX_OPS";
+		return -1;
+	}
+	if (op.kind <= MOP_NUM) {
+		if (++c->depth > c->max_depth)
+			c->max_depth = c->depth;
+	} else {
+		c->depth--;
+	}
+	c->m->ops[c->m->nr_ops++] = op;
+	return 0;
+}
+
+static void skip_ws(struct compile *c)
+{
+	while (*c->p == ' ')
+		c->p++;
+}
+
+/* The column of event E for the metric: the anchor or one of its instance. */
+static int event_column(struct compile *c, const struct md_event *e)
+{
+	const struct run *r = c->r;
+	uint64_t anchor_id = r->cols[c->anchor].data_id;
 	unsigned int i;
 
+	if (c->group < 0)
+		return DATA_ID_KIND(anchor_id) == e->kind ? (int)c->anchor : -1;
 	for (i = 0; i < r->nr_cols; i++)
-		if (DATA_ID_KIND(r->cols[i].data_id) == kind &&
-		    (!match_inst || (uint32_t)r->cols[i].data_id == inst))
+		if (DATA_ID_KIND(r->cols[i].data_id) == e->kind &&
+		    (uint32_t)r->cols[i].data_id == (uint32_t)anchor_id)
 			return (int)i;
 	return -1;
 }
 
-static void add_metric(struct run *r, enum metric_kind kind, unsigned int a,
-		       unsigned int b, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-
-static void add_metric(struct run *r, enum metric_kind kind, unsigned int a,
-		       unsigned int b, const char *fmt, ...)
+static int identifier(struct compile *c, const char *name, size_t len)
 {
-	struct metric *m = &r->metrics[r->nr_metrics++];
-	va_list ap;
+	struct metric_op op = { .kind = MOP_TIME };
+	const struct md_event *e;
+	int col;
 
-	m->kind = kind;
-	m->a = a;
-	m->b = b;
-	va_start(ap, fmt);
-	vsnprintf(m->name, sizeof(m->name), fmt, ap);
-	va_end(ap);
+	if (len == strlen("duration_time") &&
+	    !strncmp(name, "duration_time", len))
+		return emit(c, op);
+	e = event_named(name, len);
+	if (!e) {
+		c->err = "an unknown event (not an MD_EVENT)";
+		return -1;
+	}
+	if (c->group >= 0 && (int)e->group != c->group) {
+		c->err = "events of two instance groups";
+		return -1;
+	}
+	if (c->r) {
+		col = event_column(c, e);
+		if (col < 0)
+			return -1;
+		op.col = (unsigned int)col;
+	}
+	if (c->group < 0)
+		c->first_kind = e->kind;
+	c->group = (int)e->group;
+	op.kind = MOP_COL;
+	op.counter = e->class == MD_CLASS_COUNTER;
+	return emit(c, op);
+}
+
+static int expr(struct compile *c);
+
+/* factor: NUMBER | IDENTIFIER | ( expr ) */
+static int factor(struct compile *c)
+{
+	struct metric_op op = { .kind = MOP_NUM };
+	const char *start;
+	char *end;
+
+	skip_ws(c);
+	if (*c->p == '(') {
+		c->p++;
+		if (expr(c))
+			return -1;
+		skip_ws(c);
+		if (*c->p != ')') {
+			c->err = "a '(' without its ')'";
+			return -1;
+		}
+		c->p++;
+		return 0;
+	}
+	if ((*c->p >= '0' && *c->p <= '9') || *c->p == '.') {
+		op.num = strtod(c->p, &end);
+		c->p = end;
+		return emit(c, op);
+	}
+	start = c->p;
+	while ((*c->p >= 'a' && *c->p <= 'z') || *c->p == '_' ||
+	       (*c->p >= '0' && *c->p <= '9'))
+		c->p++;
+	if (c->p == start) {
+		c->err = "a number, name or '(' expected";
+		return -1;
+	}
+	return identifier(c, start, (size_t)(c->p - start));
+}
+
+/* term: factor { (* | /) factor } */
+static int term(struct compile *c)
+{
+	struct metric_op op = { .kind = MOP_MUL };
+
+	if (factor(c))
+		return -1;
+	for (;;) {
+		skip_ws(c);
+		if (*c->p != '*' && *c->p != '/')
+			return 0;
+		op.kind = *c->p++ == '*' ? MOP_MUL : MOP_DIV;
+		if (factor(c) || emit(c, op))
+			return -1;
+	}
+}
+
+/* expr: term { (+ | -) term } */
+static int expr(struct compile *c)
+{
+	struct metric_op op = { .kind = MOP_ADD };
+
+	if (term(c))
+		return -1;
+	for (;;) {
+		skip_ws(c);
+		if (*c->p != '+' && *c->p != '-')
+			return 0;
+		op.kind = *c->p++ == '+' ? MOP_ADD : MOP_SUB;
+		if (term(c) || emit(c, op))
+			return -1;
+	}
+}
+
+int metric_compile(struct metric *m, const char *expr_text, const char *scale,
+		   const struct run *r, unsigned int anchor, const char **err)
+{
+	struct compile c = { .p = expr_text, .r = r, .anchor = anchor, .m = m,
+			     .group = -1 };
+	char *end;
+
+	m->nr_ops = 0;
+	m->anchor = anchor;
+	if (expr(&c))
+		goto fail;
+	if (*c.p) {
+		c.err = "text after the expression";
+		goto fail;
+	}
+	if (c.group < 0) {
+		c.err = "no event";
+		goto fail;
+	}
+	if (c.max_depth > STACK_DEPTH) {
+		c.err = "expression deeper than STACK_DEPTH";
+		goto fail;
+	}
+	m->scale = strtod(scale, &end);
+	if (*end || end == scale) {
+		c.err = "a scale that is not a number";
+		goto fail;
+	}
+	m->first_kind = c.first_kind;
+	return 0;
+fail:
+	if (err)
+		*err = c.err ? c.err : "an event with no column of the instance";
+	return -1;
 }
 
 void metrics_plan(struct run *r)
 {
+	char inst[64];
 	unsigned int i;
-	int j;
+	size_t j;
 
 	r->nr_metrics = 0;
 	for (i = 0; i < r->nr_cols; i++) {
-		uint32_t kind = DATA_ID_KIND(r->cols[i].data_id);
-		uint32_t inst = (uint32_t)r->cols[i].data_id;
+		for (j = 0; j < ARRAY_LEN(md_metrics); j++) {
+			struct metric *m = &r->metrics[r->nr_metrics];
 
-		switch (kind) {
-		case KIND_PORT_RX_BYTES:
-		case KIND_PRIO_RX_BYTES:
-		case KIND_PORT_TX_BYTES:
-		case KIND_PRIO_TX_BYTES:
-			add_metric(r, METRIC_BANDWIDTH, i, i, "%s_GBps",
-				   r->cols[i].name);
-			break;
-		case KIND_PCIE_READ_LAT_SUM:
-			j = find_column(r, KIND_PCIE_READ_PACKETS, inst, 1);
-			if (j >= 0)
-				add_metric(r, METRIC_AVG_LATENCY, i, (unsigned int)j,
-					   "pcie_%06x_avg_read_latency_ns",
-					   inst & 0xffffff);
-			break;
-		case KIND_ICMC_HIT:
-		case KIND_ICMC_MISS:
-			j = find_column(r, KIND_ICMC_REQUEST, 0, 0);
-			if (j >= 0)
-				add_metric(r, METRIC_RATIO, i, (unsigned int)j,
-					   "global_icmc_%s_rate",
-					   kind == KIND_ICMC_HIT ? "hit" : "miss");
-			break;
+			if (metric_compile(m, md_metrics[j].expr,
+					   md_metrics[j].scale, r, i, NULL) ||
+			    data_id_instance_name(r->cols[i].data_id, inst,
+						  sizeof(inst)))
+				continue;
+			snprintf(m->name, sizeof(m->name), "%s_%s", inst,
+				 md_metrics[j].name);
+			r->nr_metrics++;
+			break;		/* no event anchors two metrics */
 		}
 	}
+}
+
+int metrics_table_check(char *err, size_t errlen)
+{
+	struct metric m[ARRAY_LEN(md_metrics)];
+	const char *why;
+	size_t i, k;
+
+	for (i = 0; i < ARRAY_LEN(md_metrics); i++) {
+		if (metric_compile(&m[i], md_metrics[i].expr,
+				   md_metrics[i].scale, NULL, 0, &why)) {
+			snprintf(err, errlen, "metric %s (%s): %s",
+				 md_metrics[i].name, md_metrics[i].expr, why);
+			return -1;
+		}
+		for (k = 0; k < i; k++)
+			if (m[k].first_kind == m[i].first_kind) {
+				snprintf(err, errlen, "metrics %s and %s have "
+					 "one first event", md_metrics[k].name,
+					 md_metrics[i].name);
+				return -1;
+			}
+	}
+	return 0;
 }
 
 /* A counter's increase since the previous sample (its value when cleared). */
@@ -89,55 +303,74 @@ static uint64_t counter_delta(const struct run *r, const struct column *col)
 	return d;
 }
 
-/* Device time difference in ns. */
-static double dev_ns(const struct run *r, uint64_t from, uint64_t to)
+/* The seconds the amounts of the row cover: 0 and *s, or -1 (unknown). */
+static int interval_s(const struct run *r, const struct column *anchor,
+		      double *s)
 {
-	double d = (double)(to - from);
+	double ns;
 
-	if (r->session.ts_source == MLX5_DIAG_TS_RTC)
-		return d;
-	return d * 1e6 / r->session.freq_khz;
+	if (r->session.clear && r->session.sync) {
+		ns = (double)r->session.period_ns_actual;
+	} else {
+		if (!r->have_prev)
+			return -1;
+		ns = (double)(anchor->dev_time - anchor->prev_dev_time);
+		if (r->session.ts_source != MLX5_DIAG_TS_RTC)
+			ns = ns * 1e6 / r->session.freq_khz;
+	}
+	*s = ns * 1e-9;
+	return 0;
 }
 
 /* Metric M of the current sample: 0 and *value, or -1 (no value). */
 static int metric_value(const struct run *r, const struct metric *m,
 			double *value)
 {
-	const struct column *a = &r->cols[m->a], *b = &r->cols[m->b];
-	uint64_t da, db;
-	double ns;
+	double st[STACK_DEPTH];
+	unsigned int i, n = 0;
 
-	switch (m->kind) {
-	case METRIC_BANDWIDTH:
-		if (r->session.clear && r->session.sync) {
-			ns = (double)r->session.period_ns_actual;
-			da = a->value;
-		} else {
-			if (!r->have_prev)
+	for (i = 0; i < m->nr_ops; i++) {
+		const struct metric_op *op = &m->ops[i];
+		const struct column *col = &r->cols[op->col];
+
+		switch (op->kind) {
+		case MOP_COL:
+			if (!op->counter)
+				st[n++] = (double)col->value;
+			else if (r->have_prev || r->session.clear)
+				st[n++] = (double)counter_delta(r, col);
+			else
 				return -1;
-			ns = dev_ns(r, a->prev_dev_time, a->dev_time);
-			da = counter_delta(r, a);
+			break;
+		case MOP_TIME:
+			if (interval_s(r, &r->cols[m->anchor], &st[n++]))
+				return -1;
+			break;
+		case MOP_NUM:
+			st[n++] = op->num;
+			break;
+		case MOP_ADD:
+			n--;
+			st[n - 1] += st[n];
+			break;
+		case MOP_SUB:
+			n--;
+			st[n - 1] -= st[n];
+			break;
+		case MOP_MUL:
+			n--;
+			st[n - 1] *= st[n];
+			break;
+		case MOP_DIV:
+			n--;
+			if (st[n] == 0)
+				return -1;
+			st[n - 1] /= st[n];
+			break;
 		}
-		if (ns <= 0)
-			return -1;
-		*value = (double)da / ns;	/* bytes per ns: GB/s */
-		return 0;
-	case METRIC_AVG_LATENCY:
-		if (!b->value)
-			return -1;
-		*value = (double)a->value / (double)b->value;
-		return 0;
-	case METRIC_RATIO:
-		if (!r->have_prev && !r->session.clear)
-			return -1;
-		da = counter_delta(r, a);
-		db = counter_delta(r, b);
-		if (!db)
-			return -1;
-		*value = (double)da / (double)db;
-		return 0;
 	}
-	return -1;
+	*value = st[0] * m->scale;
+	return 0;
 }
 
 void metrics_compute(const struct run *r, struct row *w)

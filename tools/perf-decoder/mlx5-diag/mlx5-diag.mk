@@ -17,7 +17,7 @@ MD_CFLAGS = -std=c11 -Wall -Wextra -Werror -g -I$(MD_SRC) -I$(MD_SRC)/../lib \
 MD_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 # libtraceevent-dev, libjson-c-dev: their static libraries are linked in
 MD_LIBS = $(LIBPERF_DIR)/libperf.a $(LIBPERF_DIR)/libapi.a -ltraceevent -ljson-c
-MD_HDRS := $(wildcard $(MD_SRC)/*.h $(MD_SRC)/tests/*.h $(MD_SRC)/../lib/*.h) \
+MD_HDRS := $(wildcard $(MD_SRC)/*.h $(MD_SRC)/*.def $(MD_SRC)/tests/*.h $(MD_SRC)/../lib/*.h) \
 	$(MD_TOP)/include/uapi/linux/mlx5_diag.h
 
 # `mlx5-diag decode`, its pipeline (pipeline.h): the command, the data-ID

@@ -31,12 +31,32 @@ struct column {
 	uint64_t prev_dev_time;
 };
 
-/* A derived metric: KIND of columns A (and B). */
-enum metric_kind { METRIC_BANDWIDTH, METRIC_AVG_LATENCY, METRIC_RATIO };
+/*
+ * A derived metric of the run: a row of metrics.def compiled on the run's
+ * columns into a program for a stack machine (metrics.c).
+ */
+enum metric_op_kind {
+	MOP_COL,			/* a column's amount over the interval */
+	MOP_TIME,			/* duration_time: the interval in s */
+	MOP_NUM,			/* a number */
+	MOP_ADD, MOP_SUB, MOP_MUL, MOP_DIV,
+};
+
+#define METRIC_MAX_OPS	16
+
+struct metric_op {
+	enum metric_op_kind kind;
+	unsigned int col;		/* MOP_COL: column index */
+	int counter;			/* MOP_COL: its increase, not its value */
+	double num;			/* MOP_NUM */
+};
 
 struct metric {
-	enum metric_kind kind;
-	unsigned int a, b;		/* column indexes */
+	struct metric_op ops[METRIC_MAX_OPS];
+	unsigned int nr_ops;
+	unsigned int anchor;		/* the column of its first event */
+	uint32_t first_kind;		/* that event's data-ID kind */
+	double scale;
 	char name[160];
 };
 
@@ -64,11 +84,30 @@ struct row {
 	struct metric_value *metrics;	/* one per run metric */
 };
 
-/* metrics_plan - the metrics the run's data IDs allow, into R->metrics. */
+/*
+ * metrics_plan - the metrics of metrics.def the run's data IDs allow, into
+ * R->metrics (at most one per column).
+ */
 void metrics_plan(struct run *r);
 
 /* metrics_compute - W's metric values, from R's columns. */
 void metrics_compute(const struct run *r, struct row *w);
+
+/*
+ * metric_compile - compile EXPR (metrics.def's syntax) times SCALE into M
+ * on R's columns, its first event on column ANCHOR and every other event
+ * on a column of the same instance; R NULL: check EXPR against the events
+ * of metrics.def only. Returns 0, or -1 with the reason in *ERR (when not
+ * NULL).
+ */
+int metric_compile(struct metric *m, const char *expr, const char *scale,
+		   const struct run *r, unsigned int anchor, const char **err);
+
+/*
+ * metrics_table_check - compile every metric of metrics.def against its
+ * events: 0, or -1 with what is wrong in ERR (ERRLEN bytes).
+ */
+int metrics_table_check(char *err, size_t errlen);
 
 /* ---- sinks ---- */
 

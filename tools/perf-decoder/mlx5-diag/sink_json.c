@@ -72,7 +72,6 @@ static void json_sample(struct sink *s, const struct run *r,
 	if (r->nr_metrics) {
 		sink_printf(s, ",\"metrics\":{");
 		for (i = 0; i < r->nr_metrics; i++) {
-			/* a bandwidth's name is its column's */
 			sink_printf(s, "%s", i ? "," : "");
 			json_string(s, r->metrics[i].name);
 			sink_printf(s, ":");

@@ -329,7 +329,10 @@ static void json_output(void)
 	check_output("out.json", "--format", "json", NULL, json_want);
 }
 
-/* 1000003 bytes in 100000 ns: 10.00003 GB/s; ICMC: equal deltas, rate 1 */
+/*
+ * 1000003 bytes in 100000 ns: 10.00003 GB/s; ICMC: equal deltas, rate 1;
+ * 1000003 accesses in 100000 ns: 1e10 per second
+ */
 static void metrics_output(void)
 {
 	check_output("metrics.csv", "--format", "csv", "--metrics",
@@ -337,9 +340,9 @@ static void metrics_output(void)
 "0, 4.999900000, 4.999900040, 1000000, 4295967297, , \n"
 "1, 5.000000000, 5.000000040, 2000003, 4296967300, 10, 10\n"
 "4, 5.000300000, 5.000300040, 5000012, 4299967309, 10, 10\n"
-"sample_id, data_id, sample_time, global_icmc_request, data_id, sample_time, global_icmc_hit, data_id, sample_time, global_icmc_miss, global_icmc_hit_rate, global_icmc_miss_rate\n"
-"0, 0x1180000100000000, 20000000, 100, 0x1180000200000000, 20000002, 4294967397, 0x1180000300000000, 20000004, 8589934694, , \n"
-"1, 0x1180000100000000, 20015625, 1000103, 0x1180000200000000, 20015627, 4295967400, 0x1180000300000000, 20015629, 8590934697, 1, 1");
+"sample_id, data_id, sample_time, global_icmc_request, data_id, sample_time, global_icmc_hit, data_id, sample_time, global_icmc_miss, global_icmc_accesses_per_s, global_icmc_hit_rate, global_icmc_miss_rate\n"
+"0, 0x1180000100000000, 20000000, 100, 0x1180000200000000, 20000002, 4294967397, 0x1180000300000000, 20000004, 8589934694, , , \n"
+"1, 0x1180000100000000, 20015625, 1000103, 0x1180000200000000, 20015627, 4295967400, 0x1180000300000000, 20015629, 8590934697, 1e+10, 1, 1");
 }
 
 static const char example_json[] =
@@ -450,48 +453,117 @@ static void check_decode(const char *name, const char *a1, const char *a2,
 	free(got);
 }
 
+/*
+ * EXPR on a run of the three ICMC counters (accesses, hits, misses), its
+ * first event on column ANCHOR: its value, -1 (none) or -2 (refused).
+ */
+static double eval_icmc(const char *expr, const char *scale,
+			unsigned int anchor, const char **err)
+{
+	struct column cols[3] = {
+		{ .data_id = 0x1180000100000000ull, .value = 1400, .prev_value = 1000,
+		  .dev_time = 3000000000ull, .prev_dev_time = 1000000000ull },
+		{ .data_id = 0x1180000200000000ull, .value = 800, .prev_value = 500 },
+		{ .data_id = 0x1180000300000000ull, .value = 300, .prev_value = 200 },
+	};
+	struct run r = { .cols = cols, .nr_cols = 3, .have_prev = 1 };
+	struct metric_value v = { 0 };
+	struct row w = { .metrics = &v };
+	struct metric m;
+
+	r.session.ts_source = MLX5_DIAG_TS_RTC;
+	r.metrics = &m;
+	if (metric_compile(&m, expr, scale, &r, anchor, err))
+		return -2;
+	r.nr_metrics = 1;
+	metrics_compute(&r, &w);
+	return v.ok ? v.v : -1;
+}
+
+/* The expression syntax: operators, precedence, duration_time, errors. */
+static void metric_expressions(void)
+{
+	static const struct {
+		const char *expr, *scale;
+		unsigned int anchor;
+		double want;		/* -1: no value, -2: refused */
+		const char *err;
+	} cases[] = {
+		{ "icmc_accesses", "1", 0, 400, NULL },
+		{ "(icmc_hits + icmc_misses) * 2 - icmc_accesses / 4", "0.5", 1, 350, NULL },
+		{ "icmc_accesses - icmc_hits - icmc_misses", "1", 0, 0, NULL },
+		{ "icmc_accesses / duration_time", "1e-3", 0, 0.2, NULL },
+		{ "icmc_accesses / (icmc_hits - 3 * icmc_misses)", "1", 0, -1, NULL },
+		{ "icmc_hits / port_rx_bytes", "1", 1, -2, "events of two instance groups" },
+		{ "icmc_hit", "1", 0, -2, "an unknown event (not an MD_EVENT)" },
+		{ "(icmc_accesses", "1", 0, -2, "a '(' without its ')'" },
+		{ "icmc_accesses icmc_hits", "1", 0, -2, "text after the expression" },
+		{ "icmc_accesses / ", "1", 0, -2, "a number, name or '(' expected" },
+		{ "2 * 3", "1", 0, -2, "no event" },
+		{ "icmc_accesses", "x", 0, -2, "a scale that is not a number" },
+		{ "icmc_hits", "1", 0, -2, "an event with no column of the instance" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *err = NULL;
+		double got = eval_icmc(cases[i].expr, cases[i].scale,
+				       cases[i].anchor, &err);
+
+		CHECK(got - cases[i].want < 1e-12 && cases[i].want - got < 1e-12 &&
+		      (!cases[i].err ||
+		      (err && !strcmp(err, cases[i].err))),
+		      "%s: got %g (%s), want %g (%s)", cases[i].expr, got,
+		      err ? err : "-", cases[i].want,
+		      cases[i].err ? cases[i].err : "-");
+	}
+}
+
 static void metrics_of_the_table(void)
 {
+	char err[256] = "";
+
+	CHECK(!metrics_table_check(err, sizeof(err)), "metrics.def: %s", err);
 	metrics_stream(path_of("metrics.mlx5diag"));
 	check_decode("m.csv", "--format=csv", "--metrics", NULL,
-"sample_id, sample_time_start, sample_time_end, port_0_prio_3_rx_bytes, port_1_tx_bytes, pcie_000001_read_latency_total_ns, pcie_000001_read_packets, pcie_000002_read_latency_total_ns, global_icmc_request, global_icmc_hit, global_icmc_miss, port_0_rx_packets, port_0_prio_3_rx_bytes_GBps, port_1_tx_bytes_GBps, pcie_000001_avg_read_latency_ns, global_icmc_hit_rate, global_icmc_miss_rate\n"
-"0, 1.000000000, 1.000000320, 3000000, 4297967297, 8592934594, 12887901891, 17182869188, 21477836485, 25772803782, 30067771079, 34362738376, , , 0.666744, , \n"
-"1, 1.000100000, 1.000100320, 4000003, 4298967300, 8593934597, 12888901894, 17183869191, 21478836488, 25773803785, 30068771082, 34363738379, 10, 10, 0.66677, 1, 1\n"
-"2, 1.000200000, 1.000200320, 5000006, 4299967303, 8594934600, 12889901897, 17184869194, 21479836491, 25774803788, 30069771085, 34364738382, 10, 10, 0.666796, 1, 1\n"
-"sample_id, data_id, sample_time, port_0_prio_3_rx_bytes, data_id, sample_time, port_1_tx_bytes, data_id, sample_time, pcie_000001_read_latency_total_ns, data_id, sample_time, pcie_000001_read_packets, data_id, sample_time, pcie_000002_read_latency_total_ns, data_id, sample_time, global_icmc_request, data_id, sample_time, global_icmc_hit, data_id, sample_time, global_icmc_miss, data_id, sample_time, port_0_rx_packets, port_0_prio_3_rx_bytes_GBps, port_1_tx_bytes_GBps, pcie_000001_avg_read_latency_ns, global_icmc_hit_rate, global_icmc_miss_rate\n"
-"0, 0x1020000200000300, 40000000, 7, 0x1140000100000001, 40000002, 4294967304, 0x1160000b00000001, 40000004, 8589934601, 0x1160000c00000001, 40000006, 12884901898, 0x1160000b00000002, 40000008, 17179869195, 0x1180000100000000, 40000010, 21474836492, 0x1180000200000000, 40000012, 25769803789, 0x1180000300000000, 40000014, 30064771086, 0x1020000300000000, 40000016, 34359738383, 7e-05, 42949.7, 0.666667, 1.2, 1.4\n"
-"1, 0x1020000200000300, 40015625, 1000010, 0x1140000100000001, 40015627, 4295967307, 0x1160000b00000001, 40015629, 8590934604, 0x1160000c00000001, 40015631, 12885901901, 0x1160000b00000002, 40015633, 17180869198, 0x1180000100000000, 40015635, 21475836495, 0x1180000200000000, 40015637, 25770803792, 0x1180000300000000, 40015639, 30065771089, 0x1020000300000000, 40015641, 34360738386, 10.0001, 42959.7, 0.666693, 1.19999, 1.39998");
+"sample_id, sample_time_start, sample_time_end, port_0_prio_3_rx_bytes, port_1_tx_bytes, pcie_000001_read_latency_total_ns, pcie_000001_read_packets, pcie_000002_read_latency_total_ns, global_icmc_request, global_icmc_hit, global_icmc_miss, port_0_rx_packets, port_0_prio_3_rx_bytes_GBps, port_1_tx_bytes_GBps, pcie_000001_avg_read_latency_ns, global_icmc_accesses_per_s, global_icmc_hit_rate, global_icmc_miss_rate, port_0_rx_packets_per_s\n"
+"0, 1.000000000, 1.000000320, 3000000, 4297967297, 8592934594, 12887901891, 17182869188, 21477836485, 25772803782, 30067771079, 34362738376, , , 0.666744, , , , \n"
+"1, 1.000100000, 1.000100320, 4000003, 4298967300, 8593934597, 12888901894, 17183869191, 21478836488, 25773803785, 30068771082, 34363738379, 10, 10, 0.66677, 1e+10, 1, 1, 1e+10\n"
+"2, 1.000200000, 1.000200320, 5000006, 4299967303, 8594934600, 12889901897, 17184869194, 21479836491, 25774803788, 30069771085, 34364738382, 10, 10, 0.666796, 1e+10, 1, 1, 1e+10\n"
+"sample_id, data_id, sample_time, port_0_prio_3_rx_bytes, data_id, sample_time, port_1_tx_bytes, data_id, sample_time, pcie_000001_read_latency_total_ns, data_id, sample_time, pcie_000001_read_packets, data_id, sample_time, pcie_000002_read_latency_total_ns, data_id, sample_time, global_icmc_request, data_id, sample_time, global_icmc_hit, data_id, sample_time, global_icmc_miss, data_id, sample_time, port_0_rx_packets, port_0_prio_3_rx_bytes_GBps, port_1_tx_bytes_GBps, pcie_000001_avg_read_latency_ns, global_icmc_accesses_per_s, global_icmc_hit_rate, global_icmc_miss_rate, port_0_rx_packets_per_s\n"
+"0, 0x1020000200000300, 40000000, 7, 0x1140000100000001, 40000002, 4294967304, 0x1160000b00000001, 40000004, 8589934601, 0x1160000c00000001, 40000006, 12884901898, 0x1160000b00000002, 40000008, 17179869195, 0x1180000100000000, 40000010, 21474836492, 0x1180000200000000, 40000012, 25769803789, 0x1180000300000000, 40000014, 30064771086, 0x1020000300000000, 40000016, 34359738383, 7e-05, 42949.7, 0.666667, 2.14748e+14, 1.2, 1.4, 3.43597e+14\n"
+"1, 0x1020000200000300, 40015625, 1000010, 0x1140000100000001, 40015627, 4295967307, 0x1160000b00000001, 40015629, 8590934604, 0x1160000c00000001, 40015631, 12885901901, 0x1160000b00000002, 40015633, 17180869198, 0x1180000100000000, 40015635, 21475836495, 0x1180000200000000, 40015637, 25770803792, 0x1180000300000000, 40015639, 30065771089, 0x1020000300000000, 40015641, 34360738386, 10.0001, 42959.7, 0.666693, 2.14758e+14, 1.19999, 1.39998, 3.43607e+14");
 	check_decode("m.txt", "--metrics", NULL, NULL,
 "SESSION run 0 sim:0 repetitive format1 rtc, period 100000 ns (requested 100000), 9 data IDs\n"
 "0 0 3.000000000 1.000000000 port_0_prio_3_rx_bytes=3000000 port_1_tx_bytes=4297967297 pcie_000001_read_latency_total_ns=8592934594 pcie_000001_read_packets=12887901891 pcie_000002_read_latency_total_ns=17182869188 global_icmc_request=21477836485 global_icmc_hit=25772803782 global_icmc_miss=30067771079 port_0_rx_packets=34362738376 pcie_000001_avg_read_latency_ns=0.666744\n"
-"0 1 3.000100000~ 1.000100000 port_0_prio_3_rx_bytes=4000003 port_1_tx_bytes=4298967300 pcie_000001_read_latency_total_ns=8593934597 pcie_000001_read_packets=12888901894 pcie_000002_read_latency_total_ns=17183869191 global_icmc_request=21478836488 global_icmc_hit=25773803785 global_icmc_miss=30068771082 port_0_rx_packets=34363738379 port_0_prio_3_rx_bytes_GBps=10 port_1_tx_bytes_GBps=10 pcie_000001_avg_read_latency_ns=0.66677 global_icmc_hit_rate=1 global_icmc_miss_rate=1\n"
-"0 2 3.000200000~ 1.000200000 port_0_prio_3_rx_bytes=5000006 port_1_tx_bytes=4299967303 pcie_000001_read_latency_total_ns=8594934600 pcie_000001_read_packets=12889901897 pcie_000002_read_latency_total_ns=17184869194 global_icmc_request=21479836491 global_icmc_hit=25774803788 global_icmc_miss=30069771085 port_0_rx_packets=34364738382 port_0_prio_3_rx_bytes_GBps=10 port_1_tx_bytes_GBps=10 pcie_000001_avg_read_latency_ns=0.666796 global_icmc_hit_rate=1 global_icmc_miss_rate=1\n"
+"0 1 3.000100000~ 1.000100000 port_0_prio_3_rx_bytes=4000003 port_1_tx_bytes=4298967300 pcie_000001_read_latency_total_ns=8593934597 pcie_000001_read_packets=12888901894 pcie_000002_read_latency_total_ns=17183869191 global_icmc_request=21478836488 global_icmc_hit=25773803785 global_icmc_miss=30068771082 port_0_rx_packets=34363738379 port_0_prio_3_rx_bytes_GBps=10 port_1_tx_bytes_GBps=10 pcie_000001_avg_read_latency_ns=0.66677 global_icmc_accesses_per_s=1e+10 global_icmc_hit_rate=1 global_icmc_miss_rate=1 port_0_rx_packets_per_s=1e+10\n"
+"0 2 3.000200000~ 1.000200000 port_0_prio_3_rx_bytes=5000006 port_1_tx_bytes=4299967303 pcie_000001_read_latency_total_ns=8594934600 pcie_000001_read_packets=12889901897 pcie_000002_read_latency_total_ns=17184869194 global_icmc_request=21479836491 global_icmc_hit=25774803788 global_icmc_miss=30069771085 port_0_rx_packets=34364738382 port_0_prio_3_rx_bytes_GBps=10 port_1_tx_bytes_GBps=10 pcie_000001_avg_read_latency_ns=0.666796 global_icmc_accesses_per_s=1e+10 global_icmc_hit_rate=1 global_icmc_miss_rate=1 port_0_rx_packets_per_s=1e+10\n"
 "END run 0 after 3 samples: stopped\n"
 "SESSION run 1 sim:0 repetitive format0 frc 156250 kHz, period 100000 ns (requested 100000), 9 data IDs\n"
-"1 0 4.000000000 40000000 port_0_prio_3_rx_bytes=7 port_1_tx_bytes=4294967304 pcie_000001_read_latency_total_ns=8589934601 pcie_000001_read_packets=12884901898 pcie_000002_read_latency_total_ns=17179869195 global_icmc_request=21474836492 global_icmc_hit=25769803789 global_icmc_miss=30064771086 port_0_rx_packets=34359738383 port_0_prio_3_rx_bytes_GBps=7e-05 port_1_tx_bytes_GBps=42949.7 pcie_000001_avg_read_latency_ns=0.666667 global_icmc_hit_rate=1.2 global_icmc_miss_rate=1.4\n"
-"1 1 4.000100000~ 40015625 port_0_prio_3_rx_bytes=1000010 port_1_tx_bytes=4295967307 pcie_000001_read_latency_total_ns=8590934604 pcie_000001_read_packets=12885901901 pcie_000002_read_latency_total_ns=17180869198 global_icmc_request=21475836495 global_icmc_hit=25770803792 global_icmc_miss=30065771089 port_0_rx_packets=34360738386 port_0_prio_3_rx_bytes_GBps=10.0001 port_1_tx_bytes_GBps=42959.7 pcie_000001_avg_read_latency_ns=0.666693 global_icmc_hit_rate=1.19999 global_icmc_miss_rate=1.39998\n"
+"1 0 4.000000000 40000000 port_0_prio_3_rx_bytes=7 port_1_tx_bytes=4294967304 pcie_000001_read_latency_total_ns=8589934601 pcie_000001_read_packets=12884901898 pcie_000002_read_latency_total_ns=17179869195 global_icmc_request=21474836492 global_icmc_hit=25769803789 global_icmc_miss=30064771086 port_0_rx_packets=34359738383 port_0_prio_3_rx_bytes_GBps=7e-05 port_1_tx_bytes_GBps=42949.7 pcie_000001_avg_read_latency_ns=0.666667 global_icmc_accesses_per_s=2.14748e+14 global_icmc_hit_rate=1.2 global_icmc_miss_rate=1.4 port_0_rx_packets_per_s=3.43597e+14\n"
+"1 1 4.000100000~ 40015625 port_0_prio_3_rx_bytes=1000010 port_1_tx_bytes=4295967307 pcie_000001_read_latency_total_ns=8590934604 pcie_000001_read_packets=12885901901 pcie_000002_read_latency_total_ns=17180869198 global_icmc_request=21475836495 global_icmc_hit=25770803792 global_icmc_miss=30065771089 port_0_rx_packets=34360738386 port_0_prio_3_rx_bytes_GBps=10.0001 port_1_tx_bytes_GBps=42959.7 pcie_000001_avg_read_latency_ns=0.666693 global_icmc_accesses_per_s=2.14758e+14 global_icmc_hit_rate=1.19999 global_icmc_miss_rate=1.39998 port_0_rx_packets_per_s=3.43607e+14\n"
 "END run 1 after 2 samples: stopped\n");
 	check_decode("m.json", "--format=json", "--metrics", NULL,
 "{\"type\":\"session\",\"run\":0,\"identifier\":\"sim:0\",\"mode\":\"repetitive\",\"sync\":0,\"clear\":0,\"format\":1,\"ts_source\":\"rtc\",\"freq_khz\":0,\"period_ns\":100000,\"period_ns_requested\":100000,\"data_ids\":[{\"id\":\"0x1020000200000300\",\"name\":\"port_0_prio_3_rx_bytes\",\"class\":\"counter\"},{\"id\":\"0x1140000100000001\",\"name\":\"port_1_tx_bytes\",\"class\":\"counter\"},{\"id\":\"0x1160000b00000001\",\"name\":\"pcie_000001_read_latency_total_ns\",\"class\":\"stat_sum\"},{\"id\":\"0x1160000c00000001\",\"name\":\"pcie_000001_read_packets\",\"class\":\"stat_sum\"},{\"id\":\"0x1160000b00000002\",\"name\":\"pcie_000002_read_latency_total_ns\",\"class\":\"stat_sum\"},{\"id\":\"0x1180000100000000\",\"name\":\"global_icmc_request\",\"class\":\"counter\"},{\"id\":\"0x1180000200000000\",\"name\":\"global_icmc_hit\",\"class\":\"counter\"},{\"id\":\"0x1180000300000000\",\"name\":\"global_icmc_miss\",\"class\":\"counter\"},{\"id\":\"0x1020000300000000\",\"name\":\"port_0_rx_packets\",\"class\":\"counter\"}]}\n"
-"{\"type\":\"sample\",\"run\":0,\"seq\":0,\"perf_time\":3000000000,\"dev_time\":1000000000,\"dev_time_end\":1000000320,\"time_extrapolated\":false,\"values\":{\"port_0_prio_3_rx_bytes\":3000000,\"port_1_tx_bytes\":4297967297,\"pcie_000001_read_latency_total_ns\":8592934594,\"pcie_000001_read_packets\":12887901891,\"pcie_000002_read_latency_total_ns\":17182869188,\"global_icmc_request\":21477836485,\"global_icmc_hit\":25772803782,\"global_icmc_miss\":30067771079,\"port_0_rx_packets\":34362738376},\"metrics\":{\"port_0_prio_3_rx_bytes_GBps\":null,\"port_1_tx_bytes_GBps\":null,\"pcie_000001_avg_read_latency_ns\":0.666744,\"global_icmc_hit_rate\":null,\"global_icmc_miss_rate\":null}}\n"
-"{\"type\":\"sample\",\"run\":0,\"seq\":1,\"perf_time\":3000100000,\"dev_time\":1000100000,\"dev_time_end\":1000100320,\"time_extrapolated\":true,\"values\":{\"port_0_prio_3_rx_bytes\":4000003,\"port_1_tx_bytes\":4298967300,\"pcie_000001_read_latency_total_ns\":8593934597,\"pcie_000001_read_packets\":12888901894,\"pcie_000002_read_latency_total_ns\":17183869191,\"global_icmc_request\":21478836488,\"global_icmc_hit\":25773803785,\"global_icmc_miss\":30068771082,\"port_0_rx_packets\":34363738379},\"metrics\":{\"port_0_prio_3_rx_bytes_GBps\":10,\"port_1_tx_bytes_GBps\":10,\"pcie_000001_avg_read_latency_ns\":0.66677,\"global_icmc_hit_rate\":1,\"global_icmc_miss_rate\":1}}\n"
-"{\"type\":\"sample\",\"run\":0,\"seq\":2,\"perf_time\":3000200000,\"dev_time\":1000200000,\"dev_time_end\":1000200320,\"time_extrapolated\":true,\"values\":{\"port_0_prio_3_rx_bytes\":5000006,\"port_1_tx_bytes\":4299967303,\"pcie_000001_read_latency_total_ns\":8594934600,\"pcie_000001_read_packets\":12889901897,\"pcie_000002_read_latency_total_ns\":17184869194,\"global_icmc_request\":21479836491,\"global_icmc_hit\":25774803788,\"global_icmc_miss\":30069771085,\"port_0_rx_packets\":34364738382},\"metrics\":{\"port_0_prio_3_rx_bytes_GBps\":10,\"port_1_tx_bytes_GBps\":10,\"pcie_000001_avg_read_latency_ns\":0.666796,\"global_icmc_hit_rate\":1,\"global_icmc_miss_rate\":1}}\n"
+"{\"type\":\"sample\",\"run\":0,\"seq\":0,\"perf_time\":3000000000,\"dev_time\":1000000000,\"dev_time_end\":1000000320,\"time_extrapolated\":false,\"values\":{\"port_0_prio_3_rx_bytes\":3000000,\"port_1_tx_bytes\":4297967297,\"pcie_000001_read_latency_total_ns\":8592934594,\"pcie_000001_read_packets\":12887901891,\"pcie_000002_read_latency_total_ns\":17182869188,\"global_icmc_request\":21477836485,\"global_icmc_hit\":25772803782,\"global_icmc_miss\":30067771079,\"port_0_rx_packets\":34362738376},\"metrics\":{\"port_0_prio_3_rx_bytes_GBps\":null,\"port_1_tx_bytes_GBps\":null,\"pcie_000001_avg_read_latency_ns\":0.666744,\"global_icmc_accesses_per_s\":null,\"global_icmc_hit_rate\":null,\"global_icmc_miss_rate\":null,\"port_0_rx_packets_per_s\":null}}\n"
+"{\"type\":\"sample\",\"run\":0,\"seq\":1,\"perf_time\":3000100000,\"dev_time\":1000100000,\"dev_time_end\":1000100320,\"time_extrapolated\":true,\"values\":{\"port_0_prio_3_rx_bytes\":4000003,\"port_1_tx_bytes\":4298967300,\"pcie_000001_read_latency_total_ns\":8593934597,\"pcie_000001_read_packets\":12888901894,\"pcie_000002_read_latency_total_ns\":17183869191,\"global_icmc_request\":21478836488,\"global_icmc_hit\":25773803785,\"global_icmc_miss\":30068771082,\"port_0_rx_packets\":34363738379},\"metrics\":{\"port_0_prio_3_rx_bytes_GBps\":10,\"port_1_tx_bytes_GBps\":10,\"pcie_000001_avg_read_latency_ns\":0.66677,\"global_icmc_accesses_per_s\":1e+10,\"global_icmc_hit_rate\":1,\"global_icmc_miss_rate\":1,\"port_0_rx_packets_per_s\":1e+10}}\n"
+"{\"type\":\"sample\",\"run\":0,\"seq\":2,\"perf_time\":3000200000,\"dev_time\":1000200000,\"dev_time_end\":1000200320,\"time_extrapolated\":true,\"values\":{\"port_0_prio_3_rx_bytes\":5000006,\"port_1_tx_bytes\":4299967303,\"pcie_000001_read_latency_total_ns\":8594934600,\"pcie_000001_read_packets\":12889901897,\"pcie_000002_read_latency_total_ns\":17184869194,\"global_icmc_request\":21479836491,\"global_icmc_hit\":25774803788,\"global_icmc_miss\":30069771085,\"port_0_rx_packets\":34364738382},\"metrics\":{\"port_0_prio_3_rx_bytes_GBps\":10,\"port_1_tx_bytes_GBps\":10,\"pcie_000001_avg_read_latency_ns\":0.666796,\"global_icmc_accesses_per_s\":1e+10,\"global_icmc_hit_rate\":1,\"global_icmc_miss_rate\":1,\"port_0_rx_packets_per_s\":1e+10}}\n"
 "{\"type\":\"end\",\"run\":0,\"next_seq\":3,\"reason\":\"stopped\"}\n"
 "{\"type\":\"session\",\"run\":1,\"identifier\":\"sim:0\",\"mode\":\"repetitive\",\"sync\":1,\"clear\":1,\"format\":0,\"ts_source\":\"frc\",\"freq_khz\":156250,\"period_ns\":100000,\"period_ns_requested\":100000,\"data_ids\":[{\"id\":\"0x1020000200000300\",\"name\":\"port_0_prio_3_rx_bytes\",\"class\":\"counter\"},{\"id\":\"0x1140000100000001\",\"name\":\"port_1_tx_bytes\",\"class\":\"counter\"},{\"id\":\"0x1160000b00000001\",\"name\":\"pcie_000001_read_latency_total_ns\",\"class\":\"stat_sum\"},{\"id\":\"0x1160000c00000001\",\"name\":\"pcie_000001_read_packets\",\"class\":\"stat_sum\"},{\"id\":\"0x1160000b00000002\",\"name\":\"pcie_000002_read_latency_total_ns\",\"class\":\"stat_sum\"},{\"id\":\"0x1180000100000000\",\"name\":\"global_icmc_request\",\"class\":\"counter\"},{\"id\":\"0x1180000200000000\",\"name\":\"global_icmc_hit\",\"class\":\"counter\"},{\"id\":\"0x1180000300000000\",\"name\":\"global_icmc_miss\",\"class\":\"counter\"},{\"id\":\"0x1020000300000000\",\"name\":\"port_0_rx_packets\",\"class\":\"counter\"}]}\n"
-"{\"type\":\"sample\",\"run\":1,\"seq\":0,\"perf_time\":4000000000,\"dev_time\":40000000,\"dev_time_end\":40000000,\"time_extrapolated\":false,\"values\":{\"port_0_prio_3_rx_bytes\":7,\"port_1_tx_bytes\":4294967304,\"pcie_000001_read_latency_total_ns\":8589934601,\"pcie_000001_read_packets\":12884901898,\"pcie_000002_read_latency_total_ns\":17179869195,\"global_icmc_request\":21474836492,\"global_icmc_hit\":25769803789,\"global_icmc_miss\":30064771086,\"port_0_rx_packets\":34359738383},\"metrics\":{\"port_0_prio_3_rx_bytes_GBps\":7e-05,\"port_1_tx_bytes_GBps\":42949.7,\"pcie_000001_avg_read_latency_ns\":0.666667,\"global_icmc_hit_rate\":1.2,\"global_icmc_miss_rate\":1.4}}\n"
-"{\"type\":\"sample\",\"run\":1,\"seq\":1,\"perf_time\":4000100000,\"dev_time\":40015625,\"dev_time_end\":40015625,\"time_extrapolated\":true,\"values\":{\"port_0_prio_3_rx_bytes\":1000010,\"port_1_tx_bytes\":4295967307,\"pcie_000001_read_latency_total_ns\":8590934604,\"pcie_000001_read_packets\":12885901901,\"pcie_000002_read_latency_total_ns\":17180869198,\"global_icmc_request\":21475836495,\"global_icmc_hit\":25770803792,\"global_icmc_miss\":30065771089,\"port_0_rx_packets\":34360738386},\"metrics\":{\"port_0_prio_3_rx_bytes_GBps\":10.0001,\"port_1_tx_bytes_GBps\":42959.7,\"pcie_000001_avg_read_latency_ns\":0.666693,\"global_icmc_hit_rate\":1.19999,\"global_icmc_miss_rate\":1.39998}}\n"
+"{\"type\":\"sample\",\"run\":1,\"seq\":0,\"perf_time\":4000000000,\"dev_time\":40000000,\"dev_time_end\":40000000,\"time_extrapolated\":false,\"values\":{\"port_0_prio_3_rx_bytes\":7,\"port_1_tx_bytes\":4294967304,\"pcie_000001_read_latency_total_ns\":8589934601,\"pcie_000001_read_packets\":12884901898,\"pcie_000002_read_latency_total_ns\":17179869195,\"global_icmc_request\":21474836492,\"global_icmc_hit\":25769803789,\"global_icmc_miss\":30064771086,\"port_0_rx_packets\":34359738383},\"metrics\":{\"port_0_prio_3_rx_bytes_GBps\":7e-05,\"port_1_tx_bytes_GBps\":42949.7,\"pcie_000001_avg_read_latency_ns\":0.666667,\"global_icmc_accesses_per_s\":2.14748e+14,\"global_icmc_hit_rate\":1.2,\"global_icmc_miss_rate\":1.4,\"port_0_rx_packets_per_s\":3.43597e+14}}\n"
+"{\"type\":\"sample\",\"run\":1,\"seq\":1,\"perf_time\":4000100000,\"dev_time\":40015625,\"dev_time_end\":40015625,\"time_extrapolated\":true,\"values\":{\"port_0_prio_3_rx_bytes\":1000010,\"port_1_tx_bytes\":4295967307,\"pcie_000001_read_latency_total_ns\":8590934604,\"pcie_000001_read_packets\":12885901901,\"pcie_000002_read_latency_total_ns\":17180869198,\"global_icmc_request\":21475836495,\"global_icmc_hit\":25770803792,\"global_icmc_miss\":30065771089,\"port_0_rx_packets\":34360738386},\"metrics\":{\"port_0_prio_3_rx_bytes_GBps\":10.0001,\"port_1_tx_bytes_GBps\":42959.7,\"pcie_000001_avg_read_latency_ns\":0.666693,\"global_icmc_accesses_per_s\":2.14758e+14,\"global_icmc_hit_rate\":1.19999,\"global_icmc_miss_rate\":1.39998,\"port_0_rx_packets_per_s\":3.43607e+14}}\n"
 "{\"type\":\"end\",\"run\":1,\"next_seq\":2,\"reason\":\"stopped\"}\n");
 	write_file(path_of("mnames.json"),
 		   "{\"data-ids\": [{\"name\": \"tx1\", \"data_id\": \"0x1140000100000001\"}]}\n");
 	check_decode("mn.txt", "--metrics", "-di", path_of("mnames.json"),
 "SESSION run 0 sim:0 repetitive format1 rtc, period 100000 ns (requested 100000), 9 data IDs\n"
 "0 0 3.000000000 1.000000000 port_0_prio_3_rx_bytes=3000000 tx1=4297967297 pcie_000001_read_latency_total_ns=8592934594 pcie_000001_read_packets=12887901891 pcie_000002_read_latency_total_ns=17182869188 global_icmc_request=21477836485 global_icmc_hit=25772803782 global_icmc_miss=30067771079 port_0_rx_packets=34362738376 pcie_000001_avg_read_latency_ns=0.666744\n"
-"0 1 3.000100000~ 1.000100000 port_0_prio_3_rx_bytes=4000003 tx1=4298967300 pcie_000001_read_latency_total_ns=8593934597 pcie_000001_read_packets=12888901894 pcie_000002_read_latency_total_ns=17183869191 global_icmc_request=21478836488 global_icmc_hit=25773803785 global_icmc_miss=30068771082 port_0_rx_packets=34363738379 port_0_prio_3_rx_bytes_GBps=10 tx1_GBps=10 pcie_000001_avg_read_latency_ns=0.66677 global_icmc_hit_rate=1 global_icmc_miss_rate=1\n"
-"0 2 3.000200000~ 1.000200000 port_0_prio_3_rx_bytes=5000006 tx1=4299967303 pcie_000001_read_latency_total_ns=8594934600 pcie_000001_read_packets=12889901897 pcie_000002_read_latency_total_ns=17184869194 global_icmc_request=21479836491 global_icmc_hit=25774803788 global_icmc_miss=30069771085 port_0_rx_packets=34364738382 port_0_prio_3_rx_bytes_GBps=10 tx1_GBps=10 pcie_000001_avg_read_latency_ns=0.666796 global_icmc_hit_rate=1 global_icmc_miss_rate=1\n"
+"0 1 3.000100000~ 1.000100000 port_0_prio_3_rx_bytes=4000003 tx1=4298967300 pcie_000001_read_latency_total_ns=8593934597 pcie_000001_read_packets=12888901894 pcie_000002_read_latency_total_ns=17183869191 global_icmc_request=21478836488 global_icmc_hit=25773803785 global_icmc_miss=30068771082 port_0_rx_packets=34363738379 port_0_prio_3_rx_bytes_GBps=10 port_1_tx_bytes_GBps=10 pcie_000001_avg_read_latency_ns=0.66677 global_icmc_accesses_per_s=1e+10 global_icmc_hit_rate=1 global_icmc_miss_rate=1 port_0_rx_packets_per_s=1e+10\n"
+"0 2 3.000200000~ 1.000200000 port_0_prio_3_rx_bytes=5000006 tx1=4299967303 pcie_000001_read_latency_total_ns=8594934600 pcie_000001_read_packets=12889901897 pcie_000002_read_latency_total_ns=17184869194 global_icmc_request=21479836491 global_icmc_hit=25774803788 global_icmc_miss=30069771085 port_0_rx_packets=34364738382 port_0_prio_3_rx_bytes_GBps=10 port_1_tx_bytes_GBps=10 pcie_000001_avg_read_latency_ns=0.666796 global_icmc_accesses_per_s=1e+10 global_icmc_hit_rate=1 global_icmc_miss_rate=1 port_0_rx_packets_per_s=1e+10\n"
 "END run 0 after 3 samples: stopped\n"
 "SESSION run 1 sim:0 repetitive format0 frc 156250 kHz, period 100000 ns (requested 100000), 9 data IDs\n"
-"1 0 4.000000000 40000000 port_0_prio_3_rx_bytes=7 tx1=4294967304 pcie_000001_read_latency_total_ns=8589934601 pcie_000001_read_packets=12884901898 pcie_000002_read_latency_total_ns=17179869195 global_icmc_request=21474836492 global_icmc_hit=25769803789 global_icmc_miss=30064771086 port_0_rx_packets=34359738383 port_0_prio_3_rx_bytes_GBps=7e-05 tx1_GBps=42949.7 pcie_000001_avg_read_latency_ns=0.666667 global_icmc_hit_rate=1.2 global_icmc_miss_rate=1.4\n"
-"1 1 4.000100000~ 40015625 port_0_prio_3_rx_bytes=1000010 tx1=4295967307 pcie_000001_read_latency_total_ns=8590934604 pcie_000001_read_packets=12885901901 pcie_000002_read_latency_total_ns=17180869198 global_icmc_request=21475836495 global_icmc_hit=25770803792 global_icmc_miss=30065771089 port_0_rx_packets=34360738386 port_0_prio_3_rx_bytes_GBps=10.0001 tx1_GBps=42959.7 pcie_000001_avg_read_latency_ns=0.666693 global_icmc_hit_rate=1.19999 global_icmc_miss_rate=1.39998\n"
+"1 0 4.000000000 40000000 port_0_prio_3_rx_bytes=7 tx1=4294967304 pcie_000001_read_latency_total_ns=8589934601 pcie_000001_read_packets=12884901898 pcie_000002_read_latency_total_ns=17179869195 global_icmc_request=21474836492 global_icmc_hit=25769803789 global_icmc_miss=30064771086 port_0_rx_packets=34359738383 port_0_prio_3_rx_bytes_GBps=7e-05 port_1_tx_bytes_GBps=42949.7 pcie_000001_avg_read_latency_ns=0.666667 global_icmc_accesses_per_s=2.14748e+14 global_icmc_hit_rate=1.2 global_icmc_miss_rate=1.4 port_0_rx_packets_per_s=3.43597e+14\n"
+"1 1 4.000100000~ 40015625 port_0_prio_3_rx_bytes=1000010 tx1=4295967307 pcie_000001_read_latency_total_ns=8590934604 pcie_000001_read_packets=12885901901 pcie_000002_read_latency_total_ns=17180869198 global_icmc_request=21475836495 global_icmc_hit=25770803792 global_icmc_miss=30065771089 port_0_rx_packets=34360738386 port_0_prio_3_rx_bytes_GBps=10.0001 port_1_tx_bytes_GBps=42959.7 pcie_000001_avg_read_latency_ns=0.666693 global_icmc_accesses_per_s=2.14758e+14 global_icmc_hit_rate=1.19999 global_icmc_miss_rate=1.39998 port_0_rx_packets_per_s=3.43607e+14\n"
 "END run 1 after 2 samples: stopped\n");
 }
 
@@ -543,7 +615,10 @@ static void named_columns(void)
 	free(got);
 }
 
-/* JSON lines escape a name wherever it stands: a bandwidth is its column's */
+/*
+ * JSON lines escape the names -di gives the columns; the metrics keep
+ * DOCA's default instance names whatever -di calls their columns
+ */
 static void named_metrics_json(void)
 {
 	struct pipeline *p = calloc(1, sizeof(*p));
@@ -565,7 +640,8 @@ static void named_metrics_json(void)
 	out = NULL;
 	got = slurp(path_of("named.json"));
 	CHECK(strstr(got, "\"values\":{\"rx1\":2000003,\"tx \\\"1\\\"\":4296967300},"
-		      "\"metrics\":{\"rx1_GBps\":10,\"tx \\\"1\\\"_GBps\":10}}\n"),
+		      "\"metrics\":{\"port_1_rx_bytes_GBps\":10,"
+		      "\"port_1_tx_bytes_GBps\":10}}\n"),
 	      "names escaped:\n%s", got);
 	free(got);
 out:
@@ -2135,6 +2211,7 @@ int main(void)
 	RUN(json_output);
 	RUN(metrics_output);
 	RUN(metrics_of_the_table);
+	RUN(metric_expressions);
 	RUN(data_id_files);
 	RUN(named_columns);
 	RUN(named_metrics_json);
