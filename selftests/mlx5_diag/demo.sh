@@ -17,7 +17,7 @@ show() {
 echo "\$ ls $PMUS | grep mlx5_diag"
 # shellcheck disable=SC2010 # shown as an operator types it
 ls "$PMUS" | grep mlx5_diag
-show cat "$PMUS/$P0/identifier" "$PMUS/$P0/cpumask"
+show cat "$PMUS/$P0/function" "$PMUS/$P0/identifier" "$PMUS/$P0/cpumask"
 show grep . "$PMUS/$P0"/caps/max_data_ids "$PMUS/$P0"/caps/min_sample_period_ns \
 	"$PMUS/$P0"/caps/modes "$PMUS/$P0"/caps/dialect "$PMUS/$P0"/caps/counting_refresh_ms
 show cat "$PMUS/$P0/events/port_prio_tx_bytes" "$PMUS/$P0/format/prio"

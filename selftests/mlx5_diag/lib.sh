@@ -54,7 +54,7 @@ uptime_ms() {
 # after its device left while events were open: its engine is "gone").
 pmu_of_sim() {
 	for p in "$PMUS"/mlx5_diag_*; do
-		[ "$(cat "$p/identifier" 2>/dev/null)" = "sim:$1" ] &&
+		[ "$(cat "$p/function" 2>/dev/null)" = "sim:$1" ] &&
 			[ "$(cat "$p/engine/state" 2>/dev/null)" != gone ] &&
 			basename "$p" && return 0
 	done

@@ -1,7 +1,7 @@
 #!/bin/sh
 # mlx5-diag list against the emulator's devices: every PMU with its
-# identifier, cpumask and dialect, its capabilities and events as sysfs has
-# them; a device named by number, name or identifier; bad arguments and
+# function, cpumask and dialect, its capabilities and events as sysfs has
+# them; a device named by number, name or function; bad arguments and
 # unknown devices or events give their exit codes (2 usage, 7 device/event).
 . ./lib.sh
 
@@ -10,10 +10,10 @@ P1=$(pmu_of_sim 1)
 out=$(mlx5-diag list 2>&1)
 expect_eq "list exits 0" "$?" 0
 for p in "$P0" "$P1"; do
-	id=$(cat "$PMUS/$p/identifier")
+	fn=$(cat "$PMUS/$p/function")
 	line=$(echo "$out" | grep "^$p ")
-	expect_eq "$p listed with identifier, cpumask and dialect" "$line" \
-		"$p  identifier $id  cpumask $(cat "$PMUS/$p/cpumask")  dialect $(cat "$PMUS/$p/caps/dialect")"
+	expect_eq "$p listed with function, cpumask and dialect" "$line" \
+		"$p  function $fn  cpumask $(cat "$PMUS/$p/cpumask")  dialect $(cat "$PMUS/$p/caps/dialect")"
 done
 n=$(ls "$PMUS/$P0/events" | grep -vc '\.')
 expect_eq "events counted as sysfs has them" \

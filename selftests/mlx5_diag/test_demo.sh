@@ -22,7 +22,8 @@ counted() {
 
 expect_eq "ls shows both PMUs" "$(section "ls $PMUS" | tr '\n' ' ')" \
 	"mlx5_diag_0 mlx5_diag_1 "
-expect_eq "identifier and cpumask" "$(section "$P0/identifier" | head -1)" "sim:0"
+expect_eq "function, identifier and cpumask" \
+	"$(section "$P0/function" | head -2 | tr '\n' ' ')" "sim:0 model64 "
 expect_eq "caps shown" "$(section "caps/max_data_ids" | grep -c '/caps/max_data_ids:16$')" 1
 expect_eq "perf list shows 12 events" \
 	"$(section "perf list" | grep -c '^  mlx5_diag/.*\[Kernel PMU event\]')" 12

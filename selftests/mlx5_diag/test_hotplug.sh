@@ -19,7 +19,7 @@ expect_eq "mlx5_diag_0 on cpu0" "$(cat "$PMUS/mlx5_diag_0/cpumask")" 0
 expect_eq "mlx5_diag_1 on cpu1" "$(cat "$PMUS/mlx5_diag_1/cpumask")" 1
 P=mlx5_diag_1
 cpu=1
-dev=$(cut -d: -f2 "$PMUS/$P/identifier")
+dev=$(cut -d: -f2 "$PMUS/$P/function")
 trap 'sim_running $dev' EXIT
 sim_manual "$dev"
 perf stat -x';' -e "$P/icmc_hits/" -a -- sh -c "
@@ -50,8 +50,8 @@ expect_eq "reloaded: mlx5_diag_1 on cpu1 again" "$(cat "$PMUS/mlx5_diag_1/cpumas
 # cpu1 is offline, 20 after it returns. Meanwhile mlx5_diag_0's recordings
 # start and stop, each mapping and unmapping an AUX area. One run, samples
 # 0..59 without a gap, no loss, values exact.
-dev=$(cut -d: -f2 "$PMUS/$P/identifier")
-other=$(cut -d: -f2 "$PMUS/mlx5_diag_0/identifier")
+dev=$(cut -d: -f2 "$PMUS/$P/function")
+other=$(cut -d: -f2 "$PMUS/mlx5_diag_0/function")
 trap 'sim_running $dev; rm -f /tmp/hp.stop' EXIT
 rm -f /tmp/hp.stop /tmp/hp.other
 (

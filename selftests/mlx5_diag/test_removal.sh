@@ -1,6 +1,6 @@
 #!/bin/sh
 # Removal with events open: nothing of the provider is touched afterwards
-# (identifier and engine files stay readable), counts freeze, new opens get
+# (function and engine files stay readable), counts freeze, new opens get
 # ENODEV, the same PMU comes back with the device and its open events count
 # again, exactly; a kept PMU goes once no event is left. Then 200 removals
 # while other processes open, read and close events.
@@ -18,7 +18,7 @@ perf stat -x';' -e "$P/icmc_hits/" -a -- sh -c "
 	sim_advance 1 4000000
 	c1=\$(sim_clock 1)
 	echo 0 >$D/present
-	cat $PMUS/$P/identifier >/tmp/rm.id
+	cat $PMUS/$P/function >/tmp/rm.id
 	eng $P state >/tmp/rm.state
 	perf_open_errno $P/icmc_hits/ >/tmp/rm.errno
 	echo 6000000 >$D/advance_ns
@@ -29,7 +29,7 @@ perf stat -x';' -e "$P/icmc_hits/" -a -- sh -c "
 	c3=\$(sim_clock 1)
 	echo \$c0 \$c1 \$c2 \$c3 >/tmp/rm.clocks
 " >/tmp/rm1.out 2>&1
-expect_eq "the identifier stays readable after removal" "$(cat /tmp/rm.id)" sim:1
+expect_eq "the function stays readable after removal" "$(cat /tmp/rm.id)" sim:1
 expect_eq "the engine of a removed device is gone" "$(cat /tmp/rm.state)" gone
 expect_eq "opening on a removed device: ENODEV" "$(cat /tmp/rm.errno)" 19
 check "the refusal says why" sh -c "dmesg | grep -q 'refused: device removed'"
@@ -63,7 +63,8 @@ for w in 1 2 3; do
 	  done ) &
 done
 ( while [ ! -e /tmp/rm.stop ]; do
-	cat "$PMUS"/mlx5_diag_*/identifier "$PMUS"/mlx5_diag_*/engine/* \
+	cat "$PMUS"/mlx5_diag_*/identifier "$PMUS"/mlx5_diag_*/function \
+	    "$PMUS"/mlx5_diag_*/engine/* \
 	    "$PMUS"/mlx5_diag_*/caps/* >/dev/null 2>&1
   done ) &
 perf stat -I 100 -e "mlx5_diag/icmc_hits/" -a sleep 30 >/dev/null 2>&1 &

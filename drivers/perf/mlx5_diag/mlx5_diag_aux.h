@@ -63,8 +63,8 @@ struct mlx5_diag_aux_ops {
  *	The provider guarantees exec() is never entered after the PMU driver's
  *	remove() returned, because the PMU driver stops calling it there.
  * @identifier: what the device serves, shown in the PMU's sysfs
- *	"identifier" file: a PCI function name ("0000:08:00.0") or
- *	"sim:<n>" for an emulated device
+ *	"function" file and named in SESSION records: a PCI function name
+ *	("0000:08:00.0") or "sim:<n>" for an emulated device
  */
 struct mlx5_diag_aux_dev {
 	struct auxiliary_device adev;

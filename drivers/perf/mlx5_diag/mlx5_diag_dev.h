@@ -21,7 +21,7 @@
  * struct mlx5_diag_dev - a device's PMU
  * @node: in the driver's device list
  * @name: the PMU name, mlx5_diag_<index>
- * @identifier: the provider's identifier, copied at probe
+ * @identifier: the provider's identifier (sysfs "function"), copied at probe
  * @index: n of the name
  * @node_id: NUMA node of the provider's device at probe
  * @attached: a provider's device is bound (under the device list lock)

@@ -3,7 +3,7 @@
  * sysfs of an mlx5_diag PMU: what the device can do (caps/), how an event
  * is written (format/, generated from the field table), which events it
  * offers (events/, from the catalog and the device's capability list), the
- * engine's state and counters (engine/), cpumask and identifier.
+ * engine's state and counters (engine/), cpumask, identifier and function.
  */
 #include <linux/cpumask.h>
 #include <linux/device.h>
@@ -305,7 +305,7 @@ static const struct attribute_group mlx5_diag_engine_group = {
 	.attrs = mlx5_diag_engine_attrs,
 };
 
-/* ---- cpumask, identifier ---- */
+/* ---- cpumask, identifier, function ---- */
 
 static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
@@ -319,17 +319,30 @@ static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(cpumask);
 
-/* The identifier copied at probe: valid after the provider's device left. */
+/*
+ * What the PMU is, for perf's pmu-events "Compat": the firmware dialect,
+ * which decides the events it has and what they mean.
+ */
 static ssize_t identifier_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%s\n", mlx5_diag_dev_from_sysfs(dev)->identifier);
+	return sysfs_emit(buf, "%s\n",
+			  mlx5_diag_dev_from_sysfs(dev)->fw.dialect->name);
 }
 static DEVICE_ATTR_RO(identifier);
+
+/* The function served, copied at probe: valid after the device left. */
+static ssize_t function_show(struct device *dev,
+			     struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", mlx5_diag_dev_from_sysfs(dev)->identifier);
+}
+static DEVICE_ATTR_RO(function);
 
 static struct attribute *mlx5_diag_common_attrs[] = {
 	&dev_attr_cpumask.attr,
 	&dev_attr_identifier.attr,
+	&dev_attr_function.attr,
 	NULL
 };
 

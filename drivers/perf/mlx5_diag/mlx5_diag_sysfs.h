@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sysfs of an mlx5_diag PMU: caps/, format/ (from the field table),
- * events/ (the catalog entries the device lists), engine/, cpumask and
- * identifier.
+ * events/ (the catalog entries the device lists), engine/, cpumask,
+ * identifier (the firmware dialect) and function.
  */
 #ifndef _MLX5_DIAG_SYSFS_H
 #define _MLX5_DIAG_SYSFS_H

@@ -195,7 +195,7 @@ struct mlx5_diag_rec_session {
 	__le32 flags;			/* MLX5_DIAG_SESSION_F_* */
 	__le64 period_ns_requested;
 	__le64 period_ns_actual;	/* 2^log_sample_period clocks in ns */
-	char identifier[32];		/* the PMU's identifier, NUL-padded */
+	char identifier[32];		/* the PMU's function, NUL-padded */
 	struct mlx5_diag_rec_id ids[];
 };
 

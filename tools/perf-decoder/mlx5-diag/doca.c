@@ -2,7 +2,7 @@
 /*
  * mlx5-diag doca: a drop-in for the DOCA telemetry_diag sample. Its flags
  * (the DOCA Telemetry Diag guide, "Running the Sample") become a record
- * session on the PMU whose identifier is the PCI address; the recording is
+ * session on the PMU whose function is the PCI address; the recording is
  * then written as the sample's CSV by the decoder (cli.h).
  */
 #define _GNU_SOURCE
@@ -53,7 +53,7 @@ static const char doca_usage[] =
 "  -j, --json PATH               refused: give the flags on the command line\n"
 "\n"
 "Program Flags:\n"
-"  -p, --pci-addr ADDR           the device: the PMU whose identifier is ADDR\n"
+"  -p, --pci-addr ADDR           the device: the PMU whose function is ADDR\n"
 "                                (0000:08:00.0, 08:00.0, or sim:N)\n"
 "  -di, --data-ids PATH          data IDs JSON file ({\"data-ids\": [{\"name\",\n"
 "                                \"data_id\"}]}); default: port 0 rx/tx bytes\n"
@@ -255,7 +255,7 @@ int doca_parse(int argc, char **argv, struct doca_opts *d, char *err, size_t err
 	return MD_EXIT_OK;
 }
 
-/* The PMU whose identifier is the PCI address (md_pmu_pick). */
+/* The PMU whose function is the PCI address (md_pmu_pick). */
 static int doca_pick(const char *pci, char *dev, size_t len, char *err, size_t errlen)
 {
 	struct md_pmu *pmus;

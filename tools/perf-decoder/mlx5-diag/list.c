@@ -13,9 +13,9 @@
 static const char list_usage[] =
 "usage: mlx5-diag list [-v] [DEV]\n"
 "\n"
-"The mlx5_diag devices (PMU, identifier, cpumask, dialect), their\n"
+"The mlx5_diag devices (PMU, function, cpumask, dialect), their\n"
 "capabilities (caps/) and events (events/, with the fields each needs).\n"
-"DEV: a PMU number, name or identifier. -v: every capability, each event's\n"
+"DEV: a PMU number, name or function. -v: every capability, each event's\n"
 "definition and unit, the format fields and the engine state.\n";
 
 static int name_cmp(const void *a, const void *b)
@@ -111,8 +111,8 @@ static void list_pmu(const struct md_pmu *p, int verbose)
 
 	snprintf(dir, sizeof(dir), "%s/caps", p->dir);
 	read_joined(dir, "dialect", buf, sizeof(buf));
-	printf("%s  identifier %s  cpumask %s  dialect %s\n", p->name,
-	       p->identifier[0] ? p->identifier : "?", p->cpumask[0] ? p->cpumask : "?",
+	printf("%s  function %s  cpumask %s  dialect %s\n", p->name,
+	       p->function[0] ? p->function : "?", p->cpumask[0] ? p->cpumask : "?",
 	       buf[0] ? buf : "?");
 
 	names = dir_names(dir, 1, &n);

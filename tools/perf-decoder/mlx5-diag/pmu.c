@@ -216,8 +216,8 @@ int md_pmu_scan(const char *root, struct md_pmu **pmus, char *err, size_t errlen
 		p->type = -1;
 		if (!md_read_line(p->dir, "type", buf, sizeof(buf)))
 			p->type = atoi(buf);
-		if (md_read_line(p->dir, "identifier", p->identifier, sizeof(p->identifier)))
-			p->identifier[0] = '\0';
+		if (md_read_line(p->dir, "function", p->function, sizeof(p->function)))
+			p->function[0] = '\0';
 		if (md_read_line(p->dir, "cpumask", p->cpumask, sizeof(p->cpumask)))
 			p->cpumask[0] = '\0';
 		p->gone = !md_read_line(p->dir, "engine/state", buf, sizeof(buf)) &&
@@ -261,21 +261,21 @@ int md_pmu_pick(const struct md_pmu *pmus, int n, const char *dev, char *err,
 	for (i = 0; i < n; i++)
 		if (!strcmp(pmus[i].name, dev))
 			return i;
-	/* a device that left may keep its PMU: the live one of an identifier */
+	/* a device that left may keep its PMU: the live one of a function */
 	for (i = 0; i < n; i++)
-		if (!strcmp(pmus[i].identifier, dev) && !pmus[i].gone)
+		if (!strcmp(pmus[i].function, dev) && !pmus[i].gone)
 			return i;
 	for (i = 0; i < n; i++)
-		if (!strcmp(pmus[i].identifier, dev))
+		if (!strcmp(pmus[i].function, dev))
 			return i;
 	/* a PCI address without its domain: bus:device.function */
 	if (strchr(dev, ':') && strchr(dev, ':') == strrchr(dev, ':'))
 		for (i = 0; i < n; i++)
-			if (!strncmp(pmus[i].identifier, "0000:", 5) &&
-			    !strcmp(pmus[i].identifier + 5, dev))
+			if (!strncmp(pmus[i].function, "0000:", 5) &&
+			    !strcmp(pmus[i].function + 5, dev))
 				return i;
 	set_err(err, errlen, "no mlx5_diag device '%s' (a number, a PMU name or "
-		"an identifier; see 'mlx5-diag list')", dev);
+		"a function; see 'mlx5-diag list')", dev);
 	return -1;
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The mlx5_diag PMUs as sysfs shows them (/sys/bus/event_source/devices/
- * mlx5_diag_<n>/: type, cpumask, identifier, format/, events/, caps/), and
+ * mlx5_diag_<n>/: type, cpumask, function, format/, events/, caps/), and
  * event strings parsed against them the way perf parses them.
  */
 #ifndef MLX5_DIAG_PMU_H
@@ -26,7 +26,7 @@ struct md_pmu {
 	unsigned int number;	/* <n> */
 	char dir[PATH_MAX];
 	int type;		/* perf type, -1 if unreadable */
-	char identifier[128];
+	char function[128];	/* the device served: PCI function or sim:<n> */
 	char cpumask[128];
 	int gone;			/* engine/state "gone": its device left */
 	struct md_field *fields;
@@ -41,7 +41,7 @@ const char *md_sysfs_root(void);
 
 /*
  * Every mlx5_diag_<n> under ROOT, sorted by <n>, with its type, cpumask,
- * identifier and format fields. Returns the number found (0: none) or -1
+ * function and format fields. Returns the number found (0: none) or -1
  * with ERR set.
  */
 int md_pmu_scan(const char *root, struct md_pmu **pmus, char *err, size_t errlen);
@@ -49,7 +49,7 @@ void md_pmus_free(struct md_pmu *pmus, int n);
 
 /*
  * DEV names a PMU: its number ("0"), its name ("mlx5_diag_0") or its
- * identifier ("0000:08:00.0", "sim:1"). NULL DEV: the only PMU there is.
+ * function ("0000:08:00.0", "sim:1"). NULL DEV: the only PMU there is.
  * Returns the index in PMUS or -1 with ERR set.
  */
 int md_pmu_pick(const struct md_pmu *pmus, int n, const char *dev, char *err,

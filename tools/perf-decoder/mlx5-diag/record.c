@@ -91,7 +91,7 @@ static const char record_usage[] =
 "Record a sampling session of one device into a file. The first -e names\n"
 "the leader. Stops when CMD exits, at SIGINT/SIGTERM or after --duration.\n"
 "\n"
-"  -d, --device DEV      PMU number (0: mlx5_diag_0), PMU name or identifier\n"
+"  -d, --device DEV      PMU number (0: mlx5_diag_0), PMU name or function\n"
 "                        (0000:08:00.0, sim:0); default: the only device\n"
 "  -e, --event EVENT     an events/ alias with its fields (port_rx_bytes,port=0)\n"
 "                        or FIELD=VALUE terms (config=0x1180000200000000)\n"
@@ -497,7 +497,7 @@ static int write_meta(struct session *s, const struct md_pmu *p, int cpu,
 	ret |= mdf_meta_add(&m, "tool", "mlx5-diag record " MD_VERSION);
 	ret |= mdf_meta_add(&m, "pmu", p->name);
 	ret |= mdf_meta_addf(&m, "pmu_type", "%d", p->type);
-	ret |= mdf_meta_add(&m, "identifier", p->identifier);
+	ret |= mdf_meta_add(&m, "identifier", p->function);
 	ret |= mdf_meta_addf(&m, "cpu", "%d", cpu);
 	ret |= mdf_meta_addf(&m, "clockid", "%d", (int)o->clockid);
 	ret |= mdf_meta_add(&m, "clock", o->clock_name);

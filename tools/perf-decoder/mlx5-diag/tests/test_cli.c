@@ -109,14 +109,14 @@ static void test_scan(const char *root)
 		exit(tap_done());
 	EQ_STR(pmus[0].name, "mlx5_diag_0", "sorted by number");
 	EQ_INT(pmus[0].type, 42, "type of mlx5_diag_0");
-	EQ_STR(pmus[1].identifier, "0000:08:00.0", "identifier of mlx5_diag_1");
+	EQ_STR(pmus[1].function, "0000:08:00.0", "function of mlx5_diag_1");
 	EQ_STR(pmus[1].cpumask, "1", "cpumask of mlx5_diag_1");
 	EQ_INT(pmus[0].nr_fields, 17, "format fields of mlx5_diag_0");
 
 	EQ_INT(md_pmu_pick(pmus, 2, "0", err, sizeof(err)), 0, "pick by number 0");
 	EQ_INT(md_pmu_pick(pmus, 2, "1", err, sizeof(err)), 1, "pick by number 1");
 	EQ_INT(md_pmu_pick(pmus, 2, "mlx5_diag_1", err, sizeof(err)), 1, "pick by name");
-	EQ_INT(md_pmu_pick(pmus, 2, "sim:0", err, sizeof(err)), 0, "pick by identifier");
+	EQ_INT(md_pmu_pick(pmus, 2, "sim:0", err, sizeof(err)), 0, "pick by function");
 	EQ_INT(md_pmu_pick(pmus, 2, "0000:08:00.0", err, sizeof(err)), 1,
 	       "pick by PCI address");
 	EQ_INT(md_pmu_pick(pmus, 2, "08:00.0", err, sizeof(err)), 1,
