@@ -39,7 +39,6 @@ static const struct md_metric {
 };
 
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
-#define STACK_DEPTH	8
 
 /* Compiling one expression (metric_compile). */
 struct compile {
@@ -49,7 +48,6 @@ struct compile {
 	struct metric *m;
 	int group;			/* of the events so far, -1: none yet */
 	uint32_t first_kind;		/* of the first event */
-	unsigned int depth, max_depth;	/* of the stack machine */
 	const char *err;
 };
 
@@ -69,12 +67,6 @@ static int emit(struct compile *c, struct metric_op op)
 	if (c->m->nr_ops == METRIC_MAX_OPS) {
 		c->err = "expression longer than METRIC_MAX_OPS";
 		return -1;
-	}
-	if (op.kind <= MOP_NUM) {
-		if (++c->depth > c->max_depth)
-			c->max_depth = c->depth;
-	} else {
-		c->depth--;
 	}
 	c->m->ops[c->m->nr_ops++] = op;
 	return 0;
@@ -225,10 +217,6 @@ int metric_compile(struct metric *m, const char *expr_text, const char *scale,
 		c.err = "no event";
 		goto fail;
 	}
-	if (c.max_depth > STACK_DEPTH) {
-		c.err = "expression deeper than STACK_DEPTH";
-		goto fail;
-	}
 	m->scale = strtod(scale, &end);
 	if (*end || end == scale) {
 		c.err = "a scale that is not a number";
@@ -326,7 +314,7 @@ static int interval_s(const struct run *r, const struct column *anchor,
 static int metric_value(const struct run *r, const struct metric *m,
 			double *value)
 {
-	double st[STACK_DEPTH];
+	double st[METRIC_MAX_OPS];	/* never more operands than ops */
 	unsigned int i, n = 0;
 
 	for (i = 0; i < m->nr_ops; i++) {

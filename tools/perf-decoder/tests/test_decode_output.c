@@ -501,6 +501,9 @@ static void metric_expressions(void)
 		{ "icmc_accesses / ", "1", 0, -2, "a number, name or '(' expected" },
 		{ "2 * 3", "1", 0, -2, "no event" },
 		{ "icmc_accesses", "x", 0, -2, "a scale that is not a number" },
+		{ "icmc_accesses + 1 + 2 + 3 + 4 + 5 + 6 + 7 + 8", "1", 0, -2,
+		  "expression longer than METRIC_MAX_OPS" },
+		{ "icmc_accesses + 1 + 2 + 3 + 4 + 5 + 6 + 7", "1", 0, 428, NULL },
 		{ "icmc_hits", "1", 0, -2, "an event with no column of the instance" },
 	};
 	size_t i;
