@@ -3,7 +3,8 @@
 # (tools/perf-decoder/perf): device values are synthesized samples, merged
 # by time with sched:sched_switch, exactly the emulator's model on its
 # manual clock; pipe mode; firmware loss in perf's lost-sample accounting;
-# two devices in one recording; corrupted AUX data gives an error line.
+# two devices in one recording; corrupted AUX data gives an error line;
+# perf list metric shows the derived metrics (patch 0006).
 . ./lib.sh
 . ./engine_lib.sh
 . ./record_lib.sh
@@ -190,5 +191,13 @@ check "the decoder's message on stderr" grep -q "unknown record type" /tmp/perf5
 expect_eq "the other events still print" \
 	"$(grep -c 'sched:sched_switch:' /tmp/perf5.out)" \
 	"$(perf script -i /tmp/perf1.data 2>/dev/null | grep -c 'sched:sched_switch:')"
+
+# ---- perf list metric: the metrics of patch 0006 (mlx5-diag/metrics.def) ----
+# perf offers them on PMUs whose identifier matches their Compat (model64)
+list=$(perf list metric 2>&1)
+expect_eq "perf list metric shows the 45 mlx5_diag metrics" \
+	"$(echo "$list" | grep -oE 'mlx5_diag_(global|port|pcie)_[A-Za-z0-9_]+' | sort -u | wc -l)" 45
+check "with their descriptions" sh -c \
+	"echo \"\$1\" | grep -qF 'ICM cache hits per access: global'" - "$list"
 
 exit $T_FAILED
