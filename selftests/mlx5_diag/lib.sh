@@ -117,8 +117,9 @@ sim_advance() {
 	echo "$2" >"$SIM/dev$1/advance_ns" && sim_wait_cmds "$1" 3
 }
 
-# stat_stepped [-I MS] EVENTS DEV:NS...: perf stat -x';' (per MS ms
-# intervals with -I) of EVENTS system-wide while the manual time of each
+# stat_stepped [-I MS] [-M] EVENTS DEV:NS...: perf stat -x';' (per MS ms
+# intervals with -I; with -M, EVENTS are metrics, -M EVENTS, and the output
+# JSON lines, -j) of EVENTS system-wide while the manual time of each
 # device DEV (frozen here) moves on by NS, one step after the other, 0.3 s
 # apart, after 0.5 s for perf to enable the counters. The engine time starts
 # at 0 when perf opens the events, so a counter ends at exactly
@@ -126,10 +127,15 @@ sim_advance() {
 # STEP-TIMEOUT if the driver did not poll after a step).
 stat_stepped() {
 	opts=""
-	if [ "$1" = -I ]; then
-		opts="-I $2"
-		shift 2
-	fi
+	sel=-e
+	fmt=-x';'
+	while :; do
+		case "$1" in
+		-I) opts="-I $2"; shift 2 ;;
+		-M) sel=-M; fmt=-j; shift ;;
+		*) break ;;
+		esac
+	done
 	evs=$1
 	shift
 	steps=""
@@ -138,7 +144,7 @@ stat_stepped() {
 		steps="$steps sleep 0.3; sim_advance ${s%%:*} ${s#*:} || echo STEP-TIMEOUT;"
 	done
 	# shellcheck disable=SC2086
-	timeout 120 "$PERF_BIN" stat $opts -x';' -e "$evs" -a -- \
+	timeout 120 "$PERF_BIN" stat $opts "$fmt" "$sel" "$evs" -a -- \
 		sh -c ". ./lib.sh; sleep 0.5; $steps" 2>&1
 }
 

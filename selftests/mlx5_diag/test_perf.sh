@@ -4,7 +4,7 @@
 # by time with sched:sched_switch, exactly the emulator's model on its
 # manual clock; pipe mode; firmware loss in perf's lost-sample accounting;
 # two devices in one recording; corrupted AUX data gives an error line;
-# perf list metric shows the derived metrics (patch 0006).
+# perf stat -M and perf list metric of the derived metrics (patch 0006).
 . ./lib.sh
 . ./engine_lib.sh
 . ./record_lib.sh
@@ -191,6 +191,104 @@ check "the decoder's message on stderr" grep -q "unknown record type" /tmp/perf5
 expect_eq "the other events still print" \
 	"$(grep -c 'sched:sched_switch:' /tmp/perf5.out)" \
 	"$(perf script -i /tmp/perf1.data 2>/dev/null | grep -c 'sched:sched_switch:')"
+
+# ---- perf stat -M: the metrics of patch 0006 (mlx5-diag/metrics.def) ----
+# Both devices frozen, sim:0 stepped by MSTEP and sim:1 by twice that. perf
+# opens a metric's events on both PMUs and computes it on their sums: a
+# ratio is exactly the two models' sums divided, as perf prints it (%f); a
+# rate is their sum over perf's elapsed time (duration_time, within 1 %, or
+# the 1e-6 perf prints).
+MSTEP=25000000
+ACC=0x1180000100000000		# icmc_accesses
+MISS=0x1180000300000000		# icmc_misses
+
+# mvalue OUT NAME: metric NAME's value in perf stat -j output OUT
+mvalue() {
+	echo "$1" | grep -F " $2\"" |
+		sed -n 's/.*"metric-value" : "\([^"]*\)".*/\1/p' | head -1
+}
+
+# both ID: the two devices' models over their steps, summed
+both() {
+	echo $(($(sim_model 0 "$1" 0 $MSTEP) + $(sim_model 1 "$1" 0 $((2 * MSTEP)))))
+}
+
+# ratio_is OUT NAME ID ID2: metric NAME is both ID / both ID2
+ratio_is() {
+	expect_eq "perf stat -M $2: the models' ratio" "$(mvalue "$1" "$2")" \
+		"$(awk -v n="$(both "$3")" -v d="$(both "$4")" 'BEGIN { printf "%f", n / d }')"
+}
+
+# rate_is OUT NAME ID SCALE: perf counted both ID, and metric NAME is that
+# per second of duration_time, times SCALE
+rate_is() {
+	dur=$(echo "$1" | grep -F '"duration_time"' |
+		sed -n 's/.*"counter-value" : "\([^"]*\)".*/\1/p' | head -1)
+	got=$(mvalue "$1" "$2")
+	c=$(both "$3")
+	check "perf stat -M $2: its event counted the models' sum, $c" sh -c \
+		"echo \"\$1\" | grep -qF '\"counter-value\" : \"$c.000000\"'" - "$1"
+	want=$(awk -v c="$c" -v t="$dur" -v s="$4" \
+		'BEGIN { if (t > 0) printf "%f", c / (t * 1e-9) * s }')
+	check "perf stat -M $2: the models per second of perf's time ($got, $want)" \
+		awk -v g="$got" -v w="$want" \
+		'BEGIN { d = g - w; if (d < 0) d = -d
+			 exit !(g != "" && w > 0 && d <= w / 100 + 2e-6) }'
+}
+
+# metrics_stepped METRICS: perf stat -j -M METRICS over the two steps
+metrics_stepped() {
+	stat_stepped -M "$1" 0:$MSTEP 1:$((2 * MSTEP))
+}
+
+# The ICMC metrics one perf stat each: they share icmc_accesses, and perf
+# 6.12 sums an event of one metric's group with the same event of every
+# later group on another PMU (util/stat.c, evsel__merge_aliases()), which
+# counts a device twice when two metrics of one perf stat share an event.
+out=$(metrics_stepped mlx5_diag_global_icmc_hit_rate)
+ratio_is "$out" mlx5_diag_global_icmc_hit_rate $HITS $ACC
+[ -n "$(mvalue "$out" mlx5_diag_global_icmc_hit_rate)" ] ||
+	echo "$out" | sed 's/^/# /'	# what perf printed instead
+out=$(metrics_stepped mlx5_diag_global_icmc_miss_rate)
+ratio_is "$out" mlx5_diag_global_icmc_miss_rate $MISS $ACC
+out=$(metrics_stepped mlx5_diag_global_icmc_accesses_per_s)
+rate_is "$out" mlx5_diag_global_icmc_accesses_per_s $ACC 1
+
+out=$(metrics_stepped mlx5_diag_pcie_000000_avg_read_latency_ns,mlx5_diag_pcie_000001_avg_read_latency_ns)
+for l in 0 1; do
+	ratio_is "$out" mlx5_diag_pcie_00000${l}_avg_read_latency_ns \
+		0x1160000b0000000$l 0x1160000c0000000$l
+done
+
+m=""
+for p in 0 1; do
+	for d in rx tx; do
+		m="$m,mlx5_diag_port_${p}_${d}_bytes_GBps,mlx5_diag_port_${p}_${d}_packets_per_s"
+	done
+done
+out=$(metrics_stepped "${m#,}")
+for p in 0 1; do
+	rate_is "$out" mlx5_diag_port_${p}_rx_bytes_GBps 0x102000010000000$p 1e-9
+	rate_is "$out" mlx5_diag_port_${p}_tx_bytes_GBps 0x114000010000000$p 1e-9
+	rate_is "$out" mlx5_diag_port_${p}_rx_packets_per_s 0x102000030000000$p 1
+	rate_is "$out" mlx5_diag_port_${p}_tx_packets_per_s 0x114000030000000$p 1
+done
+
+# every priority of a port in one perf stat: 16 events, max_data_ids
+for p in 0 1; do
+	m=""
+	for q in 0 1 2 3 4 5 6 7; do
+		m="$m,mlx5_diag_port_${p}_prio_${q}_rx_bytes_GBps,mlx5_diag_port_${p}_prio_${q}_tx_bytes_GBps"
+	done
+	out=$(metrics_stepped "${m#,}")
+	for q in 0 1 2 3 4 5 6 7; do
+		inst=$(printf %08x $((q << 8 | p)))
+		rate_is "$out" mlx5_diag_port_${p}_prio_${q}_rx_bytes_GBps "0x10200002$inst" 1e-9
+		rate_is "$out" mlx5_diag_port_${p}_prio_${q}_tx_bytes_GBps "0x11400002$inst" 1e-9
+	done
+done
+sim_running 0
+sim_running 1
 
 # ---- perf list metric: the metrics of patch 0006 (mlx5-diag/metrics.def) ----
 # perf offers them on PMUs whose identifier matches their Compat (model64)
