@@ -23,7 +23,10 @@
 #include "sink_check.h"
 #include "stream_writer.h"
 
-/* gen_corpus.c's data-ID seeds name these: two bandwidths, an ICMC rate */
+/*
+ * gen_corpus.c's data-ID seeds name these; their metrics: two bandwidths,
+ * the ICMC hit rate and ICMC accesses per second
+ */
 static const uint64_t ids[] = {
 	0x1020000100000001ull, 0x1140000100000001ull,
 	0x1180000100000000ull, 0x1180000200000000ull,
