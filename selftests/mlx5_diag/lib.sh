@@ -117,11 +117,12 @@ sim_advance() {
 	echo "$2" >"$SIM/dev$1/advance_ns" && sim_wait_cmds "$1" 3
 }
 
-# stat_stepped [-I MS] [-M] EVENTS DEV:NS...: perf stat -x';' (per MS ms
-# intervals with -I; with -M, EVENTS are metrics, -M EVENTS, and the output
-# JSON lines, -j) of EVENTS system-wide while the manual time of each
+# stat_stepped [-I MS] [-T SECS] [-M] EVENTS DEV:NS...: perf stat -x';' (per
+# MS ms intervals with -I; with -M, EVENTS are metrics, -M EVENTS, and the
+# output JSON lines, -j) of EVENTS system-wide while the manual time of each
 # device DEV (frozen here) moves on by NS, one step after the other, 0.3 s
-# apart, after 0.5 s for perf to enable the counters. The engine time starts
+# apart, after 0.5 s for perf to enable the counters, then SECS s more
+# (-T; 0 by default). The engine time starts
 # at 0 when perf opens the events, so a counter ends at exactly
 # sim_model DEV ID 0 <the sum of DEV's steps>. Prints perf's output (and
 # STEP-TIMEOUT if the driver did not poll after a step).
@@ -129,9 +130,11 @@ stat_stepped() {
 	opts=""
 	sel=-e
 	fmt=-x';'
+	tail=0
 	while :; do
 		case "$1" in
 		-I) opts="-I $2"; shift 2 ;;
+		-T) tail=$2; shift 2 ;;
 		-M) sel=-M; fmt=-j; shift ;;
 		*) break ;;
 		esac
@@ -145,7 +148,7 @@ stat_stepped() {
 	done
 	# shellcheck disable=SC2086
 	timeout 120 "$PERF_BIN" stat $opts "$fmt" "$sel" "$evs" -a -- \
-		sh -c ". ./lib.sh; sleep 0.5; $steps" 2>&1
+		sh -c ". ./lib.sh; sleep 0.5; $steps sleep $tail" 2>&1
 }
 
 # stat_value OUTPUT EVENT: the count of EVENT in perf stat -x';' OUTPUT
