@@ -451,6 +451,32 @@ void mlx5_diag_engine_scheduled(struct mlx5_diag_engine *eng)
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_scheduled);
 
+/*
+ * A counting poll's outcome, the firmware still running our configuration.
+ * An answer it could not use (-EPROTO: a sample without the configured ids
+ * in order, a short answer) counts nothing; the first of a row of them is
+ * logged and counted in engine/unusable_answers, the rest are not.
+ */
+static void mlx5_diag_engine_poll_answer(struct mlx5_diag_engine *eng,
+					 int ret)
+{
+	if (ret != -EPROTO) {
+		if (!ret)
+			eng->poll_unusable = false;
+		return;
+	}
+	if (eng->poll_unusable)
+		return;
+	eng->poll_unusable = true;
+	eng->stats.unusable_answers++;
+	if (eng->programmed.mode == MLX5_DIAG_FW_ON_DEMAND)
+		pr_warn_ratelimited("%s: counting poll: the firmware's answer does not start with a sample of the configured data IDs in order: counts stop until it does (engine/unusable_answers)\n",
+				    eng->fw->name);
+	else
+		pr_warn_ratelimited("%s: counting poll: the firmware's answer does not hold every slot of the ring with the configured data IDs in order: counts stop until it does (engine/unusable_answers)\n",
+				    eng->fw->name);
+}
+
 /**
  * mlx5_diag_engine_poll() - one refresh: fold new samples, watch ownership
  * @eng: the engine
@@ -479,6 +505,8 @@ VISIBLE_IF_KUNIT void mlx5_diag_engine_poll(struct mlx5_diag_engine *eng)
 		if (ret == -EPROTO || ret == -EIO ||
 		    (checks && ++eng->polls_since_check >= checks))
 			mlx5_diag_engine_check_owner(eng);
+		if (eng->state == MLX5_DIAG_ENGINE_COUNT)
+			mlx5_diag_engine_poll_answer(eng, ret);
 		break;
 	case MLX5_DIAG_ENGINE_RELEASING:
 		eng->stats.disable_retries++;

@@ -347,6 +347,7 @@ int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
 	mlx5_diag_engine_map(eng, true);
 	eng->session_next = 0;
 	eng->session_skipped = 0;
+	eng->session_bad_seq = U64_MAX;
 	eng->session_last_ts = clock_now;
 	entries = eng->session_outlen /
 		  (eng->fw->dialect->sample_entry_bits / 8);
@@ -433,10 +434,12 @@ static bool mlx5_diag_engine_session_ts(struct mlx5_diag_engine *eng,
 
 /*
  * Deliver the decoded sample as d->n, if all its timestamps are of this
- * run. Returns false otherwise.
+ * run. Returns the number of ids when it is delivered, else the entry
+ * that is not of this run: 0, the sample is not; a later one, its entries
+ * disagree (one is older than an entry before it, A2).
  */
-static bool mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
-					  struct mlx5_diag_drain *d)
+static unsigned int mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
+						  struct mlx5_diag_drain *d)
 {
 	unsigned int i, num = eng->programmed.num_ids;
 	u64 *ts = &d->ts[(size_t)d->n * num];
@@ -445,7 +448,7 @@ static bool mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
 	for (i = 0; i < num; i++) {
 		if (!mlx5_diag_engine_session_ts(eng, i, &ts[i])) {
 			eng->session_last_ts = last;
-			return false;
+			return i;
 		}
 		d->val[(size_t)d->n * num + i] = eng->entries[i].value;
 		eng->session_last_ts = max(eng->session_last_ts, ts[i]);
@@ -454,7 +457,48 @@ static bool mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
 	d->n++;
 	eng->session_next++;
 	eng->session_skipped = 0;
-	return true;
+	return num;
+}
+
+/*
+ * The decoded sample, in the slot of the next expected one, is @delta
+ * (modulo the dialect's width, @mask) past it and not a later lap of this
+ * run: is it a new sample all the same, stamped after the last one taken?
+ * Then the firmware numbers its samples otherwise (the slot index as id,
+ * numbering restarted by a SET: A1, A8), not a sample of the lap before.
+ * Where a lap of the buffer spans half the range of 32-bit timestamps or
+ * more, a sample of the lap before can read as newer: not told there.
+ */
+static bool mlx5_diag_engine_session_out_of_seq(struct mlx5_diag_engine *eng,
+						u64 delta, u64 mask,
+						unsigned int nslots)
+{
+	unsigned int bits = eng->fw->dialect->timestamp_bits;
+	u64 ts;
+
+	if (delta <= mask >> 1 && !(delta & (nslots - 1)))
+		return false;
+	if (bits < 64 && !eng->programmed.rtc &&
+	    eng->programmed.log_num_of_samples +
+	    eng->programmed.log_sample_period >= bits - 1)
+		return false;
+	return mlx5_diag_engine_session_ts(eng, 0, &ts);
+}
+
+/*
+ * The drain stopped at the next expected sample, which breaks an
+ * assumption about the firmware (@why): once per sample, a line and
+ * engine/bad_samples + 1.
+ */
+static void mlx5_diag_engine_session_bad(struct mlx5_diag_engine *eng,
+					 const char *why)
+{
+	if (eng->session_bad_seq == eng->session_next)
+		return;
+	eng->session_bad_seq = eng->session_next;
+	eng->stats.bad_samples++;
+	pr_warn_ratelimited("%s: sampling drain stopped at sample %llu: %s (engine/bad_samples)\n",
+			    eng->fw->name, eng->session_next, why);
 }
 
 /* An RTC reading (seconds << 32 | nanoseconds) in ns; false if it is not. */
@@ -595,7 +639,7 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_interval);
 int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 				   struct mlx5_diag_drain *d)
 {
-	unsigned int bits, nslots, size, want, got, taken, k, skipped = 0;
+	unsigned int bits, nslots, size, want, got, taken, k, e, skipped = 0;
 	u64 mask, delta, ts;
 	int ret = 0;
 
@@ -650,8 +694,21 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 				eng->session_skipped++;
 				continue;
 			}
-			if (delta || !mlx5_diag_engine_session_take(eng, d))
+			if (delta) {
+				if (mlx5_diag_engine_session_out_of_seq(eng, delta,
+									mask,
+									nslots))
+					mlx5_diag_engine_session_bad(eng,
+								     "its slot holds a newer sample with another number (the firmware numbers its samples otherwise: the slot index, or a restart); nothing is delivered until the numbering comes round");
 				goto done;
+			}
+			e = mlx5_diag_engine_session_take(eng, d);
+			if (e == eng->programmed.num_ids)
+				continue;
+			if (e)
+				mlx5_diag_engine_session_bad(eng,
+							     "one of its entries is stamped before an entry before it; the drain waits there until the firmware overwrites it, then reports it lost");
+			goto done;
 		}
 		if (got < want)
 			break;

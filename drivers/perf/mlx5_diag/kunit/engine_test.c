@@ -1383,6 +1383,78 @@ static void engine_session_ahead_clock_test(struct kunit *test)
 }
 
 /*
+ * Samples the drain cannot take that break what it assumes of the
+ * firmware: a newer sample numbered by its slot (A1), then one whose last
+ * entry is stamped before its first (A2). The drain stops at each, and
+ * each is counted once in engine/bad_samples however many drains meet
+ * it; the A2 one is reported lost once the firmware overwrote it.
+ */
+static void engine_session_bad_samples_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 6, 1000);
+	unsigned int nslots;
+
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	nslots = 1U << s->actual.log_num_of_samples;
+	KUNIT_ASSERT_EQ(test, nslots, 32);
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_SAMPLE_ID_SLOT,
+						 1), 0);
+	/* the first lap's ids are the samples' own */
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 20), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 21);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	/* sample 32, in slot 0, answers 0: the drain stops before it */
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 40), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 21);
+	KUNIT_EXPECT_EQ(test, s->d.n, 11);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 1);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 50), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 1);
+	/* the truth again: samples 32..50 were in the ring all along */
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_SAMPLE_ID_SLOT,
+						 0), 0);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 50), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 32);
+	KUNIT_EXPECT_EQ(test, s->d.n, 19);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	es_check(test, s);
+
+	/* sample 60's last entry a clock before its first */
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK,
+						 60), 0);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 70), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 51);
+	KUNIT_EXPECT_EQ(test, s->d.n, 9);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 2);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 80), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 2);
+	/*
+	 * overwritten by sample 92: slots 60 % 32 .. 65 % 32 hold a later
+	 * lap (lost), slot 66 % 32 holds 66
+	 */
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 97), 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_first, 60);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 6);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 66);
+	KUNIT_EXPECT_EQ(test, s->d.n, 32);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 2);
+	es_check(test, s);
+	es_close(test, s);
+}
+
+/*
  * A drain more than two laps late whose queries read less than a lap (the
  * drain's room): the first drain skips batch after batch of later-lap
  * slots until the oldest sample left, reports exactly what the firmware
@@ -2023,6 +2095,61 @@ static void engine_caps_max_ids_test(struct kunit *test)
 	}
 }
 
+/*
+ * Counting polls whose on-demand answer carries the ids in another order
+ * (A12) count nothing: the first of each row of them is counted in
+ * engine/unusable_answers (and logged), the others are not; a poll that
+ * counts ends the row. No takeover: the firmware runs our configuration.
+ */
+static void engine_count_unusable_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	unsigned int a, b, i;
+	u64 v;
+
+	et_bind(test);
+	KUNIT_ASSERT_TRUE(test, t->fw.caps.on_demand);
+	a = et_get(test, ET_PORT_TX_PACKETS, &et_counter, false, 0);
+	b = et_get(test, ET_PORT_RX_BYTES, &et_counter, false, 0);
+	t->now += 1000000;
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test, et_stats(t).unusable_answers, 0);
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED,
+						 1), 0);
+	v = mlx5_diag_engine_read(&t->eng, a);
+	for (i = 0; i < 3; i++) {
+		t->now += 1000000;
+		mlx5_diag_engine_poll(&t->eng);
+	}
+	KUNIT_EXPECT_EQ(test, et_stats(t).unusable_answers, 1);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, a), v);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_COUNT);
+	KUNIT_EXPECT_EQ(test, et_stats(t).takeovers, 0);
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED,
+						 0), 0);
+	t->now += 1000000;
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_GT(test, mlx5_diag_engine_read(&t->eng, a), v);
+	KUNIT_EXPECT_EQ(test, et_stats(t).unusable_answers, 1);
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED,
+						 1), 0);
+	for (i = 0; i < 2; i++) {
+		t->now += 1000000;
+		mlx5_diag_engine_poll(&t->eng);
+	}
+	KUNIT_EXPECT_EQ(test, et_stats(t).unusable_answers, 2);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_COUNT);
+	mlx5_diag_engine_count_put(&t->eng, a, false);
+	mlx5_diag_engine_count_put(&t->eng, b, false);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_OFF);
+}
+
 /* A counting open whose QUERY after the SET lies: FOREIGN, counted. */
 static void et_lied_count(struct kunit *test, enum mlx5_diag_sim_lie lie,
 			  u32 value)
@@ -2373,6 +2500,8 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_max_period_test),
 	KUNIT_CASE(engine_caps_max_ids_test),
 	KUNIT_CASE(engine_count_lies_test),
+	KUNIT_CASE(engine_count_unusable_test),
+	KUNIT_CASE(engine_session_bad_samples_test),
 	KUNIT_CASE_PARAM(engine_fuzz_test, et_fuzz_gen_params),
 	KUNIT_CASE(engine_session_lies_test),
 	KUNIT_CASE(engine_session_period_answers_test),
