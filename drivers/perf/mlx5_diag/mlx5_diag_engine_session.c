@@ -366,13 +366,34 @@ out:
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_program);
 
+/*
+ * Does a SET of @log_sample_period leave the period the firmware runs as it
+ * is? It does when it asks for the period running (@actual), or for the one
+ * requested last (@requested), whatever the firmware made of it; and when
+ * the firmware raised @requested to @actual, for anything shorter than
+ * @actual too: the DOCA guide raises the period by "the number and type of
+ * data IDs configured", which the SET does not change. Such a SET changes
+ * nothing but may start a new configuration, its samples numbered from 0
+ * (part 3 of Documentation/driver-api/mlx5-diag-firmware.rst, A8): the
+ * drain, expecting the next number, would lose samples silently.
+ */
+static bool mlx5_diag_engine_session_period_kept(u8 requested, u8 actual,
+						 u8 log_sample_period)
+{
+	return log_sample_period == actual ||
+	       log_sample_period == requested ||
+	       (requested < actual && log_sample_period < actual);
+}
+
 /**
  * mlx5_diag_engine_session_period() - change a running session's period
  * @eng: the engine
  * @log_sample_period: the new period, log2 of device clocks
  * @actual: the period the firmware runs afterwards
  *
- * The buffer and the sample numbering stay. Sleeps.
+ * The buffer and the sample numbering stay. A period that would leave the
+ * one running as it is sends nothing (see
+ * mlx5_diag_engine_session_period_kept()). Sleeps.
  * Return: 0; -EBUSY when the engine does not run the session (not ours any
  * more, or never programmed), -ENODEV when the device is gone; or the errno
  * of the failed command.
@@ -380,6 +401,7 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_program);
 int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 				    u8 log_sample_period, u8 *actual)
 {
+	u8 requested;
 	int ret;
 
 	mutex_lock(&eng->lock);
@@ -387,11 +409,19 @@ int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 		ret = eng->state == MLX5_DIAG_ENGINE_GONE ? -ENODEV : -EBUSY;
 		goto out;
 	}
+	requested = eng->want.log_sample_period;
+	if (mlx5_diag_engine_session_period_kept(requested,
+						 eng->programmed.log_sample_period,
+						 log_sample_period)) {
+		*actual = eng->programmed.log_sample_period;
+		ret = 0;
+		goto out;
+	}
 	eng->want.log_sample_period = log_sample_period;
 	ret = mlx5_diag_fw_set_params(eng->fw, &eng->want);
 	if (ret) {
 		eng->stats.set_failures++;
-		eng->want.log_sample_period = eng->programmed.log_sample_period;
+		eng->want.log_sample_period = requested;
 		goto out;
 	}
 	ret = mlx5_diag_engine_adopt(eng);

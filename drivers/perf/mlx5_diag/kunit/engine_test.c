@@ -1181,6 +1181,92 @@ static void engine_session_period_test(struct kunit *test)
 							      &actual), -EBUSY);
 }
 
+/*
+ * A period change that leaves the period running as it is sends nothing:
+ * the emulator takes such a SET as a new configuration numbered from 0
+ * (firmware may too), and the drain, expecting the next number, lost the
+ * samples in between without a LOST. Here the firmware raises the
+ * requested 2^(min - 2) clocks to 2^min for the two ids: a request of the
+ * same period, of the period running, or of one between (raised again)
+ * sends no command; the numbering and the samples go on. A longer one is
+ * a SET that keeps the numbering.
+ */
+static void engine_session_period_kept_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 0, 1000);
+	struct mlx5_diag_session_opts o = { .mode = MLX5_DIAG_FW_REPETITIVE };
+	struct mlx5_diag_sim_stats st0, st;
+	struct mlx5_diag_sim_caps *caps;
+	u8 min = t->fw.caps.log_min_sample_period, lp, actual = 0;
+	u64 c0, c1;
+
+	/* the firmware takes periods from 2^(min - 2) clocks */
+	caps = kunit_kzalloc(test, sizeof(*caps), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, caps);
+	mlx5_diag_sim_fw_get_caps(t->sim, caps);
+	caps->log_min_sample_period = min - 2;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_caps(t->sim, t->now, caps),
+			0);
+	es_claim(test, s);
+	o.log_sample_period = min - 2;
+	s->enable_clock = mlx5_diag_sim_fw_clock(t->sim, t->now);
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_engine_session_program(&t->eng, &o,
+							 s->enable_clock,
+							 &s->actual), 0);
+	KUNIT_ASSERT_EQ(test, s->actual.log_sample_period, min);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 9), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 10);
+	t->now += 1000;
+	mlx5_diag_sim_fw_get_stats(t->sim, &st0);
+	for (lp = min - 2; lp <= min; lp++) {
+		KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp,
+								      &actual),
+				0);
+		KUNIT_EXPECT_EQ(test, actual, min);
+	}
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.commands, st0.commands);
+	KUNIT_EXPECT_EQ(test, st.configs, st0.configs);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 14), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 10);
+	KUNIT_EXPECT_EQ(test, s->d.n, 5);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	es_check(test, s);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.samples_produced, 15);
+	KUNIT_EXPECT_EQ(test, st.samples_returned, 15);
+
+	/* a longer period is a SET; the numbering goes on */
+	t->now += 1000;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, min + 1,
+							      &actual), 0);
+	KUNIT_EXPECT_EQ(test, actual, min + 1);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.configs, st0.configs + 1);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 20), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 15);
+	KUNIT_EXPECT_EQ(test, s->d.n, 6);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	es_check(test, s);
+	es_due(test, 18, &c0);
+	es_due(test, 19, &c1);
+	KUNIT_EXPECT_EQ(test, c1 - c0, 1ULL << (min + 1));
+	/* not raised any more: back to the minimum is a SET too */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, min,
+							      &actual), 0);
+	KUNIT_EXPECT_EQ(test, actual, min);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.configs, st0.configs + 2);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 25), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 21);
+	KUNIT_EXPECT_EQ(test, s->d.n, 5);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	es_check(test, s);
+	es_close(test, s);
+}
+
 /* Another agent reconfigures the engine: the session is no longer ours. */
 static void engine_session_owned_test(struct kunit *test)
 {
@@ -2494,6 +2580,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_new_run_public_test),
 	KUNIT_CASE(engine_session_single_test),
 	KUNIT_CASE(engine_session_period_test),
+	KUNIT_CASE(engine_session_period_kept_test),
 	KUNIT_CASE(engine_session_owned_test),
 	KUNIT_CASE(engine_session_orphan_test),
 	KUNIT_CASE(engine_session_log_period_test),
