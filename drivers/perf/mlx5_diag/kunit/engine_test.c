@@ -59,6 +59,10 @@ struct et {
 	/* the clock registers, off unless set: read at @now, @clock_skew off */
 	bool clock_regs;
 	s64 clock_skew;
+	/* SET_DIAGNOSTIC_PARAMS seen: how many, the last one's inbox */
+	unsigned int sets;
+	u8 set_in[64];
+	int set_inlen;
 	/* QUERY_DIAGNOSTIC_COUNTERS seen: num_of_samples of the first ones */
 	unsigned int queries;
 	u16 query_samples[8];
@@ -78,6 +82,11 @@ static int et_exec(struct mlx5_diag_aux_dev *aux, const void *in, int inlen,
 	unsigned int i, s;
 
 	t->after_set = op == ET_OP_SET_PARAMS;
+	if (op == ET_OP_SET_PARAMS) {
+		t->sets++;
+		t->set_inlen = inlen;
+		memcpy(t->set_in, in, min_t(int, inlen, sizeof(t->set_in)));
+	}
 	if (op == ET_OP_QUERY_COUNTERS) {
 		if (t->queries < ARRAY_SIZE(t->query_samples))
 			t->query_samples[t->queries] = tb_get(in, 0x40, 16);
@@ -401,6 +410,77 @@ static void engine_failed_disable_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_COUNT);
 	mlx5_diag_engine_count_put(&t->eng, a, false);
 	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_OFF);
+}
+
+/*
+ * The disable as the firmware gets it, first and retried: enable 0, clear
+ * 1, no ids, and what an enabling SET may carry (part 1, rules 1 to 4 and
+ * 9), so that firmware checking those rules on a disable too takes it: a
+ * periodic mode the device offers, never on_demand (rule 2 forbids it
+ * with clear), and a period in [log_min_sample_period, 35] (rule 4). It
+ * was single with period 0, below the minimum.
+ */
+static void et_expect_disable(struct kunit *test, unsigned int single,
+			      unsigned int repetitive, unsigned int log_period)
+{
+	struct et *t = test->priv;
+	const u8 *in = t->set_in;
+
+	KUNIT_ASSERT_EQ(test, t->set_inlen, 32);
+	KUNIT_EXPECT_EQ(test, tb_get(in, 0x00, 16), ET_OP_SET_PARAMS);
+	KUNIT_EXPECT_EQ(test, tb_get(in, 0x40 + 0x00, 16), 0);	/* counters */
+	KUNIT_EXPECT_EQ(test, tb_get(in, 0x40 + 0x18, 8), 0);	/* log_num */
+	KUNIT_EXPECT_EQ(test, tb_get(in, 0x40 + 0x20, 1), single);
+	KUNIT_EXPECT_EQ(test, tb_get(in, 0x40 + 0x21, 1), repetitive);
+	KUNIT_EXPECT_EQ(test, tb_get(in, 0x40 + 0x22, 1), 0);	/* sync */
+	KUNIT_EXPECT_EQ(test, tb_get(in, 0x40 + 0x23, 1), 1);	/* clear */
+	KUNIT_EXPECT_EQ(test, tb_get(in, 0x40 + 0x24, 1), 0);	/* on_demand */
+	KUNIT_EXPECT_EQ(test, tb_get(in, 0x40 + 0x25, 1), 0);	/* enable */
+	KUNIT_EXPECT_EQ(test, tb_get(in, 0x40 + 0x38, 8), log_period);
+	KUNIT_EXPECT_GE(test, log_period, t->fw.caps.log_min_sample_period);
+	KUNIT_EXPECT_LE(test, log_period, 35);
+}
+
+static void engine_disable_inbox_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct mlx5_diag_fw_params p = {};
+	struct mlx5_diag_caps caps = {};
+	unsigned int a, sets;
+
+	et_bind(test);
+	KUNIT_ASSERT_TRUE(test, t->fw.caps.single);
+	a = et_get(test, ET_PORT_TX_PACKETS, &et_counter, false, 0);
+	sets = t->sets;
+	mlx5_diag_engine_count_put(&t->eng, a, false);
+	KUNIT_EXPECT_EQ(test, t->sets, sets + 1);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_OFF);
+	et_expect_disable(test, 1, 0, t->fw.caps.log_min_sample_period);
+
+	/* refused once: the retry is the same disable */
+	a = et_get(test, ET_PORT_TX_PACKETS, &et_counter, false, 0);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_fail_next(t->sim, 2, 0x3, 0), 0);
+	mlx5_diag_engine_count_put(&t->eng, a, false);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_RELEASING);
+	memset(t->set_in, 0, sizeof(t->set_in));
+	sets = t->sets;
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test, t->sets, sets + 1);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_OFF);
+	et_expect_disable(test, 1, 0, t->fw.caps.log_min_sample_period);
+
+	/* a device without single mode: repetitive; its minimum period */
+	caps.repetitive = true;
+	caps.log_min_sample_period = 20;
+	mlx5_diag_engine_disable_params(&caps, &p);
+	KUNIT_EXPECT_FALSE(test, p.enable);
+	KUNIT_EXPECT_TRUE(test, p.clear);
+	KUNIT_EXPECT_EQ(test, p.mode, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_EXPECT_EQ(test, p.log_sample_period, 20);
+	KUNIT_EXPECT_EQ(test, p.num_ids, 0);
+	caps.single = true;
+	mlx5_diag_engine_disable_params(&caps, &p);
+	KUNIT_EXPECT_EQ(test, p.mode, MLX5_DIAG_FW_SINGLE);
 }
 
 /*
@@ -2563,6 +2643,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_count_exact_test),
 	KUNIT_CASE(engine_failed_set_test),
 	KUNIT_CASE(engine_failed_disable_test),
+	KUNIT_CASE(engine_disable_inbox_test),
 	KUNIT_CASE(engine_lost_config_test),
 	KUNIT_CASE(engine_takeover_test),
 	KUNIT_CASE(engine_forced_unscheduled_test),
