@@ -97,6 +97,7 @@ bad_lines() {
 # reverse order counts nothing: the first of a row of them is logged and
 # counted in engine/unusable_answers, the others are not; a poll that
 # counts ends the row. Two rows: two lines, two counts, no takeover.
+# shellcheck disable=SC2046
 set -- $(bad_lines)
 u0=$(eng "$P0" unusable_answers)
 t0=$(eng "$P0" takeovers)
@@ -120,6 +121,7 @@ expect_eq "entries reversed: no takeover" "$(eng "$P0" takeovers)" "$t0"
 # first lap's ids are the samples' own; sample 512, in slot 0, answers 0:
 # the drain stops there for good, however many drains meet it (no LOST,
 # no END until the recording stops): one line, engine/bad_samples + 1.
+# shellcheck disable=SC2046
 set -- $(bad_lines)
 b0=$(eng "$P0" bad_samples)
 EVS16=$(max_ids_events)
@@ -146,6 +148,7 @@ check "slot ids: the line says where and why" sh -c \
 
 # Sample 30's last entry is stamped a clock before its first: the drain
 # takes 0..29 and stops there: one line, engine/bad_samples + 1.
+# shellcheck disable=SC2046
 set -- $(bad_lines)
 b0=$(eng "$P0" bad_samples)
 echo "entry_ts_back 30" >"$D0/lie"

@@ -33,6 +33,7 @@ kept() {
 	# the background step waits until the recorder reaped the workload:
 	# the ioctl follows at once (0.2 s for the driver's work to act on it
 	# only helps a broken driver show its loss; nothing here depends on it)
+	# shellcheck disable=SC2016
 	record_stepped 0 "$kf" '
 	step_samples 0 20
 	sh_pid=$$
