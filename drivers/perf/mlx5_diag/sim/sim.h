@@ -62,7 +62,8 @@ enum mlx5_diag_sim_profile {
  *	order, each with its id and value (A12 read otherwise)
  * @MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK: J: QUERY_DIAGNOSTIC_COUNTERS answers
  *	the last entry of sample J (of two entries or more) stamped one
- *	clock before the others (A2 read otherwise)
+ *	clock (on the RTC, one nanosecond) before the others (A2 read
+ *	otherwise)
  * @MLX5_DIAG_SIM_NR_LIES: how many
  */
 enum mlx5_diag_sim_lie {

@@ -1101,6 +1101,18 @@ static u8 sim_query_params(struct sim_cmd *cmd)
 }
 
 /*
+ * A timestamp one tick before @ts: a clock before, or on the RTC (seconds
+ * << 32 | nanoseconds) a nanosecond before, borrowing from the seconds so
+ * that the nanoseconds stay below 10^9.
+ */
+static u64 sim_ts_before(u64 ts, bool rtc)
+{
+	if (rtc && !lower_32_bits(ts))
+		return ts - BIT_ULL(32) + NSEC_PER_SEC - 1;
+	return ts - 1;
+}
+
+/*
  * Write entry @e of the answer: entry @g of the buffer read as one run of
  * entries (slot g / num, counter g % num), wrapping through the slots.
  */
@@ -1123,7 +1135,7 @@ static void sim_put_entry(struct sim_cmd *cmd, u32 e, u32 g)
 	if (fw->lies[MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK] && sl->written &&
 	    sl->j == fw->lies[MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK] &&
 	    eng->num > 1 && g % eng->num == eng->num - 1)
-		ts--;
+		ts = sim_ts_before(ts, eng->rtc);
 	if (fw->lies[MLX5_DIAG_SIM_LIE_SAMPLE_ID_SLOT] && sl->written)
 		j = slot;
 	if (fw->lies[MLX5_DIAG_SIM_LIE_RING_AHEAD] && !eng->on_demand) {
