@@ -118,6 +118,7 @@ struct mlx5_diag_engine {
 	u64 session_skipped;		/* slots skipped since the last taken */
 	u64 session_last_ts;		/* last extended timestamp */
 	u64 session_bad_seq;		/* bad sample a drain stopped at */
+	u8 session_log_period_max;	/* the run's longest period */
 	void *session_out;		/* drain outbox */
 	size_t session_outlen;
 	unsigned int session_batch;	/* samples one drain query reads, at most */

@@ -348,6 +348,7 @@ int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
 	eng->session_next = 0;
 	eng->session_skipped = 0;
 	eng->session_bad_seq = U64_MAX;
+	eng->session_log_period_max = eng->programmed.log_sample_period;
 	eng->session_last_ts = clock_now;
 	entries = eng->session_outlen /
 		  (eng->fw->dialect->sample_entry_bits / 8);
@@ -428,6 +429,7 @@ int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 	if (ret)
 		goto out;
 	*actual = eng->programmed.log_sample_period;
+	eng->session_log_period_max = max(eng->session_log_period_max, *actual);
 out:
 	mutex_unlock(&eng->lock);
 	return ret;
@@ -497,7 +499,9 @@ static unsigned int mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
  * Then the firmware numbers its samples otherwise (the slot index as id,
  * numbering restarted by a SET: A1, A8), not a sample of the lap before.
  * Where a lap of the buffer spans half the range of 32-bit timestamps or
- * more, a sample of the lap before can read as newer: not told there.
+ * more, a sample of the lap before can read as newer: not told there. The
+ * lap is taken at the run's longest period: after a shorter period was set,
+ * the lap before may still hold samples taken at the longer one.
  */
 static bool mlx5_diag_engine_session_out_of_seq(struct mlx5_diag_engine *eng,
 						u64 delta, u64 mask,
@@ -510,7 +514,7 @@ static bool mlx5_diag_engine_session_out_of_seq(struct mlx5_diag_engine *eng,
 		return false;
 	if (bits < 64 && !eng->programmed.rtc &&
 	    eng->programmed.log_num_of_samples +
-	    eng->programmed.log_sample_period >= bits - 1)
+	    eng->session_log_period_max >= bits - 1)
 		return false;
 	return mlx5_diag_engine_session_ts(eng, 0, &ts);
 }

@@ -1621,6 +1621,62 @@ static void engine_session_bad_samples_test(struct kunit *test)
 }
 
 /*
+ * The A1 check after a shorter period, on the public dialect's 32-bit
+ * timestamps: at 2^30 clocks a lap of the buffer spans 2^(30 + log_num)
+ * clocks, and the slot of the next sample, still holding the lap before's,
+ * reads as stamped after the last one taken. Once the period is shortened, the
+ * check still goes by the run's longest period: the drain waits for the
+ * next sample there, no bad sample, no log line.
+ */
+static void engine_session_bad_samples_shorter_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, true, 6, 1000);
+	struct mlx5_diag_session_opts o = {
+		.mode = MLX5_DIAG_FW_REPETITIVE, .log_sample_period = 30,
+	};
+	u8 min = t->fw.caps.log_min_sample_period, actual = 0;
+	unsigned int nslots, log_num;
+
+	es_claim(test, s);
+	s->enable_clock = mlx5_diag_sim_fw_clock(t->sim, t->now);
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_engine_session_program(&t->eng, &o,
+							 s->enable_clock,
+							 &s->actual), 0);
+	KUNIT_ASSERT_EQ(test, s->actual.log_sample_period, 30);
+	log_num = s->actual.log_num_of_samples;
+	nslots = 1U << log_num;
+	KUNIT_ASSERT_GE(test, nslots, 4);
+	KUNIT_ASSERT_LE(test, nslots, ES_CAP);
+	KUNIT_ASSERT_LT(test, log_num + min, 31);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, nslots / 2 - 1), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, nslots / 2);
+	es_check(test, s);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, nslots - 1), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, nslots / 2);
+	KUNIT_EXPECT_EQ(test, s->d.n, nslots / 2);
+	es_check(test, s);
+	t->now += 1000;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, min,
+							      &actual), 0);
+	KUNIT_ASSERT_EQ(test, actual, min);
+	/* slot 0 still holds sample 0, (nslots - 1) * 2^30 clocks older */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_drain(&t->eng, &s->d),
+			0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, nslots + 5), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, nslots);
+	KUNIT_EXPECT_EQ(test, s->d.n, 6);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_check(test, s);
+	es_close(test, s);
+}
+
+/*
  * A drain more than two laps late whose queries read less than a lap (the
  * drain's room): the first drain skips batch after batch of later-lap
  * slots until the oldest sample left, reports exactly what the firmware
@@ -2670,6 +2726,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_count_lies_test),
 	KUNIT_CASE(engine_count_unusable_test),
 	KUNIT_CASE(engine_session_bad_samples_test),
+	KUNIT_CASE(engine_session_bad_samples_shorter_test),
 	KUNIT_CASE_PARAM(engine_fuzz_test, et_fuzz_gen_params),
 	KUNIT_CASE(engine_session_lies_test),
 	KUNIT_CASE(engine_session_period_answers_test),
