@@ -3,8 +3,11 @@
 # that reports a larger buffer, other data IDs or a period of 2^64 clocks
 # leaves the engine FOREIGN (engine/foreign_configs) and the open or the run
 # refused; a ring whose every slot is a lap ahead of the drain ends the run
-# with LOST records and END (stalled); a device that says it selects 5000
-# data IDs at once is refused at probe. The recorders return, no splat.
+# with LOST records and END (stalled); counting polls whose answers carry
+# the ids in another order, and drains that meet samples numbered by their
+# slot or stamped out of order, are logged and counted once each; a device
+# that says it selects 5000 data IDs at once is refused at probe. The
+# recorders return, no splat.
 . ./lib.sh
 . ./engine_lib.sh
 . ./record_lib.sh
@@ -13,7 +16,7 @@ D0=$SIM/dev0
 D1=$SIM/dev1
 P0=$(pmu_of_sim 0)
 EBUSY=16
-trap 'echo none >"$D0/lie"; echo none >"$D1/lie"' EXIT
+trap 'sim_running 0; echo none >"$D0/lie"; echo none >"$D1/lie"' EXIT
 
 expect_eq "no lie by default" "$(cat "$D0/lie")" none
 
@@ -83,6 +86,87 @@ echo none >"$D0/lie"
 check "ring ahead: logged" sh -c \
 	"dmesg | grep -q 'the firmware.s buffer stays a lap ahead of the drain'"
 expect_eq "ring ahead: the engine is free again" "$(eng "$P0" state)" off
+
+# ---- answers the driver cannot take: one line and one count each ----
+# bad_lines: the drain's and the counting poll's lines in the kernel log
+bad_lines() {
+	echo "$(dmesg | grep -c 'sampling drain stopped at sample') $(dmesg | grep -c "counting poll: the firmware's answer does not")"
+}
+
+# A counting poll whose on-demand sample carries the two ids in the
+# reverse order counts nothing: the first of a row of them is logged and
+# counted in engine/unusable_answers, the others are not; a poll that
+# counts ends the row. Two rows: two lines, two counts, no takeover.
+# shellcheck disable=SC2046
+set -- $(bad_lines)
+u0=$(eng "$P0" unusable_answers)
+t0=$(eng "$P0" takeovers)
+count_until /tmp/lies.stop "$P0/icmc_hits/,$P0/icmc_accesses/"
+wait_state "$P0" count
+for k in 1 2; do
+	echo "entries_reversed 1" >"$D0/lie"
+	wait_polls "$P0" 4
+	echo none >"$D0/lie"
+	wait_polls "$P0" 4
+done
+touch /tmp/lies.stop
+wait
+expect_eq "entries reversed: two rows, counted in engine/unusable_answers" \
+	$(($(eng "$P0" unusable_answers) - u0)) 2
+expect_eq "entries reversed: two lines" \
+	"$(bad_lines | cut -d' ' -f2)" $(($2 + 2))
+expect_eq "entries reversed: no takeover" "$(eng "$P0" takeovers)" "$t0"
+
+# A drain meets samples numbered by their slot: 16 ids, 512 slots. The
+# first lap's ids are the samples' own; sample 512, in slot 0, answers 0:
+# the drain stops there for good, however many drains meet it (no LOST,
+# no END until the recording stops): one line, engine/bad_samples + 1.
+# shellcheck disable=SC2046
+set -- $(bad_lines)
+b0=$(eng "$P0" bad_samples)
+EVS16=$(max_ids_events)
+echo "sample_id_slot 1" >"$D0/lie"
+# shellcheck disable=SC2086
+record_stepped 0 /tmp/lies2.data "
+	step_samples 0 500
+	advance_samples 0 100
+	wait_for file_ge $PMUS/$P0/engine/bad_samples $((b0 + 1))
+	wait_polls $P0 10" -p 100us $EVS16
+expect_eq "slot ids: record exits 0" "$?" 0
+echo none >"$D0/lie"
+sim_running 0
+expect_eq "slot ids: samples 0..511, contiguous, none lost" \
+	"$(dec_samples /tmp/lies2.data | awk '$1 != NR - 1 { bad++ } END { print NR, bad + 0 }') $(dec_lines /tmp/lies2.data LOST | wc -l)" \
+	"512 0 0"
+expect_eq "slot ids: END after 512 samples" "$(dec_lines /tmp/lies2.data END)" \
+	"END run 0 after 512 samples: stopped"
+expect_eq "slot ids: counted once in engine/bad_samples" \
+	$(($(eng "$P0" bad_samples) - b0)) 1
+expect_eq "slot ids: logged once" "$(bad_lines | cut -d' ' -f1)" $(($1 + 1))
+check "slot ids: the line says where and why" sh -c \
+	"dmesg | grep -q 'sampling drain stopped at sample 512: its slot holds a newer sample with another number'"
+
+# Sample 30's last entry is stamped a clock before its first: the drain
+# takes 0..29 and stops there: one line, engine/bad_samples + 1.
+# shellcheck disable=SC2046
+set -- $(bad_lines)
+b0=$(eng "$P0" bad_samples)
+echo "entry_ts_back 30" >"$D0/lie"
+record_stepped 0 /tmp/lies3.data "
+	advance_samples 0 50
+	wait_for file_ge $PMUS/$P0/engine/bad_samples $((b0 + 1))
+	wait_polls $P0 10" -p 100us -e icmc_hits -e icmc_accesses
+expect_eq "entry stamped back: record exits 0" "$?" 0
+echo none >"$D0/lie"
+sim_running 0
+expect_eq "entry stamped back: samples 0..29, none lost" \
+	"$(dec_samples /tmp/lies3.data | awk '$1 != NR - 1 { bad++ } END { print NR, bad + 0 }') $(dec_lines /tmp/lies3.data LOST | wc -l)" \
+	"30 0 0"
+expect_eq "entry stamped back: counted once in engine/bad_samples" \
+	$(($(eng "$P0" bad_samples) - b0)) 1
+expect_eq "entry stamped back: logged once" "$(bad_lines | cut -d' ' -f1)" $(($1 + 1))
+check "entry stamped back: the line says where and why" sh -c \
+	"dmesg | grep -q 'sampling drain stopped at sample 30: one of its entries is stamped before an entry before it'"
 
 # A device that says it selects 5000 data IDs at once: refused at probe.
 echo "caps_max_num_data_ids 5000" >"$D1/lie"

@@ -3,12 +3,77 @@
 # 2^35 clocks, 2^30 with the public dialect's 32-bit timestamps) are refused
 # with EINVAL and a log line, through period_ns, perf record -c and
 # PERF_EVENT_IOC_PERIOD, on both dialects; the longest itself is taken.
+# A PERF_EVENT_IOC_PERIOD that rounds to the period running reprograms
+# nothing and loses no sample, on the manual clock.
 . ./lib.sh
 . ./record_lib.sh
 
 EINVAL=22
+D0=$SIM/dev0
 D1=$SIM/dev1
-trap 'echo model64 >"$D1/profile"; sim_readd 1' EXIT
+trap 'sim_running 0; echo model64 >"$D1/profile"; sim_readd 1' EXIT
+
+# ---- a period change that rounds to the period running ----
+# kept NAME FILE PERIOD ARGS...: a recording of device 0 on its manual
+# clock with ARGS: 20 samples, then PERF_EVENT_IOC_PERIOD to PERIOD
+# (mlx5-diag record --then-period, once the workload has exited), then 40
+# more, and SIGINT. The period rounds to the one the firmware runs: no SET
+# goes out (one would start a new configuration numbered from 0 in the
+# emulator, and the drain, waiting for sample 20 while the new numbering
+# got there, lost the samples before it without a LOST record), so the
+# emulator counts two configurations (the run's and the disable) and 60
+# samples, and the stream has samples 0..59 and a PERIOD record with the
+# period requested and the one running.
+kept() {
+	kn=$1
+	kf=$2
+	kp=$3
+	shift 3
+	configs=$(cat "$D0/stats/configs")
+	# the background step waits until the recorder reaped the workload:
+	# the ioctl follows at once (0.2 s for the driver's work to act on it
+	# only helps a broken driver show its loss; nothing here depends on it)
+	# shellcheck disable=SC2016
+	record_stepped 0 "$kf" '
+	step_samples 0 20
+	sh_pid=$$
+	rec=$PPID
+	(
+		while kill -0 $sh_pid 2>/dev/null; do sleep 0.01; done
+		sleep 0.2
+		step_samples 0 40
+		kill -INT $rec
+	) >/dev/null 2>&1 &' --duration 120 --then-period "$kp" "$@" \
+		2>/tmp/periods.err
+	expect_eq "$kn: record exits 0" "$?" 0
+	check "$kn: the ioctl worked" sh -c '! grep -q "cannot change the period" /tmp/periods.err'
+	expect_eq "$kn: two configurations, no SET for the period" \
+		$(($(cat "$D0/stats/configs") - configs)) 2
+	expect_eq "$kn: the emulator took 60 samples and returned them" \
+		"$(cat "$D0/stats/samples_produced") $(cat "$D0/stats/samples_returned")" "60 60"
+	expect_eq "$kn: samples 0..59, contiguous, none lost" \
+		"$(dec_samples "$kf" | awk '$1 != NR - 1 { bad++ } END { print NR, bad + 0 }') $(dec_lines "$kf" LOST | wc -l)" \
+		"60 0 0"
+	expect_eq "$kn: END after 60 samples" "$(dec_lines "$kf" END)" \
+		"END run 0 after 60 samples: stopped"
+	sim_running 0
+}
+
+kept "2^14 clocks, 110 us" /tmp/periods1.data 110us -p 100us \
+	-e icmc_hits -e icmc_accesses
+expect_eq "2^14 clocks, 110 us: the PERIOD record" \
+	"$(dec_lines /tmp/periods1.data PERIOD | sed 's/ at [0-9.]*:/:/')" \
+	"PERIOD run 0 from sample 20: 104857 ns (requested 110000)"
+check "2^14 clocks, 110 us: every value equals the model" \
+	check_model 0 /tmp/periods1.data cc 0x1180000200000000 0x1180000100000000
+# 16 counters: the firmware raised the 2^14 clocks requested to 2^15;
+# 200 us rounds to 2^15 clocks, the period running
+# shellcheck disable=SC2046
+kept "16 IDs, raised to 2^15 clocks, 200 us" /tmp/periods2.data 200us \
+	-p 100us -a 1024 $(max_ids_events)
+expect_eq "16 IDs, raised to 2^15 clocks, 200 us: the PERIOD record" \
+	"$(dec_lines /tmp/periods2.data PERIOD | sed 's/ at [0-9.]*:/:/')" \
+	"PERIOD run 0 from sample 20: 209715 ns (requested 200000)"
 
 # rec_errno EVENT [PERF-OPTIONS]: errno of a 0.1 s perf record of EVENT
 rec_errno() {

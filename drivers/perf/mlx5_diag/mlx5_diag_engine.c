@@ -269,11 +269,45 @@ static unsigned int mlx5_diag_engine_wanted(struct mlx5_diag_engine *eng)
 	return n;
 }
 
-/* Give the engine back: disable is enable = 0, clear = 1. */
+/**
+ * mlx5_diag_engine_disable_params() - the disable: enable = 0, clear = 1
+ * @caps: the device's capabilities
+ * @p: filled in; no ids
+ *
+ * Nothing public says which of the SET's other rules firmware checks on a
+ * disable (the period range, rule 4, names no exception, unlike rule 3's
+ * clear), so the disable carries what an enabling SET may: a periodic mode
+ * the device offers (single, else repetitive; never on_demand, which
+ * rule 2 forbids with clear) and the device's minimum period. Pure.
+ */
+VISIBLE_IF_KUNIT void
+mlx5_diag_engine_disable_params(const struct mlx5_diag_caps *caps,
+				struct mlx5_diag_fw_params *p)
+{
+	p->enable = false;
+	p->mode = caps->single || !caps->repetitive ? MLX5_DIAG_FW_SINGLE :
+						      MLX5_DIAG_FW_REPETITIVE;
+	p->sync = false;
+	p->clear = true;
+	p->rtc = false;
+	p->log_num_of_samples = 0;
+	p->log_sample_period = caps->log_min_sample_period;
+	p->num_ids = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_disable_params);
+
+/* SET the disable. Returns 0 or the errno of the failed command. */
+static int mlx5_diag_engine_disable(struct mlx5_diag_engine *eng)
+{
+	struct mlx5_diag_fw_params off = {};
+
+	mlx5_diag_engine_disable_params(&eng->fw->caps, &off);
+	return mlx5_diag_fw_set_params(eng->fw, &off);
+}
+
+/* Give the engine back: the disable, enable = 0 and clear = 1. */
 void mlx5_diag_engine_release(struct mlx5_diag_engine *eng)
 {
-	struct mlx5_diag_fw_params off = { .clear = true };
-
 	mlx5_diag_engine_unmap(eng);
 	eng->displaced_valid = false;
 	if (!mlx5_diag_engine_owned(eng)) {
@@ -281,7 +315,7 @@ void mlx5_diag_engine_release(struct mlx5_diag_engine *eng)
 			eng->state = MLX5_DIAG_ENGINE_OFF;
 		return;
 	}
-	if (mlx5_diag_fw_set_params(eng->fw, &off)) {
+	if (mlx5_diag_engine_disable(eng)) {
 		if (eng->state != MLX5_DIAG_ENGINE_RELEASING)
 			pr_warn("%s: could not disable the diagnostic engine; retrying every poll\n",
 				eng->fw->name);
@@ -451,6 +485,32 @@ void mlx5_diag_engine_scheduled(struct mlx5_diag_engine *eng)
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_scheduled);
 
+/*
+ * A counting poll's outcome, the firmware still running our configuration.
+ * An answer it could not use (-EPROTO: a sample without the configured ids
+ * in order, a short answer) counts nothing; the first of a row of them is
+ * logged and counted in engine/unusable_answers, the rest are not.
+ */
+static void mlx5_diag_engine_poll_answer(struct mlx5_diag_engine *eng,
+					 int ret)
+{
+	if (ret != -EPROTO) {
+		if (!ret)
+			eng->poll_unusable = false;
+		return;
+	}
+	if (eng->poll_unusable)
+		return;
+	eng->poll_unusable = true;
+	eng->stats.unusable_answers++;
+	if (eng->programmed.mode == MLX5_DIAG_FW_ON_DEMAND)
+		pr_warn_ratelimited("%s: counting poll: the firmware's answer does not start with a sample of the configured data IDs in order: counts stop until it does (engine/unusable_answers)\n",
+				    eng->fw->name);
+	else
+		pr_warn_ratelimited("%s: counting poll: the firmware's answer does not hold every slot of the ring with the configured data IDs in order: counts stop until it does (engine/unusable_answers)\n",
+				    eng->fw->name);
+}
+
 /**
  * mlx5_diag_engine_poll() - one refresh: fold new samples, watch ownership
  * @eng: the engine
@@ -459,7 +519,6 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_scheduled);
  */
 VISIBLE_IF_KUNIT void mlx5_diag_engine_poll(struct mlx5_diag_engine *eng)
 {
-	struct mlx5_diag_fw_params off = { .clear = true };
 	unsigned int checks = READ_ONCE(mlx5_diag_check_polls);
 	const char *why;
 	bool took_over;
@@ -479,10 +538,12 @@ VISIBLE_IF_KUNIT void mlx5_diag_engine_poll(struct mlx5_diag_engine *eng)
 		if (ret == -EPROTO || ret == -EIO ||
 		    (checks && ++eng->polls_since_check >= checks))
 			mlx5_diag_engine_check_owner(eng);
+		if (eng->state == MLX5_DIAG_ENGINE_COUNT)
+			mlx5_diag_engine_poll_answer(eng, ret);
 		break;
 	case MLX5_DIAG_ENGINE_RELEASING:
 		eng->stats.disable_retries++;
-		if (!mlx5_diag_fw_set_params(eng->fw, &off)) {
+		if (!mlx5_diag_engine_disable(eng)) {
 			eng->state = MLX5_DIAG_ENGINE_OFF;
 			pr_info("%s: diagnostic engine disabled after %llu retries\n",
 				eng->fw->name, eng->stats.disable_retries);

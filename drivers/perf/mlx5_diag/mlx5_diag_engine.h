@@ -47,6 +47,10 @@ struct mlx5_diag_engine_stats {
 	u64 set_failures;
 	u64 disable_retries;
 	u64 foreign_configs;	/* a QUERY after our SET reported another */
+	/* counting polls began to get answers they could not use (EPROTO) */
+	u64 unusable_answers;
+	/* samples a drain stopped at that break A1 or A2 (not of the run) */
+	u64 bad_samples;
 };
 
 /* A session's options, as its leader asked for them. */
@@ -102,6 +106,7 @@ struct mlx5_diag_engine {
 	u64 next_sample;		/* extended sample id expected next */
 	unsigned int nslots;
 	unsigned int polls_since_check;
+	bool poll_unusable;		/* the last poll's answer was (EPROTO) */
 	void *out;			/* QUERY_DIAGNOSTIC_COUNTERS outbox */
 	size_t outlen;
 	struct mlx5_diag_fw_entry *entries;	/* one sample, decoded */
@@ -112,6 +117,8 @@ struct mlx5_diag_engine {
 	u64 session_next;		/* extended sample id expected next */
 	u64 session_skipped;		/* slots skipped since the last taken */
 	u64 session_last_ts;		/* last extended timestamp */
+	u64 session_bad_seq;		/* bad sample a drain stopped at */
+	u8 session_log_period_max;	/* the run's longest period */
 	void *session_out;		/* drain outbox */
 	size_t session_outlen;
 	unsigned int session_batch;	/* samples one drain query reads, at most */

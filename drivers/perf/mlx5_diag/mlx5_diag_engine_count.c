@@ -64,6 +64,7 @@ void mlx5_diag_engine_map(struct mlx5_diag_engine *eng, bool restart)
 	eng->next_sample = 0;
 	eng->nslots = 1U << p->log_num_of_samples;
 	eng->polls_since_check = 0;
+	eng->poll_unusable = false;
 }
 
 /*

@@ -347,6 +347,8 @@ int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
 	mlx5_diag_engine_map(eng, true);
 	eng->session_next = 0;
 	eng->session_skipped = 0;
+	eng->session_bad_seq = U64_MAX;
+	eng->session_log_period_max = eng->programmed.log_sample_period;
 	eng->session_last_ts = clock_now;
 	entries = eng->session_outlen /
 		  (eng->fw->dialect->sample_entry_bits / 8);
@@ -365,13 +367,34 @@ out:
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_program);
 
+/*
+ * Does a SET of @log_sample_period leave the period the firmware runs as it
+ * is? It does when it asks for the period running (@actual), or for the one
+ * requested last (@requested), whatever the firmware made of it; and when
+ * the firmware raised @requested to @actual, for anything shorter than
+ * @actual too: the DOCA guide raises the period by "the number and type of
+ * data IDs configured", which the SET does not change. Such a SET changes
+ * nothing but may start a new configuration, its samples numbered from 0
+ * (part 3 of Documentation/driver-api/mlx5-diag-firmware.rst, A8): the
+ * drain, expecting the next number, would lose samples silently.
+ */
+static bool mlx5_diag_engine_session_period_kept(u8 requested, u8 actual,
+						 u8 log_sample_period)
+{
+	return log_sample_period == actual ||
+	       log_sample_period == requested ||
+	       (requested < actual && log_sample_period < actual);
+}
+
 /**
  * mlx5_diag_engine_session_period() - change a running session's period
  * @eng: the engine
  * @log_sample_period: the new period, log2 of device clocks
  * @actual: the period the firmware runs afterwards
  *
- * The buffer and the sample numbering stay. Sleeps.
+ * The buffer and the sample numbering stay. A period that would leave the
+ * one running as it is sends nothing (see
+ * mlx5_diag_engine_session_period_kept()). Sleeps.
  * Return: 0; -EBUSY when the engine does not run the session (not ours any
  * more, or never programmed), -ENODEV when the device is gone; or the errno
  * of the failed command.
@@ -379,6 +402,7 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_program);
 int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 				    u8 log_sample_period, u8 *actual)
 {
+	u8 requested;
 	int ret;
 
 	mutex_lock(&eng->lock);
@@ -386,17 +410,26 @@ int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 		ret = eng->state == MLX5_DIAG_ENGINE_GONE ? -ENODEV : -EBUSY;
 		goto out;
 	}
+	requested = eng->want.log_sample_period;
+	if (mlx5_diag_engine_session_period_kept(requested,
+						 eng->programmed.log_sample_period,
+						 log_sample_period)) {
+		*actual = eng->programmed.log_sample_period;
+		ret = 0;
+		goto out;
+	}
 	eng->want.log_sample_period = log_sample_period;
 	ret = mlx5_diag_fw_set_params(eng->fw, &eng->want);
 	if (ret) {
 		eng->stats.set_failures++;
-		eng->want.log_sample_period = eng->programmed.log_sample_period;
+		eng->want.log_sample_period = requested;
 		goto out;
 	}
 	ret = mlx5_diag_engine_adopt(eng);
 	if (ret)
 		goto out;
 	*actual = eng->programmed.log_sample_period;
+	eng->session_log_period_max = max(eng->session_log_period_max, *actual);
 out:
 	mutex_unlock(&eng->lock);
 	return ret;
@@ -433,10 +466,12 @@ static bool mlx5_diag_engine_session_ts(struct mlx5_diag_engine *eng,
 
 /*
  * Deliver the decoded sample as d->n, if all its timestamps are of this
- * run. Returns false otherwise.
+ * run. Returns the number of ids when it is delivered, else the entry
+ * that is not of this run: 0, the sample is not; a later one, its entries
+ * disagree (one is older than an entry before it, A2).
  */
-static bool mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
-					  struct mlx5_diag_drain *d)
+static unsigned int mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
+						  struct mlx5_diag_drain *d)
 {
 	unsigned int i, num = eng->programmed.num_ids;
 	u64 *ts = &d->ts[(size_t)d->n * num];
@@ -445,7 +480,7 @@ static bool mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
 	for (i = 0; i < num; i++) {
 		if (!mlx5_diag_engine_session_ts(eng, i, &ts[i])) {
 			eng->session_last_ts = last;
-			return false;
+			return i;
 		}
 		d->val[(size_t)d->n * num + i] = eng->entries[i].value;
 		eng->session_last_ts = max(eng->session_last_ts, ts[i]);
@@ -454,7 +489,50 @@ static bool mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
 	d->n++;
 	eng->session_next++;
 	eng->session_skipped = 0;
-	return true;
+	return num;
+}
+
+/*
+ * The decoded sample, in the slot of the next expected one, is @delta
+ * (modulo the dialect's width, @mask) past it and not a later lap of this
+ * run: is it a new sample all the same, stamped after the last one taken?
+ * Then the firmware numbers its samples otherwise (the slot index as id,
+ * numbering restarted by a SET: A1, A8), not a sample of the lap before.
+ * Where a lap of the buffer spans half the range of 32-bit timestamps or
+ * more, a sample of the lap before can read as newer: not told there. The
+ * lap is taken at the run's longest period: after a shorter period was set,
+ * the lap before may still hold samples taken at the longer one.
+ */
+static bool mlx5_diag_engine_session_out_of_seq(struct mlx5_diag_engine *eng,
+						u64 delta, u64 mask,
+						unsigned int nslots)
+{
+	unsigned int bits = eng->fw->dialect->timestamp_bits;
+	u64 ts;
+
+	if (delta <= mask >> 1 && !(delta & (nslots - 1)))
+		return false;
+	if (bits < 64 && !eng->programmed.rtc &&
+	    eng->programmed.log_num_of_samples +
+	    eng->session_log_period_max >= bits - 1)
+		return false;
+	return mlx5_diag_engine_session_ts(eng, 0, &ts);
+}
+
+/*
+ * The drain stopped at the next expected sample, which breaks an
+ * assumption about the firmware (@why): once per sample, a line and
+ * engine/bad_samples + 1.
+ */
+static void mlx5_diag_engine_session_bad(struct mlx5_diag_engine *eng,
+					 const char *why)
+{
+	if (eng->session_bad_seq == eng->session_next)
+		return;
+	eng->session_bad_seq = eng->session_next;
+	eng->stats.bad_samples++;
+	pr_warn_ratelimited("%s: sampling drain stopped at sample %llu: %s (engine/bad_samples)\n",
+			    eng->fw->name, eng->session_next, why);
 }
 
 /* An RTC reading (seconds << 32 | nanoseconds) in ns; false if it is not. */
@@ -595,7 +673,7 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_interval);
 int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 				   struct mlx5_diag_drain *d)
 {
-	unsigned int bits, nslots, size, want, got, taken, k, skipped = 0;
+	unsigned int bits, nslots, size, want, got, taken, k, e, skipped = 0;
 	u64 mask, delta, ts;
 	int ret = 0;
 
@@ -650,8 +728,21 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 				eng->session_skipped++;
 				continue;
 			}
-			if (delta || !mlx5_diag_engine_session_take(eng, d))
+			if (delta) {
+				if (mlx5_diag_engine_session_out_of_seq(eng, delta,
+									mask,
+									nslots))
+					mlx5_diag_engine_session_bad(eng,
+								     "its slot holds a newer sample with another number (the firmware numbers its samples otherwise: the slot index, or a restart); nothing is delivered until the numbering comes round");
 				goto done;
+			}
+			e = mlx5_diag_engine_session_take(eng, d);
+			if (e == eng->programmed.num_ids)
+				continue;
+			if (e)
+				mlx5_diag_engine_session_bad(eng,
+							     "one of its entries is stamped before an entry before it; the drain waits there until the firmware overwrites it, then reports it lost");
+			goto done;
 		}
 		if (got < want)
 			break;

@@ -674,7 +674,12 @@ static void mlx5_diag_session_drain_last(struct mlx5_diag_session *s)
 	}
 }
 
-/* PERF_EVENT_IOC_PERIOD: the firmware's period changes while it runs. */
+/*
+ * PERF_EVENT_IOC_PERIOD: the firmware's period changes while it runs. A
+ * period that rounds to the one running reprograms nothing (a SET could
+ * restart the firmware's sample numbering); the PERIOD record still tells
+ * the stream the period requested, with the actual one unchanged.
+ */
 static void mlx5_diag_session_new_period(struct mlx5_diag_session *s)
 {
 	struct mlx5_diag_caps *caps = &s->eng->fw->caps;

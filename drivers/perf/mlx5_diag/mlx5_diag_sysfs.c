@@ -245,6 +245,8 @@ enum mlx5_diag_engine_file {
 	MLX5_DIAG_ENG_SET_FAILURES,
 	MLX5_DIAG_ENG_DISABLE_RETRIES,
 	MLX5_DIAG_ENG_FOREIGN_CONFIGS,
+	MLX5_DIAG_ENG_UNUSABLE_ANSWERS,
+	MLX5_DIAG_ENG_BAD_SAMPLES,
 };
 
 static ssize_t mlx5_diag_engine_show(struct device *dev,
@@ -272,6 +274,10 @@ static ssize_t mlx5_diag_engine_show(struct device *dev,
 		return sysfs_emit(buf, "%llu\n", st.disable_retries);
 	case MLX5_DIAG_ENG_FOREIGN_CONFIGS:
 		return sysfs_emit(buf, "%llu\n", st.foreign_configs);
+	case MLX5_DIAG_ENG_UNUSABLE_ANSWERS:
+		return sysfs_emit(buf, "%llu\n", st.unusable_answers);
+	case MLX5_DIAG_ENG_BAD_SAMPLES:
+		return sysfs_emit(buf, "%llu\n", st.bad_samples);
 	}
 	return -EINVAL;
 }
@@ -287,6 +293,8 @@ MLX5_DIAG_ENGINE_ATTR(takeovers, MLX5_DIAG_ENG_TAKEOVERS);
 MLX5_DIAG_ENGINE_ATTR(set_failures, MLX5_DIAG_ENG_SET_FAILURES);
 MLX5_DIAG_ENGINE_ATTR(disable_retries, MLX5_DIAG_ENG_DISABLE_RETRIES);
 MLX5_DIAG_ENGINE_ATTR(foreign_configs, MLX5_DIAG_ENG_FOREIGN_CONFIGS);
+MLX5_DIAG_ENGINE_ATTR(unusable_answers, MLX5_DIAG_ENG_UNUSABLE_ANSWERS);
+MLX5_DIAG_ENGINE_ATTR(bad_samples, MLX5_DIAG_ENG_BAD_SAMPLES);
 
 static struct attribute *mlx5_diag_engine_attrs[] = {
 	&mlx5_diag_engine_attr_state.attr.attr,
@@ -297,6 +305,8 @@ static struct attribute *mlx5_diag_engine_attrs[] = {
 	&mlx5_diag_engine_attr_set_failures.attr.attr,
 	&mlx5_diag_engine_attr_disable_retries.attr.attr,
 	&mlx5_diag_engine_attr_foreign_configs.attr.attr,
+	&mlx5_diag_engine_attr_unusable_answers.attr.attr,
+	&mlx5_diag_engine_attr_bad_samples.attr.attr,
 	NULL
 };
 

@@ -59,6 +59,10 @@ struct et {
 	/* the clock registers, off unless set: read at @now, @clock_skew off */
 	bool clock_regs;
 	s64 clock_skew;
+	/* SET_DIAGNOSTIC_PARAMS seen: how many, the last one's inbox */
+	unsigned int sets;
+	u8 set_in[64];
+	int set_inlen;
 	/* QUERY_DIAGNOSTIC_COUNTERS seen: num_of_samples of the first ones */
 	unsigned int queries;
 	u16 query_samples[8];
@@ -78,6 +82,11 @@ static int et_exec(struct mlx5_diag_aux_dev *aux, const void *in, int inlen,
 	unsigned int i, s;
 
 	t->after_set = op == ET_OP_SET_PARAMS;
+	if (op == ET_OP_SET_PARAMS) {
+		t->sets++;
+		t->set_inlen = inlen;
+		memcpy(t->set_in, in, min_t(int, inlen, sizeof(t->set_in)));
+	}
 	if (op == ET_OP_QUERY_COUNTERS) {
 		if (t->queries < ARRAY_SIZE(t->query_samples))
 			t->query_samples[t->queries] = tb_get(in, 0x40, 16);
@@ -401,6 +410,77 @@ static void engine_failed_disable_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_COUNT);
 	mlx5_diag_engine_count_put(&t->eng, a, false);
 	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_OFF);
+}
+
+/*
+ * The disable as the firmware gets it, first and retried: enable 0, clear
+ * 1, no ids, and what an enabling SET may carry (part 1, rules 1 to 4 and
+ * 9), so that firmware checking those rules on a disable too takes it: a
+ * periodic mode the device offers, never on_demand (rule 2 forbids it
+ * with clear), and a period in [log_min_sample_period, 35] (rule 4). It
+ * was single with period 0, below the minimum.
+ */
+static void et_expect_disable(struct kunit *test, unsigned int single,
+			      unsigned int repetitive, unsigned int log_period)
+{
+	struct et *t = test->priv;
+	const u8 *in = t->set_in;
+
+	KUNIT_ASSERT_EQ(test, t->set_inlen, 32);
+	KUNIT_EXPECT_EQ(test, tb_get(in, 0x00, 16), ET_OP_SET_PARAMS);
+	KUNIT_EXPECT_EQ(test, tb_get(in, 0x40 + 0x00, 16), 0);	/* counters */
+	KUNIT_EXPECT_EQ(test, tb_get(in, 0x40 + 0x18, 8), 0);	/* log_num */
+	KUNIT_EXPECT_EQ(test, tb_get(in, 0x40 + 0x20, 1), single);
+	KUNIT_EXPECT_EQ(test, tb_get(in, 0x40 + 0x21, 1), repetitive);
+	KUNIT_EXPECT_EQ(test, tb_get(in, 0x40 + 0x22, 1), 0);	/* sync */
+	KUNIT_EXPECT_EQ(test, tb_get(in, 0x40 + 0x23, 1), 1);	/* clear */
+	KUNIT_EXPECT_EQ(test, tb_get(in, 0x40 + 0x24, 1), 0);	/* on_demand */
+	KUNIT_EXPECT_EQ(test, tb_get(in, 0x40 + 0x25, 1), 0);	/* enable */
+	KUNIT_EXPECT_EQ(test, tb_get(in, 0x40 + 0x38, 8), log_period);
+	KUNIT_EXPECT_GE(test, log_period, t->fw.caps.log_min_sample_period);
+	KUNIT_EXPECT_LE(test, log_period, 35);
+}
+
+static void engine_disable_inbox_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct mlx5_diag_fw_params p = {};
+	struct mlx5_diag_caps caps = {};
+	unsigned int a, sets;
+
+	et_bind(test);
+	KUNIT_ASSERT_TRUE(test, t->fw.caps.single);
+	a = et_get(test, ET_PORT_TX_PACKETS, &et_counter, false, 0);
+	sets = t->sets;
+	mlx5_diag_engine_count_put(&t->eng, a, false);
+	KUNIT_EXPECT_EQ(test, t->sets, sets + 1);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_OFF);
+	et_expect_disable(test, 1, 0, t->fw.caps.log_min_sample_period);
+
+	/* refused once: the retry is the same disable */
+	a = et_get(test, ET_PORT_TX_PACKETS, &et_counter, false, 0);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_fail_next(t->sim, 2, 0x3, 0), 0);
+	mlx5_diag_engine_count_put(&t->eng, a, false);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_RELEASING);
+	memset(t->set_in, 0, sizeof(t->set_in));
+	sets = t->sets;
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test, t->sets, sets + 1);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_OFF);
+	et_expect_disable(test, 1, 0, t->fw.caps.log_min_sample_period);
+
+	/* a device without single mode: repetitive; its minimum period */
+	caps.repetitive = true;
+	caps.log_min_sample_period = 20;
+	mlx5_diag_engine_disable_params(&caps, &p);
+	KUNIT_EXPECT_FALSE(test, p.enable);
+	KUNIT_EXPECT_TRUE(test, p.clear);
+	KUNIT_EXPECT_EQ(test, p.mode, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_EXPECT_EQ(test, p.log_sample_period, 20);
+	KUNIT_EXPECT_EQ(test, p.num_ids, 0);
+	caps.single = true;
+	mlx5_diag_engine_disable_params(&caps, &p);
+	KUNIT_EXPECT_EQ(test, p.mode, MLX5_DIAG_FW_SINGLE);
 }
 
 /*
@@ -1181,6 +1261,92 @@ static void engine_session_period_test(struct kunit *test)
 							      &actual), -EBUSY);
 }
 
+/*
+ * A period change that leaves the period running as it is sends nothing:
+ * the emulator takes such a SET as a new configuration numbered from 0
+ * (firmware may too), and the drain, expecting the next number, lost the
+ * samples in between without a LOST. Here the firmware raises the
+ * requested 2^(min - 2) clocks to 2^min for the two ids: a request of the
+ * same period, of the period running, or of one between (raised again)
+ * sends no command; the numbering and the samples go on. A longer one is
+ * a SET that keeps the numbering.
+ */
+static void engine_session_period_kept_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 0, 1000);
+	struct mlx5_diag_session_opts o = { .mode = MLX5_DIAG_FW_REPETITIVE };
+	struct mlx5_diag_sim_stats st0, st;
+	struct mlx5_diag_sim_caps *caps;
+	u8 min = t->fw.caps.log_min_sample_period, lp, actual = 0;
+	u64 c0, c1;
+
+	/* the firmware takes periods from 2^(min - 2) clocks */
+	caps = kunit_kzalloc(test, sizeof(*caps), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, caps);
+	mlx5_diag_sim_fw_get_caps(t->sim, caps);
+	caps->log_min_sample_period = min - 2;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_caps(t->sim, t->now, caps),
+			0);
+	es_claim(test, s);
+	o.log_sample_period = min - 2;
+	s->enable_clock = mlx5_diag_sim_fw_clock(t->sim, t->now);
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_engine_session_program(&t->eng, &o,
+							 s->enable_clock,
+							 &s->actual), 0);
+	KUNIT_ASSERT_EQ(test, s->actual.log_sample_period, min);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 9), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 10);
+	t->now += 1000;
+	mlx5_diag_sim_fw_get_stats(t->sim, &st0);
+	for (lp = min - 2; lp <= min; lp++) {
+		KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp,
+								      &actual),
+				0);
+		KUNIT_EXPECT_EQ(test, actual, min);
+	}
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.commands, st0.commands);
+	KUNIT_EXPECT_EQ(test, st.configs, st0.configs);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 14), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 10);
+	KUNIT_EXPECT_EQ(test, s->d.n, 5);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	es_check(test, s);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.samples_produced, 15);
+	KUNIT_EXPECT_EQ(test, st.samples_returned, 15);
+
+	/* a longer period is a SET; the numbering goes on */
+	t->now += 1000;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, min + 1,
+							      &actual), 0);
+	KUNIT_EXPECT_EQ(test, actual, min + 1);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.configs, st0.configs + 1);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 20), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 15);
+	KUNIT_EXPECT_EQ(test, s->d.n, 6);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	es_check(test, s);
+	es_due(test, 18, &c0);
+	es_due(test, 19, &c1);
+	KUNIT_EXPECT_EQ(test, c1 - c0, 1ULL << (min + 1));
+	/* not raised any more: back to the minimum is a SET too */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, min,
+							      &actual), 0);
+	KUNIT_EXPECT_EQ(test, actual, min);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.configs, st0.configs + 2);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 25), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 21);
+	KUNIT_EXPECT_EQ(test, s->d.n, 5);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	es_check(test, s);
+	es_close(test, s);
+}
+
 /* Another agent reconfigures the engine: the session is no longer ours. */
 static void engine_session_owned_test(struct kunit *test)
 {
@@ -1380,6 +1546,134 @@ static void engine_session_ahead_public_test(struct kunit *test)
 static void engine_session_ahead_clock_test(struct kunit *test)
 {
 	es_ahead_case(test, false, true);
+}
+
+/*
+ * Samples the drain cannot take that break what it assumes of the
+ * firmware: a newer sample numbered by its slot (A1), then one whose last
+ * entry is stamped before its first (A2). The drain stops at each, and
+ * each is counted once in engine/bad_samples however many drains meet
+ * it; the A2 one is reported lost once the firmware overwrote it.
+ */
+static void engine_session_bad_samples_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 6, 1000);
+	unsigned int nslots;
+
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	nslots = 1U << s->actual.log_num_of_samples;
+	KUNIT_ASSERT_EQ(test, nslots, 32);
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_SAMPLE_ID_SLOT,
+						 1), 0);
+	/* the first lap's ids are the samples' own */
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 20), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 21);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	/* sample 32, in slot 0, answers 0: the drain stops before it */
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 40), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 21);
+	KUNIT_EXPECT_EQ(test, s->d.n, 11);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 1);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 50), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 1);
+	/* the truth again: samples 32..50 were in the ring all along */
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_SAMPLE_ID_SLOT,
+						 0), 0);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 50), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 32);
+	KUNIT_EXPECT_EQ(test, s->d.n, 19);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	es_check(test, s);
+
+	/* sample 60's last entry a clock before its first */
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK,
+						 60), 0);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 70), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 51);
+	KUNIT_EXPECT_EQ(test, s->d.n, 9);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 2);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 80), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 2);
+	/*
+	 * overwritten by sample 92: slots 60 % 32 .. 65 % 32 hold a later
+	 * lap (lost), slot 66 % 32 holds 66
+	 */
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 97), 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_first, 60);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 6);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 66);
+	KUNIT_EXPECT_EQ(test, s->d.n, 32);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 2);
+	es_check(test, s);
+	es_close(test, s);
+}
+
+/*
+ * The A1 check after a shorter period, on the public dialect's 32-bit
+ * timestamps: at 2^30 clocks a lap of the buffer spans 2^(30 + log_num)
+ * clocks, and the slot of the next sample, still holding the lap before's,
+ * reads as stamped after the last one taken. Once the period is shortened, the
+ * check still goes by the run's longest period: the drain waits for the
+ * next sample there, no bad sample, no log line.
+ */
+static void engine_session_bad_samples_shorter_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, true, 6, 1000);
+	struct mlx5_diag_session_opts o = {
+		.mode = MLX5_DIAG_FW_REPETITIVE, .log_sample_period = 30,
+	};
+	u8 min = t->fw.caps.log_min_sample_period, actual = 0;
+	unsigned int nslots, log_num;
+
+	es_claim(test, s);
+	s->enable_clock = mlx5_diag_sim_fw_clock(t->sim, t->now);
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_engine_session_program(&t->eng, &o,
+							 s->enable_clock,
+							 &s->actual), 0);
+	KUNIT_ASSERT_EQ(test, s->actual.log_sample_period, 30);
+	log_num = s->actual.log_num_of_samples;
+	nslots = 1U << log_num;
+	KUNIT_ASSERT_GE(test, nslots, 4);
+	KUNIT_ASSERT_LE(test, nslots, ES_CAP);
+	KUNIT_ASSERT_LT(test, log_num + min, 31);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, nslots / 2 - 1), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, nslots / 2);
+	es_check(test, s);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, nslots - 1), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, nslots / 2);
+	KUNIT_EXPECT_EQ(test, s->d.n, nslots / 2);
+	es_check(test, s);
+	t->now += 1000;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, min,
+							      &actual), 0);
+	KUNIT_ASSERT_EQ(test, actual, min);
+	/* slot 0 still holds sample 0, (nslots - 1) * 2^30 clocks older */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_drain(&t->eng, &s->d),
+			0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, nslots + 5), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, nslots);
+	KUNIT_EXPECT_EQ(test, s->d.n, 6);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_check(test, s);
+	es_close(test, s);
 }
 
 /*
@@ -2023,6 +2317,61 @@ static void engine_caps_max_ids_test(struct kunit *test)
 	}
 }
 
+/*
+ * Counting polls whose on-demand answer carries the ids in another order
+ * (A12) count nothing: the first of each row of them is counted in
+ * engine/unusable_answers (and logged), the others are not; a poll that
+ * counts ends the row. No takeover: the firmware runs our configuration.
+ */
+static void engine_count_unusable_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	unsigned int a, b, i;
+	u64 v;
+
+	et_bind(test);
+	KUNIT_ASSERT_TRUE(test, t->fw.caps.on_demand);
+	a = et_get(test, ET_PORT_TX_PACKETS, &et_counter, false, 0);
+	b = et_get(test, ET_PORT_RX_BYTES, &et_counter, false, 0);
+	t->now += 1000000;
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test, et_stats(t).unusable_answers, 0);
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED,
+						 1), 0);
+	v = mlx5_diag_engine_read(&t->eng, a);
+	for (i = 0; i < 3; i++) {
+		t->now += 1000000;
+		mlx5_diag_engine_poll(&t->eng);
+	}
+	KUNIT_EXPECT_EQ(test, et_stats(t).unusable_answers, 1);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, a), v);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_COUNT);
+	KUNIT_EXPECT_EQ(test, et_stats(t).takeovers, 0);
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED,
+						 0), 0);
+	t->now += 1000000;
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_GT(test, mlx5_diag_engine_read(&t->eng, a), v);
+	KUNIT_EXPECT_EQ(test, et_stats(t).unusable_answers, 1);
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED,
+						 1), 0);
+	for (i = 0; i < 2; i++) {
+		t->now += 1000000;
+		mlx5_diag_engine_poll(&t->eng);
+	}
+	KUNIT_EXPECT_EQ(test, et_stats(t).unusable_answers, 2);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_COUNT);
+	mlx5_diag_engine_count_put(&t->eng, a, false);
+	mlx5_diag_engine_count_put(&t->eng, b, false);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_OFF);
+}
+
 /* A counting open whose QUERY after the SET lies: FOREIGN, counted. */
 static void et_lied_count(struct kunit *test, enum mlx5_diag_sim_lie lie,
 			  u32 value)
@@ -2350,6 +2699,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_count_exact_test),
 	KUNIT_CASE(engine_failed_set_test),
 	KUNIT_CASE(engine_failed_disable_test),
+	KUNIT_CASE(engine_disable_inbox_test),
 	KUNIT_CASE(engine_lost_config_test),
 	KUNIT_CASE(engine_takeover_test),
 	KUNIT_CASE(engine_forced_unscheduled_test),
@@ -2367,12 +2717,16 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_new_run_public_test),
 	KUNIT_CASE(engine_session_single_test),
 	KUNIT_CASE(engine_session_period_test),
+	KUNIT_CASE(engine_session_period_kept_test),
 	KUNIT_CASE(engine_session_owned_test),
 	KUNIT_CASE(engine_session_orphan_test),
 	KUNIT_CASE(engine_session_log_period_test),
 	KUNIT_CASE(engine_session_max_period_test),
 	KUNIT_CASE(engine_caps_max_ids_test),
 	KUNIT_CASE(engine_count_lies_test),
+	KUNIT_CASE(engine_count_unusable_test),
+	KUNIT_CASE(engine_session_bad_samples_test),
+	KUNIT_CASE(engine_session_bad_samples_shorter_test),
 	KUNIT_CASE_PARAM(engine_fuzz_test, et_fuzz_gen_params),
 	KUNIT_CASE(engine_session_lies_test),
 	KUNIT_CASE(engine_session_period_answers_test),

@@ -54,6 +54,16 @@ enum mlx5_diag_sim_profile {
  *	sample ids, the first a lap past what the slot asked for holds (at
  *	least the engine's next sample id), each stamped with the device
  *	clock at the query, so that the reader never catches up
+ * @MLX5_DIAG_SIM_LIE_SAMPLE_ID_SLOT: 1: QUERY_DIAGNOSTIC_COUNTERS answers
+ *	a written slot's sample_id as the slot's index, not the sample's
+ *	number (assumption A1 read otherwise)
+ * @MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED: 1: QUERY_DIAGNOSTIC_COUNTERS
+ *	answers the entries of each sample in the reverse of the SET's
+ *	order, each with its id and value (A12 read otherwise)
+ * @MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK: J: QUERY_DIAGNOSTIC_COUNTERS answers
+ *	the last entry of sample J (of two entries or more) stamped one
+ *	clock (on the RTC, one nanosecond) before the others (A2 read
+ *	otherwise)
  * @MLX5_DIAG_SIM_NR_LIES: how many
  */
 enum mlx5_diag_sim_lie {
@@ -62,6 +72,9 @@ enum mlx5_diag_sim_lie {
 	MLX5_DIAG_SIM_LIE_PARAMS_LOG_PERIOD,
 	MLX5_DIAG_SIM_LIE_CAPS_MAX_IDS,
 	MLX5_DIAG_SIM_LIE_RING_AHEAD,
+	MLX5_DIAG_SIM_LIE_SAMPLE_ID_SLOT,
+	MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED,
+	MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK,
 	MLX5_DIAG_SIM_NR_LIES,
 };
 

@@ -382,6 +382,9 @@ static const char *const sim_lie_names[MLX5_DIAG_SIM_NR_LIES] = {
 	[MLX5_DIAG_SIM_LIE_PARAMS_LOG_PERIOD]	= "params_log_sample_period",
 	[MLX5_DIAG_SIM_LIE_CAPS_MAX_IDS]	= "caps_max_num_data_ids",
 	[MLX5_DIAG_SIM_LIE_RING_AHEAD]		= "ring_ahead",
+	[MLX5_DIAG_SIM_LIE_SAMPLE_ID_SLOT]	= "sample_id_slot",
+	[MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED]	= "entries_reversed",
+	[MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK]	= "entry_ts_back",
 };
 
 const char *mlx5_diag_sim_lie_name(unsigned int lie)

@@ -383,6 +383,9 @@ static const u32 sim_lie_max[MLX5_DIAG_SIM_NR_LIES] = {
 	[MLX5_DIAG_SIM_LIE_PARAMS_LOG_PERIOD]	= 0xff,
 	[MLX5_DIAG_SIM_LIE_CAPS_MAX_IDS]	= 0xffff,
 	[MLX5_DIAG_SIM_LIE_RING_AHEAD]		= 1,
+	[MLX5_DIAG_SIM_LIE_SAMPLE_ID_SLOT]	= 1,
+	[MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED]	= 1,
+	[MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK]	= U32_MAX,
 };
 
 int mlx5_diag_sim_fw_set_lie(struct mlx5_diag_sim_fw *fw,
@@ -1098,6 +1101,18 @@ static u8 sim_query_params(struct sim_cmd *cmd)
 }
 
 /*
+ * A timestamp one tick before @ts: a clock before, or on the RTC (seconds
+ * << 32 | nanoseconds) a nanosecond before, borrowing from the seconds so
+ * that the nanoseconds stay below 10^9.
+ */
+static u64 sim_ts_before(u64 ts, bool rtc)
+{
+	if (rtc && !lower_32_bits(ts))
+		return ts - BIT_ULL(32) + NSEC_PER_SEC - 1;
+	return ts - 1;
+}
+
+/*
  * Write entry @e of the answer: entry @g of the buffer read as one run of
  * entries (slot g / num, counter g % num), wrapping through the slots.
  */
@@ -1108,13 +1123,21 @@ static void sim_put_entry(struct sim_cmd *cmd, u32 e, u32 g)
 	u32 slot = (g / eng->num) & ((1U << eng->log_num) - 1);
 	u32 c = g % eng->num;
 	struct sim_slot *sl = &fw->slots[slot];
-	u64 val = sl->written ? fw->values[(size_t)slot * eng->num + c] : 0;
-	u64 ts = sl->written ? sl->ts : 0;
+	u64 val, ts = sl->written ? sl->ts : 0;
 	u64 j = sl->written ? sl->j : 0;
 	void *out = cmd->out;
 	size_t len = cmd->outlen;
 	u32 off;
 
+	if (fw->lies[MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED])
+		c = eng->num - 1 - c;
+	val = sl->written ? fw->values[(size_t)slot * eng->num + c] : 0;
+	if (fw->lies[MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK] && sl->written &&
+	    sl->j == fw->lies[MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK] &&
+	    eng->num > 1 && g % eng->num == eng->num - 1)
+		ts = sim_ts_before(ts, eng->rtc);
+	if (fw->lies[MLX5_DIAG_SIM_LIE_SAMPLE_ID_SLOT] && sl->written)
+		j = slot;
 	if (fw->lies[MLX5_DIAG_SIM_LIE_RING_AHEAD] && !eng->on_demand) {
 		j = fw->ahead_next + e / eng->num;
 		ts = fw->ahead_ts;
