@@ -75,6 +75,7 @@ void mlx5_diag_engine_disable_params(const struct mlx5_diag_caps *caps,
 void mlx5_diag_engine_snapshot(struct mlx5_diag_engine *eng, u64 *values);
 unsigned int mlx5_diag_engine_session_due(u64 last, u64 now, bool rtc,
 					  u8 log_period, u32 freq_khz,
+					  unsigned int slack,
 					  unsigned int batch);
 #endif
 

@@ -27,7 +27,9 @@
  * different times (the DOCA guide allows it), so that the last one taken
  * dates a little late; one for a sample taken between the clock read and
  * the query. A query that reaches a slot not yet written ends the drain
- * without another one.
+ * without another one. Each query after one that took every sample it
+ * read has twice the slack of the one before (up to a batch): more than
+ * that arrived during the query.
  */
 #define MLX5_DIAG_DRAIN_SLACK		2
 /*
@@ -548,25 +550,27 @@ static bool mlx5_diag_engine_rtc_ns(u64 rtc, u64 *ns)
 }
 
 /**
- * mlx5_diag_engine_session_due() - samples a drain's first query reads
+ * mlx5_diag_engine_session_due() - samples a drain's query reads
  * @last: the last sample's timestamp (or the clock at program time)
  * @now: the device clock just read, in the same timestamp source
  * @rtc: both are RTC readings (seconds << 32 | ns), else FRC clocks
  * @log_period: the programmed period, log2 of device clocks
  * @freq_khz: the device clock (not 0, checked at probe)
+ * @slack: samples read beyond those due (at most @batch)
  * @batch: the most one query reads (at least 1)
  *
  * The samples the firmware took after @last by @now at the period, plus
- * MLX5_DIAG_DRAIN_SLACK, at most @batch; @batch when @last or @now is no
- * RTC reading or the period none the firmware runs. An estimate: the
- * drain reads on when it falls short and stops at the first slot not yet
- * written whatever it says.
+ * @slack, at most @batch; @batch when @last or @now is no RTC reading or
+ * the period none the firmware runs. An estimate: the drain reads on when
+ * it falls short and stops at the first slot not yet written whatever it
+ * says.
  *
  * Return: 1 to @batch samples.
  */
 VISIBLE_IF_KUNIT unsigned int
 mlx5_diag_engine_session_due(u64 last, u64 now, bool rtc, u8 log_period,
-			     u32 freq_khz, unsigned int batch)
+			     u32 freq_khz, unsigned int slack,
+			     unsigned int batch)
 {
 	u64 clocks;
 
@@ -581,7 +585,7 @@ mlx5_diag_engine_session_due(u64 last, u64 now, bool rtc, u8 log_period,
 		clocks = mul_u64_u32_div(min(clocks, MLX5_DIAG_DRAIN_DUE_MAX_NS),
 					 freq_khz, NSEC_PER_MSEC);
 	clocks = min_t(u64, clocks >> log_period, batch);
-	return min_t(u64, clocks + MLX5_DIAG_DRAIN_SLACK, batch);
+	return clamp_t(u64, clocks + min(slack, batch), 1, batch);
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_due);
 
@@ -591,25 +595,28 @@ static u64 mlx5_diag_engine_host_ns(void *arg)
 }
 
 /*
- * The size of a drain's first query: a whole batch for the run's first
- * one, which finds out how the firmware reads num_of_samples (see
- * mlx5_diag_engine_query_at()), or when the device clock cannot be read;
- * otherwise the samples due.
+ * The size of a drain's next query, from the device clock read now (no
+ * command): the samples due since the last one taken plus @slack. A whole
+ * batch before the run's first query, which finds out how the firmware
+ * reads num_of_samples (see mlx5_diag_engine_query_at()); @fallback when
+ * the clock cannot be read.
  */
 static unsigned int
-mlx5_diag_engine_session_first_query(struct mlx5_diag_engine *eng)
+mlx5_diag_engine_session_query_size(struct mlx5_diag_engine *eng,
+				    unsigned int slack, unsigned int fallback)
 {
 	struct mlx5_diag_clock_read r = {
 		.host_clock = mlx5_diag_engine_host_ns,
 	};
 
-	if (!eng->reading_known ||
-	    mlx5_diag_fw_read_clock(eng->fw, eng->programmed.rtc, &r))
+	if (!eng->reading_known)
 		return eng->session_batch;
+	if (mlx5_diag_fw_read_clock(eng->fw, eng->programmed.rtc, &r))
+		return fallback;
 	return mlx5_diag_engine_session_due(eng->session_last_ts, r.device,
 					    eng->programmed.rtc,
 					    eng->programmed.log_sample_period,
-					    eng->fw->caps.freq_khz,
+					    eng->fw->caps.freq_khz, slack,
 					    eng->session_batch);
 }
 
@@ -647,13 +654,16 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_interval);
  * @d: @d->cap, @d->ts and @d->val in; the samples out
  *
  * Reads the cyclic buffer from the slot of the next expected sample until
- * it finds a sample not yet written or @d is full: first the samples due
- * by the device clock (mlx5_diag_engine_session_first_query()), then,
- * while a query took every sample it read, twice as many, up to a batch
- * (what the 128 KiB outbox holds, at most the buffer). A slot
- * holding a later lap's sample means the firmware overwrote samples: they
- * are reported in @d->lost_* and the drain goes on from the oldest sample
- * still there. Counting events of the session's ids fold every sample.
+ * it finds a sample not yet written or @d is full, each query sized by the
+ * device clock read just before it (mlx5_diag_engine_session_query_size()):
+ * the samples due since the last one taken plus a slack, at most a batch
+ * (what the 128 KiB outbox holds, at most the buffer). While a query took
+ * every sample it read, the next one reads what arrived since (during the
+ * query) with twice the slack; twice the last query when the clock cannot
+ * be read. The estimate only sizes the queries: a slot holding a later
+ * lap's sample means the firmware overwrote samples: they are reported in
+ * @d->lost_* and the drain goes on from the oldest sample still there.
+ * Counting events of the session's ids fold every sample.
  *
  * Bounded: later laps are skipped only before the first sample taken, a
  * batch of nothing but later laps is followed by one of at most the rest
@@ -673,7 +683,8 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_interval);
 int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 				   struct mlx5_diag_drain *d)
 {
-	unsigned int bits, nslots, size, want, got, taken, k, e, skipped = 0;
+	unsigned int bits, nslots, size, slack, want, got, taken, k, e;
+	unsigned int skipped = 0;
 	u64 mask, delta, ts;
 	int ret = 0;
 
@@ -691,7 +702,9 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 	nslots = 1U << eng->programmed.log_num_of_samples;
 	d->first_seq = eng->session_next;
 	eng->stats.polls++;
-	size = mlx5_diag_engine_session_first_query(eng);
+	slack = MLX5_DIAG_DRAIN_SLACK;
+	size = mlx5_diag_engine_session_query_size(eng, slack,
+						   eng->session_batch);
 	while (d->n < d->cap) {
 		taken = d->n;
 		want = min(size, d->cap - d->n);
@@ -748,9 +761,10 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 			break;
 		if (d->n == taken) {
 			/*
-			 * Only later laps: skip on with whole batches, up to
-			 * a lap a drain, so that a drain catches up however
-			 * far the firmware ran ahead since the last one
+			 * Only later laps: skip on a batch at a time, the
+			 * last one the rest of the lap, up to a lap a drain,
+			 * so that a drain catches up however far the
+			 * firmware ran ahead since the last one
 			 */
 			skipped += got;
 			if (skipped >= nslots)
@@ -758,8 +772,15 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 			size = min(eng->session_batch, nslots - skipped);
 			continue;
 		}
-		/* fewer were due than the firmware had: read on, more */
-		size = min(2 * size, eng->session_batch);
+		/*
+		 * The firmware had more than the query read: those that
+		 * arrived since, and more slack for those that arrive during
+		 * the next query. Both are at most a batch (2^15).
+		 */
+		slack = min(2 * slack, eng->session_batch);
+		size = mlx5_diag_engine_session_query_size(eng, slack,
+							   min(2 * size,
+							       eng->session_batch));
 	}
 done:
 	if (eng->session_skipped > (u64)MLX5_DIAG_DRAIN_MAX_SKIP_LAPS * nslots)

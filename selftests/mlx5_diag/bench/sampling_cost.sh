@@ -7,8 +7,10 @@
 # kernel's own copy of the same bytes (dd from a page-cache file to
 # /dev/null: copy_to_user), all measured in this one run. The emulator's
 # stats/ give what went over the command interface (inbox_bytes,
-# outbox_bytes) and the CPU time the emulated firmware took inside the
-# commands (exec_ns), which the driver's own cost leaves out.
+# outbox_bytes), how many commands per drain (commands against the
+# engine/polls the drains count) and the CPU time the emulated firmware
+# took inside the commands (exec_ns), which the driver's own cost leaves
+# out.
 #   scripts/vm-run selftests/mlx5_diag/bench/sampling_cost.sh [SECS]
 . ./lib.sh
 . ./engine_lib.sh
@@ -28,12 +30,16 @@ D=$SIM/dev0
 in0=$(cat "$D/stats/inbox_bytes")
 out0=$(cat "$D/stats/outbox_bytes")
 fw0=$(cat "$D/stats/exec_ns")
+cmds0=$(cat "$D/stats/commands")
+drains0=$(eng "$P" polls)
 w0=$(worker_ns)
 # shellcheck disable=SC2086
 mlx5-diag record -q -d sim:0 -o /tmp/bench.data -p 1ns --duration "${SECS}s" $EVS
 busy=$(( $(worker_ns) - w0 ))
 fw=$(( $(cat "$D/stats/exec_ns") - fw0 ))
 cmd_bytes=$(( $(cat "$D/stats/inbox_bytes") - in0 + $(cat "$D/stats/outbox_bytes") - out0 ))
+cmds=$(( $(cat "$D/stats/commands") - cmds0 ))
+drains=$(( $(eng "$P" polls) - drains0 ))
 mlx5-diag decode -q --format json /tmp/bench.data >/tmp/bench.json
 samples=$(grep -c '"type":"sample"' /tmp/bench.json)
 lost=$(awk -F'"count":' '/"type":"lost"/ { split($2, a, ","); n += a[1] } END { print n + 0 }' /tmp/bench.json)
@@ -66,6 +72,8 @@ echo "command interface: $cmd_bytes bytes (inbox + outbox)," \
      "$((cmd_bytes / (samples > 0 ? samples : 1))) per delivered sample," \
      "whose entries are $((nids * entry)) bytes: ratio" \
      "$(awk -v c="$cmd_bytes" -v s="$samples" -v e="$((nids * entry))" 'BEGIN { printf "%.3f", s ? c / (s * e) : 0 }')"
+echo "drains: $drains, $cmds commands:" \
+     "$(awk -v c="$cmds" -v d="$drains" 'BEGIN { printf "%.2f", d ? c / d : 0 }') per drain"
 echo "workers: $((extra / 1000)) us above idle in ${SECS} s" \
      "($(awk -v e="$extra" -v s="$SECS" 'BEGIN { printf "%.2f", e / (s * 1e7) }') % of one CPU)," \
      "$per ns per sample; the emulated firmware $((fw / 1000)) us of it"

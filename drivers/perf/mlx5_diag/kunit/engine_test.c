@@ -67,6 +67,13 @@ struct et {
 	unsigned int queries;
 	u16 query_samples[8];
 	size_t query_out_bytes;	/* their outboxes */
+	/*
+	 * each QUERY_DIAGNOSTIC_COUNTERS runs this much later than what came
+	 * before it (a clock read): samples arrive during the query
+	 */
+	u64 query_advance_ns;
+	/* the clock registers fail from the next QUERY_DIAGNOSTIC_COUNTERS on */
+	bool query_clock_off;
 };
 
 #define ET_OP_QUERY_PARAMS	0x819
@@ -92,6 +99,9 @@ static int et_exec(struct mlx5_diag_aux_dev *aux, const void *in, int inlen,
 			t->query_samples[t->queries] = tb_get(in, 0x40, 16);
 		t->queries++;
 		t->query_out_bytes += outlen;
+		t->now += t->query_advance_ns;
+		if (t->query_clock_off)
+			t->clock_regs = false;
 	}
 	if (t->fail_query_after_set && after_set && op == ET_OP_QUERY_PARAMS)
 		return -EIO;
@@ -1733,10 +1743,12 @@ static void engine_session_late_drain_test(struct kunit *test)
  * A drain's first query reads the samples due by the device clock plus
  * MLX5_DIAG_DRAIN_SLACK (2), exactly: the run's first drain a whole batch
  * (it finds out how the firmware counts num_of_samples); with nothing due
- * the slack alone; an estimate that falls short (the clock read 8 periods
- * behind) is followed by a query twice as large; a drain a lap late reads
- * whole batches and reports the loss exactly. Every sample comes, in
- * order, with the model's values.
+ * the slack alone. An estimate that falls short (the clock read 8 periods
+ * behind) is followed by queries of what the clock says arrived since
+ * (nothing) plus twice the slack, then four times: 4 and 8, not 28. A
+ * drain a lap late reads a whole batch and reports the loss exactly, then
+ * the 10 samples due since the last one it took plus 4. Every sample
+ * comes, in order, with the model's values.
  */
 static void engine_session_query_size_test(struct kunit *test)
 {
@@ -1778,7 +1790,10 @@ static void engine_session_query_size_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->queries, 1);
 	KUNIT_EXPECT_EQ(test, t->query_samples[0], 2);
 
-	/* 15..34 due, the clock 8 periods behind: 12 + 2, then 28 */
+	/*
+	 * 15..34 due, the clock 8 periods behind: 12 + 2 (15..28); then
+	 * none due by the clock: 0 + 4 (29..32), 0 + 8 (33, 34)
+	 */
 	t->clock_skew = -8 * period;
 	et_queries_reset(t);
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 34), 0);
@@ -1786,11 +1801,15 @@ static void engine_session_query_size_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->d.n, 20);
 	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
 	es_check(test, s);
-	KUNIT_EXPECT_EQ(test, t->queries, 2);
+	KUNIT_EXPECT_EQ(test, t->queries, 3);
 	KUNIT_EXPECT_EQ(test, t->query_samples[0], 14);
-	KUNIT_EXPECT_EQ(test, t->query_samples[1], 28);
+	KUNIT_EXPECT_EQ(test, t->query_samples[1], 4);
+	KUNIT_EXPECT_EQ(test, t->query_samples[2], 8);
 
-	/* a lap and 10 late: 35..44 overwritten, then two whole batches */
+	/*
+	 * a lap and 10 late: a whole batch (35..44 overwritten, 45..66
+	 * taken), then 67..76 due since 66: 10 + 4
+	 */
 	t->clock_skew = 0;
 	et_queries_reset(t);
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 76), 0);
@@ -1803,52 +1822,153 @@ static void engine_session_query_size_test(struct kunit *test)
 	es_check(test, s);
 	KUNIT_EXPECT_EQ(test, t->queries, 2);
 	KUNIT_EXPECT_EQ(test, t->query_samples[0], 32);
-	KUNIT_EXPECT_EQ(test, t->query_samples[1], 32);
+	KUNIT_EXPECT_EQ(test, t->query_samples[1], 14);
 	es_close(test, s);
+}
+
+/*
+ * Samples arrive during each query (it runs 3, then 6 periods after the
+ * clock read before it): a query that took every sample it read is
+ * followed by one of the samples due since the last one taken, by the
+ * clock read again, plus twice the slack of the one before, so that the
+ * drain ends reading few unwritten slots (before: twice the last query,
+ * 12 then 24). When the clock cannot be read after the first query, the
+ * next one is twice as large. Every sample comes, in order, with the
+ * model's values; nothing is lost.
+ */
+static void engine_session_query_arrivals_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 6, 1000);
+	const struct mlx5_diag_fw_dialect *dl;
+	/* 2^14 clocks at 156250 kHz: 104857.6 ns */
+	const u64 period_ns = 104858;
+
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_ASSERT_EQ(test, s->actual.log_num_of_samples, 5);
+	KUNIT_ASSERT_EQ(test, s->actual.log_sample_period, 14);
+	KUNIT_ASSERT_EQ(test, t->eng.session_batch, 32);
+	dl = t->fw.dialect;
+	t->clock_regs = true;
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 14), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 15);
+
+	/*
+	 * 15..24 due, 3 more during each query: 10 + 2 (15..26, 27 came
+	 * too), then 1 due (27) + 4: 27..30, slot 31 unwritten
+	 */
+	t->query_advance_ns = 3 * period_ns;
+	et_queries_reset(t);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 24), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 15);
+	KUNIT_EXPECT_EQ(test, s->d.n, 16);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	es_check(test, s);
+	KUNIT_EXPECT_EQ(test, t->queries, 2);
+	KUNIT_EXPECT_EQ(test, t->query_samples[0], 12);
+	KUNIT_EXPECT_EQ(test, t->query_samples[1], 5);
+	KUNIT_EXPECT_EQ(test, t->query_out_bytes,
+			mlx5_diag_fw_query_counters_outlen(dl, 12 * 2) +
+			mlx5_diag_fw_query_counters_outlen(dl, 5 * 2));
+
+	/*
+	 * 31..40 due, 6 more during each query: 10 + 2 (31..42), 4 due
+	 * (43..46) + 4 (43..50), 2 due (51, 52) + 8: 51..58, slot 59 a lap
+	 * behind
+	 */
+	t->query_advance_ns = 6 * period_ns;
+	et_queries_reset(t);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 40), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 31);
+	KUNIT_EXPECT_EQ(test, s->d.n, 28);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	es_check(test, s);
+	KUNIT_EXPECT_EQ(test, t->queries, 3);
+	KUNIT_EXPECT_EQ(test, t->query_samples[0], 12);
+	KUNIT_EXPECT_EQ(test, t->query_samples[1], 8);
+	KUNIT_EXPECT_EQ(test, t->query_samples[2], 10);
+
+	/*
+	 * 59..68 due, 3 more during each query, the clock unreadable after
+	 * the first: 10 + 2 (59..70), then twice that: 71..74
+	 */
+	t->query_advance_ns = 3 * period_ns;
+	t->query_clock_off = true;
+	et_queries_reset(t);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 68), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 59);
+	KUNIT_EXPECT_EQ(test, s->d.n, 16);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	es_check(test, s);
+	KUNIT_EXPECT_EQ(test, t->queries, 2);
+	KUNIT_EXPECT_EQ(test, t->query_samples[0], 12);
+	KUNIT_EXPECT_EQ(test, t->query_samples[1], 24);
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 0);
+	es_close(test, s);
+}
+
+/* mlx5_diag_engine_session_due() of FRC clocks at 156250 kHz */
+static unsigned int es_due_frc(u64 last, u64 now, u8 log_period,
+			       unsigned int slack, unsigned int batch)
+{
+	return mlx5_diag_engine_session_due(last, now, false, log_period,
+					    156250, slack, batch);
 }
 
 /*
  * The estimate at its edges: FRC and RTC (seconds << 32 | ns) readings,
  * one clock short of a period, a clock stepped back, a period or an RTC
  * reading the firmware cannot give, and the longest RTC gaps (bounded
- * before the conversion to clocks).
+ * before the conversion to clocks); the slack added after the count is
+ * capped at a batch, the sum capped at a batch too, never below 1.
  */
 static void engine_session_due_test(struct kunit *test)
 {
 	const u64 rtc_last = 5ULL << 32 | 999000000;
 
 	/* 10 periods of 2^14 clocks */
-	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_due(1000, 1000 + (10 << 14),
-							   false, 14, 156250,
-							   2048), 12);
-	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_due(1000, 999 + (10 << 14),
-							   false, 14, 156250,
-							   2048), 11);
-	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_due(1000, 999, false, 14,
-							   156250, 2048), 2);
-	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_due(1000, 1000, false, 14,
-							   156250, 1), 1);
-	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_due(0, U64_MAX, false, 0,
-							   156250, 2048), 2048);
-	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_due(0, 1 << 14, false,
-							   36, 156250, 2048),
-			2048);
+	KUNIT_EXPECT_EQ(test, es_due_frc(1000, 1000 + (10 << 14), 14, 2, 2048),
+			12);
+	KUNIT_EXPECT_EQ(test, es_due_frc(1000, 999 + (10 << 14), 14, 2, 2048),
+			11);
+	KUNIT_EXPECT_EQ(test, es_due_frc(1000, 999, 14, 2, 2048), 2);
+	KUNIT_EXPECT_EQ(test, es_due_frc(1000, 1000, 14, 2, 1), 1);
+	KUNIT_EXPECT_EQ(test, es_due_frc(0, U64_MAX, 0, 2, 2048), 2048);
+	KUNIT_EXPECT_EQ(test, es_due_frc(0, 1 << 14, 36, 2, 2048), 2048);
+	/* the slack of later queries: 4, 8, ... up to a batch */
+	KUNIT_EXPECT_EQ(test, es_due_frc(1000, 1000 + (10 << 14), 14, 8, 2048),
+			18);
+	KUNIT_EXPECT_EQ(test, es_due_frc(1000, 1000 + (10 << 14), 14, 8, 16),
+			16);
+	KUNIT_EXPECT_EQ(test, es_due_frc(1000, 999, 14, 4, 2048), 4);
+	KUNIT_EXPECT_EQ(test, es_due_frc(1000, 999, 14, 0, 2048), 1);
+	KUNIT_EXPECT_EQ(test, es_due_frc(0, U64_MAX, 0, U32_MAX, U32_MAX),
+			U32_MAX);
+	KUNIT_EXPECT_EQ(test, es_due_frc(1000, 999, 14, U32_MAX, 32768), 32768);
 	/* 1048576 ns after rtc_last: 10 periods of 104857.6 ns */
 	KUNIT_EXPECT_EQ(test,
 			mlx5_diag_engine_session_due(rtc_last, 6ULL << 32 | 48576,
-						     true, 14, 156250, 2048), 12);
+						     true, 14, 156250, 2, 2048),
+			12);
 	KUNIT_EXPECT_EQ(test,
 			mlx5_diag_engine_session_due(rtc_last, 6ULL << 32 | 48575,
-						     true, 14, 156250, 2048), 11);
+						     true, 14, 156250, 2, 2048),
+			11);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_due(rtc_last, 6ULL << 32 | 48576,
+						     true, 14, 156250, 4, 2048),
+			14);
 	KUNIT_EXPECT_EQ(test,
 			mlx5_diag_engine_session_due(rtc_last, 6ULL << 32 | NSEC_PER_SEC,
-						     true, 14, 156250, 2048), 2048);
+						     true, 14, 156250, 2, 2048),
+			2048);
 	KUNIT_EXPECT_EQ(test,
 			mlx5_diag_engine_session_due(0, (u64)U32_MAX << 32, true,
-						     35, U32_MAX, 2048), 2048);
+						     35, U32_MAX, 2, 2048), 2048);
 	KUNIT_EXPECT_EQ(test,
 			mlx5_diag_engine_session_due(0, (u64)U32_MAX << 32 | 999999999,
-						     true, 35, 1, 2048), 2);
+						     true, 35, 1, 2, 2048), 2);
 }
 
 /*
@@ -2735,6 +2855,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_ahead_clock_test),
 	KUNIT_CASE(engine_session_late_drain_test),
 	KUNIT_CASE(engine_session_query_size_test),
+	KUNIT_CASE(engine_session_query_arrivals_test),
 	KUNIT_CASE(engine_session_due_test),
 	KUNIT_CASE(engine_session_interval_test),
 	KUNIT_CASE(engine_session_query_fails_test),
