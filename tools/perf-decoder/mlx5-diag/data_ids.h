@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Data-ID names: DOCA's data kinds, default names and -di JSON file. */
+/* Data-ID names: DOCA's data kinds, default names, units and -di JSON file. */
 #ifndef MLX5_DIAG_DATA_IDS_H
 #define MLX5_DIAG_DATA_IDS_H
 
@@ -19,6 +19,14 @@
 #define KIND_ICMC_HIT		0x11800002u
 #define KIND_ICMC_MISS		0x11800003u
 
+/* What a data ID's values count, as the driver's catalog says. */
+enum data_unit {
+	DATA_UNIT_UNKNOWN,	/* a kind not in DOCA's table */
+	DATA_UNIT_COUNT,	/* events, packets: no unit */
+	DATA_UNIT_BYTES,
+	DATA_UNIT_NS,
+};
+
 /* Names for data IDs, as DOCA's -di JSON file gives them. */
 struct decode_name {
 	uint64_t data_id;
@@ -36,6 +44,9 @@ struct decode_names {
  * (port_0_rx_bytes, global_icmc_hit); unknown kinds: the id in hex.
  */
 void data_id_default_name(uint64_t id, char *buf, size_t len);
+
+/* data_id_unit - the unit of a data ID's values (of its kind). */
+enum data_unit data_id_unit(uint64_t id);
 
 /*
  * decode_names_load - read a DOCA telemetry_diag data-ID file with json-c:
