@@ -88,6 +88,7 @@ struct tl;
  */
 struct sink_ops {
 	const char *name;
+	int binary;				/* writes bytes, not text */
 	size_t priv_size;			/* of sink->priv, zeroed */
 	int (*open)(struct sink *s);		/* 0, or -1: out of memory */
 	void (*stream_begin)(struct sink *s, const struct stream_info *si);
