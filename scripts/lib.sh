@@ -9,11 +9,14 @@ KSRC_TARBALL=/usr/src/linux-source-6.12.tar.xz
 JOBS=$(nproc)
 
 # python3-dev: perf's build finds its Python through python3-config;
-# libjson-c-dev: mlx5-diag reads DOCA's data-ID files with json-c.
+# libjson-c-dev: mlx5-diag reads DOCA's data-ID files with json-c;
+# libprotobuf-c-dev, protobuf-c-compiler: it writes Perfetto traces with
+# protobuf-c; protobuf-compiler: the decoder's tests read them with protoc.
 HOST_PKGS="build-essential bc bison flex libelf-dev libssl-dev dwarves cpio kmod
 busybox-static qemu-system-x86 pkg-config python3-dev libtraceevent-dev libdw-dev
 libzstd-dev zlib1g-dev liblzma-dev sparse clang libclang-rt-14-dev $KSRC_PKG
-gcc-aarch64-linux-gnu python3-docutils libjson-c-dev"
+gcc-aarch64-linux-gnu python3-docutils libjson-c-dev libprotobuf-c-dev
+protobuf-c-compiler protobuf-compiler"
 # One id for a top-level command and every script it starts (apt_update_once).
 export MLX5_DIAG_RUN=${MLX5_DIAG_RUN:-$$.$(date +%s)}
 
@@ -84,7 +87,8 @@ mlx5_diag_bin() {
 	key=$({ basename "$(libperf_dir)"
 		cd "$MLX5_DIAG_ROOT" &&
 		find tools/perf-decoder/lib tools/perf-decoder/mlx5-diag include/uapi \
-			-maxdepth 1 -type f \( -name '*.[ch]' -o -name '*.mk' \) | sort |
+			-maxdepth 1 -type f \( -name '*.[ch]' -o -name '*.mk' -o -name '*.proto' \) |
+			sort |
 			xargs sha256sum; } | sha256sum | cut -c1-16)
 	echo "$MLX5_DIAG_CACHE/mlx5-diag-$key/mlx5-diag"
 }

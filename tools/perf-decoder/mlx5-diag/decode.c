@@ -8,12 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "pipeline.h"
 
 static const char decode_usage[] =
-"usage: mlx5-diag decode [--format text|csv|json|timeline | --timeline]\n"
+"usage: mlx5-diag decode [--format text|csv|json|timeline|perfetto | --timeline]\n"
 "                        [--metrics]\n"
 "                        [-di FILE]\n"
 "                        [-o OUT] [-q] RECORDING\n"
@@ -41,6 +42,14 @@ static const char decode_usage[] =
 "                  list ordered by perf time, one line each as\n"
 "                  `perf script --ns` prints: comm/PMU, tid, [cpu], time:\n"
 "                  event: fields\n"
+"  --format perfetto\n"
+"                  Perfetto's protobuf trace (open it in ui.perfetto.dev):\n"
+"                  a counter track per data ID (and metric) of each device,\n"
+"                  runs, period changes, losses and ends as instant events\n"
+"                  on the device's track, the recording's sched_switch\n"
+"                  events as CPU scheduling; times are the recording's\n"
+"                  perf clock (perf record -k mono: CLOCK_MONOTONIC, to\n"
+"                  line it up with other traces); needs -o or a redirect\n"
 "  --metrics       add the derived metrics (metrics.def) whose data IDs are\n"
 "                  present: port and priority bandwidth (GB/s), packets\n"
 "                  per second, average PCIe read latency (ns), ICMC hit\n"
@@ -205,6 +214,10 @@ int cmd_decode(int argc, char **argv)
 				format);
 	if (timeline)
 		sink = sink_find("timeline");
+	if (sink->binary && !output && isatty(STDOUT_FILENO))
+		return md_usage("decode", "--format %s writes a binary trace: "
+				"give -o FILE or redirect standard output",
+				sink->name);
 	if (di && decode_names_load(&names, di, err, sizeof(err))) {
 		md_err("decode", "%s", err);
 		return MD_EXIT_NAMES;

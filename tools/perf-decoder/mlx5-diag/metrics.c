@@ -29,10 +29,11 @@ static const struct md_event {
 };
 
 static const struct md_metric {
-	const char *name, *expr, *scale;
+	const char *name, *expr, *scale, *unit;
 } md_metrics[] = {
 #define MD_EVENT(name, kind, class, group)
-#define MD_METRIC(name, expr, scale, unit, group, desc) { name, expr, scale },
+#define MD_METRIC(name, expr, scale, unit, group, desc) \
+	{ name, expr, scale, unit },
 #include "metrics.def"
 #undef MD_EVENT
 #undef MD_METRIC
@@ -248,6 +249,7 @@ void metrics_plan(struct run *r)
 				continue;
 			snprintf(m->name, sizeof(m->name), "%s_%s", inst,
 				 md_metrics[j].name);
+			m->unit = md_metrics[j].unit;
 			r->nr_metrics++;
 			break;		/* no event anchors two metrics */
 		}

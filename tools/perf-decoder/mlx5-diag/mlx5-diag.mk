@@ -12,20 +12,33 @@ MD_TOP := $(MD_SRC)/../../..
 O ?= build
 LIBPERF_DIR ?= $(shell $(MD_TOP)/scripts/build-mlx5-diag --libperf-dir)
 
+# Perfetto's trace schema as sink_perfetto.c writes it, compiled by protoc-c
+# (protobuf-c-compiler) into $(MD_GEN)
+MD_GEN = $(O)/gen
+MD_PROTO_SRCS = $(MD_GEN)/perfetto_trace.pb-c.c
+MD_PROTO_HDRS = $(MD_GEN)/perfetto_trace.pb-c.h
+
 MD_CFLAGS = -std=c11 -Wall -Wextra -Werror -g -I$(MD_SRC) -I$(MD_SRC)/../lib \
-	-I$(MD_TOP)/include/uapi -I$(LIBPERF_DIR)/include
+	-I$(MD_TOP)/include/uapi -I$(LIBPERF_DIR)/include -I$(MD_GEN)
 MD_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-# libtraceevent-dev, libjson-c-dev: their static libraries are linked in
-MD_LIBS = $(LIBPERF_DIR)/libperf.a $(LIBPERF_DIR)/libapi.a -ltraceevent -ljson-c
+# libtraceevent-dev, libjson-c-dev, libprotobuf-c-dev: their static
+# libraries are linked in
+MD_LIBS = $(LIBPERF_DIR)/libperf.a $(LIBPERF_DIR)/libapi.a -ltraceevent -ljson-c \
+	-lprotobuf-c
 MD_HDRS := $(wildcard $(MD_SRC)/*.h $(MD_SRC)/*.def $(MD_SRC)/tests/*.h $(MD_SRC)/../lib/*.h) \
-	$(MD_TOP)/include/uapi/linux/mlx5_diag.h
+	$(MD_TOP)/include/uapi/linux/mlx5_diag.h $(MD_PROTO_HDRS)
+
+$(MD_GEN)/%.pb-c.c $(MD_GEN)/%.pb-c.h: $(MD_SRC)/%.proto
+	@mkdir -p $(MD_GEN)
+	protoc-c --proto_path=$(MD_SRC) --c_out=$(MD_GEN) $<
 
 # `mlx5-diag decode`, its pipeline (pipeline.h): the command, the data-ID
 # names, the loop and metrics, the sources and the sinks (one file each),
-# outbuf.c their output buffer; and errors.c, the messages of every
-# subcommand.
+# outbuf.c their output buffer, the Perfetto schema's code; and errors.c,
+# the messages of every subcommand.
 MD_DECODE_SRCS := $(addprefix $(MD_SRC)/,decode.c data_ids.c pipeline.c metrics.c \
-	source_mdf.c source_perf.c sinks.c outbuf.c errors.c) $(wildcard $(MD_SRC)/sink_*.c)
+	source_mdf.c source_perf.c sinks.c outbuf.c errors.c) $(wildcard $(MD_SRC)/sink_*.c) \
+	$(MD_PROTO_SRCS)
 
 # The decode pipeline and lib/ are the decoder's (cli.h); the rest is the CLI's.
 MD_CLI_SRCS := $(addprefix $(MD_SRC)/,record.c list.c doca.c pmu.c count.c file.c perfdata.c \

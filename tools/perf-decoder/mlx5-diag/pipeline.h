@@ -57,6 +57,7 @@ struct metric {
 	unsigned int anchor;		/* the column of its first event */
 	uint32_t first_kind;		/* that event's data-ID kind */
 	double scale;
+	const char *unit;		/* metrics.def's: "GB/s", "ns", "" */
 	char name[160];
 };
 
@@ -127,6 +128,7 @@ struct tl;
  */
 struct sink_ops {
 	const char *name;
+	int binary;				/* writes bytes, not text */
 	size_t priv_size;			/* of sink->priv, zeroed */
 	int (*open)(struct sink *s);		/* 0, or -1: out of memory */
 	void (*stream_begin)(struct sink *s, const struct stream_info *si);

@@ -31,8 +31,9 @@ int recording_memfd(const void *aux, size_t len, size_t chunk, char *path);
  * the registry and through mlx5diag_write_csv(), as `mlx5-diag doca` does,
  * each into a memory stream. Aborts unless every decode ends with the same
  * status, every line of the JSON lines sink is a JSON object with a
- * "type" (json-c, strict), and no output holds a NUL byte. Returns the
- * status.
+ * "type" (json-c, strict), a binary sink's output is a Perfetto trace
+ * (protobuf-c unpacks it) and no other output holds a NUL byte. Returns
+ * the status.
  */
 int sink_check_all(const char *path, const struct decode_names *names,
 		   int metrics);

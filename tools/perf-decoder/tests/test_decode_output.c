@@ -2,8 +2,8 @@
 /*
  * Host tests of `mlx5-diag decode` (mlx5-diag/pipeline.h): recordings built
  * from the stream writer, decoded to text, DOCA CSV and JSON lines, and
- * compared byte for byte; -di and --example-json; exit statuses for bad
- * flags, files and streams.
+ * compared byte for byte, and to a Perfetto trace read back by protoc;
+ * -di and --example-json; exit statuses for bad flags, files and streams.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
@@ -20,6 +20,7 @@
 #include "file.h"
 #include "outbuf.h"
 #include "perfdata_writer.h"
+#include "perfetto_reader.h"
 #include "pipeline.h"
 #include "runner.h"
 #include "sink_check.h"
@@ -2194,6 +2195,337 @@ static void timeline_tracepoints_only(void)
 			     NULL), MD_EXIT_FILE, "no AUX data without --timeline");
 }
 
+/* ---- --format perfetto ---- */
+
+#define PF_SCHEMA	MD_TESTS_DIR "/../mlx5-diag"
+#define PF_DEVICE	"mlx5_diag_0 0000:08:00.0"
+
+/*
+ * RECORDING decoded with --format perfetto (and A1), read back by protoc
+ * (pf_read()): the lines, or NULL (the check failed).
+ */
+static char *perfetto_of(const char *recording, const char *a1)
+{
+	char err[512], *got;
+
+	CHECK_INT(run_decode(recording, path_of("out.pftrace"), "--format",
+			     "perfetto", a1), MD_EXIT_OK, "--format perfetto");
+	got = pf_read(PF_SCHEMA, path_of("out.pftrace"), err, sizeof(err));
+	CHECK(got != NULL, "%s as Perfetto reads it: %s", recording, err);
+	return got;
+}
+
+/* The lines of GOT that start with PREFIX are WANT. */
+static void check_lines(const char *what, const char *got, const char *prefix,
+			const char *want)
+{
+	char *lines = pf_lines(got ? got : "", prefix);
+
+	CHECK(!strcmp(lines, want), "%s:\n--- got ---\n%s--- want ---\n%s", what,
+	      lines, want);
+	free(lines);
+}
+
+/*
+ * The example recording's samples (text_want's) as counter lines: each
+ * value the stream writer gave, at its sample's perf time, on the track
+ * of its data ID under the device's.
+ */
+static char *example_counters(void)
+{
+	static const char *const names[2][3] = {
+		{ "port_1_rx_bytes", "port_1_tx_bytes" },
+		{ "global_icmc_request", "global_icmc_hit", "global_icmc_miss" },
+	};
+	static const struct {
+		unsigned int run;
+		uint64_t seq, perf_time;
+	} rows[] = {
+		{ 0, 0, 7000100000ull }, { 0, 1, 7000200000ull },
+		{ 0, 4, 7000500000ull }, { 1, 0, 8999360000ull },
+		{ 1, 1, 8999460000ull },
+	};
+	const struct stream_samples runs[2] = {
+		{ .value_base = 1000000 }, { .value_base = 100 },
+	};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		abort();
+	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++)
+		for (unsigned int i = 0; i < (rows[r].run ? 3u : 2u); i++)
+			fprintf(f, "counter %" PRIu64 " " PF_DEVICE "/%s %" PRIu64 "\n",
+				rows[r].perf_time, names[rows[r].run][i],
+				stream_value(&runs[rows[r].run], rows[r].seq, i));
+	fclose(f);
+	return text;
+}
+
+static const char pf_tracks_want[] =
+"track " PF_DEVICE "\n"
+"track " PF_DEVICE "/port_1_rx_bytes UNIT_SIZE_BYTES\n"
+"track " PF_DEVICE "/port_1_tx_bytes UNIT_SIZE_BYTES\n"
+"track " PF_DEVICE "/global_icmc_request UNIT_COUNT\n"
+"track " PF_DEVICE "/global_icmc_hit UNIT_COUNT\n"
+"track " PF_DEVICE "/global_icmc_miss UNIT_COUNT\n";
+
+/* SESSION and LOST at the next sample's time, END at the last one's */
+static const char pf_instants_want[] =
+"instant 7000100000 " PF_DEVICE " session run=0 mode=repetitive format=1 "
+"ts_source=rtc freq_khz=0 period_ns=100000 period_ns_requested=100000 data_ids=2\n"
+"instant 7000500000 " PF_DEVICE " lost run=0 first_seq=2 count=2 cause=fw_overwrite\n"
+"instant 7000500000 " PF_DEVICE " end run=0 next_seq=5 reason=stopped\n"
+"instant 8999360000 " PF_DEVICE " session run=1 mode=repetitive format=0 "
+"ts_source=frc freq_khz=156250 period_ns=100000 period_ns_requested=100000 data_ids=3\n"
+"instant 8999460000 " PF_DEVICE " end run=1 next_seq=2 reason=stopped\n";
+
+/* timeline_records()'s switches, by CPU then time, as recorded */
+static const char pf_switches_want[] =
+"switch 0 7000150000 pid=100 prev_comm=sh prev_pid=100 prev_prio=120 prev_state=1 "
+"next_comm=swapper/0 next_pid=0 next_prio=120\n"
+"switch 0 9500000000 pid=0 prev_comm=swapper/0 prev_pid=0 prev_prio=120 "
+"prev_state=0 next_comm=init next_pid=1 next_prio=120\n"
+"switch 1 7000400000 pid=101 prev_comm=sh prev_pid=101 prev_prio=120 prev_state=0 "
+"next_comm=init next_pid=1 next_prio=120\n"
+"switch 1 8000000000 pid=101 prev_comm=workload prev_pid=101 prev_prio=120 "
+"prev_state=2 next_comm=swapper/1 next_pid=0 next_prio=120\n"
+"switch 1 8700000000 pid=101 prev_comm=workload prev_pid=101 prev_prio=120 "
+"prev_state=16 next_comm=swapper/1 next_pid=0 next_prio=120\n";
+
+/*
+ * The example recording as a Perfetto trace, decoded by protoc: a track
+ * per data ID under the device's with the catalog's unit, every value and
+ * perf time of the recording, the runs, loss and ends as instant events,
+ * no sched events; a packet of a slot's sequence that needed state it did
+ * not have, an event before its track, would fail the read.
+ */
+static void perfetto_output(void)
+{
+	char *got = perfetto_of(path_of("example.mlx5diag"), NULL);
+	char *want = example_counters();
+
+	check_lines("tracks", got, "track ", pf_tracks_want);
+	check_lines("counters", got, "counter ", want);
+	check_lines("instants", got, "instant ", pf_instants_want);
+	check_lines("no sched events", got, "switch ", "");
+	free(got);
+	free(want);
+}
+
+/*
+ * The recording's sched_switch events as ftrace sched_switch events of
+ * their CPU, from record --tracepoint and from perf.data (file and pipe
+ * mode), beside the same counters; a perf.data of tracepoints alone.
+ */
+static void perfetto_sched(void)
+{
+	struct stream perf = { 0 }, tracing;
+	char *fmt = sched_format(), *got, *want = example_counters();
+	struct pdw w;
+	struct rec r;
+
+	timeline_records(S_TYPE_OWN, 1000, 1001, to_stream, &perf);
+	write_timeline_recording(path_of("pf-tl.mlx5diag"), fmt, NULL, &perf);
+	got = perfetto_of(path_of("pf-tl.mlx5diag"), NULL);
+	check_lines("record --tracepoint: switches", got, "switch ", pf_switches_want);
+	check_lines("record --tracepoint: counters", got, "counter ", want);
+	check_lines("record --tracepoint: instants", got, "instant ", pf_instants_want);
+	free(got);
+	for (int pipe = 0; pipe < 2; pipe++) {
+		timeline_perfdata(&w, pipe, &tracing);
+		pdw_write(&w, path_of("pf-tl.data"));
+		pdw_free(&w);
+		free(tracing.buf);
+		got = perfetto_of(path_of("pf-tl.data"), NULL);
+		check_lines(pipe ? "perf.data (pipe): switches" :
+			    "perf.data (file): switches", got, "switch ",
+			    pf_switches_want);
+		check_lines(pipe ? "perf.data (pipe): counters" :
+			    "perf.data (file): counters", got, "counter ", want);
+		free(got);
+	}
+	/* tracepoints alone: no AUX data, no device */
+	tracing.buf = NULL;
+	tracing.cap = 0;
+	tracing_blob(&tracing, fmt);
+	pdw_init(&w, 1);
+	{
+		struct pdw_attr sw = {
+			.type = 2, .config = SCHED_SWITCH, .sample_type = S_TYPE_PERF,
+			.flags = 1ull << 18, .ids = { 1000 }, .nr_ids = 1,
+			.name = "sched:sched_switch",
+		};
+
+		pdw_add_attr(&w, &sw);
+	}
+	w.tracing = tracing.buf;
+	w.tracing_len = tracing.len;
+	pdw_raw(&w, r.b, switch_sample(&r, S_TYPE_PERF, 1000, 7000150000ull, 0,
+				       "sh", 100, 1, "swapper/0", 0));
+	pdw_write(&w, path_of("pf-tp.data"));
+	pdw_free(&w);
+	free(tracing.buf);
+	got = perfetto_of(path_of("pf-tp.data"), NULL);
+	check_lines("tracepoints alone", got, "",
+		    "switch 0 7000150000 pid=100 prev_comm=sh prev_pid=100 "
+		    "prev_prio=120 prev_state=1 next_comm=swapper/0 next_pid=0 "
+		    "next_prio=120\n");
+	free(got);
+	free(perf.buf);
+	free(fmt);
+	free(want);
+}
+
+/*
+ * A period change (its instant event at its own perf time) and --metrics:
+ * bandwidth as double counters on tracks of their own, from the second
+ * sample (the first has none), over the period's new length after it.
+ */
+static void perfetto_period_metrics(void)
+{
+	static const uint64_t ids[] = { 0x1020000100000001ull };
+	struct stream_session sess = {
+		.out_format = 1, .ts_source = MLX5_DIAG_TS_RTC, .num_ids = 1,
+		.ids = ids, .period_ns = 100000, .identifier = "0000:08:00.0",
+	};
+	struct stream_samples smp = {
+		.out_format = 1, .ts_source = MLX5_DIAG_TS_RTC, .num_ids = 1,
+		.ids = ids, .nr = 3, .t0 = 5000000000ull, .t_step = 100000,
+		.value_base = 1000,
+	};
+	char *got, *want = NULL;
+	size_t len = 0;
+	FILE *f;
+	struct stream s;
+
+	stream_init(&s);
+	stream_session(&s, &sess);
+	stream_time(&s, MLX5_DIAG_TS_RTC, 5000000000ull, 9000000000ull, 100);
+	stream_samples(&s, &smp);
+	stream_period(&s, MLX5_DIAG_TS_RTC, 3, 5000300000ull, 200000, 204800, 15);
+	smp.first_seq = 3;
+	smp.nr = 2;
+	smp.t0 = 5000500000ull;
+	smp.t_step = 200000;
+	stream_samples(&s, &smp);
+	stream_end(&s, 5, MLX5_DIAG_END_STOPPED);
+	write_recording(path_of("pf-period.mlx5diag"), &s, 0);
+	stream_free(&s);
+	got = perfetto_of(path_of("pf-period.mlx5diag"), "--metrics");
+	check_lines("tracks", got, "track ",
+		    "track " PF_DEVICE "\n"
+		    "track " PF_DEVICE "/port_1_rx_bytes UNIT_SIZE_BYTES\n"
+		    "track " PF_DEVICE "/port_1_rx_bytes_GBps\n");
+	check_lines("instants", got, "instant ",
+		    "instant 9000000000 " PF_DEVICE " session run=0 mode=repetitive "
+		    "format=1 ts_source=rtc freq_khz=0 period_ns=100000 "
+		    "period_ns_requested=100000 data_ids=1\n"
+		    "instant 9000300000 " PF_DEVICE " period run=0 first_seq=3 "
+		    "period_ns=204800 period_ns_requested=200000\n"
+		    "instant 9000700000 " PF_DEVICE " end run=0 next_seq=5 "
+		    "reason=stopped\n");
+	f = open_memstream(&want, &len);
+	if (!f)
+		abort();
+	for (uint64_t seq = 0; seq < 5; seq++) {
+		uint64_t t = seq < 3 ? 5000000000ull + 100000 * seq :
+			     5000500000ull + 200000 * (seq - 3);
+		uint64_t prev = seq == 3 ? 5000200000ull : t - (seq < 3 ? 100000 : 200000);
+
+		/* one TIME record: perf time = device time + 4 s */
+		uint64_t perf_time = t + UINT64_C(4000000000);
+
+		fprintf(f, "counter %" PRIu64 " " PF_DEVICE "/port_1_rx_bytes %" PRIu64
+			"\n", perf_time, stream_value(&smp, seq, 0));
+		/* metrics.def: port_rx_bytes / duration_time, times 1e-9 */
+		if (seq)
+			fprintf(f, "counter %" PRIu64 " " PF_DEVICE
+				"/port_1_rx_bytes_GBps %.17g\n", perf_time,
+				(double)1000003 / ((double)(t - prev) * 1e-9) * 1e-9);
+	}
+	fclose(f);
+	check_lines("counters and metrics", got, "counter ", want);
+	free(got);
+	free(want);
+}
+
+/*
+ * The sink's write errors are the decode's: to /dev/full a small trace
+ * fails at the final flush, one of 2000 samples at a packet's fwrite;
+ * both exit MD_EXIT_OUTPUT. Malformed sched_switch data is exit status 4
+ * (a print format that libtraceevent cannot print is no matter: the
+ * trace has the fields, not their text).
+ */
+static void perfetto_errors(void)
+{
+	struct stream_session sess = {
+		.out_format = 0, .ts_source = MLX5_DIAG_TS_FRC,
+		.freq_khz = 156250, .num_ids = 3, .ids = icmc_ids,
+		.period_ns = 100000, .identifier = "0000:08:00.0",
+	};
+	struct stream_samples smp = {
+		.out_format = 0, .ts_source = MLX5_DIAG_TS_FRC, .num_ids = 3,
+		.ids = icmc_ids, .nr = 2000, .t0 = 20000000, .t_step = 15625,
+		.entry_step = 2, .value_base = 100,
+	};
+	struct stream s, perf = { 0 };
+	char *fmt = sched_format(), *msg, *got, *pf, *bad;
+
+	CHECK_INT(run_decode(path_of("example.mlx5diag"), "/dev/full", "--format",
+			     "perfetto", NULL), MD_EXIT_OUTPUT, "a small trace to /dev/full");
+	stream_init(&s);
+	stream_session(&s, &sess);
+	stream_time(&s, MLX5_DIAG_TS_FRC, 20000000, 9000000000ull, 300);
+	stream_samples(&s, &smp);
+	stream_end(&s, 2000, MLX5_DIAG_END_STOPPED);
+	write_recording(path_of("pf-long.mlx5diag"), &s, 4096);
+	stream_free(&s);
+	CHECK_INT(run_decode(path_of("pf-long.mlx5diag"), "/dev/full", "--format",
+			     "perfetto", NULL), MD_EXIT_OUTPUT, "2000 samples to /dev/full");
+
+	timeline_records(S_TYPE_OWN, 1000, 1001, to_stream, &perf);
+	perf.buf[168] = 20;	/* the first switch's raw size */
+	write_timeline_recording(path_of("pf-bad.mlx5diag"), fmt, NULL, &perf);
+	CHECK_INT(run_decode_err(path_of("pf-bad.mlx5diag"), path_of("pf-bad.out"),
+				 path_of("pf-bad.err"), "--format", "perfetto"),
+		  MD_EXIT_FILE, "raw data shorter than the format");
+	msg = slurp(path_of("pf-bad.err"));
+	CHECK(strstr(msg, "a sample of sched:sched_switch at 7.000150000 has raw "
+		     "data (20 bytes, type 118) that does not fit its format") != NULL,
+	      "raw data shorter than the format: %s", msg);
+	free(msg);
+
+	perf.len = 0;
+	timeline_records(S_TYPE_OWN, 1000, 1001, to_stream, &perf);
+	bad = strdup(fmt);
+	memcpy(strstr(bad, "int prev_prio;\toffset:28;\tsize:4;"),
+	       "int prev_prio;\toffset:28;\tsize:3;", 32);
+	write_timeline_recording(path_of("pf-bad.mlx5diag"), bad, NULL, &perf);
+	CHECK_INT(run_decode_err(path_of("pf-bad.mlx5diag"), path_of("pf-bad.out"),
+				 path_of("pf-bad.err"), "--format", "perfetto"),
+		  MD_EXIT_FILE, "a prev_prio of 3 bytes");
+	msg = slurp(path_of("pf-bad.err"));
+	CHECK(strstr(msg, "the format of sched:sched_switch has no number field "
+		     "prev_prio of 1, 2, 4 or 8 bytes") != NULL,
+	      "a prev_prio of 3 bytes: %s", msg);
+	free(msg);
+	free(bad);
+
+	bad = strdup(fmt);
+	pf = strstr(bad, "print fmt:");
+	strcpy(pf, "print fmt: \"x=%d\", REC->prev_pid / REC->next_pid\n");
+	write_timeline_recording(path_of("pf-div.mlx5diag"), bad, NULL, &perf);
+	got = perfetto_of(path_of("pf-div.mlx5diag"), NULL);
+	check_lines("a print fmt dividing by next_pid 0", got, "switch ",
+		    pf_switches_want);
+	free(got);
+	free(bad);
+	free(perf.buf);
+	free(fmt);
+}
+
 int main(void)
 {
 	char cmd[sizeof(dir) + 16];
@@ -2233,6 +2565,10 @@ int main(void)
 	RUN(timeline_perf_data);
 	RUN(timeline_malformed);
 	RUN(timeline_tracepoints_only);
+	RUN(perfetto_output);
+	RUN(perfetto_sched);
+	RUN(perfetto_period_metrics);
+	RUN(perfetto_errors);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
 		printf("# could not remove %s\n", dir);
