@@ -127,6 +127,26 @@ void data_id_default_name(uint64_t id, char *buf, size_t len)
 	snprintf(buf, len, "0x%016" PRIx64, id);
 }
 
+const char *data_id_unit(uint64_t id)
+{
+	static const char *const units[] = { "bytes", "ns" };
+	size_t i, k, n, u;
+
+	for (i = 0; i < sizeof(data_kinds) / sizeof(data_kinds[0]); i++) {
+		if (data_kinds[i].kind != DATA_ID_KIND(id))
+			continue;
+		n = strlen(data_kinds[i].name);
+		for (k = 0; k < sizeof(units) / sizeof(units[0]); k++) {
+			u = strlen(units[k]);
+			if (n > u && data_kinds[i].name[n - u - 1] == '_' &&
+			    !strcmp(data_kinds[i].name + n - u, units[k]))
+				return units[k];
+		}
+		return NULL;
+	}
+	return NULL;
+}
+
 /* DOCA's sample's default data IDs (no synchronized start). */
 static const uint64_t doca_example_ids[] = {
 	0x1020000100000000ull, 0x1140000100000000ull,

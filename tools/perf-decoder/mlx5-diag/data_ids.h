@@ -38,6 +38,13 @@ struct decode_names {
 void data_id_default_name(uint64_t id, char *buf, size_t len);
 
 /*
+ * data_id_unit - what a data ID of DOCA's table counts: "bytes" or "ns"
+ * (its kind's name ends so, as the driver's catalog has it), NULL for
+ * events and for kinds not in the table.
+ */
+const char *data_id_unit(uint64_t id);
+
+/*
  * decode_names_load - read a DOCA telemetry_diag data-ID file with json-c:
  *   { "data-ids": [ { "name": "port_0_rx_bytes", "data_id": "0x1020..." }, ... ] }
  * Returns 0, or -1 with a message in ERR (ERRLEN bytes) naming the file
