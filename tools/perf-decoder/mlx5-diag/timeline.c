@@ -732,6 +732,52 @@ static int raw_ok(struct tep_event *event, const unsigned char *raw, size_t len)
 	return ok;
 }
 
+long tl_sched_switches(struct tl *tl,
+		       int (*cb)(void *ctx, uint64_t time, uint32_t cpu,
+				 int32_t next_pid, const char *next_comm),
+		       void *ctx, char *err, size_t errlen)
+{
+	struct tep_format_field *pid_f = NULL, *comm_f = NULL;
+	const struct tl_tp *tp = NULL;
+	long n = 0;
+	size_t i;
+
+	for (i = 0; i < tl->nr_tps && !tp; i++)
+		if (!strcmp(tl->tps[i].name, "sched:sched_switch"))
+			tp = &tl->tps[i];
+	if (!tp)
+		return 0;
+	pid_f = tep_find_field(tp->event, "next_pid");
+	comm_f = tep_find_field(tp->event, "next_comm");
+	if (!pid_f || !comm_f || pid_f->size != 4 || comm_f->size < 1 ||
+	    (comm_f->flags & TEP_FIELD_IS_DYNAMIC))
+		return fail(err, errlen, "the format of sched:sched_switch has no "
+			    "next_pid (4 bytes) or next_comm (an array)");
+	for (i = 0; i < tl->nr_samples; i++) {
+		const struct tl_sample *s = &tl->samples[i];
+		const unsigned char *raw = tl->raw + s->raw_off;
+		char comm[17];
+		size_t len;
+
+		if (&tl->tps[s->tp] != tp)
+			continue;
+		if (!raw_ok(tp->event, raw, s->raw_len))
+			return fail(err, errlen, "a sample of sched:sched_switch at %"
+				    PRIu64 ".%09" PRIu64 " has raw data (%zu bytes) "
+				    "that does not fit its format", s->time / NSEC_PER_SEC,
+				    s->time % NSEC_PER_SEC, s->raw_len);
+		len = (size_t)comm_f->size < sizeof(comm) - 1 ?
+		      (size_t)comm_f->size : sizeof(comm) - 1;
+		memcpy(comm, raw + comm_f->offset, len);
+		comm[len] = '\0';
+		if (cb(ctx, s->time, s->cpu, (int32_t)pd_le32(raw + pid_f->offset),
+		       comm))
+			return fail(err, errlen, "out of memory");
+		n++;
+	}
+	return n;
+}
+
 /*
  * In the child: each sample's line, in sample order, to OUT as { u32
  * length, text }. Exits 0, or 1 when it could not write.

@@ -70,6 +70,18 @@ uint64_t tl_tracepoint_samples(const struct tl *tl);
 uint64_t tl_lost_events(const struct tl *tl);
 
 /*
+ * tl_sched_switches - each sample of sched:sched_switch so far, in the
+ * order they came: CB(CTX, time, cpu, next_pid, next_comm). Returns how
+ * many, or -1 with ERR: a sample whose raw data does not fit its format,
+ * a format without next_pid or next_comm, or "out of memory" when CB
+ * returned non-zero.
+ */
+long tl_sched_switches(struct tl *tl,
+		       int (*cb)(void *ctx, uint64_t time, uint32_t cpu,
+				 int32_t next_pid, const char *next_comm),
+		       void *ctx, char *err, size_t errlen);
+
+/*
  * Format the tracepoint samples, sort every entry by time (entries of
  * equal time in the order they were added) and write them to OUT.
  * 0, or -1 with ERR.
