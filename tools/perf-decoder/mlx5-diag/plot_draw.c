@@ -289,11 +289,48 @@ static void font(cairo_t *cr, double size, int bold)
 	cairo_set_font_size(cr, size);
 }
 
+/*
+ * IN as valid UTF-8 into OUT (LEN bytes): a byte that starts no valid
+ * sequence becomes '?'. cairo refuses invalid UTF-8 (a name from a -di
+ * file, a device identifier) and then draws nothing more.
+ */
+static void utf8_clean(const char *in, char *out, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)in;
+	size_t n = 0;
+
+	while (*p && n + 5 < len) {
+		unsigned int need = *p < 0x80 ? 0 : *p >= 0xc2 && *p <= 0xdf ? 1 :
+				    *p >= 0xe0 && *p <= 0xef ? 2 :
+				    *p >= 0xf0 && *p <= 0xf4 ? 3 : 4;
+		/* the second byte's range excludes overlongs, surrogates, > U+10FFFF */
+		unsigned int lo = *p == 0xe0 ? 0xa0 : *p == 0xf0 ? 0x90 : 0x80;
+		unsigned int hi = *p == 0xed ? 0x9f : *p == 0xf4 ? 0x8f : 0xbf;
+		unsigned int k = 1;
+
+		if (need && need < 4 && p[1] >= lo && p[1] <= hi)
+			k = 2;
+		while (k > 1 && k <= need && (p[k] & 0xc0) == 0x80)
+			k++;
+		if (need == 4 || (need && k != need + 1)) {
+			out[n++] = '?';
+			p++;
+			continue;
+		}
+		memcpy(out + n, p, need + 1);
+		n += need + 1;
+		p += need + 1;
+	}
+	out[n] = '\0';
+}
+
 static double text_width(cairo_t *cr, const char *s)
 {
 	cairo_text_extents_t e;
+	char buf[1024];
 
-	cairo_text_extents(cr, s, &e);
+	utf8_clean(s, buf, sizeof(buf));
+	cairo_text_extents(cr, buf, &e);
 	return e.x_advance;
 }
 
@@ -304,7 +341,7 @@ static void text(cairo_t *cr, double x, double y, int align, double max_w,
 	char buf[1024];
 	size_t n;
 
-	snprintf(buf, sizeof(buf), "%s", s);
+	utf8_clean(s, buf, sizeof(buf));
 	n = strlen(buf);
 	while (n > 3 && text_width(cr, buf) > max_w) {
 		n--;

@@ -980,10 +980,11 @@ static void bad_input_is_refused(void)
 	CHECK(!exists(path_of("x.png")), "nothing written for an empty recording");
 }
 
-/* The default output, --ids by name and number in their order, --metrics. */
+/* The default output, --ids by name and number, --metrics, -di names. */
 static void defaults_and_selection(void)
 {
 	struct png p;
+	FILE *f;
 
 	a_write("a.mlx5diag");
 	CHECK_INT(chdir(dir), 0, "chdir");
@@ -1002,6 +1003,13 @@ static void defaults_and_selection(void)
 	CHECK_INT(run_plot("--ids", "port_1_rx_bytes_GBps", "-o", "m.png",
 			   "a.mlx5diag", NULL), MD_EXIT_USAGE,
 		  "a metric without --metrics");
+	/* names that are not UTF-8 are drawn, with '?' for what is not */
+	f = fopen("names.json", "w");
+	fputs("{\"data-ids\": [{\"name\": \"rx \xff\xc3(\xe2\x82\", "
+	      "\"data_id\": \"0x1020000100000001\"}]}", f);
+	fclose(f);
+	CHECK_INT(run_plot("-di", "names.json", "-o", "names.png", "a.mlx5diag",
+			   NULL), MD_EXIT_OK, "a -di name that is not UTF-8");
 	CHECK(chdir("/") == 0, "chdir /");
 }
 
