@@ -26,6 +26,7 @@
 #include "cli.h"
 #include "data_ids.h"
 #include "file.h"
+#include "perfdata_writer.h"
 #include "pipeline.h"
 #include "plot.h"
 #include "runner.h"
@@ -619,6 +620,52 @@ static void png_zoom(void)
 	plot_reduce_free(&r);
 }
 
+/*
+ * Model A in a perf.data (mlx5_diag_0 on CPU 1, its AUX stream in
+ * AUXTRACE events of 64 KiB), file and pipe mode: the same picture as
+ * from the recording, pixel for pixel.
+ */
+static void perf_data_same_picture(void)
+{
+	struct pdw_attr attr = {
+		.type = 42, .config = A_RX_ID, .sample_type = 0x10087,
+		.ids = { 100 }, .nr_ids = 1, .name = "mlx5_diag_0//",
+	};
+	static const struct pdw_session session[] = { { 42, 1 } };
+	struct png want, got;
+	char width[16];
+	struct stream s;
+	struct pdw w;
+
+	a_write("a.mlx5diag");
+	snprintf(width, sizeof(width), "%u", A_WIDTH);
+	CHECK_INT(run_plot("--width", width, "-o", path_of("a.png"),
+			   path_of("a.mlx5diag"), NULL), MD_EXIT_OK, "the recording");
+	if (png_open(&want, path_of("a.png")))
+		return;
+	a_stream(&s);
+	for (int pipe = 0; pipe < 2; pipe++) {
+		pdw_init(&w, pipe);
+		pdw_add_attr(&w, &attr);
+		pdw_add_pmu(&w, 42, "mlx5_diag_0");
+		pdw_auxtrace_info(&w, 7, MLX5_DIAG_ABI_VERSION, 0, session, 1);
+		pdw_aux_stream(&w, 1, 1, s.buf, s.len, 65536);
+		pdw_write(&w, path_of("a.data"));
+		pdw_free(&w);
+		CHECK_INT(run_plot("--width", width, "-o", path_of("p.png"),
+				   path_of("a.data"), NULL), MD_EXIT_OK,
+			  pipe ? "perf.data, pipe mode" : "perf.data");
+		if (png_open(&got, path_of("p.png")))
+			continue;
+		CHECK(got.w == want.w && got.h == want.h && got.stride == want.stride &&
+		      !memcmp(got.data, want.data, (size_t)want.stride * want.h),
+		      "%s: the recording's picture", pipe ? "pipe mode" : "file mode");
+		cairo_surface_destroy(got.s);
+	}
+	stream_free(&s);
+	cairo_surface_destroy(want.s);
+}
+
 /* ---- CPU lanes ---- */
 
 /* A sched_switch sample (id, IDENTIFIER TID TIME CPU RAW) to NEXT. */
@@ -1039,6 +1086,7 @@ int main(int argc, char **argv)
 	RUN(counter_rates);
 	RUN(png_follows_the_model);
 	RUN(png_zoom);
+	RUN(perf_data_same_picture);
 	RUN(png_cpu_lanes);
 	RUN(pdf_one_page);
 	RUN(svg_document);
