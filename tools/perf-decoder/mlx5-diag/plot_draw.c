@@ -358,15 +358,12 @@ static void text(cairo_t *cr, double x, double y, int align, double max_w,
 
 /* Time in seconds from the start: the axis of the picture. */
 struct axis {
-	double t0, t1;			/* seconds at the box's edges */
+	double t0, span;		/* seconds at the box's left edge, across it */
 	double step;			/* between ticks */
 	int decimals;
 };
 
-static double seconds(const struct plot_picture *pic, uint64_t t)
-{
-	return (double)(int64_t)(t - pic->start) / 1e9;
-}
+#define MAX_TICKS	200
 
 static void axis_plan(struct axis *a, const struct plot_picture *pic,
 		      unsigned int box_w)
@@ -377,28 +374,35 @@ static void axis_plan(struct axis *a, const struct plot_picture *pic,
 
 	plot_reduce_time(pic->reduce, 0, &s, &unused);
 	plot_reduce_time(pic->reduce, n - 1, &unused, &e);
-	a->t0 = seconds(pic, s);
-	a->t1 = seconds(pic, e);
-	if (!(a->t1 > a->t0))
-		a->t1 = a->t0 + 1e-9;
-	raw = (a->t1 - a->t0) / (box_w / 110.0 > 1 ? box_w / 110.0 : 1);
+	a->t0 = (double)(int64_t)(s - pic->start) / 1e9;
+	/* from the integers: t0 + span may round to t0 far from the start */
+	a->span = e > s ? (double)(e - s) / 1e9 : 1e-9;
+	raw = a->span / (box_w / 110.0 > 1 ? box_w / 110.0 : 1);
 	m = pow(10, floor(log10(raw)));
 	a->step = raw <= m ? m : raw <= 2 * m ? 2 * m : raw <= 5 * m ? 5 * m : 10 * m;
 	a->decimals = (int)-floor(log10(a->step) + 1e-9);
-	if (a->decimals < 0)
-		a->decimals = 0;
+	a->decimals = a->decimals < 0 ? 0 : a->decimals > 9 ? 9 : a->decimals;
+}
+
+/* Tick K: 0 and its time *T, or -1 past the last (at most MAX_TICKS). */
+static int axis_tick(const struct axis *a, unsigned int k, double *t)
+{
+	*t = (ceil(a->t0 / a->step) + k) * a->step;
+	return k < MAX_TICKS && *t <= a->t0 + a->span ? 0 : -1;
 }
 
 static double axis_x(const struct axis *a, const struct plot_box *b, double t)
 {
-	return b->x + (t - a->t0) / (a->t1 - a->t0) * b->w;
+	return b->x + (t - a->t0) / a->span * b->w;
 }
 
 /* Vertical lines at the ticks, light, under a box's data. */
 static void grid(cairo_t *cr, const struct axis *a, const struct plot_box *b)
 {
+	double t;
+
 	rgb(cr, 0xe6e6e6);
-	for (double t = ceil(a->t0 / a->step) * a->step; t <= a->t1; t += a->step) {
+	for (unsigned int k = 0; !axis_tick(a, k, &t); k++) {
 		double x = floor(axis_x(a, b, t));
 
 		if (x >= b->x && x < b->x + b->w)
@@ -630,12 +634,13 @@ static void draw_axis(cairo_t *cr, const struct plot_picture *pic,
 	struct plot_box b, marks;
 	unsigned int y = axis_y(g);
 	char label[64];
+	double t;
 
 	plot_lane_box(g, 0, &b, &marks);
 	rgb(cr, 0x000000);
 	font(cr, 11, 0);
 	cairo_set_line_width(cr, 1);
-	for (double t = ceil(a->t0 / a->step) * a->step; t <= a->t1; t += a->step) {
+	for (unsigned int k = 0; !axis_tick(a, k, &t); k++) {
 		double x = floor(axis_x(a, &b, t)) + 0.5;
 
 		cairo_move_to(cr, x, y);

@@ -1027,6 +1027,40 @@ static void bad_input_is_refused(void)
 	CHECK(!exists(path_of("x.png")), "nothing written for an empty recording");
 }
 
+/*
+ * Two samples 10^16 ns (116 days) apart, --from just before the second:
+ * one column of 1 ns, 10^7 s from the start, where t0 + 1 ns rounds to
+ * t0 in a double (found by fuzz_plot.c: a tick step of 0, then the
+ * number of decimals out of int's range). Drawn, in bounded time.
+ */
+static void far_from_the_start(void)
+{
+	static const uint64_t ids[] = { A_RX_ID };
+	struct stream_session run = {
+		.out_format = MLX5_DIAG_FORMAT_1, .ts_source = MLX5_DIAG_TS_RTC,
+		.num_ids = 1, .ids = ids, .period_ns = 10000000000000000ull,
+		.identifier = "0000:08:00.0",
+	};
+	struct stream_samples d = {
+		.out_format = MLX5_DIAG_FORMAT_1, .ts_source = MLX5_DIAG_TS_RTC,
+		.num_ids = 1, .ids = ids, .nr = 2, .t0 = A_D0,
+		.t_step = 10000000000000000ull,
+	};
+	struct stream s;
+
+	stream_init(&s);
+	stream_session(&s, &run);
+	stream_time(&s, MLX5_DIAG_TS_RTC, A_D0 - 1000, A_P0 - 1000, 0);
+	stream_time(&s, MLX5_DIAG_TS_RTC, A_D0, A_P0, 0);
+	stream_samples(&s, &d);
+	stream_end(&s, 2, MLX5_DIAG_END_STOPPED);
+	recording_write(path_of("far.mlx5diag"), s.buf, s.len, 0);
+	stream_free(&s);
+	CHECK_INT(run_plot("--from", "9999999.9", "-o", path_of("far.png"),
+			   path_of("far.mlx5diag"), NULL), MD_EXIT_OK,
+		  "one column 10^7 s from the start");
+}
+
 /* The default output, --ids by name and number, --metrics, -di names. */
 static void defaults_and_selection(void)
 {
@@ -1090,6 +1124,7 @@ int main(int argc, char **argv)
 	RUN(png_cpu_lanes);
 	RUN(pdf_one_page);
 	RUN(svg_document);
+	RUN(far_from_the_start);
 	RUN(bad_input_is_refused);
 	RUN(defaults_and_selection);
 	keep_dir = argc > 1 ? argv[1] : NULL;
