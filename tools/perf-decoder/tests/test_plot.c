@@ -4,8 +4,9 @@
  * reduction against a brute-force one; a recording of a known model drawn
  * as PNG and read back with cairo, each lane's ink column by column at
  * exactly the rows of the model's minimum and maximum there, loss and end
- * marks where the recording has them, CPU lanes where the tasks ran; the
- * PDF read by poppler's pdfinfo; the labels' units; exit statuses.
+ * marks where the recording has them, CPU lanes where the tasks ran, the
+ * same picture from a perf.data; the PDF read by poppler's pdfinfo; the
+ * labels' units; exit statuses.
  * Given a directory (argv[1]), it leaves the model's PNG, SVG and PDF
  * there for tests/plot-viewers.
  */
