@@ -11,12 +11,14 @@ JOBS=$(nproc)
 # python3-dev: perf's build finds its Python through python3-config;
 # libjson-c-dev: mlx5-diag reads DOCA's data-ID files with json-c;
 # libprotobuf-c-dev, protobuf-c-compiler: it writes Perfetto traces with
-# protobuf-c; protobuf-compiler: the decoder's tests read them with protoc.
+# protobuf-c; protobuf-compiler: the decoder's tests read them with protoc;
+# libcairo2-dev: mlx5-diag plot draws with cairo; poppler-utils and
+# chromium: its tests read its PDF with pdfinfo and its SVG in a browser.
 HOST_PKGS="build-essential bc bison flex libelf-dev libssl-dev dwarves cpio kmod
 busybox-static qemu-system-x86 pkg-config python3-dev libtraceevent-dev libdw-dev
 libzstd-dev zlib1g-dev liblzma-dev sparse clang libclang-rt-14-dev $KSRC_PKG
 gcc-aarch64-linux-gnu python3-docutils libjson-c-dev libprotobuf-c-dev
-protobuf-c-compiler protobuf-compiler"
+protobuf-c-compiler protobuf-compiler libcairo2-dev poppler-utils chromium"
 # One id for a top-level command and every script it starts (apt_update_once).
 export MLX5_DIAG_RUN=${MLX5_DIAG_RUN:-$$.$(date +%s)}
 

@@ -44,6 +44,16 @@ MD_DECODE_SRCS := $(addprefix $(MD_SRC)/,decode.c data_ids.c pipeline.c metrics.
 MD_CLI_SRCS := $(addprefix $(MD_SRC)/,record.c list.c doca.c pmu.c count.c file.c perfdata.c \
 	tprecord.c timeline.c) $(MD_DECODE_SRCS) $(wildcard $(MD_SRC)/../lib/*.c)
 
+# `mlx5-diag plot` (plot.h) draws with cairo (libcairo2-dev), linked in
+# statically with what it uses of pixman, fontconfig, expat, freetype,
+# libpng, zlib and brotli (their Debian -dev packages ship the archives).
+MD_PLOT_SRCS := $(addprefix $(MD_SRC)/,plot.c plot_sink.c plot_reduce.c \
+	plot_sched.c plot_draw.c)
+MD_PLOT_LIBS := -lcairo -lpixman-1 -lfontconfig -lexpat -lfreetype -lpng16 -lz \
+	-lbrotlidec -lbrotlicommon -lm -pthread
+MD_CLI_SRCS += $(MD_PLOT_SRCS)
+MD_LIBS += $(MD_PLOT_LIBS)
+
 $(O)/mlx5-diag: $(MD_SRC)/main.c $(MD_CLI_SRCS) $(MD_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(MD_CFLAGS) -O2 -static -o $@ $(MD_SRC)/main.c $(MD_CLI_SRCS) $(MD_LIBS)

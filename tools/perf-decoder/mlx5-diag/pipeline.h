@@ -110,6 +110,15 @@ int metric_compile(struct metric *m, const char *expr, const char *scale,
  */
 int metrics_table_check(char *err, size_t errlen);
 
+/*
+ * column_rate - counter COL's increase per second over the interval
+ * before the current row (for a run that clears on read, its value over
+ * that interval), the interval as the metrics take it: the device times
+ * of its values, the period under sync. 0 and *RATE, or -1 when there is
+ * no interval (the run's first row) or it is not positive.
+ */
+int column_rate(const struct run *r, const struct column *col, double *rate);
+
 /* ---- sinks ---- */
 
 /* An AUX stream of the input: one run after another. */
@@ -150,6 +159,7 @@ struct sink {
 	const struct sink_ops *ops;
 	FILE *out;
 	const char *path;		/* the input, in messages */
+	const void *opts;		/* its caller's settings (plot.c), else NULL */
 	int write_error;		/* errno of the first failed write */
 	void *priv;
 };

@@ -3,8 +3,8 @@
  * `mlx5-diag decode --timeline`: lines of every source (the mlx5 items
  * sink_timeline.c writes, tracepoint events, lost-event notes) gathered with
  * their perf time, then written sorted by time; and the sched_switch
- * samples as fields, for sink_perfetto.c. Tracepoint samples are
- * perf records (PERF_RECORD_SAMPLE with RAW data) formatted with
+ * samples as fields, for sink_perfetto.c and plot_sched.c. Tracepoint
+ * samples are perf records (PERF_RECORD_SAMPLE with RAW data) formatted with
  * libtraceevent as `perf script --ns` prints them: comm, tid, [cpu],
  * time, event name, fields. Task names come from PERF_RECORD_COMM, _FORK
  * and _EXIT records, as of each sample's time, as perf keeps its threads.
