@@ -65,31 +65,6 @@ static void on_session(struct pipeline *p)
 		p->sink.ops->session(&p->sink, r);
 }
 
-int column_rate(const struct run *r, const struct column *col, double *rate)
-{
-	const struct mlx5diag_session *ss = &r->session;
-	uint64_t d;
-	double ns;
-
-	if (ss->clear && ss->sync) {
-		ns = (double)ss->period_ns_actual;
-		d = col->value;
-	} else {
-		if (!r->have_prev || col->dev_time <= col->prev_dev_time)
-			return -1;
-		ns = (double)(col->dev_time - col->prev_dev_time);
-		if (ss->ts_source != MLX5_DIAG_TS_RTC)
-			ns = ss->freq_khz ? ns * 1e6 / ss->freq_khz : 0;
-		d = ss->clear ? col->value : col->value - col->prev_value;
-		if (!ss->clear && ss->out_format == MLX5_DIAG_FORMAT_2)
-			d &= 0xffffffffu;
-	}
-	if (!(ns > 0))
-		return -1;
-	*rate = (double)d * 1e9 / ns;
-	return 0;
-}
-
 static void on_row(struct pipeline *p)
 {
 	struct run *r = &p->run;

@@ -113,9 +113,9 @@ int metrics_table_check(char *err, size_t errlen);
 /*
  * column_rate - counter COL's increase per second over the interval
  * before the current row (for a run that clears on read, its value over
- * that interval), the interval as the metrics take it: the device times
- * of its values, the period under sync. 0 and *RATE, or -1 when there is
- * no interval (the run's first row) or it is not positive.
+ * that interval): its increase and interval as a metric's counter and
+ * duration_time are. 0 and *RATE, or -1 when there is no interval (the
+ * run's first row) or it is not positive.
  */
 int column_rate(const struct run *r, const struct column *col, double *rate);
 

@@ -915,7 +915,10 @@ static void labels_in_natural_units(void)
 		  "an unknown kind");
 }
 
-/* A counter's rate: 32-bit wrap in format 2, the period under sync+clear. */
+/*
+ * A counter's rate: 32-bit wrap in format 2, the period under sync+clear,
+ * none without a positive interval.
+ */
 static void counter_rates(void)
 {
 	struct column col = {
@@ -948,6 +951,11 @@ static void counter_rates(void)
 	r.session.sync = 0;
 	r.have_prev = 1;
 	CHECK_INT(column_rate(&r, &col, &v), -1, "no time between the samples");
+	col.dev_time = col.prev_dev_time - 1;
+	CHECK_INT(column_rate(&r, &col, &v), -1, "a device time going back");
+	col.dev_time = col.prev_dev_time + 1000;
+	r.session.freq_khz = 0;
+	CHECK_INT(column_rate(&r, &col, &v), -1, "FRC without a frequency");
 }
 
 /* ---- the command ---- */
