@@ -162,6 +162,17 @@ enum data_unit data_id_unit(uint64_t id)
 	return k ? k->unit : DATA_UNIT_UNKNOWN;
 }
 
+char **decode_names_argv(int argc, char **argv)
+{
+	char **args = calloc((size_t)argc + 1, sizeof(*args));
+
+	if (!args)
+		return NULL;
+	for (int i = 0; i < argc; i++)
+		args[i] = strcmp(argv[i], "-di") ? argv[i] : "--data-ids";
+	return args;
+}
+
 /* DOCA's sample's default data IDs (no synchronized start). */
 static const uint64_t doca_example_ids[] = {
 	0x1020000100000000ull, 0x1140000100000000ull,

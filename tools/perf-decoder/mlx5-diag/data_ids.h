@@ -57,6 +57,13 @@ int decode_names_load(struct decode_names *names, const char *path,
 void decode_names_free(struct decode_names *names);
 
 /*
+ * decode_names_argv - ARGV (ARGC) with DOCA's -di, a two-letter flag, as
+ * --data-ids for getopt_long: a new array, NULL-terminated, of ARGV's
+ * strings (free() the array only), or NULL when out of memory.
+ */
+char **decode_names_argv(int argc, char **argv);
+
+/*
  * decode_names_write_example - write DOCA's example data-ID file (its
  * default data IDs, in json-c's pretty layout) to OUT. Returns 0 or -1
  * (errno set).

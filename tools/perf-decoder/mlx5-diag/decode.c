@@ -111,42 +111,21 @@ static const struct option decode_longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/*
- * getopt_long's '?': OPT is the option given a value it takes none of
- * (--metrics=1), an unknown short option (of a group maybe), or 0 for an
- * unknown long option, ARG.
- */
-static int decode_bad_option(int opt, const char *arg)
-{
-	const struct option *o;
-
-	if (!opt)
-		return md_usage("decode", "unknown option %s", arg);
-	for (o = decode_longopts; o->name; o++)
-		if (o->val == opt)
-			return md_usage("decode", "option --%s takes no value",
-					o->name);
-	return md_usage("decode", "unknown option -%c", opt);
-}
-
 int cmd_decode(int argc, char **argv)
 {
 	const char *format = "text", *di = NULL, *example = NULL;
 	const char *output = NULL, *path = NULL;
 	struct decode_names names = { NULL, 0 };
 	const struct sink_ops *sink;
-	int metrics = 0, quiet = 0, timeline = 0, c, i, ret;
+	int metrics = 0, quiet = 0, timeline = 0, c, ret;
 	char err[512], **args;
 	FILE *outf;
 
-	/* DOCA's -di, a two-letter flag, is --data-ids to getopt_long */
-	args = calloc((size_t)argc + 1, sizeof(*args));
+	args = decode_names_argv(argc, argv);
 	if (!args) {
 		md_err("decode", "out of memory");
 		return MD_EXIT_OUTPUT;
 	}
-	for (i = 0; i < argc; i++)
-		args[i] = strcmp(argv[i], "-di") ? argv[i] : "--data-ids";
 	optind = 0;
 	opterr = 0;
 	ret = MD_EXIT_OK;
@@ -182,7 +161,8 @@ int cmd_decode(int argc, char **argv)
 			ret = md_usage("decode", "%s needs a value", args[optind - 1]);
 			break;
 		default:
-			ret = decode_bad_option(optopt, args[optind - 1]);
+			ret = md_bad_option("decode", decode_longopts, optopt,
+					    args[optind - 1]);
 		}
 	}
 	if (!ret && optind < argc)

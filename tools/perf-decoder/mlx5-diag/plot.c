@@ -94,18 +94,6 @@ struct plot_args {
 	char default_output[4096];
 };
 
-static int bad_option(int opt, const char *arg)
-{
-	const struct option *o;
-
-	if (!opt)
-		return md_usage("plot", "unknown option %s", arg);
-	for (o = plot_longopts; o->name; o++)
-		if (o->val == opt)
-			return md_usage("plot", "option --%s takes no value", o->name);
-	return md_usage("plot", "unknown option -%c", opt);
-}
-
 /* --ids LIST into a->ids. */
 static int parse_ids(struct plot_args *a, const char *list)
 {
@@ -167,14 +155,11 @@ static int parse(struct plot_args *a, int argc, char **argv)
 	int c, ret = 0;
 	char **args;
 
-	/* DOCA's -di, a two-letter flag, is --data-ids to getopt_long */
-	args = calloc((size_t)argc + 1, sizeof(*args));
+	args = decode_names_argv(argc, argv);
 	if (!args) {
 		md_err("plot", "out of memory");
 		return MD_EXIT_OUTPUT;
 	}
-	for (int i = 0; i < argc; i++)
-		args[i] = strcmp(argv[i], "-di") ? argv[i] : "--data-ids";
 	optind = 0;
 	opterr = 0;
 	while (!ret && (c = getopt_long(argc, args, ":o:qh", plot_longopts,
@@ -218,7 +203,8 @@ static int parse(struct plot_args *a, int argc, char **argv)
 			ret = md_usage("plot", "%s needs a value", args[optind - 1]);
 			break;
 		default:
-			ret = bad_option(optopt, args[optind - 1]);
+			ret = md_bad_option("plot", plot_longopts, optopt,
+					    args[optind - 1]);
 		}
 	}
 	if (!ret && optind < argc)
