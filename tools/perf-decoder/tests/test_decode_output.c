@@ -279,7 +279,11 @@ static void csv_integers_are_printfs(void)
  * small output fails at the final flush, one of 2000 rows (more than the
  * sink's and stdio's buffers) at a row's fwrite; both exit MD_EXIT_OUTPUT.
  */
-static void csv_write_error(void)
+/*
+ * A recording of one run of 2000 samples of the three ICMC counters (more
+ * output than a sink's and stdio's buffers hold), as PATH.
+ */
+static void write_long_recording(const char *path)
 {
 	struct stream_session sess = {
 		.out_format = 0, .ts_source = MLX5_DIAG_TS_FRC,
@@ -292,17 +296,23 @@ static void csv_write_error(void)
 		.entry_step = 2, .value_base = 100,
 	};
 	struct stream s;
-	char *got;
 
-	CHECK_INT(run_decode(path_of("example.mlx5diag"), "/dev/full", "--format",
-			     "csv", NULL), MD_EXIT_OUTPUT, "small CSV to /dev/full");
 	stream_init(&s);
 	stream_session(&s, &sess);
 	stream_time(&s, MLX5_DIAG_TS_FRC, 20000000, 9000000000ull, 300);
 	stream_samples(&s, &smp);
 	stream_end(&s, 2000, MLX5_DIAG_END_STOPPED);
-	write_recording(path_of("long.mlx5diag"), &s, 4096);
+	write_recording(path, &s, 4096);
 	stream_free(&s);
+}
+
+static void csv_write_error(void)
+{
+	char *got;
+
+	CHECK_INT(run_decode(path_of("example.mlx5diag"), "/dev/full", "--format",
+			     "csv", NULL), MD_EXIT_OUTPUT, "small CSV to /dev/full");
+	write_long_recording(path_of("long.mlx5diag"));
 	CHECK_INT(run_decode(path_of("long.mlx5diag"), path_of("long.csv"), "--format",
 			     "csv", NULL), MD_EXIT_OK, "2000 rows of CSV");
 	got = slurp(path_of("long.csv"));
@@ -2460,28 +2470,12 @@ static void perfetto_period_metrics(void)
  */
 static void perfetto_errors(void)
 {
-	struct stream_session sess = {
-		.out_format = 0, .ts_source = MLX5_DIAG_TS_FRC,
-		.freq_khz = 156250, .num_ids = 3, .ids = icmc_ids,
-		.period_ns = 100000, .identifier = "0000:08:00.0",
-	};
-	struct stream_samples smp = {
-		.out_format = 0, .ts_source = MLX5_DIAG_TS_FRC, .num_ids = 3,
-		.ids = icmc_ids, .nr = 2000, .t0 = 20000000, .t_step = 15625,
-		.entry_step = 2, .value_base = 100,
-	};
-	struct stream s, perf = { 0 };
+	struct stream perf = { 0 };
 	char *fmt = sched_format(), *msg, *got, *pf, *bad;
 
 	CHECK_INT(run_decode(path_of("example.mlx5diag"), "/dev/full", "--format",
 			     "perfetto", NULL), MD_EXIT_OUTPUT, "a small trace to /dev/full");
-	stream_init(&s);
-	stream_session(&s, &sess);
-	stream_time(&s, MLX5_DIAG_TS_FRC, 20000000, 9000000000ull, 300);
-	stream_samples(&s, &smp);
-	stream_end(&s, 2000, MLX5_DIAG_END_STOPPED);
-	write_recording(path_of("pf-long.mlx5diag"), &s, 4096);
-	stream_free(&s);
+	write_long_recording(path_of("pf-long.mlx5diag"));
 	CHECK_INT(run_decode(path_of("pf-long.mlx5diag"), "/dev/full", "--format",
 			     "perfetto", NULL), MD_EXIT_OUTPUT, "2000 samples to /dev/full");
 
