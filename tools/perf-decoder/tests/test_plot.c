@@ -189,21 +189,24 @@ struct brute {
 	struct plot_cell cells[1024];
 };
 
+/* Value V into cell C. */
+static void brute_put(struct plot_cell *c, double v)
+{
+	if (!c->n || v < c->min)
+		c->min = v;
+	if (!c->n || v > c->max)
+		c->max = v;
+	c->sum += v;
+	c->n++;
+}
+
 /* The cells of values V[] at times T[] (N) on B's columns. */
 static void brute_cells(struct brute *b, const uint64_t *t, const double *v,
 			size_t n)
 {
 	memset(b->cells, 0, sizeof(b->cells));
-	for (size_t i = 0; i < n; i++) {
-		struct plot_cell *c = &b->cells[(t[i] >> b->shift) - b->base];
-
-		if (!c->n || v[i] < c->min)
-			c->min = v[i];
-		if (!c->n || v[i] > c->max)
-			c->max = v[i];
-		c->sum += v[i];
-		c->n++;
-	}
+	for (size_t i = 0; i < n; i++)
+		brute_put(&b->cells[(t[i] >> b->shift) - b->base], v[i]);
 }
 
 /* Columns of [LO, HI) in W equal parts, times T[] (N) inside it. */
@@ -212,19 +215,9 @@ static void brute_fixed(struct brute *b, const uint64_t *t, const double *v,
 {
 	memset(b->cells, 0, sizeof(b->cells));
 	b->used = w;
-	for (size_t i = 0; i < n; i++) {
-		struct plot_cell *c;
-
-		if (t[i] < lo || t[i] >= hi)
-			continue;
-		c = &b->cells[(t[i] - lo) * w / (hi - lo)];
-		if (!c->n || v[i] < c->min)
-			c->min = v[i];
-		if (!c->n || v[i] > c->max)
-			c->max = v[i];
-		c->sum += v[i];
-		c->n++;
-	}
+	for (size_t i = 0; i < n; i++)
+		if (t[i] >= lo && t[i] < hi)
+			brute_put(&b->cells[(t[i] - lo) * w / (hi - lo)], v[i]);
 }
 
 /* Columns for times T[] (N): the shortest power of two that fits W. */
