@@ -23,6 +23,7 @@
 #include "perfetto_reader.h"
 #include "pipeline.h"
 #include "runner.h"
+#include "sched_writer.h"
 #include "sink_check.h"
 #include "stream_writer.h"
 
@@ -1695,15 +1696,6 @@ static void perfdata_malformed(void)
 
 /* ---- --timeline ---- */
 
-#define SCHED_SWITCH	118
-#define S_TYPE_OWN	0x10486ull	/* IDENTIFIER TID TIME CPU RAW */
-#define S_TYPE_PERF	0x10587ull	/* ... and IP, PERIOD (perf record) */
-
-static char *sched_format(void)
-{
-	return slurp(MD_TESTS_DIR "/tracefs/events/sched/sched_switch/format");
-}
-
 struct rec {
 	uint8_t b[512];
 	size_t n;
@@ -1750,41 +1742,6 @@ static void r_trailer(struct rec *r, uint32_t tid, uint64_t time, uint32_t cpu,
 	r_u32(r, cpu);
 	r_u32(r, 0);
 	r_u64(r, id);
-}
-
-/* A sched_switch sample of PREV (running on CPU at TIME) to NEXT. */
-static size_t switch_sample(struct rec *r, uint64_t st, uint64_t id,
-			    uint64_t time, uint32_t cpu, const char *prev,
-			    int32_t prev_pid, int64_t prev_state,
-			    const char *next, int32_t next_pid)
-{
-	uint8_t raw[68] = { 0 };
-	int32_t prio = 120;
-	uint16_t type = SCHED_SWITCH;
-
-	memcpy(raw, &type, 2);
-	memcpy(raw + 4, &prev_pid, 4);
-	strncpy((char *)raw + 8, prev, 16);
-	memcpy(raw + 24, &prev_pid, 4);
-	memcpy(raw + 28, &prio, 4);
-	memcpy(raw + 32, &prev_state, 8);
-	strncpy((char *)raw + 40, next, 16);
-	memcpy(raw + 56, &next_pid, 4);
-	memcpy(raw + 60, &prio, 4);
-	r_header(r, 9);
-	r_u64(r, id);
-	if (st & 1)
-		r_u64(r, 0xffffffff81000000ull);	/* ip */
-	r_u32(r, (uint32_t)prev_pid);
-	r_u32(r, (uint32_t)prev_pid);
-	r_u64(r, time);
-	r_u32(r, cpu);
-	r_u32(r, 0);
-	if (st & 0x100)
-		r_u64(r, 1);				/* period */
-	r_u32(r, sizeof(raw));
-	r_put(r, raw, sizeof(raw));
-	return r_done(r);
 }
 
 static size_t comm_rec(struct rec *r, uint32_t pid, const char *comm,
@@ -1854,20 +1811,20 @@ static void timeline_records(uint64_t st, uint64_t id0, uint64_t id1,
 
 	sink(ctx, r.b, comm_rec(&r, 1, "init", 0, 0));
 	sink(ctx, r.b, comm_rec(&r, 100, "sh", 0, 0));
-	sink(ctx, r.b, switch_sample(&r, st, id0, 7000150000ull, 0, "sh", 100, 1,
-				     "swapper/0", 0));
+	sink(ctx, r.b, sched_switch_sample(r.b, st, id0, 7000150000ull, 0,
+					   "sh", 100, 1, "swapper/0", 0));
 	sink(ctx, r.b, fork_rec(&r, 101, 100, 7000300000ull, id1));
-	sink(ctx, r.b, switch_sample(&r, st, id1, 7000400000ull, 1, "sh", 101, 0,
-				     "init", 1));
+	sink(ctx, r.b, sched_switch_sample(r.b, st, id1, 7000400000ull, 1,
+					   "sh", 101, 0, "init", 1));
 	sink(ctx, r.b, comm_rec(&r, 101, "workload", 7000450000ull, id1));
-	sink(ctx, r.b, switch_sample(&r, st, id1, 8000000000ull, 1, "workload",
-				     101, 2, "swapper/1", 0));
+	sink(ctx, r.b, sched_switch_sample(r.b, st, id1, 8000000000ull, 1,
+					   "workload", 101, 2, "swapper/1", 0));
 	sink(ctx, r.b, lost_rec(&r, 3, 8500000000ull, 1, id1));
 	sink(ctx, r.b, exit_rec(&r, 101, 8600000000ull, id1));
-	sink(ctx, r.b, switch_sample(&r, st, id1, 8700000000ull, 1, "workload",
-				     101, 16, "swapper/1", 0));
-	sink(ctx, r.b, switch_sample(&r, st, id0, 9500000000ull, 0, "swapper/0",
-				     0, 0, "init", 1));
+	sink(ctx, r.b, sched_switch_sample(r.b, st, id1, 8700000000ull, 1,
+					   "workload", 101, 16, "swapper/1", 0));
+	sink(ctx, r.b, sched_switch_sample(r.b, st, id0, 9500000000ull, 0,
+					   "swapper/0", 0, 0, "init", 1));
 }
 
 static void to_stream(void *ctx, const void *rec, size_t len)
@@ -1909,20 +1866,10 @@ static void write_timeline_recording(const char *path, const char *format_text,
 	struct mdf_meta_buf m = { 0 };
 	struct mdf_writer w;
 	struct stream s;
-	const char *line = format_text;
 
-	if (mdf_writer_open(&w, path) || mdf_meta_add(&m, "pmu", "mlx5_diag_0") ||
-	    mdf_meta_add(&m, "cpu", "1") || mdf_meta_add(&m, "long_size", "8") ||
-	    mdf_meta_add(&m, "tracepoint",
-			 "0 config=118 sample_type=0x10486 name=sched:sched_switch"))
+	if (mdf_writer_open(&w, path))
 		abort();
-	while (*line) {
-		size_t n = strcspn(line, "\n");
-
-		if (mdf_meta_addf(&m, "tracepoint_format", "0 %.*s", (int)n, line))
-			abort();
-		line += n + (line[n] == '\n');
-	}
+	sched_meta_add(&m, format_text);
 	if (mdf_meta_add(&m, "sample_id", "1000 tracepoint=0 cpu=0") ||
 	    mdf_meta_add(&m, "sample_id", "1001 tracepoint=0 cpu=1") ||
 	    (extra_meta && mdf_meta_add(&m, "sample_id", extra_meta)) ||
@@ -2192,8 +2139,9 @@ static void timeline_tracepoints_only(void)
 	pdw_add_attr(&w, &sw);
 	w.tracing = tracing.buf;
 	w.tracing_len = tracing.len;
-	pdw_raw(&w, r.b, switch_sample(&r, S_TYPE_PERF, 1000, 7000150000ull, 0,
-				       "sh", 100, 1, "swapper/0", 0));
+	pdw_raw(&w, r.b, sched_switch_sample(r.b, S_TYPE_PERF, 1000,
+					     7000150000ull, 0, "sh", 100, 1,
+					     "swapper/0", 0));
 	pdw_write(&w, path_of("tp.data"));
 	pdw_free(&w);
 	free(tracing.buf);
@@ -2372,8 +2320,9 @@ static void perfetto_sched(void)
 	}
 	w.tracing = tracing.buf;
 	w.tracing_len = tracing.len;
-	pdw_raw(&w, r.b, switch_sample(&r, S_TYPE_PERF, 1000, 7000150000ull, 0,
-				       "sh", 100, 1, "swapper/0", 0));
+	pdw_raw(&w, r.b, sched_switch_sample(r.b, S_TYPE_PERF, 1000,
+					     7000150000ull, 0, "sh", 100, 1,
+					     "swapper/0", 0));
 	pdw_write(&w, path_of("pf-tp.data"));
 	pdw_free(&w);
 	free(tracing.buf);

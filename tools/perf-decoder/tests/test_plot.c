@@ -31,6 +31,7 @@
 #include "pipeline.h"
 #include "plot.h"
 #include "runner.h"
+#include "sched_writer.h"
 #include "sink_check.h"
 #include "stream_writer.h"
 
@@ -662,38 +663,6 @@ static void perf_data_same_picture(void)
 
 /* ---- CPU lanes ---- */
 
-/* A sched_switch sample (id, IDENTIFIER TID TIME CPU RAW) to NEXT. */
-static size_t switch_rec(uint8_t *b, uint64_t id, uint64_t time, uint32_t cpu,
-			 const char *next, int32_t next_pid)
-{
-	uint8_t raw[68] = { 0 };
-	uint16_t type = 118, size = 8 + 8 + 8 + 8 + 8 + 4 + sizeof(raw);
-	uint32_t header_type = 9, raw_size = sizeof(raw);
-	size_t n;
-
-	memcpy(raw, &type, 2);
-	memcpy(raw + 8, "prev", 5);
-	memcpy(raw + 40, next, strlen(next));
-	memcpy(raw + 56, &next_pid, 4);
-	memcpy(b, &header_type, 4);
-	memset(b + 4, 0, 2);
-	memcpy(b + 6, &size, 2);
-	n = 8;
-	memcpy(b + n, &id, 8);
-	n += 8;
-	memset(b + n, 0, 8);		/* pid, tid */
-	n += 8;
-	memcpy(b + n, &time, 8);
-	n += 8;
-	memcpy(b + n, &cpu, 4);
-	memset(b + n + 4, 0, 4);
-	n += 8;
-	memcpy(b + n, &raw_size, 4);
-	n += 4;
-	memcpy(b + n, raw, sizeof(raw));
-	return n + sizeof(raw);
-}
-
 static char *slurp(const char *path)
 {
 	FILE *f = fopen(path, "rb");
@@ -714,34 +683,27 @@ static char *slurp(const char *path)
  */
 static void b_write(const char *name)
 {
-	char *format = slurp(MD_TESTS_DIR "/tracefs/events/sched/sched_switch/format");
+	char *format = sched_format();
 	struct mdf_meta_buf m = { 0 };
 	struct mdf_writer w;
 	uint8_t perf[4 * 128];
 	struct stream s;
 	size_t n = 0;
-	const char *line = format;
 
-	if (mdf_writer_open(&w, path_of(name)) || mdf_meta_add(&m, "pmu", "mlx5_diag_0") ||
-	    mdf_meta_add(&m, "cpu", "1") || mdf_meta_add(&m, "long_size", "8") ||
-	    mdf_meta_add(&m, "tracepoint",
-			 "0 config=118 sample_type=0x10486 name=sched:sched_switch"))
+	if (mdf_writer_open(&w, path_of(name)))
 		abort();
-	while (*line) {
-		size_t len = strcspn(line, "\n");
-
-		if (mdf_meta_addf(&m, "tracepoint_format", "0 %.*s", (int)len, line))
-			abort();
-		line += len + (line[len] == '\n');
-	}
+	sched_meta_add(&m, format);
 	if (mdf_meta_add(&m, "sample_id", "1000 tracepoint=0 cpu=0") ||
 	    mdf_meta_add(&m, "sample_id", "1002 tracepoint=0 cpu=2") ||
 	    mdf_write_chunk(&w, MDF_CHUNK_META, m.text, m.len))
 		abort();
 	mdf_meta_buf_free(&m);
-	n += switch_rec(perf + n, 1000, A_P0 + 250000000, 0, "burner", 42);
-	n += switch_rec(perf + n, 1002, A_P0 + 500000000, 2, "kworker/2:1", 77);
-	n += switch_rec(perf + n, 1000, A_P0 + 750000000, 0, "swapper/0", 0);
+	n += sched_switch_sample(perf + n, S_TYPE_OWN, 1000, A_P0 + 250000000, 0,
+				 "swapper/0", 0, 0, "burner", 42);
+	n += sched_switch_sample(perf + n, S_TYPE_OWN, 1002, A_P0 + 500000000, 2,
+				 "swapper/2", 0, 0, "kworker/2:1", 77);
+	n += sched_switch_sample(perf + n, S_TYPE_OWN, 1000, A_P0 + 750000000, 0,
+				 "burner", 42, 0, "swapper/0", 0);
 	a_stream(&s);
 	if (mdf_write_chunk(&w, MDF_CHUNK_AUX, s.buf, s.len) ||
 	    mdf_write_chunk(&w, MDF_CHUNK_PERF, perf, n) || mdf_writer_close(&w))
