@@ -1,24 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* sched:sched_switch in a recording, for the tests (sched_writer.h). */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sched_writer.h"
+#include "sink_check.h"
 
 char *sched_format(void)
 {
-	FILE *f = fopen(MD_TESTS_DIR "/tracefs/events/sched/sched_switch/format",
-			"rb");
-	char *text = calloc(1, 1 << 16);
-	size_t n;
-
-	if (!f || !text)
-		abort();
-	n = fread(text, 1, (1 << 16) - 1, f);
-	text[n] = '\0';
-	fclose(f);
-	return text;
+	return slurp(MD_TESTS_DIR "/tracefs/events/sched/sched_switch/format");
 }
 
 void sched_meta_add(struct mdf_meta_buf *m, const char *format_text)

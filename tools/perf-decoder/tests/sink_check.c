@@ -2,7 +2,7 @@
 /*
  * An AUX stream written as a recording; a recording decoded through every
  * sink of the decode pipeline, each into a memory stream, and the outputs
- * checked (sink_check.h).
+ * checked; a file's text (sink_check.h).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -141,4 +141,18 @@ int sink_check_all(const char *path, const struct decode_names *names,
 			abort();
 		}
 	return status;
+}
+
+char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *text = calloc(1, 1 << 16);
+	size_t n;
+
+	if (!f || !text)
+		abort();
+	n = fread(text, 1, (1 << 16) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	return text;
 }

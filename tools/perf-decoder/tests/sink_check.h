@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * For the decode pipeline's tests and fuzz targets (test_decode_output.c,
- * fuzz_sinks.c, fuzz_data_ids.c): an AUX stream written as a recording;
- * a recording decoded through every sink, the outputs checked.
+ * test_plot.c, fuzz_sinks.c, fuzz_data_ids.c): an AUX stream written as a
+ * recording; a recording decoded through every sink, the outputs checked;
+ * a file's text.
  */
 #ifndef MLX5DIAG_SINK_CHECK_H
 #define MLX5DIAG_SINK_CHECK_H
@@ -37,5 +38,11 @@ int recording_memfd(const void *aux, size_t len, size_t chunk, char *path);
  */
 int sink_check_all(const char *path, const struct decode_names *names,
 		   int metrics);
+
+/*
+ * slurp - the file at PATH, its first 64 KiB - 1 bytes, NUL-terminated
+ * (free() it). Aborts when it cannot be read.
+ */
+char *slurp(const char *path);
 
 #endif /* MLX5DIAG_SINK_CHECK_H */

@@ -53,20 +53,6 @@ static void write_recording(const char *path, const struct stream *s,
 	recording_write(path, s->buf, s->len, chunk);
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *text = calloc(1, 1 << 16);
-	size_t n;
-
-	if (!f || !text)
-		abort();
-	n = fread(text, 1, (1 << 16) - 1, f);
-	text[n] = '\0';
-	fclose(f);
-	return text;
-}
-
 /* Run `mlx5-diag decode ARGS... -o OUT -q RECORDING`; returns the status. */
 static int run_decode(const char *recording, const char *outfile,
 		      const char *a1, const char *a2, const char *a3)
@@ -2120,8 +2106,12 @@ static void timeline_malformed(void)
 	free(fmt);
 }
 
-/* perf record -e sched:sched_switch alone: no AUX data, no task names */
-static void timeline_tracepoints_only(void)
+/*
+ * perf record -e sched:sched_switch alone, as PATH (pipe mode): one switch
+ * on CPU 0 at 7.000150000 from sh (100) to swapper/0; no AUX data, no
+ * task names.
+ */
+static void write_tracepoints_only(const char *path)
 {
 	struct pdw_attr sw = {
 		.type = 2, .config = SCHED_SWITCH, .sample_type = S_TYPE_PERF,
@@ -2142,9 +2132,14 @@ static void timeline_tracepoints_only(void)
 	pdw_raw(&w, r.b, sched_switch_sample(r.b, S_TYPE_PERF, 1000,
 					     7000150000ull, 0, "sh", 100, 1,
 					     "swapper/0", 0));
-	pdw_write(&w, path_of("tp.data"));
+	pdw_write(&w, path);
 	pdw_free(&w);
 	free(tracing.buf);
+}
+
+static void timeline_tracepoints_only(void)
+{
+	write_tracepoints_only(path_of("tp.data"));
 	CHECK_INT(run_decode(path_of("tp.data"), path_of("tp.txt"), "--timeline",
 			     NULL, NULL), MD_EXIT_OK, "tracepoints only");
 	check_same("tracepoints only", path_of("tp.txt"),
@@ -2282,7 +2277,6 @@ static void perfetto_sched(void)
 	struct stream perf = { 0 }, tracing;
 	char *fmt = sched_format(), *got, *want = example_counters();
 	struct pdw w;
-	struct rec r;
 
 	timeline_records(S_TYPE_OWN, 1000, 1001, to_stream, &perf);
 	write_timeline_recording(path_of("pf-tl.mlx5diag"), fmt, NULL, &perf);
@@ -2305,27 +2299,7 @@ static void perfetto_sched(void)
 		free(got);
 	}
 	/* tracepoints alone: no AUX data, no device */
-	tracing.buf = NULL;
-	tracing.cap = 0;
-	tracing_blob(&tracing, fmt);
-	pdw_init(&w, 1);
-	{
-		struct pdw_attr sw = {
-			.type = 2, .config = SCHED_SWITCH, .sample_type = S_TYPE_PERF,
-			.flags = 1ull << 18, .ids = { 1000 }, .nr_ids = 1,
-			.name = "sched:sched_switch",
-		};
-
-		pdw_add_attr(&w, &sw);
-	}
-	w.tracing = tracing.buf;
-	w.tracing_len = tracing.len;
-	pdw_raw(&w, r.b, sched_switch_sample(r.b, S_TYPE_PERF, 1000,
-					     7000150000ull, 0, "sh", 100, 1,
-					     "swapper/0", 0));
-	pdw_write(&w, path_of("pf-tp.data"));
-	pdw_free(&w);
-	free(tracing.buf);
+	write_tracepoints_only(path_of("pf-tp.data"));
 	got = perfetto_of(path_of("pf-tp.data"), NULL);
 	check_lines("tracepoints alone", got, "",
 		    "switch 0 7000150000 pid=100 prev_comm=sh prev_pid=100 "

@@ -663,20 +663,6 @@ static void perf_data_same_picture(void)
 
 /* ---- CPU lanes ---- */
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *text = calloc(1, 1 << 16);
-	size_t n;
-
-	if (!f || !text)
-		abort();
-	n = fread(text, 1, (1 << 16) - 1, f);
-	text[n] = '\0';
-	fclose(f);
-	return text;
-}
-
 /*
  * Model A recorded with --tracepoint sched:sched_switch: on CPU 0 "burner"
  * runs from 0.25 s to 0.75 s, on CPU 2 "kworker" from 0.5 s on.
