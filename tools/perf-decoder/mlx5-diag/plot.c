@@ -21,9 +21,10 @@
 #define DEFAULT_WIDTH	1600
 
 static const char plot_usage[] =
-"usage: mlx5-diag plot [-o FILE.png|FILE.svg|FILE.pdf] [--ids LIST]\n"
-"                      [--metrics] [--cpus] [--from TIME] [--to TIME]\n"
-"                      [--width PIXELS] [--height PIXELS] [-di FILE] [-q]\n"
+"usage: mlx5-diag plot [-o FILE.png|FILE.svg|FILE.pdf | -o - --format FMT]\n"
+"                      [--ids LIST] [--metrics] [--cpus] [--from TIME]\n"
+"                      [--to TIME] [--width PIXELS] [--height PIXELS]\n"
+"                      [-di FILE] [-q]\n"
 "                      RECORDING\n"
 "\n"
 "Draws a recording of `mlx5-diag record`, or the mlx5_diag AUX data of a\n"
@@ -39,7 +40,11 @@ static const char plot_usage[] =
 "  -o, --output FILE  the picture, its format by its extension: .png,\n"
 "                  .svg or .pdf (default: RECORDING's file name with .png\n"
 "                  for its extension, in the current directory;\n"
-"                  mlx5-diag-plot.png for standard input)\n"
+"                  mlx5-diag-plot.png for standard input); -: standard\n"
+"                  output, in the format --format names\n"
+"      --format FMT  png, svg or pdf: the format for -o -, or of the\n"
+"                  default file (then with that extension); with -o FILE\n"
+"                  it must be the one FILE's extension names\n"
 "      --ids LIST  only these lanes, in this order: data IDs (0x hex or\n"
 "                  decimal) and names (of data IDs, as decode names them,\n"
 "                  or of --metrics), separated by commas\n"
@@ -60,18 +65,19 @@ static const char plot_usage[] =
 "\n"
 "Exit status: 0 drawn; 2 bad flags or arguments, an --ids item not in\n"
 "the recording, nothing between --from and --to, a picture too small for\n"
-"its lanes; 3 the -di file is unreadable or malformed; 4 the recording\n"
-"is unreadable, malformed, not one, or has no samples; 5 its AUX stream\n"
-"is malformed (what was decoded before is drawn); 6 the picture could\n"
-"not be written.\n";
+"its lanes, -o - without --format, a PNG or PDF for a terminal; 3 the\n"
+"-di file is unreadable or malformed; 4 the recording is unreadable,\n"
+"malformed, not one, or has no samples; 5 its AUX stream is malformed\n"
+"(what was decoded before is drawn); 6 the picture could not be written.\n";
 
 enum {
 	OPT_IDS = 256, OPT_METRICS, OPT_CPUS, OPT_FROM, OPT_TO, OPT_WIDTH,
-	OPT_HEIGHT,
+	OPT_HEIGHT, OPT_FORMAT,
 };
 
 static const struct option plot_longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "ids", required_argument, NULL, OPT_IDS },
 	{ "metrics", no_argument, NULL, OPT_METRICS },
 	{ "cpus", no_argument, NULL, OPT_CPUS },
@@ -89,6 +95,9 @@ struct plot_args {
 	struct plot_opts o;
 	const char *path, *di;
 	int metrics, quiet;
+	int have_format;		/* --format, in format */
+	enum plot_format format;
+	int to_stdout;			/* -o - */
 	char *ids_text;			/* --ids, split in place */
 	struct plot_id *ids;
 	char default_output[4096];
@@ -172,6 +181,12 @@ static int parse(struct plot_args *a, int argc, char **argv)
 		case 'o':
 			a->o.output = optarg;
 			break;
+		case OPT_FORMAT:
+			a->have_format = 1;
+			if (plot_format_named(optarg, &a->format))
+				ret = md_usage("plot", "--format %s: png, svg or pdf",
+					       optarg);
+			break;
 		case OPT_IDS:
 			ret = parse_ids(a, optarg);
 			break;
@@ -221,31 +236,76 @@ static int parse(struct plot_args *a, int argc, char **argv)
 	return 0;
 }
 
-/* RECORDING's file name with .png for its extension; for "-" our own. */
+/*
+ * RECORDING's file name with the extension of --format (default .png);
+ * for "-" our own, mlx5-diag-plot.
+ */
 static const char *default_output(struct plot_args *a)
 {
 	const char *base = strrchr(a->path, '/'), *dot;
+	const char *ext = a->have_format ? plot_format_name(a->format) : "png";
 	int len;
 
-	if (!strcmp(a->path, "-"))
-		return "mlx5-diag-plot.png";
-	base = base ? base + 1 : a->path;
-	dot = strrchr(base, '.');
-	len = dot && dot != base ? (int)(dot - base) : (int)strlen(base);
-	snprintf(a->default_output, sizeof(a->default_output), "%.*s.png", len,
-		 base);
+	if (!strcmp(a->path, "-")) {
+		base = "mlx5-diag-plot";
+		len = (int)strlen(base);
+	} else {
+		base = base ? base + 1 : a->path;
+		dot = strrchr(base, '.');
+		len = dot && dot != base ? (int)(dot - base) : (int)strlen(base);
+	}
+	snprintf(a->default_output, sizeof(a->default_output), "%.*s.%s", len,
+		 base, ext);
 	return a->default_output;
 }
 
 /*
+ * The picture's format and where it goes, from -o and --format: 0, or an
+ * exit status (said).
+ */
+static int choose_output(struct plot_args *a)
+{
+	if (!a->o.output)
+		a->o.output = default_output(a);
+	if (!strcmp(a->o.output, "-")) {
+		if (!a->have_format)
+			return md_usage("plot", "-o -: standard output has no "
+					"extension to tell the format: give "
+					"--format png, svg or pdf");
+		a->o.format = a->format;
+		if (a->format != PLOT_SVG && isatty(STDOUT_FILENO))
+			return md_usage("plot", "--format %s writes a binary "
+					"picture: redirect standard output or "
+					"give -o FILE", plot_format_name(a->format));
+		a->to_stdout = 1;
+		a->o.output = "standard output";
+		return 0;
+	}
+	if (plot_format_of(a->o.output, &a->o.format))
+		return md_usage("plot", "-o %s: the picture's name must end in "
+				".png, .svg or .pdf (or give -o - --format FMT)",
+				a->o.output);
+	if (a->have_format && a->o.format != a->format)
+		return md_usage("plot", "--format %s, but -o %s names %s",
+				plot_format_name(a->format), a->o.output,
+				plot_format_name(a->o.format));
+	return 0;
+}
+
+/*
  * Open the output without truncating it (an existing picture stays until
- * the new one is drawn): its fd, *CREATED when it is new, or -1 (said).
+ * the new one is drawn): its fd (standard output's for -o -), *CREATED
+ * when it is a new file, or -1 (said).
  */
 static int open_output(const struct plot_args *a, int *created)
 {
 	struct stat in, out;
 	int fd;
 
+	if (a->to_stdout) {
+		*created = 0;
+		return STDOUT_FILENO;
+	}
 	*created = 1;
 	fd = open(a->o.output, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	if (fd < 0 && errno == EEXIST) {
@@ -266,14 +326,17 @@ static int open_output(const struct plot_args *a, int *created)
 	return fd;
 }
 
-/* The picture in BUF (LEN bytes) replaces what FD held. 0, or -1 (said). */
+/*
+ * The picture in BUF (LEN bytes) replaces what FD held, or follows on
+ * standard output. 0, or -1 (said).
+ */
 static int write_output(const struct plot_args *a, int fd, const char *buf,
 			size_t len)
 {
 	size_t done = 0;
 	ssize_t n;
 
-	if (ftruncate(fd, 0)) {
+	if (!a->to_stdout && ftruncate(fd, 0)) {
 		md_err("plot", "%s: %s", a->o.output, strerror(errno));
 		return -1;
 	}
@@ -329,7 +392,8 @@ static int plot(struct plot_args *a, const struct decode_names *names)
 	    write_output(a, fd, buf, len))
 		status = MD_EXIT_OUTPUT;
 out:
-	if (close(fd) && (status == MD_EXIT_OK || status == MD_EXIT_STREAM)) {
+	if (!a->to_stdout && close(fd) &&
+	    (status == MD_EXIT_OK || status == MD_EXIT_STREAM)) {
 		md_err("plot", "%s: %s", a->o.output, strerror(errno));
 		status = MD_EXIT_OUTPUT;
 	}
@@ -354,13 +418,9 @@ int cmd_plot(int argc, char **argv)
 		ret = ret < 0 ? MD_EXIT_OK : ret;
 		goto out;
 	}
-	if (!a.o.output)
-		a.o.output = default_output(&a);
-	if (plot_format_of(a.o.output, &a.o.format)) {
-		ret = md_usage("plot", "-o %s: the picture's name must end in .png, "
-			       ".svg or .pdf", a.o.output);
+	ret = choose_output(&a);
+	if (ret)
 		goto out;
-	}
 	if (a.di && decode_names_load(&names, a.di, err, sizeof(err))) {
 		md_err("plot", "%s", err);
 		ret = MD_EXIT_NAMES;

@@ -153,6 +153,12 @@ struct plot_picture {
 
 enum plot_format { PLOT_PNG, PLOT_SVG, PLOT_PDF };
 
+/* plot_format_named - the format NAME (png, svg, pdf; any case): 0, or -1. */
+int plot_format_named(const char *name, enum plot_format *f);
+
+/* plot_format_name - F's name, its files' extension: "png", "svg", "pdf". */
+const char *plot_format_name(enum plot_format f);
+
 /* plot_format_of - the format PATH's extension names: 0, or -1. */
 int plot_format_of(const char *path, enum plot_format *f);
 
@@ -242,7 +248,7 @@ struct plot_opts {
 	unsigned int nr_ids;
 	int cpus;			/* CPU lanes */
 	enum plot_format format;
-	const char *output;		/* in messages */
+	const char *output;		/* in messages: the file, or "standard output" */
 };
 
 struct sink_ops;

@@ -34,20 +34,31 @@
 
 #define LANE_STRIDE(g)	(HEADER_H + MARKS_H + 1 + (g)->lane_h + LANE_GAP)
 
-int plot_format_of(const char *path, enum plot_format *f)
-{
-	static const struct { const char *ext; enum plot_format f; } exts[] = {
-		{ ".png", PLOT_PNG }, { ".svg", PLOT_SVG }, { ".pdf", PLOT_PDF },
-	};
-	size_t n = strlen(path);
+static const char *const format_names[] = {
+	[PLOT_PNG] = "png", [PLOT_SVG] = "svg", [PLOT_PDF] = "pdf",
+};
 
-	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
-		if (n > 4 && !strcasecmp(path + n - 4, exts[i].ext)) {
-			*f = exts[i].f;
+int plot_format_named(const char *name, enum plot_format *f)
+{
+	for (size_t i = 0; i < sizeof(format_names) / sizeof(format_names[0]); i++) {
+		if (!strcasecmp(name, format_names[i])) {
+			*f = (enum plot_format)i;
 			return 0;
 		}
 	}
 	return -1;
+}
+
+const char *plot_format_name(enum plot_format f)
+{
+	return format_names[f];
+}
+
+int plot_format_of(const char *path, enum plot_format *f)
+{
+	size_t n = strlen(path);
+
+	return n > 4 && path[n - 4] == '.' ? plot_format_named(path + n - 3, f) : -1;
 }
 
 unsigned int plot_data_width(unsigned int width)

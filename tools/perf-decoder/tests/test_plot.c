@@ -6,7 +6,7 @@
  * exactly the rows of the model's minimum and maximum there, loss and end
  * marks where the recording has them, CPU lanes where the tasks ran, the
  * same picture from a perf.data; the PDF read by poppler's pdfinfo; the
- * labels' units; exit statuses.
+ * labels' units; the picture on standard output; exit statuses.
  * Given a directory (argv[1]), it leaves the model's PNG, SVG and PDF
  * there for tests/plot-viewers.
  */
@@ -18,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cairo/cairo.h>
@@ -1047,6 +1049,137 @@ static void defaults_and_selection(void)
 	CHECK(chdir("/") == 0, "chdir /");
 }
 
+/* The bytes of file PATH: *LEN of them (free() them). */
+static unsigned char *file_bytes(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *b;
+	long n;
+
+	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 ||
+	    fseek(f, 0, SEEK_SET) || !(b = malloc((size_t)n + 1)) ||
+	    fread(b, 1, (size_t)n, f) != (size_t)n)
+		abort();
+	fclose(f);
+	*len = (size_t)n;
+	return b;
+}
+
+/* `mlx5-diag plot -q --width WIDTH --format FMT -o - a.mlx5diag` onto FD. */
+static int plot_onto(int fd, const char *width, const char *fmt)
+{
+	int saved, status;
+
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	if (saved < 0 || dup2(fd, STDOUT_FILENO) < 0)
+		abort();
+	status = run_plot("--width", width, "--format", fmt, "-o", "-",
+			  path_of("a.mlx5diag"), NULL);
+	if (dup2(saved, STDOUT_FILENO) < 0)
+		abort();
+	close(saved);
+	return status;
+}
+
+/*
+ * -o -: the picture on standard output in --format's format, the same
+ * bytes as -o FILE writes, into a file and through a pipe (which cannot
+ * be truncated); an SVG too. Refused: -o - without --format, a PNG for a
+ * terminal, --format that is not png, svg or pdf or that -o FILE's
+ * extension contradicts. --format alone names the default file.
+ */
+static void plot_to_stdout(void)
+{
+	unsigned char *want, *got = NULL;
+	size_t want_len, got_len = 0, cap = 0;
+	char width[16], *svg;
+	int fd, p[2], status, pty;
+	ssize_t n;
+	pid_t pid;
+
+	a_write("a.mlx5diag");
+	snprintf(width, sizeof(width), "%u", A_WIDTH);
+	CHECK_INT(run_plot("--width", width, "-o", path_of("file.png"),
+			   path_of("a.mlx5diag"), NULL), MD_EXIT_OK, "-o FILE");
+	want = file_bytes(path_of("file.png"), &want_len);
+
+	fd = open(path_of("out.png"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	CHECK_INT(plot_onto(fd, width, "png"), MD_EXIT_OK, "-o - into a file");
+	close(fd);
+	got = file_bytes(path_of("out.png"), &got_len);
+	CHECK(got_len == want_len && !memcmp(got, want, want_len),
+	      "-o - into a file: %zu bytes, -o FILE's %zu", got_len, want_len);
+	free(got);
+
+	if (pipe(p))
+		abort();
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		abort();
+	if (!pid) {
+		close(p[0]);
+		_exit(plot_onto(p[1], width, "png"));
+	}
+	close(p[1]);
+	got = NULL;
+	got_len = 0;
+	do {
+		if (got_len == cap) {
+			cap = cap ? 2 * cap : 1 << 16;
+			got = realloc(got, cap);
+			if (!got)
+				abort();
+		}
+		n = read(p[0], got + got_len, cap - got_len);
+		got_len += n > 0 ? (size_t)n : 0;
+	} while (n > 0 || (n < 0 && errno == EINTR));
+	close(p[0]);
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	      WEXITSTATUS(status) == MD_EXIT_OK, "-o - into a pipe: status 0x%x",
+	      status);
+	CHECK(got_len == want_len && !memcmp(got, want, want_len),
+	      "-o - into a pipe: %zu bytes, -o FILE's %zu", got_len, want_len);
+	free(got);
+	free(want);
+
+	fd = open(path_of("out.svg"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	CHECK_INT(plot_onto(fd, width, "SVG"), MD_EXIT_OK, "-o - --format SVG");
+	close(fd);
+	svg = slurp(path_of("out.svg"));
+	CHECK(!strncmp(svg, "<?xml", 5) && strstr(svg, "<svg "), "an SVG: %.100s",
+	      svg);
+	free(svg);
+
+	CHECK_INT(run_plot("-o", "-", path_of("a.mlx5diag"), NULL), MD_EXIT_USAGE,
+		  "-o - without --format");
+	CHECK_INT(run_plot("--format", "gif", "-o", "-", path_of("a.mlx5diag"),
+			   NULL), MD_EXIT_USAGE, "--format gif");
+	CHECK_INT(run_plot("--format", "svg", "-o", path_of("x.png"),
+			   path_of("a.mlx5diag"), NULL), MD_EXIT_USAGE,
+		  "--format svg -o x.png");
+	CHECK(access(path_of("x.png"), F_OK), "nothing written for a refused plot");
+	pty = posix_openpt(O_RDWR | O_NOCTTY);
+	CHECK(pty >= 0 && !grantpt(pty) && !unlockpt(pty), "a terminal: %s",
+	      strerror(errno));
+	if (pty >= 0) {
+		fd = open(ptsname(pty), O_RDWR | O_NOCTTY);
+		CHECK(fd >= 0 && isatty(fd), "the terminal's slave");
+		if (fd >= 0)
+			CHECK_INT(plot_onto(fd, width, "png"), MD_EXIT_USAGE,
+				  "a PNG for a terminal");
+		close(fd);
+		close(pty);
+	}
+
+	CHECK_INT(chdir(dir), 0, "chdir");
+	CHECK_INT(run_plot("--format", "pdf", "a.mlx5diag", NULL), MD_EXIT_OK,
+		  "--format pdf alone");
+	CHECK(!access("a.pdf", F_OK), "RECORDING's name with .pdf");
+	CHECK(chdir("/") == 0, "chdir /");
+}
+
 /* The model's pictures, for tests/plot-viewers. */
 static const char *keep_dir;
 
@@ -1080,6 +1213,7 @@ int main(int argc, char **argv)
 	RUN(far_from_the_start);
 	RUN(bad_input_is_refused);
 	RUN(defaults_and_selection);
+	RUN(plot_to_stdout);
 	keep_dir = argc > 1 ? argv[1] : NULL;
 	if (keep_dir)
 		RUN(pictures_kept);
