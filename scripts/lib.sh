@@ -89,7 +89,8 @@ mlx5_diag_bin() {
 	key=$({ basename "$(libperf_dir)"
 		cd "$MLX5_DIAG_ROOT" &&
 		find tools/perf-decoder/lib tools/perf-decoder/mlx5-diag include/uapi \
-			-maxdepth 1 -type f \( -name '*.[ch]' -o -name '*.mk' -o -name '*.proto' \) |
+			-maxdepth 1 -type f \( -name '*.[ch]' -o -name '*.mk' -o -name '*.proto' \
+			-o -name '*.def' \) |
 			sort |
 			xargs sha256sum; } | sha256sum | cut -c1-16)
 	echo "$MLX5_DIAG_CACHE/mlx5-diag-$key/mlx5-diag"
