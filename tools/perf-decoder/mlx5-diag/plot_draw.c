@@ -230,12 +230,12 @@ void plot_format_value(double v, double ref, enum plot_unit unit, int rate,
 	const char *base = "";
 	int p, pmin = 0, pmax = 5;
 
-	if (unit == PLOT_UNIT_NONE) {
-		snprintf(buf, len, "%.4g", v);
+	if (v == 0) {			/* -0 too: a range's floor is -nice_up(0) */
+		snprintf(buf, len, "0");
 		return;
 	}
-	if (v == 0) {
-		snprintf(buf, len, "0");
+	if (unit == PLOT_UNIT_NONE) {
+		snprintf(buf, len, "%.4g", v);
 		return;
 	}
 	ref = fabs(ref);

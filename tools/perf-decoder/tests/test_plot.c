@@ -841,6 +841,7 @@ static void labels_in_natural_units(void)
 		{ 4.5e6, 6e6, PLOT_UNIT_COUNT, 0, "4.5 M" },
 		{ 0, 6e6, PLOT_UNIT_BYTES, 1, "0" },
 		{ 0.97531, 1, PLOT_UNIT_NONE, 0, "0.9753" },
+		{ -0.0, 1, PLOT_UNIT_NONE, 0, "0" },	/* a range's floor */
 	};
 	char buf[64];
 
