@@ -225,7 +225,7 @@ void plot_format_value(double v, double ref, enum plot_unit unit, int rate,
 		       char *buf, size_t len)
 {
 	static const char *const prefixes[] = {
-		"n", "\xc2\xb5", "m", "", "K", "M", "G", "T", "P",
+		"n", "u", "m", "", "K", "M", "G", "T", "P",
 	};
 	const char *base = "";
 	int p, pmin = 0, pmax = 5;

@@ -348,7 +348,7 @@ static void period_text(uint64_t ns, char *buf, size_t len)
 	else if (ns >= 1000000)
 		snprintf(buf, len, "%g ms", (double)ns / 1e6);
 	else if (ns >= 1000)
-		snprintf(buf, len, "%g \xc2\xb5s", (double)ns / 1e3);
+		snprintf(buf, len, "%g us", (double)ns / 1e3);
 	else
 		snprintf(buf, len, "%" PRIu64 " ns", ns);
 }
