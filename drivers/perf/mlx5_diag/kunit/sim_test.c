@@ -2177,6 +2177,55 @@ static void sim_test_drift(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 13);
 }
 
+/*
+ * Engine time under drift, as part 3 writes the oscillator: the fraction
+ * of a clock a drift change carries counts. Created at 0 with no drift, at
+ * 1001 ns the oscillator reads 5005 / 32 = 156 clocks and 13 / 32 of one;
+ * from there -250 ppm runs 156250 * 0.99975 / 10^6 = 3999 / 25600 clocks a
+ * nanosecond, so 13 / 32 is 10400 / 25600. An on-demand query's sample
+ * covers that engine time exactly; the prediction that drops the fraction
+ * is a clock short at 1000000003 ns.
+ */
+static void sim_test_engine_time(struct kunit *test)
+{
+	struct t_sim *t = test->priv;
+	const u64 q = 1000000003, en = 5000;
+	u64 osc_q, osc_en, clocks, ns;
+
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_engine_time(t->fw, 0, &clocks,
+							   &ns), -ENODATA);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_drift_ppm(t->fw, 1001, -250),
+			0);
+	KUNIT_ASSERT_EQ(test, t_set(test, en, true, PSETP(OE, 1, 4, 0,
+							  ICMC_HITS)), 0);
+	osc_en = 156 + (10400 + (en - 1001) * 3999) / 25600;
+	osc_q = 156 + (10400 + (q - 1001) * 3999) / 25600;
+	KUNIT_EXPECT_EQ(test, osc_q, 156210938);
+	KUNIT_EXPECT_EQ(test, 156 + (q - 1001) * 3999 / 25600, osc_q - 1);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_engine_time(t->fw, en, &clocks,
+							   &ns), 0);
+	KUNIT_EXPECT_EQ(test, clocks, 0);
+	KUNIT_EXPECT_EQ(test, ns, 0);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_engine_time(t->fw, q, &clocks,
+							   &ns), 0);
+	KUNIT_EXPECT_EQ(test, clocks, osc_q - osc_en);
+	KUNIT_EXPECT_EQ(test, ns, t_ns(osc_q - osc_en));
+	KUNIT_EXPECT_EQ(test, clocks, mlx5_diag_sim_fw_clock(t->fw, q) -
+			mlx5_diag_sim_fw_clock(t->fw, en));
+	KUNIT_ASSERT_EQ(test, t_query(test, q, 1, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).value, t_count(ICMC_HITS, 0, ns));
+	/* not before the last command's time: time never runs backwards */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_engine_time(t->fw, en, &clocks,
+							   &ns), 0);
+	KUNIT_EXPECT_EQ(test, clocks, osc_q - osc_en);
+	/* disabled: no engine time */
+	KUNIT_ASSERT_EQ(test, t_set(test, q, true,
+				    &(const struct t_params){ .flags = TF_CLEAR }),
+			0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_engine_time(t->fw, q, &clocks,
+							   &ns), -ENODATA);
+}
+
 static void sim_test_clock_step(struct kunit *test)
 {
 	struct t_sim *t = test->priv;
@@ -2758,6 +2807,7 @@ static struct kunit_case sim_test_cases[] = {
 	KUNIT_CASE(sim_test_num_samples_unit),
 	KUNIT_CASE(sim_test_manual_time),
 	KUNIT_CASE(sim_test_drift),
+	KUNIT_CASE(sim_test_engine_time),
 	KUNIT_CASE(sim_test_clock_step),
 	KUNIT_CASE(sim_test_sample_time),
 	KUNIT_CASE(sim_test_stats),

@@ -399,6 +399,23 @@ int mlx5_diag_sim_fw_sample_time(const struct mlx5_diag_sim_fw *fw, u64 j,
 				 u64 *now_ns, u64 *clock);
 
 /**
+ * mlx5_diag_sim_fw_engine_time() - the engine time the traffic model counts
+ * @fw: the device
+ * @now_ns: nanoseconds since creation
+ * @clocks: filled in: oscillator clocks since the configuration in force
+ *	started (its enabling SET)
+ * @ns: filled in: @clocks in ns, as the traffic model takes them
+ *	(mlx5_diag_sim_clocks_to_ns())
+ *
+ * What a sample taken at @now_ns (an on-demand query's) covers, exactly,
+ * whatever the drift, its changes and the fraction of a clock they carry.
+ *
+ * Return: 0, or -ENODATA when the engine is not enabled.
+ */
+int mlx5_diag_sim_fw_engine_time(const struct mlx5_diag_sim_fw *fw,
+				 u64 now_ns, u64 *clocks, u64 *ns);
+
+/**
  * mlx5_diag_sim_fw_profile() - the firmware profile
  * @fw: the device
  *

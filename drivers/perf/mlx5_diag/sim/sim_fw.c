@@ -640,6 +640,21 @@ int mlx5_diag_sim_fw_sample_time(const struct mlx5_diag_sim_fw *fw, u64 j,
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_sample_time);
 
+int mlx5_diag_sim_fw_engine_time(const struct mlx5_diag_sim_fw *fw,
+				 u64 now_ns, u64 *clocks, u64 *ns)
+{
+	const struct sim_engine *eng = &fw->eng;
+
+	if (!eng->enabled)
+		return -ENODATA;
+	/* time never runs backwards: not before the last command's */
+	now_ns = max(now_ns, fw->last_now_ns);
+	*clocks = mlx5_diag_sim_clock_osc(&fw->clk, now_ns) - eng->enable_osc;
+	*ns = mlx5_diag_sim_clocks_to_ns(*clocks, fw->caps.freq_khz);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_engine_time);
+
 static u8 sim_fail(struct sim_cmd *cmd, u8 status, u32 syndrome)
 {
 	cmd->syndrome = syndrome;

@@ -61,6 +61,7 @@ enum sim_file_id {
 	SIM_F_CLOCK_STEP,
 	SIM_F_CLOCK,
 	SIM_F_SAMPLE_TIME,
+	SIM_F_ENGINE_TIME,
 	SIM_F_MODEL,
 	SIM_F_LIE,
 	SIM_F_FAIL_QUERY_AT,
@@ -106,6 +107,7 @@ static const struct sim_file_desc sim_files[SIM_F_CAP0] = {
 	[SIM_F_CLOCK_STEP]		= { "clock_step", 0200 },
 	[SIM_F_CLOCK]			= { "clock", 0444 },
 	[SIM_F_SAMPLE_TIME]		= { "sample_time", 0644 },
+	[SIM_F_ENGINE_TIME]		= { "engine_time", 0444 },
 	[SIM_F_MODEL]			= { "model", 0644 },
 	[SIM_F_LIE]			= { "lie", 0644 },
 	[SIM_F_FAIL_QUERY_AT]		= { "fail_query_at", 0644 },
@@ -431,6 +433,19 @@ static int sim_show_sample_time(struct sim_dev *sd, char *buf)
 			 mlx5_diag_sim_time_to_host(&sd->time, ns), clock);
 }
 
+/* "<engine ns> <oscillator clocks>" now; caller holds sd->lock. */
+static int sim_show_engine_time(struct sim_dev *sd, char *buf)
+{
+	u64 clocks, ns;
+	int err;
+
+	err = mlx5_diag_sim_fw_engine_time(sd->fw, sim_now_ns(sd), &clocks,
+					   &ns);
+	if (err)
+		return err;
+	return scnprintf(buf, SIM_DBG_BUF, "%llu %llu\n", ns, clocks);
+}
+
 /* The lies told, one "name value" line each; caller holds sd->lock. */
 static int sim_show_lies(struct sim_dev *sd, char *buf)
 {
@@ -519,6 +534,8 @@ static int sim_show_locked(struct sim_dev *sd, unsigned int id, char *buf)
 				 mlx5_diag_sim_fw_clock(sd->fw, now));
 	case SIM_F_SAMPLE_TIME:
 		return sim_show_sample_time(sd, buf);
+	case SIM_F_ENGINE_TIME:
+		return sim_show_engine_time(sd, buf);
 	case SIM_F_MODEL:
 		if (!sd->model_set)
 			return -ENODATA;
