@@ -96,6 +96,7 @@ struct mlx5_diag_sim_fw {
 	u8 fail_status;
 	u32 fail_syndrome;
 	u32 lies[MLX5_DIAG_SIM_NR_LIES];
+	u32 variants[MLX5_DIAG_SIM_NR_VARIANTS];
 	u64 ahead_next;		/* RING_AHEAD: the sample id reported next */
 	u64 ahead_ts;		/* RING_AHEAD: the timestamp of this answer */
 	bool ahead_started;	/* RING_AHEAD: ahead_next set for this run */
@@ -406,6 +407,37 @@ u32 mlx5_diag_sim_fw_lie(const struct mlx5_diag_sim_fw *fw,
 	return lie < MLX5_DIAG_SIM_NR_LIES ? fw->lies[lie] : 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_lie);
+
+int mlx5_diag_sim_fw_set_variant(struct mlx5_diag_sim_fw *fw,
+				 enum mlx5_diag_sim_variant var, u32 value)
+{
+	switch (var) {
+	case MLX5_DIAG_SIM_VAR_SAMPLE_ID_BITS:
+		if (value && value != 16 && value != 32)
+			return -EINVAL;
+		break;
+	case MLX5_DIAG_SIM_VAR_BUSY_EVERY:
+		break;
+	case MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO:
+	case MLX5_DIAG_SIM_VAR_PERIOD_RESTART:
+	case MLX5_DIAG_SIM_VAR_PERIOD_CLEAR:
+		if (value > 1)
+			return -EINVAL;
+		break;
+	default:
+		return -EINVAL;
+	}
+	fw->variants[var] = value;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_set_variant);
+
+u32 mlx5_diag_sim_fw_variant(const struct mlx5_diag_sim_fw *fw,
+			     enum mlx5_diag_sim_variant var)
+{
+	return var < MLX5_DIAG_SIM_NR_VARIANTS ? fw->variants[var] : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_variant);
 
 int mlx5_diag_sim_fw_fail_query_at(struct mlx5_diag_sim_fw *fw, u32 index,
 				   u8 status)
@@ -946,15 +978,25 @@ static bool sim_same_but_period(const struct sim_engine *eng,
 
 /*
  * A SET while enabled that changes only the period: the samples and their
- * numbering stay; the next one is due one new period from now.
+ * numbering stay; the next one is due one new period from now. Firmware of
+ * the variants empties the buffer (PERIOD_CLEAR) or numbers the samples
+ * from 0 again, from slot 0 (PERIOD_RESTART; sample_time then knows the
+ * new numbering only).
  */
 static void sim_change_period(struct sim_cmd *cmd, u32 log_period)
 {
-	struct sim_engine *eng = &cmd->fw->eng;
+	struct mlx5_diag_sim_fw *fw = cmd->fw;
+	struct sim_engine *eng = &fw->eng;
 
 	eng->log_period = log_period;
 	if (eng->on_demand)
 		return;
+	if (fw->variants[MLX5_DIAG_SIM_VAR_PERIOD_CLEAR])
+		sim_buf_reset(fw);
+	if (fw->variants[MLX5_DIAG_SIM_VAR_PERIOD_RESTART]) {
+		eng->next_j = 0;
+		eng->nr_sched = 0;
+	}
 	if (eng->nr_sched == SIM_SCHED_HISTORY) {
 		memmove(&eng->sched[0], &eng->sched[1],
 			(SIM_SCHED_HISTORY - 1) * sizeof(eng->sched[0]));
@@ -1144,6 +1186,12 @@ static void sim_put_entry(struct sim_cmd *cmd, u32 e, u32 g)
 	size_t len = cmd->outlen;
 	u32 off;
 
+	/* the outbox is zeroed: a zero-filled slot is no entry written */
+	if (!sl->written && fw->variants[MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO] &&
+	    !(fw->lies[MLX5_DIAG_SIM_LIE_RING_AHEAD] && !eng->on_demand))
+		return;
+	if (fw->variants[MLX5_DIAG_SIM_VAR_SAMPLE_ID_BITS] == 16)
+		j &= U16_MAX;
 	if (fw->lies[MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED])
 		c = eng->num - 1 - c;
 	val = sl->written ? fw->values[(size_t)slot * eng->num + c] : 0;
@@ -1328,6 +1376,11 @@ int mlx5_diag_sim_fw_exec(struct mlx5_diag_sim_fw *fw, u64 now_ns,
 			fw->fail_status = 0;
 			fw->fail_syndrome = 0;
 		}
+	} else if (fw->variants[MLX5_DIAG_SIM_VAR_BUSY_EVERY] &&
+		   !(fw->stats.commands %
+		     fw->variants[MLX5_DIAG_SIM_VAR_BUSY_EVERY])) {
+		status = sim_fail(&cmd, MLX5_DIAG_SIM_ST_RES_BUSY,
+				  MLX5_DIAG_SIM_SYND_BUSY);
 	} else {
 		status = sim_dispatch(&cmd);
 	}
