@@ -1,8 +1,8 @@
 #!/bin/sh
 # The emulator's debugfs contract (mlx5-diag-firmware.rst part 3) as the
-# module glue implements it: profile, num_samples_unit, manual time, drift
-# and steps, the clock pair, sample times, the engine time, the model file
-# and the statistics, and the errno of each kind of bad input.
+# module glue implements it: profile, num_samples_unit, variant, manual
+# time, drift and steps, the clock pair, sample times, the engine time, the
+# model file and the statistics, and the errno of each kind of bad input.
 . ./lib.sh
 
 # ---- the profile module parameter, and fresh devices for what follows
@@ -22,6 +22,7 @@ restore() {
 	echo running >"$D/clock_mode"
 	echo model64 >"$D/profile"
 	echo samples >"$D/num_samples_unit"
+	echo none >"$D/variant"
 }
 trap restore EXIT
 
@@ -62,6 +63,21 @@ expect_eq "num_samples_unit entries" "$(write_err "$D/num_samples_unit" entries)
 expect_eq "num_samples_unit reads entries" "$(cat "$D/num_samples_unit")" entries
 expect_eq "num_samples_unit: unknown name" "$(write_err "$D/num_samples_unit" bytes)" "$EINVAL"
 echo samples >"$D/num_samples_unit"
+
+# ---- variants
+expect_eq "no variant by default" "$(cat "$D/variant")" none
+expect_eq "variant unwritten_zero 1" "$(write_err "$D/variant" "unwritten_zero 1")" ok
+expect_eq "variant sample_id_bits 16" "$(write_err "$D/variant" "sample_id_bits 16")" ok
+expect_eq "variants read back, one a line" "$(tr '\n' ' ' <"$D/variant")" \
+	"unwritten_zero 1 sample_id_bits 16 "
+expect_eq "variant sample_id_bits 8" "$(write_err "$D/variant" "sample_id_bits 8")" "$EINVAL"
+expect_eq "variant period_clear 2" "$(write_err "$D/variant" "period_clear 2")" "$EINVAL"
+expect_eq "variant: unknown name" "$(write_err "$D/variant" "ring_ahead 1")" "$EINVAL"
+expect_eq "variant: no value" "$(write_err "$D/variant" busy_every)" "$EINVAL"
+expect_eq "variant unwritten_zero 0" "$(write_err "$D/variant" "unwritten_zero 0")" ok
+expect_eq "one variant left" "$(cat "$D/variant")" "sample_id_bits 16"
+expect_eq "variant none" "$(write_err "$D/variant" none)" ok
+expect_eq "none left" "$(cat "$D/variant")" none
 
 # ---- manual time
 expect_eq "clock_mode running by default" "$(cat "$D/clock_mode")" running
