@@ -2552,6 +2552,17 @@ static void et_count_var_desc(const unsigned int *v, char *desc)
 
 KUNIT_ARRAY_PARAM(et_count_var, et_count_var_sets, et_count_var_desc);
 
+/* unwritten slots carrying the ids, or zero-filled */
+static const unsigned int et_zero_var_sets[] = { 0, ET_VAR_ZERO };
+
+static void et_zero_var_desc(const unsigned int *v, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s",
+		 *v & ET_VAR_ZERO ? "unwritten_zero" : "unwritten with ids");
+}
+
+KUNIT_ARRAY_PARAM(et_zero_var, et_zero_var_sets, et_zero_var_desc);
+
 static void et_var_apply(struct kunit *test, unsigned int v)
 {
 	struct et *t = test->priv;
@@ -2668,6 +2679,64 @@ static void engine_session_variants_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
 	es_check(test, s);
 	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 30);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_close(test, s);
+}
+
+/*
+ * A period change on firmware whose period-only SET empties the buffer
+ * (A8 read otherwise), its unwritten slots zero-filled or not: what was
+ * drained before the SET is all there was, and the numbering goes on, so
+ * every later sample comes exact. Samples taken between a drain and the
+ * SET are gone: the drain waits at the first of them until the firmware's
+ * next lap rewrites their slots, then reports exactly those as lost and
+ * delivers the ones after them, a lap late.
+ */
+static void engine_session_period_clear_test(struct kunit *test)
+{
+	const unsigned int *v = test->param_value;
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 6, 1000);
+	u8 lp = t->fw.caps.log_min_sample_period + 1, actual = 0;
+	struct mlx5_diag_sim_stats st;
+	unsigned int nslots;
+
+	et_variant(test, MLX5_DIAG_SIM_VAR_PERIOD_CLEAR, 1);
+	et_variant(test, MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO, !!(*v & ET_VAR_ZERO));
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	nslots = 1U << s->actual.log_num_of_samples;
+	KUNIT_ASSERT_EQ(test, nslots, 32);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 9), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 10);
+	t->now += 1000;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp,
+							      &actual), 0);
+	KUNIT_EXPECT_EQ(test, actual, lp);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 14), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 10);
+	KUNIT_EXPECT_EQ(test, s->d.n, 5);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	es_check(test, s);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.samples_discarded, 0);
+
+	/* samples 15..17 taken, not drained, when the period changes back */
+	t->now = es_due(test, 17, NULL);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp - 1,
+							      &actual), 0);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.samples_discarded, 3);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 15 + nslots - 1), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	/* 15..17 + nslots in slots 15..17: those lost, 18.. delivered */
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 17 + nslots), 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_first, 15);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 3);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 18);
+	KUNIT_EXPECT_EQ(test, s->d.n, nslots);
+	es_check(test, s);
 	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
 	es_close(test, s);
 }
@@ -3157,6 +3226,8 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE_PARAM(engine_count_variants_test, et_count_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_variants_test, et_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_seq_bits_test, et_seq_gen_params),
+	KUNIT_CASE_PARAM(engine_session_period_clear_test,
+			 et_zero_var_gen_params),
 	KUNIT_CASE_PARAM(engine_count_seq_bits_test, et_seq_gen_params),
 	KUNIT_CASE(engine_session_bad_samples_test),
 	KUNIT_CASE(engine_session_bad_samples_shorter_test),
