@@ -342,6 +342,12 @@ static int mlx5_diag_engine_poll_on_demand(struct mlx5_diag_engine *eng)
 	return 0;
 }
 
+/* The sample ids of the numbering read by, as a mask of its width. */
+u64 mlx5_diag_engine_seq_mask(const struct mlx5_diag_engine *eng)
+{
+	return eng->seq_bits >= 64 ? ~0ULL : (1ULL << eng->seq_bits) - 1;
+}
+
 /**
  * mlx5_diag_engine_seq_narrow() - is the firmware's numbering 16 bits wide?
  * @eng: the engine
@@ -413,7 +419,7 @@ static int mlx5_diag_engine_poll_folded(struct mlx5_diag_engine *eng)
 again:
 	n = 0;
 	for (s = 0; s < eng->nslots; s++) {
-		u64 mask = (1ULL << eng->seq_bits) - 1, d;
+		u64 mask = mlx5_diag_engine_seq_mask(eng), d;
 
 		if (!mlx5_diag_engine_decode(eng, s)) {
 			if (mlx5_diag_engine_zero_from(eng, eng->out, s))

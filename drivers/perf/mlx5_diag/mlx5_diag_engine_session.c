@@ -506,7 +506,7 @@ static bool mlx5_diag_engine_session_placed(u64 delta, u64 mask,
 
 /*
  * The decoded sample, in the slot of the next expected one, is @delta
- * (modulo the dialect's width, @mask) past it and not a later lap of this
+ * (modulo the numbering's width, @mask) past it and not a later lap of this
  * run: is it a new sample all the same, stamped after the last one taken?
  * Then the firmware numbers its samples otherwise (the slot index as id,
  * numbering restarted by a SET: A1, A8), not a sample of the lap before.
@@ -731,7 +731,7 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 		for (k = 0; k < got; k++) {
 			mlx5_diag_engine_decode_from(eng, eng->session_out, k);
 			id = eng->entries[0].sample_id;
-			mask = (1ULL << eng->seq_bits) - 1;
+			mask = mlx5_diag_engine_seq_mask(eng);
 			delta = (id - eng->session_next) & mask;
 			/*
 			 * A sample of this run that the width read by does

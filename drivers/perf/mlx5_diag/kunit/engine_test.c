@@ -2523,6 +2523,7 @@ static struct mlx5_diag_engine_learnt et_learnt(struct et *t)
 #define ET_VAR_ENTRIES	BIT(1)
 #define ET_VAR_BUSY	BIT(2)
 #define ET_VAR_PUBLIC	BIT(3)
+#define ET_VAR_POD	BIT(4)	/* public firmware that takes on_demand */
 
 static const unsigned int et_var_sets[] = {
 	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
@@ -2539,15 +2540,21 @@ static void et_var_desc(const unsigned int *v, char *desc)
 
 KUNIT_ARRAY_PARAM(et_var, et_var_sets, et_var_desc);
 
-/* counting: public firmware (folded), each combination of the others */
-static const unsigned int et_count_var_sets[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+/*
+ * counting: public firmware (folded), each combination of the others, and
+ * with on_demand taken (never asked: no capability bit tells it)
+ */
+static const unsigned int et_count_var_sets[] = {
+	0, 1, 2, 3, 4, 5, 6, 7, ET_VAR_POD, ET_VAR_POD | 7,
+};
 
 static void et_count_var_desc(const unsigned int *v, char *desc)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "public%s%s%s",
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "public%s%s%s%s",
 		 *v & ET_VAR_ZERO ? " unwritten_zero" : "",
 		 *v & ET_VAR_ENTRIES ? " entries" : "",
-		 *v & ET_VAR_BUSY ? " busy_every 3" : "");
+		 *v & ET_VAR_BUSY ? " busy_every 3" : "",
+		 *v & ET_VAR_POD ? " public_on_demand" : "");
 }
 
 KUNIT_ARRAY_PARAM(et_count_var, et_count_var_sets, et_count_var_desc);
@@ -2570,6 +2577,7 @@ static void et_var_apply(struct kunit *test, unsigned int v)
 	et_variant(test, MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO, !!(v & ET_VAR_ZERO));
 	mlx5_diag_sim_fw_set_entries_unit(t->sim, v & ET_VAR_ENTRIES);
 	et_variant(test, MLX5_DIAG_SIM_VAR_BUSY_EVERY, v & ET_VAR_BUSY ? 3 : 0);
+	et_variant(test, MLX5_DIAG_SIM_VAR_PUBLIC_ON_DEMAND, !!(v & ET_VAR_POD));
 }
 
 /*
@@ -2589,6 +2597,9 @@ static void engine_count_variants_test(struct kunit *test)
 	unsigned int a, b, lp;
 
 	et_public(test);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_profile(t->sim,
+							   MLX5_DIAG_SIM_PUBLIC),
+			0);
 	et_var_apply(test, *v);
 	et_bind(test);
 	a = et_get(test, ET_FW_TX_PACKETS, &et_counter, false, 0);

@@ -1993,6 +1993,25 @@ static void sim_test_public_rules(struct kunit *test)
 			-EBUSY);
 	KUNIT_ASSERT_EQ(test, t_set(test, T_AT(1), false,
 				    &(struct t_params){ .flags = TF_CLEAR }), 0);
+	/* firmware that has on demand all the same: a sample a query */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_variant(t->fw,
+							   MLX5_DIAG_SIM_VAR_PUBLIC_ON_DEMAND,
+							   1), 0);
+	KUNIT_EXPECT_EQ(test, t_set(test, T_AT(1), false,
+				    PSETP(OE, 1, 4, 0, 0x2006)), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(1) + 6400, 1, 0, 16 + 16), 0);
+	KUNIT_EXPECT_EQ(test, t_entry16(t, 0).id, 0x2006);
+	KUNIT_EXPECT_EQ(test, t_entry16(t, 0).value,
+			t_count(0x2006, 0,
+				t_ns(t_clock(T_AT(1) + 6400) - t_clock(T_AT(1)))));
+	KUNIT_EXPECT_EQ(test, t_set(test, T_AT(1), false,
+				    PSETP(OE | TF_SYNC, 1, 4, 0, 0x0401)), 0x3);
+	KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_ON_DEMAND_COMBO);
+	KUNIT_ASSERT_EQ(test, t_set(test, T_AT(1), false,
+				    &(struct t_params){ .flags = TF_CLEAR }), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_variant(t->fw,
+							   MLX5_DIAG_SIM_VAR_PUBLIC_ON_DEMAND,
+							   0), 0);
 	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_foreign_enable(t->fw, T_AT(1)),
 			0);
 	t_hdr(t, 0x819, 0);

@@ -98,6 +98,9 @@ enum mlx5_diag_sim_lie {
  *	restarts the sample numbering: the next sample is 0, in slot 0 (A8)
  * @MLX5_DIAG_SIM_VAR_PERIOD_CLEAR: 1: a SET that changes only the period
  *	empties the buffer (its unreturned samples are discarded) (A8)
+ * @MLX5_DIAG_SIM_VAR_PUBLIC_ON_DEMAND: 1: the public profile takes a SET
+ *	with on_demand, the public context bit, though no public capability
+ *	bit tells it (A16)
  * @MLX5_DIAG_SIM_NR_VARIANTS: how many
  */
 enum mlx5_diag_sim_variant {
@@ -106,6 +109,7 @@ enum mlx5_diag_sim_variant {
 	MLX5_DIAG_SIM_VAR_BUSY_EVERY,
 	MLX5_DIAG_SIM_VAR_PERIOD_RESTART,
 	MLX5_DIAG_SIM_VAR_PERIOD_CLEAR,
+	MLX5_DIAG_SIM_VAR_PUBLIC_ON_DEMAND,
 	MLX5_DIAG_SIM_NR_VARIANTS,
 };
 

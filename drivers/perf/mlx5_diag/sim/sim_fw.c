@@ -421,6 +421,7 @@ int mlx5_diag_sim_fw_set_variant(struct mlx5_diag_sim_fw *fw,
 	case MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO:
 	case MLX5_DIAG_SIM_VAR_PERIOD_RESTART:
 	case MLX5_DIAG_SIM_VAR_PERIOD_CLEAR:
+	case MLX5_DIAG_SIM_VAR_PUBLIC_ON_DEMAND:
 		if (value > 1)
 			return -EINVAL;
 		break;
@@ -832,8 +833,9 @@ struct sim_set_req {
 
 /*
  * Rules 1, 2, 3 and 9 of part 1: the mode bits. Public firmware has no
- * on-demand mode and no capability bits for sync and clear: only the
- * per-counter sync bits (rule 8) and rule 3 limit them.
+ * on-demand mode (but for the variant PUBLIC_ON_DEMAND) and no capability
+ * bits for sync and clear: only the per-counter sync bits (rule 8) and
+ * rule 3 limit them.
  */
 static u8 sim_check_modes(struct sim_cmd *cmd, const struct sim_set_req *r)
 {
@@ -856,7 +858,9 @@ static u8 sim_check_modes(struct sim_cmd *cmd, const struct sim_set_req *r)
 		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_SINGLE);
 	if (r->repetitive && !caps->repetitive)
 		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_REPETITIVE);
-	if (r->on_demand && (pub || !caps->on_demand))
+	if (r->on_demand &&
+	    (pub ? !fw->variants[MLX5_DIAG_SIM_VAR_PUBLIC_ON_DEMAND] :
+		   !caps->on_demand))
 		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_ON_DEMAND);
 	if (r->sync && !pub && !caps->sync_start)
 		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_SYNC_START);
