@@ -2757,19 +2757,31 @@ static const u64 es_ids_leaf[2] = {
 	0x1180000200000000ULL, 0x1100000200000000ULL,
 };
 
-/* Sample numbering of 16 bits (in the modelled 32-bit field) or of 32. */
-static const unsigned int et_seq_bits[] = { 16, 32 };
+/*
+ * Sample numbering of 16 bits (in the modelled 32-bit field) or of 32,
+ * unwritten slots carrying the ids or zero-filled.
+ */
+struct et_seq_case {
+	unsigned int bits;
+	bool zero;
+};
 
-static void et_seq_desc(const unsigned int *bits, char *desc)
+static const struct et_seq_case et_seq_cases[] = {
+	{ 16, false }, { 32, false }, { 16, true }, { 32, true },
+};
+
+static void et_seq_desc(const struct et_seq_case *c, char *desc)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "sample_id_bits %u", *bits);
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "sample_id_bits %u%s", c->bits,
+		 c->zero ? " unwritten_zero" : "");
 }
 
-KUNIT_ARRAY_PARAM(et_seq, et_seq_bits, et_seq_desc);
+KUNIT_ARRAY_PARAM(et_seq, et_seq_cases, et_seq_desc);
 
 /*
  * A session across sample 65536 on the modelled dialect, whose firmware
- * numbers modulo 2^16 or 2^32 in the 32-bit field: drained 2000 samples
+ * numbers modulo 2^16 or 2^32 in the 32-bit field (its unwritten slots
+ * carrying the ids or zero-filled): drained 2000 samples
  * at a time, every sample comes with its sequence number and the model's
  * values; the 16-bit numbering is learnt where it wraps. A second run's
  * drain late by 3000 samples across the wrap (the slot of the next
@@ -2778,7 +2790,8 @@ KUNIT_ARRAY_PARAM(et_seq, et_seq_bits, et_seq_desc);
  */
 static void engine_session_seq_bits_test(struct kunit *test)
 {
-	const unsigned int *bits = test->param_value;
+	const struct et_seq_case *c = test->param_value;
+	const unsigned int *bits = &c->bits;
 	struct et *t = test->priv;
 	struct es *s = es_init(test, false, 0, 1000);
 	struct mlx5_diag_sim_stats st;
@@ -2794,6 +2807,7 @@ static void engine_session_seq_bits_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, s->d.ts);
 	KUNIT_ASSERT_NOT_NULL(test, s->d.val);
 	et_variant(test, MLX5_DIAG_SIM_VAR_SAMPLE_ID_BITS, *bits);
+	et_variant(test, MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO, c->zero);
 	es_claim(test, s);
 	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
 	nslots = 1U << s->actual.log_num_of_samples;
@@ -2843,13 +2857,15 @@ static void engine_session_seq_bits_test(struct kunit *test)
 
 /*
  * Folded counting across sample 65536: the modelled dialect without its
- * on-demand bit, whose firmware numbers modulo 2^16 or 2^32; a poll every
+ * on-demand bit, whose firmware numbers modulo 2^16 or 2^32 (unwritten
+ * slots carrying the ids or zero-filled); a poll every
  * 10 samples counts exactly, loses nothing, and learns the 16-bit
  * numbering where it wraps.
  */
 static void engine_count_seq_bits_test(struct kunit *test)
 {
-	const unsigned int *bits = test->param_value;
+	const struct et_seq_case *c = test->param_value;
+	const unsigned int *bits = &c->bits;
 	struct et *t = test->priv;
 	struct mlx5_diag_sim_caps caps;
 	u64 enable, j, p_ns;
@@ -2860,6 +2876,7 @@ static void engine_count_seq_bits_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_caps(t->sim, t->now, &caps),
 			0);
 	et_variant(test, MLX5_DIAG_SIM_VAR_SAMPLE_ID_BITS, *bits);
+	et_variant(test, MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO, c->zero);
 	et_bind(test);
 	a = et_get(test, es_ids_leaf[0], &et_counter, false, 0);
 	enable = t->now;
