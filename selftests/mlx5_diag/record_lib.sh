@@ -132,7 +132,7 @@ check_model_lines() {
 		-v f="$(cat "$SIM/dev$dev/caps/device_frequency_khz")" '
 	function ns(j) { return int((j + 1) * per * 1000000 / f) }
 	function q(id, t0, t1,   v) {
-		printf "%s %d %d\n", id, t0, t1 > model
+		printf "%s %.0f %.0f\n", id, t0, t1 > model
 		close(model)
 		getline v < model
 		close(model)

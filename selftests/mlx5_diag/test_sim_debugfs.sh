@@ -1,8 +1,8 @@
 #!/bin/sh
 # The emulator's debugfs contract (mlx5-diag-firmware.rst part 3) as the
-# module glue implements it: profile, num_samples_unit, manual time, drift
-# and steps, the clock pair, sample times, the model file and the
-# statistics, and the errno of each kind of bad input.
+# module glue implements it: profile, num_samples_unit, variant, manual
+# time, drift and steps, the clock pair, sample times, the engine time, the
+# model file and the statistics, and the errno of each kind of bad input.
 . ./lib.sh
 
 # ---- the profile module parameter, and fresh devices for what follows
@@ -22,6 +22,7 @@ restore() {
 	echo running >"$D/clock_mode"
 	echo model64 >"$D/profile"
 	echo samples >"$D/num_samples_unit"
+	echo none >"$D/variant"
 }
 trap restore EXIT
 
@@ -62,6 +63,21 @@ expect_eq "num_samples_unit entries" "$(write_err "$D/num_samples_unit" entries)
 expect_eq "num_samples_unit reads entries" "$(cat "$D/num_samples_unit")" entries
 expect_eq "num_samples_unit: unknown name" "$(write_err "$D/num_samples_unit" bytes)" "$EINVAL"
 echo samples >"$D/num_samples_unit"
+
+# ---- variants
+expect_eq "no variant by default" "$(cat "$D/variant")" none
+expect_eq "variant unwritten_zero 1" "$(write_err "$D/variant" "unwritten_zero 1")" ok
+expect_eq "variant sample_id_bits 16" "$(write_err "$D/variant" "sample_id_bits 16")" ok
+expect_eq "variants read back, one a line" "$(tr '\n' ' ' <"$D/variant")" \
+	"unwritten_zero 1 sample_id_bits 16 "
+expect_eq "variant sample_id_bits 8" "$(write_err "$D/variant" "sample_id_bits 8")" "$EINVAL"
+expect_eq "variant period_clear 2" "$(write_err "$D/variant" "period_clear 2")" "$EINVAL"
+expect_eq "variant: unknown name" "$(write_err "$D/variant" "ring_ahead 1")" "$EINVAL"
+expect_eq "variant: no value" "$(write_err "$D/variant" busy_every)" "$EINVAL"
+expect_eq "variant unwritten_zero 0" "$(write_err "$D/variant" "unwritten_zero 0")" ok
+expect_eq "one variant left" "$(cat "$D/variant")" "sample_id_bits 16"
+expect_eq "variant none" "$(write_err "$D/variant" none)" ok
+expect_eq "none left" "$(cat "$D/variant")" none
 
 # ---- manual time
 expect_eq "clock_mode running by default" "$(cat "$D/clock_mode")" running
@@ -137,6 +153,26 @@ sim_running 1
 t0=$(cat "$D/now_ns")
 sleep 0.1
 check "running time runs on from where it stood" test "$(cat "$D/now_ns")" -gt "$t0"
+
+# ---- engine time: the oscillator's clocks since the enabling SET, under
+# a drift that changed at a fraction of a clock
+expect_eq "engine_time without an engine" "$(read_err "$D/engine_time")" "$ENODATA"
+sim_manual 1
+echo 1000003 >"$D/advance_ns"
+echo -250 >"$D/drift_ppm"
+echo 1 >"$D/foreign_owner"
+expect_eq "engine_time at the enabling SET" "$(cat "$D/engine_time")" "0 0"
+read -r _ c0 <"$D/clock"
+echo 999999997 >"$D/advance_ns"
+read -r _ c1 <"$D/clock"
+read -r ens eclocks <"$D/engine_time"
+expect_eq "engine_time: the device clocks since the SET" "$eclocks" $((c1 - c0))
+expect_eq "engine_time: those clocks in ns, as the model counts" "$ens" \
+	$((eclocks * 1000000 / $(cat "$D/caps/device_frequency_khz")))
+echo 0 >"$D/foreign_owner"
+echo 0 >"$D/drift_ppm"
+expect_eq "engine_time after the disable" "$(read_err "$D/engine_time")" "$ENODATA"
+sim_running 1
 
 # ---- the model file
 expect_eq "model before a question" "$(read_err "$SIM/dev0/model")" "$ENODATA"

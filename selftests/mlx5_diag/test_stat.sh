@@ -3,7 +3,8 @@
 # moves on only when perf's workload advances it, so every count equals the
 # traffic model (the emulator's model file) over the engine time the events
 # saw. Every class of data ID on both devices, summed statistics, physical
-# relations, two events 0.7 % apart, intervals, one event on both devices.
+# relations, two events 0.7 % apart, a drifting device clock, intervals,
+# one event on both devices.
 . ./lib.sh
 
 P0=$(pmu_of_sim 0)
@@ -71,6 +72,23 @@ expect_eq "two devices: sim:0" "$(stat_value "$out" "$P0/")" \
 	"$(sim_model 0 0x1180000100000000 0 $STEP)"
 expect_eq "two devices: sim:1" "$(stat_value "$out" "$P1/")" \
 	"$(sim_model 1 0x1180000100000000 0 $((2 * STEP)))"
+
+# A drifting device clock (-250 ppm from wherever the oscillator stands,
+# its fraction of a clock carried) and a step of no whole number of
+# clocks: the count
+# is the model over the engine time the emulator reports (engine_time),
+# read after the step has been polled.
+sim_manual 1
+echo 1000003 >"$SIM/dev1/advance_ns"
+echo -250 >"$SIM/dev1/drift_ppm"
+out=$(timeout 120 "$PERF_BIN" stat -x';' -e "$P1/icmc_hits/" -a -- sh -c \
+	". ./lib.sh; sleep 0.5; sim_advance 1 25000017 || echo STEP-TIMEOUT
+	cat $SIM/dev1/engine_time >/tmp/stat.engine_time" 2>&1)
+echo 0 >"$SIM/dev1/drift_ppm"
+read -r ens eclocks </tmp/stat.engine_time
+diag "engine time after the step: $ens ns, $eclocks clocks"
+expect_eq "drifting clock: the count is the model over the engine time" \
+	"$(stat_value "$out" icmc_hits)" "$(sim_model 1 0x1180000200000000 0 "$ens")"
 
 # -e mlx5_diag/... reaches every device.
 n=$(perf stat --no-merge -x';' -e mlx5_diag/icmc_misses/ -a sleep 0.2 2>&1 | grep -c icmc_misses)

@@ -639,6 +639,21 @@ void mlx5_diag_engine_status(struct mlx5_diag_engine *eng,
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_status);
 
+void mlx5_diag_engine_learnt(struct mlx5_diag_engine *eng,
+			     struct mlx5_diag_engine_learnt *l)
+{
+	mutex_lock(&eng->lock);
+	if (!eng->reading_known)
+		l->reading = MLX5_DIAG_READING_UNKNOWN;
+	else if (eng->entries_reading)
+		l->reading = MLX5_DIAG_READING_ENTRIES;
+	else
+		l->reading = MLX5_DIAG_READING_SAMPLES;
+	l->sample_id_bits = eng->seq_bits;
+	mutex_unlock(&eng->lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_learnt);
+
 static u64 *mlx5_diag_engine_ids(u16 n)
 {
 	return kcalloc(n, sizeof(u64), GFP_KERNEL);
@@ -653,6 +668,7 @@ int mlx5_diag_engine_init(struct mlx5_diag_engine *eng, struct mlx5_diag_fw *fw,
 	memset(eng, 0, sizeof(*eng));
 	eng->fw = fw;
 	eng->wq = wq;
+	eng->seq_bits = fw->dialect->sample_id_bits;
 	mutex_init(&eng->lock);
 	seqcount_latch_init(&eng->vseq);
 	INIT_DELAYED_WORK(&eng->poll_work, mlx5_diag_engine_poll_work);

@@ -102,6 +102,8 @@ struct mlx5_diag_engine {
 	bool takeover_final;		/* an event was scheduled since */
 	/* how QUERY_DIAGNOSTIC_COUNTERS reads num_of_samples */
 	bool entries_reading, reading_known;
+	/* the width the firmware numbers its samples in (A1), learnt */
+	u8 seq_bits;
 	/* folded (repetitive) counting */
 	u64 next_sample;		/* extended sample id expected next */
 	unsigned int nslots;
@@ -195,5 +197,24 @@ u8 mlx5_diag_engine_session_log_period(const struct mlx5_diag_caps *caps,
 void mlx5_diag_engine_status(struct mlx5_diag_engine *eng,
 			     enum mlx5_diag_engine_state *state,
 			     struct mlx5_diag_engine_stats *stats);
+
+/* How the firmware reads num_of_samples, as far as the engine learnt it. */
+enum mlx5_diag_engine_reading {
+	MLX5_DIAG_READING_UNKNOWN,
+	MLX5_DIAG_READING_SAMPLES,
+	MLX5_DIAG_READING_ENTRIES,
+};
+
+/*
+ * What the engine learnt of the firmware in the configuration it runs (or
+ * ran last): where the public sources leave its behaviour open.
+ */
+struct mlx5_diag_engine_learnt {
+	enum mlx5_diag_engine_reading reading;
+	u8 sample_id_bits;	/* the sample numbering's width */
+};
+
+void mlx5_diag_engine_learnt(struct mlx5_diag_engine *eng,
+			     struct mlx5_diag_engine_learnt *l);
 
 #endif /* _MLX5_DIAG_ENGINE_H */

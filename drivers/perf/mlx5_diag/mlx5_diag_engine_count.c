@@ -61,6 +61,7 @@ void mlx5_diag_engine_map(struct mlx5_diag_engine *eng, bool restart)
 		return;
 	eng->reading_known = false;
 	eng->entries_reading = false;
+	eng->seq_bits = eng->fw->dialect->sample_id_bits;
 	eng->next_sample = 0;
 	eng->nslots = 1U << p->log_num_of_samples;
 	eng->polls_since_check = 0;
@@ -204,17 +205,34 @@ static bool mlx5_diag_engine_decode(struct mlx5_diag_engine *eng,
 }
 
 /*
- * QUERY_DIAGNOSTIC_COUNTERS into @out (@size bytes) for @nsamples samples
- * from slot @index. Public
- * sources read num_of_samples two ways: samples (MLNX_OFED) or entries
- * (mlx5ctl). The first query of a configuration asks for samples with an
- * outbox that holds them all; firmware that counts entries fills only the
- * first @nsamples entries, which tells the two apart (with two or more ids).
- * Returns the number of whole samples with the programmed ids, or an errno.
+ * Is sample @s of the outbox zero-filled, every field of every entry 0,
+ * the ids too? Firmware that fills the slots it never wrote so (A6 of the
+ * firmware document) answers them that way; no sample of ours has id 0.
  */
-int mlx5_diag_engine_query_at(struct mlx5_diag_engine *eng, void *out,
-			      size_t size, unsigned int index,
-			      unsigned int nsamples)
+static bool mlx5_diag_engine_zero_from(struct mlx5_diag_engine *eng,
+				       const void *out, unsigned int s)
+{
+	unsigned int i, num = eng->programmed.num_ids;
+	struct mlx5_diag_fw_entry e;
+
+	for (i = 0; i < num; i++) {
+		mlx5_diag_fw_query_counters_entry(eng->fw->dialect, out,
+						  s * num + i, &e);
+		if (e.id || e.sample_id || e.timestamp || e.value)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * QUERY_DIAGNOSTIC_COUNTERS into @out (@size bytes) for @nsamples samples
+ * from slot @index, num_of_samples read as the engine has learnt; returns
+ * the number of leading whole samples with the programmed ids, or an
+ * errno.
+ */
+static int mlx5_diag_engine_query_once(struct mlx5_diag_engine *eng, void *out,
+				       size_t size, unsigned int index,
+				       unsigned int nsamples)
 {
 	unsigned int num = eng->programmed.num_ids, got;
 	size_t outlen;
@@ -233,15 +251,75 @@ int mlx5_diag_engine_query_at(struct mlx5_diag_engine *eng, void *out,
 	for (got = 0; got < nsamples; got++)
 		if (!mlx5_diag_engine_decode_from(eng, out, got))
 			break;
-	if (!eng->reading_known && num > 1 && got == nsamples / num &&
-	    got < nsamples) {
+	return got;
+}
+
+/*
+ * How this firmware reads num_of_samples, from a query of one sample at
+ * slot @index, whose first entry carries the first programmed id: firmware
+ * that counts samples answers the whole sample, one that counts entries
+ * that entry alone (the rest of the outbox stays zero). Learnt only from
+ * an answer that shows it. Returns 0 or the query's errno.
+ */
+static int mlx5_diag_engine_reading_probe(struct mlx5_diag_engine *eng,
+					  void *out, unsigned int index)
+{
+	struct mlx5_diag_fw_entry e;
+	u32 in[4];
+	int ret;
+
+	mlx5_diag_fw_query_counters_in(in, 1, index);
+	ret = mlx5_diag_fw_cmd(eng->fw, in, sizeof(in), out,
+			       mlx5_diag_fw_query_counters_outlen(eng->fw->dialect,
+								  eng->programmed.num_ids));
+	if (ret)
+		return ret;
+	if (mlx5_diag_engine_decode_from(eng, out, 0)) {
+		eng->reading_known = true;
+		return 0;
+	}
+	mlx5_diag_fw_query_counters_entry(eng->fw->dialect, out, 1, &e);
+	if (eng->entries[0].id == eng->programmed.ids[0] &&
+	    !e.id && !e.sample_id && !e.timestamp && !e.value) {
 		eng->reading_known = true;
 		eng->entries_reading = true;
-		return mlx5_diag_engine_query_at(eng, out, size, index,
-						 nsamples);
 	}
-	eng->reading_known = true;
-	return got;
+	return 0;
+}
+
+/*
+ * QUERY_DIAGNOSTIC_COUNTERS into @out (@size bytes) for @nsamples samples
+ * from slot @index. Public sources read num_of_samples two ways: samples
+ * (MLNX_OFED) or entries (mlx5ctl), and the first is asked until the
+ * reading is known. An answer of more whole samples than entries could
+ * hold shows samples; otherwise, once the first slot asked for carries
+ * the ids, a query of that one sample shows which (and the query is run
+ * again, read as learnt). Firmware that zero-fills the slots it never
+ * wrote (A6) leaves the reading unknown until it wrote one. Learnt once
+ * per configuration (mlx5_diag_engine_map()); with one id the readings
+ * agree. Returns the number of whole samples with the programmed ids, or
+ * an errno.
+ */
+int mlx5_diag_engine_query_at(struct mlx5_diag_engine *eng, void *out,
+			      size_t size, unsigned int index,
+			      unsigned int nsamples)
+{
+	unsigned int num = eng->programmed.num_ids;
+	int got, ret;
+
+	got = mlx5_diag_engine_query_once(eng, out, size, index, nsamples);
+	if (got < 0 || eng->reading_known)
+		return got;
+	if (num == 1 || got > nsamples / num) {
+		eng->reading_known = true;
+		return got;
+	}
+	if (!got)
+		return 0;
+	ret = mlx5_diag_engine_reading_probe(eng, out, index);
+	if (ret)
+		return ret;
+	return mlx5_diag_engine_query_once(eng, out, size, index, nsamples);
 }
 
 static int mlx5_diag_engine_query(struct mlx5_diag_engine *eng,
@@ -264,6 +342,46 @@ static int mlx5_diag_engine_poll_on_demand(struct mlx5_diag_engine *eng)
 	return 0;
 }
 
+/* The sample ids of the numbering read by, as a mask of its width. */
+u64 mlx5_diag_engine_seq_mask(const struct mlx5_diag_engine *eng)
+{
+	return eng->seq_bits >= 64 ? ~0ULL : (1ULL << eng->seq_bits) - 1;
+}
+
+/**
+ * mlx5_diag_engine_seq_narrow() - is the firmware's numbering 16 bits wide?
+ * @eng: the engine
+ * @id: the sample id of a sample of this configuration, in the slot where
+ *	the engine expects sample @expect or a later lap of it, which the
+ *	width it reads by does not place there
+ * @expect: the extended sequence number expected there
+ * @d16: how far @id is past @expect modulo 2^16
+ *
+ * Firmware may number its samples modulo 2^16 in the modelled dialect's
+ * 32-bit field (A1: no source gives the width). That shows once the
+ * numbering passed 2^16: an id below 2^16 where the sequence is at 2^16
+ * or more, and no further than half of 2^16 ahead of it. A wider numbering
+ * never writes such an id there: its later laps read as such by its own
+ * width. Then the engine reads 16 bits for the rest of the configuration,
+ * says so once, and shows it in engine/sample_id_bits.
+ *
+ * Return: true when the engine now reads 16 bits (*@d16 set).
+ */
+bool mlx5_diag_engine_seq_narrow(struct mlx5_diag_engine *eng, u64 id,
+				 u64 expect, u64 *d16)
+{
+	u64 d = (id - expect) & U16_MAX;
+
+	if (eng->seq_bits <= 16 || id > U16_MAX || d > U16_MAX >> 1 ||
+	    expect + d <= U16_MAX)
+		return false;
+	eng->seq_bits = 16;
+	*d16 = d;
+	pr_info_ratelimited("%s: the firmware numbers its samples modulo 2^16 (in a %u-bit field): read so in this configuration (engine/sample_id_bits)\n",
+			    eng->fw->name, eng->fw->dialect->sample_id_bits);
+	return true;
+}
+
 /* A sample of the folded ring: its extended id and its place. */
 struct mlx5_diag_ring_sample {
 	u64 seq;
@@ -281,37 +399,50 @@ static int mlx5_diag_ring_sample_cmp(const void *a, const void *b)
  * Folded counting: read the whole ring and fold, in order, every sample not
  * folded before. A slot holds sample j at position j mod nslots; one whose
  * sample id does not match its position, or whose timestamp is 0, was not
- * written in this configuration. Samples overwritten before this poll are
+ * written in this configuration, nor was one zero-filled (A6); any other
+ * slot without the programmed ids in order makes the answer unusable.
+ * Until the firmware's reading of num_of_samples is known (it wrote no
+ * slot yet) nothing is folded. Samples overwritten before this poll are
  * counted as lost: counters lose nothing (their next value carries the
  * increase), sums lose those samples' values.
  */
 static int mlx5_diag_engine_poll_folded(struct mlx5_diag_engine *eng)
 {
-	unsigned int bits = eng->fw->dialect->sample_id_bits;
-	u64 mask = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
 	struct mlx5_diag_ring_sample ring[1U << MLX5_DIAG_FOLD_LOG_SLOTS];
-	unsigned int n = 0, s;
+	unsigned int n, s;
 	u64 expect = eng->next_sample;
 	int got;
 
 	got = mlx5_diag_engine_query(eng, eng->nslots);
 	if (got < 0)
 		return got;
-	if (got < eng->nslots)
-		return -EPROTO;
+again:
+	n = 0;
 	for (s = 0; s < eng->nslots; s++) {
-		u64 d;
+		u64 mask = mlx5_diag_engine_seq_mask(eng), d;
 
-		mlx5_diag_engine_decode(eng, s);
+		if (!mlx5_diag_engine_decode(eng, s)) {
+			if (mlx5_diag_engine_zero_from(eng, eng->out, s))
+				continue;
+			return -EPROTO;
+		}
 		if (!eng->entries[0].timestamp ||
 		    (eng->entries[0].sample_id & (eng->nslots - 1)) != s)
 			continue;
 		d = (eng->entries[0].sample_id - expect) & mask;
-		if (d > mask >> 1)
+		if (d > mask >> 1) {
+			/* numbered modulo 2^16: read the ring again so */
+			if (mlx5_diag_engine_seq_narrow(eng,
+							eng->entries[0].sample_id,
+							expect, &d))
+				goto again;
 			continue;	/* folded by an earlier poll */
+		}
 		ring[n].seq = expect + d;
 		ring[n++].pos = s;
 	}
+	if (!eng->reading_known)
+		return 0;
 	sort(ring, n, sizeof(ring[0]), mlx5_diag_ring_sample_cmp, NULL);
 	for (s = 0; s < n; s++) {
 		if (ring[s].seq > expect) {

@@ -49,6 +49,9 @@ int mlx5_diag_engine_query_at(struct mlx5_diag_engine *eng, void *out,
 			      size_t size, unsigned int index,
 			      unsigned int nsamples);
 int mlx5_diag_engine_poll_samples(struct mlx5_diag_engine *eng);
+u64 mlx5_diag_engine_seq_mask(const struct mlx5_diag_engine *eng);
+bool mlx5_diag_engine_seq_narrow(struct mlx5_diag_engine *eng, u64 id,
+				 u64 expect, u64 *d16);
 
 /* sampling sessions */
 int mlx5_diag_engine_session_ride(struct mlx5_diag_engine *eng, u64 id,

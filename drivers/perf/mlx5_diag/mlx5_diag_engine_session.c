@@ -495,8 +495,18 @@ static unsigned int mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
 }
 
 /*
+ * Does a sample id @delta past the next expected one (modulo the numbering's
+ * width, @mask) belong in its slot: the expected one, or a later lap of it?
+ */
+static bool mlx5_diag_engine_session_placed(u64 delta, u64 mask,
+					    unsigned int nslots)
+{
+	return delta <= mask >> 1 && !(delta & (nslots - 1));
+}
+
+/*
  * The decoded sample, in the slot of the next expected one, is @delta
- * (modulo the dialect's width, @mask) past it and not a later lap of this
+ * (modulo the numbering's width, @mask) past it and not a later lap of this
  * run: is it a new sample all the same, stamped after the last one taken?
  * Then the firmware numbers its samples otherwise (the slot index as id,
  * numbering restarted by a SET: A1, A8), not a sample of the lap before.
@@ -512,7 +522,7 @@ static bool mlx5_diag_engine_session_out_of_seq(struct mlx5_diag_engine *eng,
 	unsigned int bits = eng->fw->dialect->timestamp_bits;
 	u64 ts;
 
-	if (delta <= mask >> 1 && !(delta & (nslots - 1)))
+	if (mlx5_diag_engine_session_placed(delta, mask, nslots))
 		return false;
 	if (bits < 64 && !eng->programmed.rtc &&
 	    eng->programmed.log_num_of_samples +
@@ -683,9 +693,9 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_interval);
 int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 				   struct mlx5_diag_drain *d)
 {
-	unsigned int bits, nslots, size, slack, want, got, taken, k, e;
+	unsigned int nslots, size, slack, want, got, taken, k, e;
 	unsigned int skipped = 0;
-	u64 mask, delta, ts;
+	u64 mask, delta, id, ts;
 	int ret = 0;
 
 	d->n = 0;
@@ -697,8 +707,6 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 		ret = eng->state == MLX5_DIAG_ENGINE_GONE ? -ENODEV : -EBUSY;
 		goto out;
 	}
-	bits = eng->fw->dialect->sample_id_bits;
-	mask = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
 	nslots = 1U << eng->programmed.log_num_of_samples;
 	d->first_seq = eng->session_next;
 	eng->stats.polls++;
@@ -722,16 +730,32 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 		ret = 0;
 		for (k = 0; k < got; k++) {
 			mlx5_diag_engine_decode_from(eng, eng->session_out, k);
-			delta = (eng->entries[0].sample_id - eng->session_next) &
-				mask;
+			id = eng->entries[0].sample_id;
+			mask = mlx5_diag_engine_seq_mask(eng);
+			delta = (id - eng->session_next) & mask;
+			/*
+			 * A sample of this run that the width read by does
+			 * not place here, but 16 bits do: read 16 from now on
+			 */
+			if (!mlx5_diag_engine_session_placed(delta, mask,
+							     nslots) &&
+			    mlx5_diag_engine_session_placed((id - eng->session_next) &
+							    U16_MAX, U16_MAX,
+							    nslots) &&
+			    mlx5_diag_engine_session_ts(eng, 0, &ts) &&
+			    mlx5_diag_engine_seq_narrow(eng, id,
+							eng->session_next,
+							&delta))
+				mask = U16_MAX;
 			/*
 			 * A later lap's sample of this run (an earlier run's
 			 * left in the buffer is older than the clock at
 			 * program time, whatever its sample id)
 			 */
-			if (delta && delta <= mask >> 1 &&
-			    !(delta & (nslots - 1)) && !d->n &&
-			    mlx5_diag_engine_session_ts(eng, 0, &ts)) {
+			if (delta &&
+			    mlx5_diag_engine_session_placed(delta, mask,
+							    nslots) &&
+			    !d->n && mlx5_diag_engine_session_ts(eng, 0, &ts)) {
 				/* overwritten: go on from the oldest left */
 				if (!d->lost_count)
 					d->lost_first = eng->session_next;

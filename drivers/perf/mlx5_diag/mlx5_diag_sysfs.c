@@ -247,16 +247,26 @@ enum mlx5_diag_engine_file {
 	MLX5_DIAG_ENG_FOREIGN_CONFIGS,
 	MLX5_DIAG_ENG_UNUSABLE_ANSWERS,
 	MLX5_DIAG_ENG_BAD_SAMPLES,
+	MLX5_DIAG_ENG_NUM_SAMPLES_UNIT,
+	MLX5_DIAG_ENG_SAMPLE_ID_BITS,
+};
+
+static const char *const mlx5_diag_engine_reading_names[] = {
+	[MLX5_DIAG_READING_UNKNOWN] = "unknown",
+	[MLX5_DIAG_READING_SAMPLES] = "samples",
+	[MLX5_DIAG_READING_ENTRIES] = "entries",
 };
 
 static ssize_t mlx5_diag_engine_show(struct device *dev,
 				     struct device_attribute *attr, char *buf)
 {
 	struct mlx5_diag_dev *dd = mlx5_diag_dev_from_sysfs(dev);
+	struct mlx5_diag_engine_learnt learnt;
 	struct mlx5_diag_engine_stats st;
 	enum mlx5_diag_engine_state state;
 
 	mlx5_diag_engine_status(&dd->engine, &state, &st);
+	mlx5_diag_engine_learnt(&dd->engine, &learnt);
 	switch (mlx5_diag_value_which(attr)) {
 	case MLX5_DIAG_ENG_STATE:
 		return sysfs_emit(buf, "%s\n", mlx5_diag_engine_state_name(state));
@@ -278,6 +288,11 @@ static ssize_t mlx5_diag_engine_show(struct device *dev,
 		return sysfs_emit(buf, "%llu\n", st.unusable_answers);
 	case MLX5_DIAG_ENG_BAD_SAMPLES:
 		return sysfs_emit(buf, "%llu\n", st.bad_samples);
+	case MLX5_DIAG_ENG_NUM_SAMPLES_UNIT:
+		return sysfs_emit(buf, "%s\n",
+				  mlx5_diag_engine_reading_names[learnt.reading]);
+	case MLX5_DIAG_ENG_SAMPLE_ID_BITS:
+		return sysfs_emit(buf, "%u\n", learnt.sample_id_bits);
 	}
 	return -EINVAL;
 }
@@ -295,6 +310,8 @@ MLX5_DIAG_ENGINE_ATTR(disable_retries, MLX5_DIAG_ENG_DISABLE_RETRIES);
 MLX5_DIAG_ENGINE_ATTR(foreign_configs, MLX5_DIAG_ENG_FOREIGN_CONFIGS);
 MLX5_DIAG_ENGINE_ATTR(unusable_answers, MLX5_DIAG_ENG_UNUSABLE_ANSWERS);
 MLX5_DIAG_ENGINE_ATTR(bad_samples, MLX5_DIAG_ENG_BAD_SAMPLES);
+MLX5_DIAG_ENGINE_ATTR(num_samples_unit, MLX5_DIAG_ENG_NUM_SAMPLES_UNIT);
+MLX5_DIAG_ENGINE_ATTR(sample_id_bits, MLX5_DIAG_ENG_SAMPLE_ID_BITS);
 
 static struct attribute *mlx5_diag_engine_attrs[] = {
 	&mlx5_diag_engine_attr_state.attr.attr,
@@ -307,6 +324,8 @@ static struct attribute *mlx5_diag_engine_attrs[] = {
 	&mlx5_diag_engine_attr_foreign_configs.attr.attr,
 	&mlx5_diag_engine_attr_unusable_answers.attr.attr,
 	&mlx5_diag_engine_attr_bad_samples.attr.attr,
+	&mlx5_diag_engine_attr_num_samples_unit.attr.attr,
+	&mlx5_diag_engine_attr_sample_id_bits.attr.attr,
 	NULL
 };
 

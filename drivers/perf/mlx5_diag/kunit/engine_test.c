@@ -8,8 +8,10 @@
  * return of the device, a session's members outliving its leader), the
  * sampling session's drain (late drains, failing and busy queries),
  * lockless reads against a concurrent poll, two devices' group read
- * transactions interleaved; the firmware fuzzer's mutated answers through
- * all of the engine's command paths.
+ * transactions interleaved; firmware of other readings of the public
+ * sources (the emulator's variants), counting and draining exactly on
+ * each; the firmware fuzzer's mutated answers through all of the engine's
+ * command paths.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -2492,6 +2494,410 @@ static void engine_count_unusable_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_OFF);
 }
 
+/* ---- firmware variants: other readings of the public sources ---- */
+
+static void et_variant(struct kunit *test, enum mlx5_diag_sim_variant var,
+		       u32 value)
+{
+	struct et *t = test->priv;
+
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_variant(t->sim, var, value),
+			0);
+}
+
+static struct mlx5_diag_engine_learnt et_learnt(struct et *t)
+{
+	struct mlx5_diag_engine_learnt l;
+
+	mlx5_diag_engine_learnt(&t->eng, &l);
+	return l;
+}
+
+/*
+ * The variants a counting or session case runs on: unwritten slots
+ * zero-filled (A6), num_of_samples counted in entries (A7), every third
+ * command answered RES_BUSY (A17), and for a session the public dialect;
+ * every combination.
+ */
+#define ET_VAR_ZERO	BIT(0)
+#define ET_VAR_ENTRIES	BIT(1)
+#define ET_VAR_BUSY	BIT(2)
+#define ET_VAR_PUBLIC	BIT(3)
+#define ET_VAR_POD	BIT(4)	/* public firmware that takes on_demand */
+
+static const unsigned int et_var_sets[] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+};
+
+static void et_var_desc(const unsigned int *v, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s%s%s%s",
+		 *v & ET_VAR_PUBLIC ? "public" : "model64",
+		 *v & ET_VAR_ZERO ? " unwritten_zero" : "",
+		 *v & ET_VAR_ENTRIES ? " entries" : "",
+		 *v & ET_VAR_BUSY ? " busy_every 3" : "");
+}
+
+KUNIT_ARRAY_PARAM(et_var, et_var_sets, et_var_desc);
+
+/*
+ * counting: public firmware (folded), each combination of the others, and
+ * with on_demand taken (never asked: no capability bit tells it)
+ */
+static const unsigned int et_count_var_sets[] = {
+	0, 1, 2, 3, 4, 5, 6, 7, ET_VAR_POD, ET_VAR_POD | 7,
+};
+
+static void et_count_var_desc(const unsigned int *v, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "public%s%s%s%s",
+		 *v & ET_VAR_ZERO ? " unwritten_zero" : "",
+		 *v & ET_VAR_ENTRIES ? " entries" : "",
+		 *v & ET_VAR_BUSY ? " busy_every 3" : "",
+		 *v & ET_VAR_POD ? " public_on_demand" : "");
+}
+
+KUNIT_ARRAY_PARAM(et_count_var, et_count_var_sets, et_count_var_desc);
+
+/* unwritten slots carrying the ids, or zero-filled */
+static const unsigned int et_zero_var_sets[] = { 0, ET_VAR_ZERO };
+
+static void et_zero_var_desc(const unsigned int *v, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s",
+		 *v & ET_VAR_ZERO ? "unwritten_zero" : "unwritten with ids");
+}
+
+KUNIT_ARRAY_PARAM(et_zero_var, et_zero_var_sets, et_zero_var_desc);
+
+static void et_var_apply(struct kunit *test, unsigned int v)
+{
+	struct et *t = test->priv;
+
+	et_variant(test, MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO, !!(v & ET_VAR_ZERO));
+	mlx5_diag_sim_fw_set_entries_unit(t->sim, v & ET_VAR_ENTRIES);
+	et_variant(test, MLX5_DIAG_SIM_VAR_BUSY_EVERY, v & ET_VAR_BUSY ? 3 : 0);
+	et_variant(test, MLX5_DIAG_SIM_VAR_PUBLIC_ON_DEMAND, !!(v & ET_VAR_POD));
+}
+
+/*
+ * Folded counting (public firmware, two ids) on each combination: nothing
+ * is counted and nothing refused before the first sample; the first poll
+ * sees exactly half the ring written (8 samples of 2 ids: the answer an
+ * entries-counting firmware would give to a samples query), the reading
+ * learnt is the firmware's, and the counts are exact; 40 periods unpolled
+ * lose exactly the 24 samples the firmware overwrote.
+ */
+static void engine_count_variants_test(struct kunit *test)
+{
+	const unsigned int *v = test->param_value;
+	struct et *t = test->priv;
+	struct mlx5_diag_sim_stats st;
+	u64 enable, period_ns, first_ns;
+	unsigned int a, b, lp;
+
+	et_public(test);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_profile(t->sim,
+							   MLX5_DIAG_SIM_PUBLIC),
+			0);
+	et_var_apply(test, *v);
+	et_bind(test);
+	a = et_get(test, ET_FW_TX_PACKETS, &et_counter, false, 0);
+	b = et_get(test, ET_FW_RX_STEERING, &et_counter, false, 0);
+	enable = t->now;
+	KUNIT_ASSERT_EQ(test, t->eng.programmed.mode, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_ASSERT_EQ(test, t->eng.programmed.log_num_of_samples, 4);
+	lp = t->eng.programmed.log_sample_period;
+	period_ns = mlx5_diag_sim_clocks_to_ns(1ULL << lp, 156250);
+	first_ns = period_ns;
+	t->now = enable + period_ns / 2;
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, a), 0);
+	KUNIT_EXPECT_EQ(test, et_learnt(t).reading,
+			!(*v & ET_VAR_ZERO) ? (*v & ET_VAR_ENTRIES ?
+					       MLX5_DIAG_READING_ENTRIES :
+					       MLX5_DIAG_READING_SAMPLES) :
+			MLX5_DIAG_READING_UNKNOWN);
+	/* samples 0..7 */
+	t->now = enable + 8 * period_ns + period_ns / 2;
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test, et_learnt(t).reading, *v & ET_VAR_ENTRIES ?
+			MLX5_DIAG_READING_ENTRIES : MLX5_DIAG_READING_SAMPLES);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, a),
+			et_model(ET_FW_TX_PACKETS, first_ns,
+				 mlx5_diag_sim_clocks_to_ns(8ULL << lp, 156250)));
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, b),
+			et_model(ET_FW_RX_STEERING, first_ns,
+				 mlx5_diag_sim_clocks_to_ns(8ULL << lp, 156250)));
+	/* 40 more periods without a poll: 40 - 16 overwritten */
+	t->now += 40 * period_ns;
+	mlx5_diag_engine_poll(&t->eng);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.samples_overwritten, 24);
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 24);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, b),
+			et_model(ET_FW_RX_STEERING, first_ns,
+				 mlx5_diag_sim_clocks_to_ns(48ULL << lp, 156250)));
+	KUNIT_EXPECT_EQ(test, et_stats(t).unusable_answers, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).takeovers, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).counter_resets, 0);
+	mlx5_diag_engine_count_put(&t->eng, a, false);
+	mlx5_diag_engine_count_put(&t->eng, b, false);
+	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_engine_enabled(t->sim));
+}
+
+/*
+ * A session's drain on each combination, either dialect: nothing before
+ * the first sample, then every sample with the model's values and its
+ * sequence number, the reading learnt the firmware's, and a late drain's
+ * loss exactly what the firmware overwrote.
+ */
+static void engine_session_variants_test(struct kunit *test)
+{
+	const unsigned int *v = test->param_value;
+	struct et *t = test->priv;
+	struct es *s = es_init(test, *v & ET_VAR_PUBLIC, 6, 1000);
+	struct mlx5_diag_sim_stats st;
+	unsigned int nslots;
+
+	et_var_apply(test, *v);
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	nslots = 1U << s->actual.log_num_of_samples;
+	KUNIT_ASSERT_EQ(test, nslots, 32);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_drain(&t->eng, &s->d), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 4), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 5);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	es_check(test, s);
+	KUNIT_EXPECT_EQ(test, et_learnt(t).reading, *v & ET_VAR_ENTRIES ?
+			MLX5_DIAG_READING_ENTRIES : MLX5_DIAG_READING_SAMPLES);
+	/* samples 5..5 + nslots + 29: 5..34 overwritten */
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 5 + nslots + 29), 0);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.samples_overwritten, 30);
+	KUNIT_EXPECT_EQ(test, s->d.lost_first, 5);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 30);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 35);
+	KUNIT_EXPECT_EQ(test, s->d.n, nslots);
+	es_check(test, s);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 5 + 2 * nslots + 17), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 5 + nslots + 30);
+	KUNIT_EXPECT_EQ(test, s->d.n, 20);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	es_check(test, s);
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 30);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_close(test, s);
+}
+
+/*
+ * A period change on firmware whose period-only SET empties the buffer
+ * (A8 read otherwise), its unwritten slots zero-filled or not: what was
+ * drained before the SET is all there was, and the numbering goes on, so
+ * every later sample comes exact. Samples taken between a drain and the
+ * SET are gone: the drain waits at the first of them until the firmware's
+ * next lap rewrites their slots, then reports exactly those as lost and
+ * delivers the ones after them, a lap late.
+ */
+static void engine_session_period_clear_test(struct kunit *test)
+{
+	const unsigned int *v = test->param_value;
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 6, 1000);
+	u8 lp = t->fw.caps.log_min_sample_period + 1, actual = 0;
+	struct mlx5_diag_sim_stats st;
+	unsigned int nslots;
+
+	et_variant(test, MLX5_DIAG_SIM_VAR_PERIOD_CLEAR, 1);
+	et_variant(test, MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO, !!(*v & ET_VAR_ZERO));
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	nslots = 1U << s->actual.log_num_of_samples;
+	KUNIT_ASSERT_EQ(test, nslots, 32);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 9), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 10);
+	t->now += 1000;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp,
+							      &actual), 0);
+	KUNIT_EXPECT_EQ(test, actual, lp);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 14), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 10);
+	KUNIT_EXPECT_EQ(test, s->d.n, 5);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	es_check(test, s);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.samples_discarded, 0);
+
+	/* samples 15..17 taken, not drained, when the period changes back */
+	t->now = es_due(test, 17, NULL);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp - 1,
+							      &actual), 0);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.samples_discarded, 3);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 15 + nslots - 1), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	/* 15..17 + nslots in slots 15..17: those lost, 18.. delivered */
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 17 + nslots), 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_first, 15);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 3);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 18);
+	KUNIT_EXPECT_EQ(test, s->d.n, nslots);
+	es_check(test, s);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_close(test, s);
+}
+
+/* ICMC hits and qp_cc_rate_limit_descheduled: counters, one leaf each */
+static const u64 es_ids_leaf[2] = {
+	0x1180000200000000ULL, 0x1100000200000000ULL,
+};
+
+/*
+ * Sample numbering of 16 bits (in the modelled 32-bit field) or of 32,
+ * unwritten slots carrying the ids or zero-filled.
+ */
+struct et_seq_case {
+	unsigned int bits;
+	bool zero;
+};
+
+static const struct et_seq_case et_seq_cases[] = {
+	{ 16, false }, { 32, false }, { 16, true }, { 32, true },
+};
+
+static void et_seq_desc(const struct et_seq_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "sample_id_bits %u%s", c->bits,
+		 c->zero ? " unwritten_zero" : "");
+}
+
+KUNIT_ARRAY_PARAM(et_seq, et_seq_cases, et_seq_desc);
+
+/*
+ * A session across sample 65536 on the modelled dialect, whose firmware
+ * numbers modulo 2^16 or 2^32 in the 32-bit field (its unwritten slots
+ * carrying the ids or zero-filled): drained 2000 samples
+ * at a time, every sample comes with its sequence number and the model's
+ * values; the 16-bit numbering is learnt where it wraps. A second run's
+ * drain late by 3000 samples across the wrap (the slot of the next
+ * expected sample holds one a lap on, 16-bit id 560) loses exactly the
+ * 3000 the firmware overwrote.
+ */
+static void engine_session_seq_bits_test(struct kunit *test)
+{
+	const struct et_seq_case *c = test->param_value;
+	const unsigned int *bits = &c->bits;
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 0, 1000);
+	struct mlx5_diag_sim_stats st;
+	unsigned int nslots;
+	u64 j;
+
+	/* two leaves of the model: 70000 samples stay cheap to check */
+	s->ids = es_ids_leaf;
+	s->e[1] = &et_counter;
+	s->d.cap = 2000;
+	s->d.ts = kunit_kcalloc(test, 2000 * 2, sizeof(u64), GFP_KERNEL);
+	s->d.val = kunit_kcalloc(test, 2000 * 2, sizeof(u64), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s->d.ts);
+	KUNIT_ASSERT_NOT_NULL(test, s->d.val);
+	et_variant(test, MLX5_DIAG_SIM_VAR_SAMPLE_ID_BITS, *bits);
+	et_variant(test, MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO, c->zero);
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	nslots = 1U << s->actual.log_num_of_samples;
+	KUNIT_ASSERT_EQ(test, nslots, 4096);
+	for (j = 1999; j < 70000; j += 2000) {
+		KUNIT_ASSERT_EQ(test, es_drain(test, s, j), 0);
+		KUNIT_ASSERT_EQ(test, s->d.first_seq, j - 1999);
+		KUNIT_ASSERT_EQ(test, s->d.n, 2000);
+		KUNIT_ASSERT_EQ(test, s->d.lost_count, 0);
+		es_check(test, s);
+		KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_bits,
+				j < 65536 ? 32 : *bits);
+	}
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+
+	/* a new run: 32 bits again until the wrap shows otherwise */
+	t->now += 1000000;
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_bits, 32);
+	for (j = 1999; j < 62000; j += 2000) {
+		KUNIT_ASSERT_EQ(test, es_drain(test, s, j), 0);
+		KUNIT_ASSERT_EQ(test, s->d.n, 2000);
+	}
+	KUNIT_ASSERT_EQ(test, es_drain(test, s, 62000 + nslots + 2999), 0);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.samples_overwritten, 3000);
+	KUNIT_EXPECT_EQ(test, s->d.lost_first, 62000);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 3000);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 65000);
+	KUNIT_EXPECT_EQ(test, s->d.n, 2000);
+	es_check(test, s);
+	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_bits, *bits);
+	/* the rest, 67000..69095, a drain's room at a time */
+	KUNIT_ASSERT_EQ(test, es_drain(test, s, 62000 + nslots + 2999), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 67000);
+	KUNIT_EXPECT_EQ(test, s->d.n, 2000);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	es_check(test, s);
+	KUNIT_ASSERT_EQ(test, es_drain(test, s, 62000 + nslots + 2999), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 69000);
+	KUNIT_EXPECT_EQ(test, s->d.n, 96);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	es_check(test, s);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_close(test, s);
+}
+
+/*
+ * Folded counting across sample 65536: the modelled dialect without its
+ * on-demand bit, whose firmware numbers modulo 2^16 or 2^32 (unwritten
+ * slots carrying the ids or zero-filled); a poll every
+ * 10 samples counts exactly, loses nothing, and learns the 16-bit
+ * numbering where it wraps.
+ */
+static void engine_count_seq_bits_test(struct kunit *test)
+{
+	const struct et_seq_case *c = test->param_value;
+	const unsigned int *bits = &c->bits;
+	struct et *t = test->priv;
+	struct mlx5_diag_sim_caps caps;
+	u64 enable, j, p_ns;
+	unsigned int a, lp;
+
+	mlx5_diag_sim_fw_get_caps(t->sim, &caps);
+	caps.on_demand = false;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_caps(t->sim, t->now, &caps),
+			0);
+	et_variant(test, MLX5_DIAG_SIM_VAR_SAMPLE_ID_BITS, *bits);
+	et_variant(test, MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO, c->zero);
+	et_bind(test);
+	a = et_get(test, es_ids_leaf[0], &et_counter, false, 0);
+	enable = t->now;
+	KUNIT_ASSERT_EQ(test, t->eng.programmed.mode, MLX5_DIAG_FW_REPETITIVE);
+	lp = t->eng.programmed.log_sample_period;
+	p_ns = mlx5_diag_sim_clocks_to_ns(1ULL << lp, 156250);
+	for (j = 10; j <= 66000; j += 10) {
+		/* samples 0..j - 1 */
+		t->now = enable + j * p_ns + p_ns / 2;
+		mlx5_diag_engine_poll(&t->eng);
+	}
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, a),
+			et_model(es_ids_leaf[0], p_ns,
+				 mlx5_diag_sim_clocks_to_ns(66000ULL << lp,
+							    156250)));
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).unusable_answers, 0);
+	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_bits, *bits);
+	mlx5_diag_engine_count_put(&t->eng, a, false);
+}
+
 /* A counting open whose QUERY after the SET lies: FOREIGN, counted. */
 static void et_lied_count(struct kunit *test, enum mlx5_diag_sim_lie lie,
 			  u32 value)
@@ -2845,6 +3251,12 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_caps_max_ids_test),
 	KUNIT_CASE(engine_count_lies_test),
 	KUNIT_CASE(engine_count_unusable_test),
+	KUNIT_CASE_PARAM(engine_count_variants_test, et_count_var_gen_params),
+	KUNIT_CASE_PARAM(engine_session_variants_test, et_var_gen_params),
+	KUNIT_CASE_PARAM(engine_session_seq_bits_test, et_seq_gen_params),
+	KUNIT_CASE_PARAM(engine_session_period_clear_test,
+			 et_zero_var_gen_params),
+	KUNIT_CASE_PARAM(engine_count_seq_bits_test, et_seq_gen_params),
 	KUNIT_CASE(engine_session_bad_samples_test),
 	KUNIT_CASE(engine_session_bad_samples_shorter_test),
 	KUNIT_CASE_PARAM(engine_fuzz_test, et_fuzz_gen_params),

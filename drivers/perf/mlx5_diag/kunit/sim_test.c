@@ -1993,6 +1993,25 @@ static void sim_test_public_rules(struct kunit *test)
 			-EBUSY);
 	KUNIT_ASSERT_EQ(test, t_set(test, T_AT(1), false,
 				    &(struct t_params){ .flags = TF_CLEAR }), 0);
+	/* firmware that has on demand all the same: a sample a query */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_variant(t->fw,
+							   MLX5_DIAG_SIM_VAR_PUBLIC_ON_DEMAND,
+							   1), 0);
+	KUNIT_EXPECT_EQ(test, t_set(test, T_AT(1), false,
+				    PSETP(OE, 1, 4, 0, 0x2006)), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(1) + 6400, 1, 0, 16 + 16), 0);
+	KUNIT_EXPECT_EQ(test, t_entry16(t, 0).id, 0x2006);
+	KUNIT_EXPECT_EQ(test, t_entry16(t, 0).value,
+			t_count(0x2006, 0,
+				t_ns(t_clock(T_AT(1) + 6400) - t_clock(T_AT(1)))));
+	KUNIT_EXPECT_EQ(test, t_set(test, T_AT(1), false,
+				    PSETP(OE | TF_SYNC, 1, 4, 0, 0x0401)), 0x3);
+	KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_ON_DEMAND_COMBO);
+	KUNIT_ASSERT_EQ(test, t_set(test, T_AT(1), false,
+				    &(struct t_params){ .flags = TF_CLEAR }), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_variant(t->fw,
+							   MLX5_DIAG_SIM_VAR_PUBLIC_ON_DEMAND,
+							   0), 0);
 	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_foreign_enable(t->fw, T_AT(1)),
 			0);
 	t_hdr(t, 0x819, 0);
@@ -2175,6 +2194,55 @@ static void sim_test_drift(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 12);
 	mlx5_diag_sim_fw_sync(t->fw, ns);
 	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 13);
+}
+
+/*
+ * Engine time under drift, as part 3 writes the oscillator: the fraction
+ * of a clock a drift change carries counts. Created at 0 with no drift, at
+ * 1001 ns the oscillator reads 5005 / 32 = 156 clocks and 13 / 32 of one;
+ * from there -250 ppm runs 156250 * 0.99975 / 10^6 = 3999 / 25600 clocks a
+ * nanosecond, so 13 / 32 is 10400 / 25600. An on-demand query's sample
+ * covers that engine time exactly; the prediction that drops the fraction
+ * is a clock short at 1000000003 ns.
+ */
+static void sim_test_engine_time(struct kunit *test)
+{
+	struct t_sim *t = test->priv;
+	const u64 q = 1000000003, en = 5000;
+	u64 osc_q, osc_en, clocks, ns;
+
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_engine_time(t->fw, 0, &clocks,
+							   &ns), -ENODATA);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_drift_ppm(t->fw, 1001, -250),
+			0);
+	KUNIT_ASSERT_EQ(test, t_set(test, en, true, PSETP(OE, 1, 4, 0,
+							  ICMC_HITS)), 0);
+	osc_en = 156 + (10400 + (en - 1001) * 3999) / 25600;
+	osc_q = 156 + (10400 + (q - 1001) * 3999) / 25600;
+	KUNIT_EXPECT_EQ(test, osc_q, 156210938);
+	KUNIT_EXPECT_EQ(test, 156 + (q - 1001) * 3999 / 25600, osc_q - 1);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_engine_time(t->fw, en, &clocks,
+							   &ns), 0);
+	KUNIT_EXPECT_EQ(test, clocks, 0);
+	KUNIT_EXPECT_EQ(test, ns, 0);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_engine_time(t->fw, q, &clocks,
+							   &ns), 0);
+	KUNIT_EXPECT_EQ(test, clocks, osc_q - osc_en);
+	KUNIT_EXPECT_EQ(test, ns, t_ns(osc_q - osc_en));
+	KUNIT_EXPECT_EQ(test, clocks, mlx5_diag_sim_fw_clock(t->fw, q) -
+			mlx5_diag_sim_fw_clock(t->fw, en));
+	KUNIT_ASSERT_EQ(test, t_query(test, q, 1, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).value, t_count(ICMC_HITS, 0, ns));
+	/* not before the last command's time: time never runs backwards */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_engine_time(t->fw, en, &clocks,
+							   &ns), 0);
+	KUNIT_EXPECT_EQ(test, clocks, osc_q - osc_en);
+	/* disabled: no engine time */
+	KUNIT_ASSERT_EQ(test, t_set(test, q, true,
+				    &(const struct t_params){ .flags = TF_CLEAR }),
+			0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_engine_time(t->fw, q, &clocks,
+							   &ns), -ENODATA);
 }
 
 static void sim_test_clock_step(struct kunit *test)
@@ -2453,6 +2521,193 @@ static void sim_test_period_change(struct kunit *test)
 	t_hdr(t, 0x819, 0);
 	KUNIT_ASSERT_EQ(test, t_run(test, ns + 3000, 16, 1024), 0);
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x38, 8), 5);
+}
+
+/* ---- variants: firmware of another reading of the public sources ---- */
+
+/* Every field of entry @e of a 64-bit answer is 0. */
+static bool t_entry64_zero(const struct t_sim *t, u32 e)
+{
+	struct t_entry x = t_entry64(t, e);
+
+	return !x.id && !x.sample_id && !x.ts && !x.value;
+}
+
+static void sim_test_variant_unwritten_zero(struct kunit *test)
+{
+	const struct t_params p = SETP(RE, 2, 4, 14, P0, ICMC_HITS);
+	struct t_sim *t = test->priv;
+	const u64 now = T_AT(3) + 1;	/* samples 0..2 */
+
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, now, 16, 0, T_BUF), 0);
+	/* by default a slot not written carries the ids */
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 6).id, P0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 7).id, ICMC_HITS);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 7).ts, 0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_set_variant(t->fw,
+							   MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO,
+							   2), -EINVAL);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_variant(t->fw,
+							   MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO,
+							   1), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, now, 16, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 4).id, P0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 4).sample_id, 2);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 5).ts, T_OFFSET + 3 * T_P);
+	KUNIT_EXPECT_TRUE(test, t_entry64_zero(t, 6));
+	KUNIT_EXPECT_TRUE(test, t_entry64_zero(t, 7));
+	KUNIT_EXPECT_TRUE(test, t_entry64_zero(t, 31));
+	/* read as entries, from slot 1: the same, 3 entries in */
+	mlx5_diag_sim_fw_set_entries_unit(t->fw, true);
+	KUNIT_ASSERT_EQ(test, t_query(test, now, 5, 1, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 3).id, ICMC_HITS);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 3).sample_id, 2);
+	KUNIT_EXPECT_TRUE(test, t_entry64_zero(t, 4));
+	t_expect_stats(test, 3, 3, 0, 0, 1);
+}
+
+static void sim_test_variant_sample_id_bits(struct kunit *test)
+{
+	const struct t_params p = SETP(RE, 1, 4, 14, P0);
+	struct t_sim *t = test->priv;
+	const u64 now = T_AT(65538);	/* samples 0..65537 */
+
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_set_variant(t->fw,
+							   MLX5_DIAG_SIM_VAR_SAMPLE_ID_BITS,
+							   8), -EINVAL);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_variant(t->fw,
+							   MLX5_DIAG_SIM_VAR_SAMPLE_ID_BITS,
+							   16), 0);
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, now, 16, 0, T_BUF), 0);
+	/* slot 0: j 65536 in a 32-bit field, numbered modulo 2^16 */
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).sample_id, 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).ts, T_OFFSET + 65537 * T_P);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 1).sample_id, 1);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 15).sample_id, 0xffff);
+	/* 32 bits, as the field */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_variant(t->fw,
+							   MLX5_DIAG_SIM_VAR_SAMPLE_ID_BITS,
+							   32), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, now, 16, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).sample_id, 65536);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 1).sample_id, 65537);
+}
+
+static void sim_test_variant_busy_every(struct kunit *test)
+{
+	const struct t_params p = SETP(RE, 1, 4, 14, P0);
+	struct t_sim *t = test->priv;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_variant(t->fw,
+							   MLX5_DIAG_SIM_VAR_BUSY_EVERY,
+							   3), 0);
+	/* commands 1 and 2 run; 3, a SET, is refused and changes nothing */
+	t_hdr(t, 0x819, 0);
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 16, 1024), 0);
+	t_hdr(t, 0x100, 0x1);
+	KUNIT_EXPECT_EQ(test, t_run(test, 0, 16, 16 + 512), 0);
+	KUNIT_EXPECT_EQ(test, t_set(test, 0, true, &p), 0x6);
+	KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_BUSY);
+	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_engine_enabled(t->fw));
+	/* its next try runs */
+	KUNIT_EXPECT_EQ(test, t_set(test, 0, true, &p), 0);
+	KUNIT_EXPECT_TRUE(test, mlx5_diag_sim_fw_engine_enabled(t->fw));
+	KUNIT_EXPECT_EQ(test, t_query(test, T_AT(1), 1, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_query(test, T_AT(1), 1, 0, T_BUF), 0x6);
+	KUNIT_EXPECT_EQ(test, t_stats(test).commands, 6);
+	KUNIT_EXPECT_EQ(test, t_stats(test).commands_failed, 2);
+	t_expect_stats(test, 1, 1, 0, 0, 1);
+	/* 1: every command */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_variant(t->fw,
+							   MLX5_DIAG_SIM_VAR_BUSY_EVERY,
+							   1), 0);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, t_query(test, T_AT(1), 1, 0, T_BUF), 0x6);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_variant(t->fw,
+							   MLX5_DIAG_SIM_VAR_BUSY_EVERY,
+							   0), 0);
+	KUNIT_EXPECT_EQ(test, t_query(test, T_AT(1), 1, 0, T_BUF), 0);
+}
+
+/*
+ * A period-only SET of firmware that numbers from 0 again (its samples
+ * overwrite the unreturned ones from slot 0 on) or empties the buffer.
+ */
+static void sim_test_variant_period_set(struct kunit *test)
+{
+	const struct t_params p14 = SETP(RE, 1, 4, 14, ICMC_HITS);
+	const struct t_params p16 = SETP(RE, 1, 4, 16, ICMC_HITS);
+	const u64 set = T_AT(3) + 1000;		/* samples 0..2 taken */
+	struct t_sim *t = test->priv;
+	u64 c_set = t_clock(set), ns, clock;
+
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_variant(t->fw,
+							   MLX5_DIAG_SIM_VAR_PERIOD_RESTART,
+							   1), 0);
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p14), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(1), 1, 0, T_BUF), 0);
+	KUNIT_ASSERT_EQ(test, t_set(test, set, true, &p16), 0);
+	/* sample 0 of the new numbering: one new period after the SET */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_sample_time(t->fw, 0, &ns,
+							   &clock), 0);
+	KUNIT_EXPECT_EQ(test, clock, c_set + (1 << 16));
+	KUNIT_ASSERT_EQ(test, t_query(test, ns, 4, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).sample_id, 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).ts, c_set + (1 << 16));
+	/* the time since sample 2 of the old numbering */
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).value,
+			t_count(ICMC_HITS, 0, t_ns(c_set + (1 << 16) - T_OFFSET)));
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 1).sample_id, 1);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 1).ts, T_OFFSET + 2 * T_P);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 2).sample_id, 2);
+	/* old sample 0 was returned before its slot was taken over */
+	t_expect_stats(test, 4, 4, 0, 0, 2);
+
+	/* empties the buffer too: old samples 1..3 of the slots go */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_variant(t->fw,
+							   MLX5_DIAG_SIM_VAR_PERIOD_CLEAR,
+							   1), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_variant(t->fw,
+							   MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO,
+							   1), 0);
+	/* the new sample 1 not returned yet: discarded */
+	KUNIT_ASSERT_EQ(test, t_set(test, ns + (1 << 16) * 32 / 5 + 1, true,
+				    &p14), 0);
+	t_expect_stats(test, 5, 4, 0, 1, 3);
+	KUNIT_ASSERT_EQ(test, t_query(test, ns + (1 << 16) * 32 / 5 + 1, 16, 0,
+				      T_BUF), 0);
+	KUNIT_EXPECT_TRUE(test, t_entry64_zero(t, 0));
+	KUNIT_EXPECT_TRUE(test, t_entry64_zero(t, 2));
+}
+
+static void sim_test_variant_text(struct kunit *test)
+{
+	unsigned int var;
+	u32 v;
+
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_parse_variant("sample_id_bits 16\n",
+							  &var, &v), 0);
+	KUNIT_EXPECT_EQ(test, var, MLX5_DIAG_SIM_VAR_SAMPLE_ID_BITS);
+	KUNIT_EXPECT_EQ(test, v, 16);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_parse_variant("busy_every 0x10",
+							  &var, &v), 0);
+	KUNIT_EXPECT_EQ(test, var, MLX5_DIAG_SIM_VAR_BUSY_EVERY);
+	KUNIT_EXPECT_EQ(test, v, 16);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_parse_variant("none\n", &var, &v),
+			0);
+	KUNIT_EXPECT_EQ(test, var, MLX5_DIAG_SIM_NR_VARIANTS);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_parse_variant("unwritten_zero", &var,
+							  &v), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_parse_variant("ring_ahead 1", &var,
+							  &v), -EINVAL);
+	KUNIT_EXPECT_STREQ(test,
+			   mlx5_diag_sim_variant_name(MLX5_DIAG_SIM_VAR_PERIOD_CLEAR),
+			   "period_clear");
+	KUNIT_EXPECT_NULL(test,
+			  mlx5_diag_sim_variant_name(MLX5_DIAG_SIM_NR_VARIANTS));
 }
 
 /* ---- RTC timestamps ---- */
@@ -2758,11 +3013,17 @@ static struct kunit_case sim_test_cases[] = {
 	KUNIT_CASE(sim_test_num_samples_unit),
 	KUNIT_CASE(sim_test_manual_time),
 	KUNIT_CASE(sim_test_drift),
+	KUNIT_CASE(sim_test_engine_time),
 	KUNIT_CASE(sim_test_clock_step),
 	KUNIT_CASE(sim_test_sample_time),
 	KUNIT_CASE(sim_test_stats),
 	KUNIT_CASE_PARAM(sim_test_period_raise, t_periods_gen_params),
 	KUNIT_CASE(sim_test_period_change),
+	KUNIT_CASE(sim_test_variant_unwritten_zero),
+	KUNIT_CASE(sim_test_variant_sample_id_bits),
+	KUNIT_CASE(sim_test_variant_busy_every),
+	KUNIT_CASE(sim_test_variant_period_set),
+	KUNIT_CASE(sim_test_variant_text),
 	KUNIT_CASE(sim_test_rtc),
 	KUNIT_CASE(sim_test_traffic_relations),
 	KUNIT_CASE(sim_test_time_varying),

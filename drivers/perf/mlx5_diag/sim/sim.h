@@ -78,6 +78,41 @@ enum mlx5_diag_sim_lie {
 	MLX5_DIAG_SIM_NR_LIES,
 };
 
+/**
+ * enum mlx5_diag_sim_variant - firmware that behaves otherwise where the
+ * public sources leave the behaviour open: each a reading of those
+ * sources that the emulator's default does not take (see the firmware
+ * document's table of assumptions); each off (0) by default, any
+ * combination allowed
+ * @MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO: 1: QUERY_DIAGNOSTIC_COUNTERS answers a
+ *	slot never written since the buffer was emptied with every field 0,
+ *	the counter ids too (A6)
+ * @MLX5_DIAG_SIM_VAR_SAMPLE_ID_BITS: 16 or 32: the firmware's sample
+ *	numbering wraps at 2^value, whatever the width of the sample_id
+ *	field it is written into (16 in the public dialect, 32 in the
+ *	modelled one); 0: the field's width (A1)
+ * @MLX5_DIAG_SIM_VAR_BUSY_EVERY: N: every Nth command (stats/commands a
+ *	multiple of N) is answered RES_BUSY and not run; N >= 2 is a
+ *	transient refusal the next try gets past, 1 a lasting one (A17)
+ * @MLX5_DIAG_SIM_VAR_PERIOD_RESTART: 1: a SET that changes only the period
+ *	restarts the sample numbering: the next sample is 0, in slot 0 (A8)
+ * @MLX5_DIAG_SIM_VAR_PERIOD_CLEAR: 1: a SET that changes only the period
+ *	empties the buffer (its unreturned samples are discarded) (A8)
+ * @MLX5_DIAG_SIM_VAR_PUBLIC_ON_DEMAND: 1: the public profile takes a SET
+ *	with on_demand, the public context bit, though no public capability
+ *	bit tells it (A16)
+ * @MLX5_DIAG_SIM_NR_VARIANTS: how many
+ */
+enum mlx5_diag_sim_variant {
+	MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO,
+	MLX5_DIAG_SIM_VAR_SAMPLE_ID_BITS,
+	MLX5_DIAG_SIM_VAR_BUSY_EVERY,
+	MLX5_DIAG_SIM_VAR_PERIOD_RESTART,
+	MLX5_DIAG_SIM_VAR_PERIOD_CLEAR,
+	MLX5_DIAG_SIM_VAR_PUBLIC_ON_DEMAND,
+	MLX5_DIAG_SIM_NR_VARIANTS,
+};
+
 /* Firmware status codes (part 1). */
 enum mlx5_diag_sim_status {
 	MLX5_DIAG_SIM_ST_OK		= 0x0,
@@ -133,6 +168,8 @@ enum mlx5_diag_sim_syndrome {
 	MLX5_DIAG_SIM_SYND_ZERO_SAMPLES		= 0x5d1a00b1,
 	MLX5_DIAG_SIM_SYND_SAMPLE_INDEX		= 0x5d1a00b2,
 	MLX5_DIAG_SIM_SYND_TOO_MANY_SAMPLES	= 0x5d1a00b3,
+	/* any command: busy_every */
+	MLX5_DIAG_SIM_SYND_BUSY			= 0x5d1a00c0,
 };
 
 /* bad_data_id_reason of the 64-bit dialect (part 2). */
@@ -399,6 +436,23 @@ int mlx5_diag_sim_fw_sample_time(const struct mlx5_diag_sim_fw *fw, u64 j,
 				 u64 *now_ns, u64 *clock);
 
 /**
+ * mlx5_diag_sim_fw_engine_time() - the engine time the traffic model counts
+ * @fw: the device
+ * @now_ns: nanoseconds since creation
+ * @clocks: filled in: oscillator clocks since the configuration in force
+ *	started (its enabling SET)
+ * @ns: filled in: @clocks in ns, as the traffic model takes them
+ *	(mlx5_diag_sim_clocks_to_ns())
+ *
+ * What a sample taken at @now_ns (an on-demand query's) covers, exactly,
+ * whatever the drift, its changes and the fraction of a clock they carry.
+ *
+ * Return: 0, or -ENODATA when the engine is not enabled.
+ */
+int mlx5_diag_sim_fw_engine_time(const struct mlx5_diag_sim_fw *fw,
+				 u64 now_ns, u64 *clocks, u64 *ns);
+
+/**
  * mlx5_diag_sim_fw_profile() - the firmware profile
  * @fw: the device
  *
@@ -539,6 +593,51 @@ const char *mlx5_diag_sim_lie_name(unsigned int lie);
  * Return: 0, or -EINVAL.
  */
 int mlx5_diag_sim_parse_lie(const char *buf, unsigned int *lie, u32 *value);
+
+/**
+ * mlx5_diag_sim_fw_set_variant() - behave as firmware of another reading
+ * @fw: the device
+ * @var: which behaviour
+ * @value: see enum mlx5_diag_sim_variant; 0 is the emulator's default
+ *
+ * Takes effect at the next command that shows it (a query, a period
+ * change, any command for MLX5_DIAG_SIM_VAR_BUSY_EVERY).
+ *
+ * Return: 0, or -EINVAL for an unknown @var or a @value it does not take.
+ */
+int mlx5_diag_sim_fw_set_variant(struct mlx5_diag_sim_fw *fw,
+				 enum mlx5_diag_sim_variant var, u32 value);
+
+/**
+ * mlx5_diag_sim_fw_variant() - how the firmware behaves
+ * @fw: the device
+ * @var: which behaviour
+ *
+ * Return: its value, 0 for the emulator's default.
+ */
+u32 mlx5_diag_sim_fw_variant(const struct mlx5_diag_sim_fw *fw,
+			     enum mlx5_diag_sim_variant var);
+
+/**
+ * mlx5_diag_sim_variant_name() - a variant's name in the debugfs file
+ * "variant"
+ * @var: which one
+ *
+ * Return: the name, or NULL past the last.
+ */
+const char *mlx5_diag_sim_variant_name(unsigned int var);
+
+/**
+ * mlx5_diag_sim_parse_variant() - parse "<name> <value>", or "none"
+ * @buf: NUL-terminated text; the value in C notation
+ * @var: which variant; MLX5_DIAG_SIM_NR_VARIANTS for "none" (the default
+ *	behaviour throughout)
+ * @value: its value
+ *
+ * Return: 0, or -EINVAL.
+ */
+int mlx5_diag_sim_parse_variant(const char *buf, unsigned int *var,
+				u32 *value);
 
 /**
  * mlx5_diag_sim_fw_fail_query_at() - fail the query of one buffer slot

@@ -393,7 +393,9 @@ const char *mlx5_diag_sim_lie_name(unsigned int lie)
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_lie_name);
 
-int mlx5_diag_sim_parse_lie(const char *buf, unsigned int *lie, u32 *value)
+/* "<name> <value>" with a name of @names (@nr), or "none" (index @nr). */
+static int sim_parse_named(const char *buf, const char *const *names,
+			   unsigned int nr, unsigned int *index, u32 *value)
 {
 	size_t pos = 0;
 	char tok[32];
@@ -402,19 +404,48 @@ int mlx5_diag_sim_parse_lie(const char *buf, unsigned int *lie, u32 *value)
 	if (sim_next_token(buf, &pos, tok, sizeof(tok)) <= 0)
 		return -EINVAL;
 	if (!strcmp(tok, "none")) {
-		*lie = MLX5_DIAG_SIM_NR_LIES;
+		*index = nr;
 		*value = 0;
 		return sim_next_token(buf, &pos, tok, sizeof(tok)) ? -EINVAL : 0;
 	}
-	for (i = 0; i < MLX5_DIAG_SIM_NR_LIES; i++)
-		if (!strcmp(tok, sim_lie_names[i]))
+	for (i = 0; i < nr; i++)
+		if (!strcmp(tok, names[i]))
 			break;
-	if (i == MLX5_DIAG_SIM_NR_LIES)
+	if (i == nr)
 		return -EINVAL;
-	*lie = i;
+	*index = i;
 	return sim_parse_one(buf + pos, value);
 }
+
+int mlx5_diag_sim_parse_lie(const char *buf, unsigned int *lie, u32 *value)
+{
+	return sim_parse_named(buf, sim_lie_names, MLX5_DIAG_SIM_NR_LIES, lie,
+			       value);
+}
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_parse_lie);
+
+static const char *const sim_variant_names[MLX5_DIAG_SIM_NR_VARIANTS] = {
+	[MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO]	= "unwritten_zero",
+	[MLX5_DIAG_SIM_VAR_SAMPLE_ID_BITS]	= "sample_id_bits",
+	[MLX5_DIAG_SIM_VAR_BUSY_EVERY]		= "busy_every",
+	[MLX5_DIAG_SIM_VAR_PERIOD_RESTART]	= "period_restart",
+	[MLX5_DIAG_SIM_VAR_PERIOD_CLEAR]	= "period_clear",
+	[MLX5_DIAG_SIM_VAR_PUBLIC_ON_DEMAND]	= "public_on_demand",
+};
+
+const char *mlx5_diag_sim_variant_name(unsigned int var)
+{
+	return var < MLX5_DIAG_SIM_NR_VARIANTS ? sim_variant_names[var] : NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_variant_name);
+
+int mlx5_diag_sim_parse_variant(const char *buf, unsigned int *var,
+				u32 *value)
+{
+	return sim_parse_named(buf, sim_variant_names,
+			       MLX5_DIAG_SIM_NR_VARIANTS, var, value);
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_parse_variant);
 
 int mlx5_diag_sim_parse_model(const char *buf, u64 *id, u64 *t0, u64 *t1)
 {

@@ -96,6 +96,7 @@ struct mlx5_diag_sim_fw {
 	u8 fail_status;
 	u32 fail_syndrome;
 	u32 lies[MLX5_DIAG_SIM_NR_LIES];
+	u32 variants[MLX5_DIAG_SIM_NR_VARIANTS];
 	u64 ahead_next;		/* RING_AHEAD: the sample id reported next */
 	u64 ahead_ts;		/* RING_AHEAD: the timestamp of this answer */
 	bool ahead_started;	/* RING_AHEAD: ahead_next set for this run */
@@ -407,6 +408,38 @@ u32 mlx5_diag_sim_fw_lie(const struct mlx5_diag_sim_fw *fw,
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_lie);
 
+int mlx5_diag_sim_fw_set_variant(struct mlx5_diag_sim_fw *fw,
+				 enum mlx5_diag_sim_variant var, u32 value)
+{
+	switch (var) {
+	case MLX5_DIAG_SIM_VAR_SAMPLE_ID_BITS:
+		if (value && value != 16 && value != 32)
+			return -EINVAL;
+		break;
+	case MLX5_DIAG_SIM_VAR_BUSY_EVERY:
+		break;
+	case MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO:
+	case MLX5_DIAG_SIM_VAR_PERIOD_RESTART:
+	case MLX5_DIAG_SIM_VAR_PERIOD_CLEAR:
+	case MLX5_DIAG_SIM_VAR_PUBLIC_ON_DEMAND:
+		if (value > 1)
+			return -EINVAL;
+		break;
+	default:
+		return -EINVAL;
+	}
+	fw->variants[var] = value;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_set_variant);
+
+u32 mlx5_diag_sim_fw_variant(const struct mlx5_diag_sim_fw *fw,
+			     enum mlx5_diag_sim_variant var)
+{
+	return var < MLX5_DIAG_SIM_NR_VARIANTS ? fw->variants[var] : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_variant);
+
 int mlx5_diag_sim_fw_fail_query_at(struct mlx5_diag_sim_fw *fw, u32 index,
 				   u8 status)
 {
@@ -640,6 +673,21 @@ int mlx5_diag_sim_fw_sample_time(const struct mlx5_diag_sim_fw *fw, u64 j,
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_sample_time);
 
+int mlx5_diag_sim_fw_engine_time(const struct mlx5_diag_sim_fw *fw,
+				 u64 now_ns, u64 *clocks, u64 *ns)
+{
+	const struct sim_engine *eng = &fw->eng;
+
+	if (!eng->enabled)
+		return -ENODATA;
+	/* time never runs backwards: not before the last command's */
+	now_ns = max(now_ns, fw->last_now_ns);
+	*clocks = mlx5_diag_sim_clock_osc(&fw->clk, now_ns) - eng->enable_osc;
+	*ns = mlx5_diag_sim_clocks_to_ns(*clocks, fw->caps.freq_khz);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_fw_engine_time);
+
 static u8 sim_fail(struct sim_cmd *cmd, u8 status, u32 syndrome)
 {
 	cmd->syndrome = syndrome;
@@ -785,8 +833,9 @@ struct sim_set_req {
 
 /*
  * Rules 1, 2, 3 and 9 of part 1: the mode bits. Public firmware has no
- * on-demand mode and no capability bits for sync and clear: only the
- * per-counter sync bits (rule 8) and rule 3 limit them.
+ * on-demand mode (but for the variant PUBLIC_ON_DEMAND) and no capability
+ * bits for sync and clear: only the per-counter sync bits (rule 8) and
+ * rule 3 limit them.
  */
 static u8 sim_check_modes(struct sim_cmd *cmd, const struct sim_set_req *r)
 {
@@ -809,7 +858,9 @@ static u8 sim_check_modes(struct sim_cmd *cmd, const struct sim_set_req *r)
 		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_SINGLE);
 	if (r->repetitive && !caps->repetitive)
 		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_REPETITIVE);
-	if (r->on_demand && (pub || !caps->on_demand))
+	if (r->on_demand &&
+	    (pub ? !fw->variants[MLX5_DIAG_SIM_VAR_PUBLIC_ON_DEMAND] :
+		   !caps->on_demand))
 		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_ON_DEMAND);
 	if (r->sync && !pub && !caps->sync_start)
 		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_SYNC_START);
@@ -931,15 +982,25 @@ static bool sim_same_but_period(const struct sim_engine *eng,
 
 /*
  * A SET while enabled that changes only the period: the samples and their
- * numbering stay; the next one is due one new period from now.
+ * numbering stay; the next one is due one new period from now. Firmware of
+ * the variants empties the buffer (PERIOD_CLEAR) or numbers the samples
+ * from 0 again, from slot 0 (PERIOD_RESTART; sample_time then knows the
+ * new numbering only).
  */
 static void sim_change_period(struct sim_cmd *cmd, u32 log_period)
 {
-	struct sim_engine *eng = &cmd->fw->eng;
+	struct mlx5_diag_sim_fw *fw = cmd->fw;
+	struct sim_engine *eng = &fw->eng;
 
 	eng->log_period = log_period;
 	if (eng->on_demand)
 		return;
+	if (fw->variants[MLX5_DIAG_SIM_VAR_PERIOD_CLEAR])
+		sim_buf_reset(fw);
+	if (fw->variants[MLX5_DIAG_SIM_VAR_PERIOD_RESTART]) {
+		eng->next_j = 0;
+		eng->nr_sched = 0;
+	}
 	if (eng->nr_sched == SIM_SCHED_HISTORY) {
 		memmove(&eng->sched[0], &eng->sched[1],
 			(SIM_SCHED_HISTORY - 1) * sizeof(eng->sched[0]));
@@ -1129,6 +1190,12 @@ static void sim_put_entry(struct sim_cmd *cmd, u32 e, u32 g)
 	size_t len = cmd->outlen;
 	u32 off;
 
+	/* the outbox is zeroed: a zero-filled slot is no entry written */
+	if (!sl->written && fw->variants[MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO] &&
+	    !(fw->lies[MLX5_DIAG_SIM_LIE_RING_AHEAD] && !eng->on_demand))
+		return;
+	if (fw->variants[MLX5_DIAG_SIM_VAR_SAMPLE_ID_BITS] == 16)
+		j &= U16_MAX;
 	if (fw->lies[MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED])
 		c = eng->num - 1 - c;
 	val = sl->written ? fw->values[(size_t)slot * eng->num + c] : 0;
@@ -1313,6 +1380,11 @@ int mlx5_diag_sim_fw_exec(struct mlx5_diag_sim_fw *fw, u64 now_ns,
 			fw->fail_status = 0;
 			fw->fail_syndrome = 0;
 		}
+	} else if (fw->variants[MLX5_DIAG_SIM_VAR_BUSY_EVERY] &&
+		   !(fw->stats.commands %
+		     fw->variants[MLX5_DIAG_SIM_VAR_BUSY_EVERY])) {
+		status = sim_fail(&cmd, MLX5_DIAG_SIM_ST_RES_BUSY,
+				  MLX5_DIAG_SIM_SYND_BUSY);
 	} else {
 		status = sim_dispatch(&cmd);
 	}

@@ -61,8 +61,10 @@ enum sim_file_id {
 	SIM_F_CLOCK_STEP,
 	SIM_F_CLOCK,
 	SIM_F_SAMPLE_TIME,
+	SIM_F_ENGINE_TIME,
 	SIM_F_MODEL,
 	SIM_F_LIE,
+	SIM_F_VARIANT,
 	SIM_F_FAIL_QUERY_AT,
 	SIM_F_FAIL_CLOCK_READS,
 	SIM_F_FUZZ_SEED,
@@ -106,8 +108,10 @@ static const struct sim_file_desc sim_files[SIM_F_CAP0] = {
 	[SIM_F_CLOCK_STEP]		= { "clock_step", 0200 },
 	[SIM_F_CLOCK]			= { "clock", 0444 },
 	[SIM_F_SAMPLE_TIME]		= { "sample_time", 0644 },
+	[SIM_F_ENGINE_TIME]		= { "engine_time", 0444 },
 	[SIM_F_MODEL]			= { "model", 0644 },
 	[SIM_F_LIE]			= { "lie", 0644 },
+	[SIM_F_VARIANT]			= { "variant", 0644 },
 	[SIM_F_FAIL_QUERY_AT]		= { "fail_query_at", 0644 },
 	[SIM_F_FAIL_CLOCK_READS]	= { "fail_clock_reads", 0644 },
 	[SIM_F_FUZZ_SEED]		= { "fuzz_seed", 0644 },
@@ -431,6 +435,19 @@ static int sim_show_sample_time(struct sim_dev *sd, char *buf)
 			 mlx5_diag_sim_time_to_host(&sd->time, ns), clock);
 }
 
+/* "<engine ns> <oscillator clocks>" now; caller holds sd->lock. */
+static int sim_show_engine_time(struct sim_dev *sd, char *buf)
+{
+	u64 clocks, ns;
+	int err;
+
+	err = mlx5_diag_sim_fw_engine_time(sd->fw, sim_now_ns(sd), &clocks,
+					   &ns);
+	if (err)
+		return err;
+	return scnprintf(buf, SIM_DBG_BUF, "%llu %llu\n", ns, clocks);
+}
+
 /* The lies told, one "name value" line each; caller holds sd->lock. */
 static int sim_show_lies(struct sim_dev *sd, char *buf)
 {
@@ -457,6 +474,35 @@ static int sim_store_lie(struct sim_dev *sd, const char *buf)
 		return mlx5_diag_sim_fw_set_lie(sd->fw, lie, value);
 	for (i = 0; i < MLX5_DIAG_SIM_NR_LIES; i++)
 		mlx5_diag_sim_fw_set_lie(sd->fw, i, 0);
+	return 0;
+}
+
+/* The variants taken, one "name value" line each; caller holds sd->lock. */
+static int sim_show_variants(struct sim_dev *sd, char *buf)
+{
+	unsigned int i;
+	int n = 0;
+
+	for (i = 0; i < MLX5_DIAG_SIM_NR_VARIANTS; i++)
+		if (mlx5_diag_sim_fw_variant(sd->fw, i))
+			n += scnprintf(buf + n, SIM_DBG_BUF - n, "%s %u\n",
+				       mlx5_diag_sim_variant_name(i),
+				       mlx5_diag_sim_fw_variant(sd->fw, i));
+	return n ?: scnprintf(buf, SIM_DBG_BUF, "none\n");
+}
+
+/* "none", or one variant; caller holds sd->lock. */
+static int sim_store_variant(struct sim_dev *sd, const char *buf)
+{
+	unsigned int var, i;
+	u32 value;
+
+	if (mlx5_diag_sim_parse_variant(buf, &var, &value))
+		return -EINVAL;
+	if (var < MLX5_DIAG_SIM_NR_VARIANTS)
+		return mlx5_diag_sim_fw_set_variant(sd->fw, var, value);
+	for (i = 0; i < MLX5_DIAG_SIM_NR_VARIANTS; i++)
+		mlx5_diag_sim_fw_set_variant(sd->fw, i, 0);
 	return 0;
 }
 
@@ -519,6 +565,8 @@ static int sim_show_locked(struct sim_dev *sd, unsigned int id, char *buf)
 				 mlx5_diag_sim_fw_clock(sd->fw, now));
 	case SIM_F_SAMPLE_TIME:
 		return sim_show_sample_time(sd, buf);
+	case SIM_F_ENGINE_TIME:
+		return sim_show_engine_time(sd, buf);
 	case SIM_F_MODEL:
 		if (!sd->model_set)
 			return -ENODATA;
@@ -530,6 +578,8 @@ static int sim_show_locked(struct sim_dev *sd, unsigned int id, char *buf)
 							     true, 64));
 	case SIM_F_LIE:
 		return sim_show_lies(sd, buf);
+	case SIM_F_VARIANT:
+		return sim_show_variants(sd, buf);
 	case SIM_F_STAT_STALLS:
 		return scnprintf(buf, SIM_DBG_BUF, "%llu\n", sd->stalls);
 	case SIM_F_STAT_STALLED_US:
@@ -713,6 +763,8 @@ static int sim_store_locked(struct sim_dev *sd, unsigned int id,
 		return 0;
 	case SIM_F_LIE:
 		return sim_store_lie(sd, buf);
+	case SIM_F_VARIANT:
+		return sim_store_variant(sd, buf);
 	case SIM_F_FUZZ_SEED:
 		/* the same seed again replays the same mutations */
 		if (kstrtou64(buf, 0, &u))

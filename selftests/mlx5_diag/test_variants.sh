@@ -1,0 +1,163 @@
+#!/bin/sh
+# Firmware of other readings of the public sources (the emulator's debugfs
+# "variant" and num_samples_unit), on the manual clock, exactly: folded
+# counting on public firmware that zero-fills the slots it never wrote and
+# counts num_of_samples in entries, or answers every third command
+# RES_BUSY, counts the model and loses nothing; recordings on those
+# variants decode every sample with the model's values and contiguous
+# sequence numbers, and report as lost exactly what the firmware
+# overwrote; a recording across sample 65536 of firmware that numbers its
+# samples modulo 2^16 in the modelled 32-bit field goes on without a gap.
+# engine/ shows what the driver learnt.
+. ./lib.sh
+. ./engine_lib.sh
+. ./record_lib.sh
+
+D0=$SIM/dev0
+D1=$SIM/dev1
+P0=$(pmu_of_sim 0)
+restore() {
+	sim_running 0
+	sim_running 1
+	echo none >"$D0/variant"
+	echo none >"$D1/variant"
+	echo samples >"$D0/num_samples_unit"
+	echo samples >"$D1/num_samples_unit"
+	echo 0 >"$D0/stall_ms"
+}
+trap restore EXIT
+
+# ---- folded counting on public firmware ----
+echo public >"$D1/profile"
+sim_readd 1
+P1=$(pmu_of_sim 1)
+expect_eq "the public device counts repetitive samples" \
+	"$(cat "$PMUS/$P1/caps/counting_mode")" repetitive
+
+# count_exact NAME UNIT: fw_tx_packets and fw_rx_steering_packets over ten
+# steps of 3 ms equal the model over the sample grid (the first sample the
+# baseline), nothing lost, no answer refused; the driver learnt that
+# num_of_samples counts UNIT
+count_exact() {
+	u0=$(eng "$P1" unusable_answers)
+	l0=$(eng "$P1" lost_samples)
+	sim_manual 1
+	perf stat -x';' -e "$P1/fw_tx_packets/,$P1/fw_rx_steering_packets/" -a -- sh -c "
+		. ./lib.sh; . ./engine_lib.sh
+		sample_grid 1 >/tmp/var.grid
+		for i in 1 2 3 4 5 6 7 8 9 10; do sim_advance 1 3000000; done
+		sim_clock 1 >/tmp/var.now
+		eng $P1 lost_samples >/tmp/var.lost
+		eng $P1 num_samples_unit >/tmp/var.unit
+	" >/tmp/var.out 2>&1
+	read -r e per </tmp/var.grid
+	due=$((($(cat /tmp/var.now) - e) / per))
+	t0=$(clocks_ns 1 "$per")
+	t1=$(clocks_ns 1 $((due * per)))
+	diag "$1: $due samples of $per clocks"
+	expect_eq "$1: fw_tx_packets equals the model" \
+		"$(stat_value "$(cat /tmp/var.out)" fw_tx_packets)" \
+		"$(sim_model 1 0x2006 "$t0" "$t1")"
+	expect_eq "$1: fw_rx_steering_packets equals the model" \
+		"$(stat_value "$(cat /tmp/var.out)" fw_rx_steering_packets)" \
+		"$(sim_model 1 0x1001 "$t0" "$t1")"
+	expect_eq "$1: nothing lost" $(($(cat /tmp/var.lost) - l0)) 0
+	expect_eq "$1: no answer refused" $(($(eng "$P1" unusable_answers) - u0)) 0
+	expect_eq "$1: num_of_samples learnt as $2" "$(cat /tmp/var.unit)" "$2"
+	sim_running 1
+}
+
+echo "unwritten_zero 1" >"$D1/variant"
+echo entries >"$D1/num_samples_unit"
+count_exact "zero-filled slots, entries" entries
+echo none >"$D1/variant"
+echo samples >"$D1/num_samples_unit"
+echo "busy_every 3" >"$D1/variant"
+c0=$(cat "$D1/stats/commands_failed")
+count_exact "RES_BUSY every third command" samples
+check "RES_BUSY every third command: answered busy" \
+	test "$(cat "$D1/stats/commands_failed")" -gt "$c0"
+echo none >"$D1/variant"
+echo model64 >"$D1/profile"
+sim_readd 1
+
+# ---- recordings on the modelled device ----
+# 8 data IDs of device 0: six counters and two statistics
+EVS="-e port_rx_bytes,port=0 -e port_tx_bytes,port=0 -e port_rx_packets,port=0
+ -e port_tx_packets,port=0 -e icmc_accesses -e icmc_hits
+ -e pcie_read_latency_total_ns,link_xx=0 -e pcie_read_latency_packets,link_xx=0"
+IDS="0x1020000100000000 0x1140000100000000 0x1020000300000000 0x1140000300000000
+ 0x1180000100000000 0x1180000200000000 0x1160000b00000000 0x1160000c00000000"
+CLASSES=ccccccss
+
+echo "unwritten_zero 1" >"$D0/variant"
+echo "busy_every 3" >"$D0/variant"
+echo entries >"$D0/num_samples_unit"
+expect_eq "variants taken" "$(tr '\n' ' ' <"$D0/variant")" \
+	"unwritten_zero 1 busy_every 3 "
+# shellcheck disable=SC2086
+record_stepped 0 /tmp/var1.data "
+	step_samples 0 20
+	eng $P0 num_samples_unit >/tmp/var.unit0" -p 100us $EVS
+expect_eq "zero-filled, entries, busy: record exits 0" "$?" 0
+expect_eq "zero-filled, entries, busy: samples 0..19, contiguous, none lost" \
+	"$(stream_runs /tmp/var1.data) $(dec_lines /tmp/var1.data LOST | wc -l)" \
+	"1 contiguous 20 0"
+# shellcheck disable=SC2086
+check "zero-filled, entries, busy: every value equals the model" \
+	check_model 0 /tmp/var1.data $CLASSES $IDS
+expect_eq "zero-filled, entries, busy: num_of_samples learnt as entries" \
+	"$(cat /tmp/var.unit0)" entries
+
+# the firmware overwrites: a buffer of 32 samples, a drain held 300 ms
+echo 8 >"$D0/caps/log_max_samples"
+sim_readd 0
+P0=$(pmu_of_sim 0)
+# shellcheck disable=SC2086
+record_stepped 0 /tmp/var2.data "
+	echo 300 >$D0/stall_ms
+	step_samples 0 5
+	step_samples 0 100" -p 100us $EVS
+over=$(cat "$D0/stats/samples_overwritten")
+diag "overwritten by the emulator: $over"
+check "zero-filled, entries, busy: the firmware overwrote samples" test "$over" -gt 0
+expect_eq "zero-filled, entries, busy: losses decoded = the emulator's overwritten count" \
+	"$(dec_lines /tmp/var2.data LOST | awk '/fw_overwrite/ { gsub(/[():]/, "", $6); n += $6 } END { print n + 0 }')" \
+	"$over"
+expect_eq "zero-filled, entries, busy: contiguous with the losses, 105 in all" \
+	"$(stream_runs /tmp/var2.data)" "1 contiguous 105"
+# shellcheck disable=SC2086
+check "zero-filled, entries, busy: samples after the loss equal the model" \
+	check_model 0 /tmp/var2.data $CLASSES $IDS
+echo 13 >"$D0/caps/log_max_samples"
+echo none >"$D0/variant"
+echo samples >"$D0/num_samples_unit"
+sim_readd 0
+P0=$(pmu_of_sim 0)
+
+# ---- numbering modulo 2^16 in the 32-bit field, across sample 65536 ----
+# two ids: a buffer of 4096 samples, 18 steps of 4000; format 1 (64-bit
+# values, 32 bytes a sample) into an AUX area of 4 MiB, which holds the
+# whole recording however late the reader
+echo "sample_id_bits 16" >"$D0/variant"
+record_stepped 0 /tmp/var3.data "
+	step_samples 0 4000
+	eng $P0 sample_id_bits >/tmp/var.bits0
+	for k in \$(seq 17); do step_samples 0 4000; done
+	eng $P0 sample_id_bits >/tmp/var.bits1" -p 100us -a 1024 --format 1 \
+	-e icmc_hits -e icmc_misses
+expect_eq "16-bit numbering: record exits 0" "$?" 0
+expect_eq "16-bit numbering: 72000 samples, contiguous, none lost" \
+	"$(stream_runs /tmp/var3.data) $(dec_lines /tmp/var3.data LOST | wc -l)" \
+	"1 contiguous 72000 0"
+check "16-bit numbering: the values around the wrap equal the model" sh -c "
+	. ./lib.sh; . ./record_lib.sh
+	dec_samples /tmp/var3.data | sed -n '65530,65545p' |
+		check_model_lines 0 cc 0x1180000200000000 0x1180000300000000"
+expect_eq "16-bit numbering: 32 bits read before the wrap, 16 after" \
+	"$(cat /tmp/var.bits0) $(cat /tmp/var.bits1)" "32 16"
+check "16-bit numbering: logged" sh -c \
+	"dmesg | grep -q 'the firmware numbers its samples modulo 2^16 (in a 32-bit field)'"
+echo none >"$D0/variant"
+
+exit $T_FAILED
