@@ -2,8 +2,8 @@
 # Makefile includes it, and scripts/build-mlx5-diag runs it on its own:
 #   make -C tools/perf-decoder -f mlx5-diag/mlx5-diag.mk O=DIR LIBPERF_DIR=DIR DIR/mlx5-diag
 # Targets: $(O)/mlx5-diag, the static binary; mlx5-diag-test, the host tests
-# (test_file, test_cli) built with gcc, clang and clang ASan+UBSan and run by
-# tests/run-tests. LIBPERF_DIR holds include/, libperf.a and libapi.a as
+# (test_file, test_cli, test_exporter) built with gcc, clang and clang
+# ASan+UBSan and run by tests/run-tests. LIBPERF_DIR holds include/, libperf.a and libapi.a as
 # scripts/build-mlx5-diag builds them (default: ask the script, which builds
 # libperf once into the cache, only when a rule here needs it).
 
@@ -27,6 +27,9 @@ MD_HDRS := $(wildcard $(MD_SRC)/*.h $(MD_SRC)/*.def $(MD_SRC)/tests/*.h $(MD_SRC
 MD_DECODE_SRCS := $(addprefix $(MD_SRC)/,decode.c data_ids.c pipeline.c metrics.c \
 	source_mdf.c source_perf.c sinks.c outbuf.c errors.c) $(wildcard $(MD_SRC)/sink_*.c)
 
+# `mlx5-diag exporter`: the exposition of metric families.
+MD_EXPORTER_SRCS := $(addprefix $(MD_SRC)/,exposition.c)
+
 # The decode pipeline and lib/ are the decoder's (cli.h); the rest is the CLI's.
 MD_CLI_SRCS := $(addprefix $(MD_SRC)/,record.c list.c doca.c pmu.c count.c file.c perfdata.c \
 	tprecord.c timeline.c) $(MD_DECODE_SRCS) $(wildcard $(MD_SRC)/../lib/*.c)
@@ -44,12 +47,17 @@ $(O)/md-$(1)/test_file: $(MD_SRC)/tests/test_file.c $(MD_SRC)/file.c $(MD_HDRS)
 $(O)/md-$(1)/test_cli: $(MD_SRC)/tests/test_cli.c $(MD_CLI_SRCS) $(MD_HDRS)
 	@mkdir -p $$(dir $$@)
 	$(2) $$(MD_CFLAGS) $(3) -o $$@ $(MD_SRC)/tests/test_cli.c $(MD_CLI_SRCS) $$(MD_LIBS)
+
+$(O)/md-$(1)/test_exporter: $(MD_SRC)/tests/test_exporter.c $(MD_EXPORTER_SRCS) $(MD_HDRS)
+	@mkdir -p $$(dir $$@)
+	$(2) $$(MD_CFLAGS) $(3) -o $$@ $(MD_SRC)/tests/test_exporter.c $(MD_EXPORTER_SRCS)
 endef
 $(eval $(call md_test,gcc,gcc,-O2))
 $(eval $(call md_test,clang,clang,-O2))
 $(eval $(call md_test,san,clang,-O1 $(MD_SAN)))
 
-MD_TESTS := $(foreach v,gcc clang san,$(O)/md-$(v)/test_file $(O)/md-$(v)/test_cli)
+MD_TESTS := $(foreach v,gcc clang san,$(O)/md-$(v)/test_file $(O)/md-$(v)/test_cli \
+	$(O)/md-$(v)/test_exporter)
 
 .PHONY: mlx5-diag mlx5-diag-test
 mlx5-diag: $(O)/mlx5-diag
