@@ -10,12 +10,12 @@ JOBS=$(nproc)
 
 # python3-dev: perf's build finds its Python through python3-config;
 # libjson-c-dev: mlx5-diag reads DOCA's data-ID files with json-c;
-# prometheus (promtool) and python3-prometheus-client (an OpenMetrics
+# libmicrohttpd-dev: the exporter's HTTP server; prometheus (promtool) and python3-prometheus-client (an OpenMetrics
 # parser): the host tests check the exporter's expositions with them.
 HOST_PKGS="build-essential bc bison flex libelf-dev libssl-dev dwarves cpio kmod
 busybox-static qemu-system-x86 pkg-config python3-dev libtraceevent-dev libdw-dev
 libzstd-dev zlib1g-dev liblzma-dev sparse clang libclang-rt-14-dev $KSRC_PKG
-gcc-aarch64-linux-gnu python3-docutils libjson-c-dev prometheus
+gcc-aarch64-linux-gnu python3-docutils libjson-c-dev libmicrohttpd-dev prometheus
 python3-prometheus-client"
 # One id for a top-level command and every script it starts (apt_update_once).
 export MLX5_DIAG_RUN=${MLX5_DIAG_RUN:-$$.$(date +%s)}

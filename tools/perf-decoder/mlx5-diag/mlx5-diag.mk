@@ -17,6 +17,8 @@ MD_CFLAGS = -std=c11 -Wall -Wextra -Werror -g -I$(MD_SRC) -I$(MD_SRC)/../lib \
 MD_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 # libtraceevent-dev, libjson-c-dev: their static libraries are linked in
 MD_LIBS = $(LIBPERF_DIR)/libperf.a $(LIBPERF_DIR)/libapi.a -ltraceevent -ljson-c
+# libmicrohttpd-dev: the exporter's HTTP server (the host tests link it)
+MD_HTTP_LIBS := -lmicrohttpd
 MD_HDRS := $(wildcard $(MD_SRC)/*.h $(MD_SRC)/*.def $(MD_SRC)/tests/*.h $(MD_SRC)/../lib/*.h) \
 	$(MD_TOP)/include/uapi/linux/mlx5_diag.h
 
@@ -27,8 +29,9 @@ MD_HDRS := $(wildcard $(MD_SRC)/*.h $(MD_SRC)/*.def $(MD_SRC)/tests/*.h $(MD_SRC
 MD_DECODE_SRCS := $(addprefix $(MD_SRC)/,decode.c data_ids.c pipeline.c metrics.c \
 	source_mdf.c source_perf.c sinks.c outbuf.c errors.c) $(wildcard $(MD_SRC)/sink_*.c)
 
-# `mlx5-diag exporter`: the exposition of metric families.
-MD_EXPORTER_SRCS := $(addprefix $(MD_SRC)/,exposition.c)
+# `mlx5-diag exporter`: the exposition of metric families, the HTTP server,
+# the textfile mode.
+MD_EXPORTER_SRCS := $(addprefix $(MD_SRC)/,exposition.c http_server.c textfile.c)
 
 # The decode pipeline and lib/ are the decoder's (cli.h); the rest is the CLI's.
 MD_CLI_SRCS := $(addprefix $(MD_SRC)/,record.c list.c doca.c pmu.c count.c file.c perfdata.c \
@@ -50,7 +53,8 @@ $(O)/md-$(1)/test_cli: $(MD_SRC)/tests/test_cli.c $(MD_CLI_SRCS) $(MD_HDRS)
 
 $(O)/md-$(1)/test_exporter: $(MD_SRC)/tests/test_exporter.c $(MD_EXPORTER_SRCS) $(MD_HDRS)
 	@mkdir -p $$(dir $$@)
-	$(2) $$(MD_CFLAGS) $(3) -o $$@ $(MD_SRC)/tests/test_exporter.c $(MD_EXPORTER_SRCS)
+	$(2) $$(MD_CFLAGS) $(3) -o $$@ $(MD_SRC)/tests/test_exporter.c $(MD_EXPORTER_SRCS) \
+		$(MD_HTTP_LIBS) -pthread
 endef
 $(eval $(call md_test,gcc,gcc,-O2))
 $(eval $(call md_test,clang,clang,-O2))

@@ -2,16 +2,30 @@
 /*
  * Host tests of `mlx5-diag exporter`: the exposition of every metric kind
  * in the Prometheus text format and OpenMetrics, exact, and as promtool
- * and an OpenMetrics parser read it.
+ * and an OpenMetrics parser read it; the HTTP server: Accept negotiation,
+ * listen addresses, paths, methods, malformed requests, the connection
+ * limit and idle timeout; the textfile mode's atomic replace.
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../exposition.h"
+#include "../http_server.h"
+#include "../textfile.h"
 #include "tap.h"
 
 #define PROMTOOL	"promtool"
@@ -456,11 +470,536 @@ static void test_refusals(void)
 #undef REFUSED
 }
 
+
+/* ---- the HTTP server ---- */
+
+static void test_negotiate(void)
+{
+	static const struct { const char *accept; enum expo_format want; } cases[] = {
+		{ NULL, EXPO_PROMETHEUS },
+		{ "", EXPO_PROMETHEUS },
+		/* what Prometheus 2.42 sends */
+		{ "application/openmetrics-text;version=1.0.0,application/"
+		  "openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;"
+		  "q=0.5,*/*;q=0.1", EXPO_OPENMETRICS },
+		/* with scrape_classic... and the text format preferred */
+		{ "text/plain;version=0.0.4;q=1,application/openmetrics-text;"
+		  "version=1.0.0;q=0.5", EXPO_PROMETHEUS },
+		{ "application/openmetrics-text", EXPO_OPENMETRICS },
+		{ "Application/OpenMetrics-Text; Version=\"1.0.0\"", EXPO_OPENMETRICS },
+		{ "application/openmetrics-text;version=0.0.1", EXPO_PROMETHEUS },
+		{ "application/openmetrics-text;version=1.0.0;q=0", EXPO_PROMETHEUS },
+		{ "application/openmetrics-text;q=0.5,*/*;q=0.6", EXPO_PROMETHEUS },
+		{ "application/openmetrics-text;q=0.7,*/*;q=0.6", EXPO_OPENMETRICS },
+		/* equal q: the more specific range wins, else the default */
+		{ "application/openmetrics-text,*/*", EXPO_OPENMETRICS },
+		{ "application/openmetrics-text,text/plain", EXPO_PROMETHEUS },
+		{ "application/*;q=0.9,text/plain;q=0.8", EXPO_OPENMETRICS },
+		{ "text/plain;version=0.0.5,application/openmetrics-text;q=0.1",
+		  EXPO_OPENMETRICS },
+		{ "*/*", EXPO_PROMETHEUS },
+		{ "application/json", EXPO_PROMETHEUS },
+		{ "application/openmetrics-text;q=1.5", EXPO_PROMETHEUS },
+		{ "application/openmetrics-text;q=0.1234", EXPO_PROMETHEUS },
+		{ "application/openmetrics-text;q=", EXPO_PROMETHEUS },
+		{ "application/openmetrics-text;version=\"1.0.0,x\";q=1",
+		  EXPO_PROMETHEUS },
+		{ "garbage;;;,,,/,=;q=0.5", EXPO_PROMETHEUS },
+		{ "application/openmetrics-text;charset=utf-8;q=0.9 , text/plain;q=0.2",
+		  EXPO_OPENMETRICS },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		EQ_INT(http_negotiate(cases[i].accept), cases[i].want,
+		       "Accept '%s': %s", cases[i].accept ? cases[i].accept : "(none)",
+		       cases[i].want == EXPO_OPENMETRICS ? "OpenMetrics" :
+		       "Prometheus text");
+}
+
+static void test_listen(void)
+{
+	static const struct { const char *s; int any, family; unsigned int port; } good[] = {
+		{ "9855", 1, 0, 9855 }, { ":9855", 1, 0, 9855 }, { "0", 1, 0, 0 },
+		{ "127.0.0.1:80", 0, AF_INET, 80 }, { "[::1]:65535", 0, AF_INET6, 65535 },
+		{ "[fe80::1]:1", 0, AF_INET6, 1 },
+	};
+	static const struct { const char *s, *why; } bad[] = {
+		{ "", "the port is not a number 0-65535" },
+		{ ":", "the port is not a number 0-65535" },
+		{ "65536", "the port is not a number 0-65535" },
+		{ "-1", "the port is not a number 0-65535" },
+		{ "localhost:80", "not a numeric IPv4 address" },
+		{ "::1:80", "an IPv6 address is written [ADDRESS]:PORT" },
+		{ "[::1:80", "an IPv6 address is written [ADDRESS]:PORT" },
+		{ "[::1]x:80", "an IPv6 address is written [ADDRESS]:PORT" },
+		{ "[1.2.3.4]:80", "not a numeric IPv6 address" },
+		{ "1.2.3.4:8x", "the port is not a number 0-65535" },
+	};
+	struct http_listen l;
+	char err[256], want[256];
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		int ok = !http_parse_listen(good[i].s, &l, err, sizeof(err)) &&
+			 l.any == good[i].any && l.port == good[i].port &&
+			 (l.any || l.addr.ss_family == good[i].family);
+
+		OK(ok, "listen '%s'", good[i].s);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(want, sizeof(want), "bad listen address '%s': %s (PORT, "
+			 ":PORT, IPV4:PORT or [IPV6]:PORT)", bad[i].s, bad[i].why);
+		err[0] = '\0';
+		OK(http_parse_listen(bad[i].s, &l, err, sizeof(err)) == -1,
+		   "listen '%s' is refused", bad[i].s);
+		EQ_STR(err, want, "listen '%s': why", bad[i].s);
+	}
+}
+
+/* The collector of the server tests: every kind, or a failure. */
+struct test_collect {
+	int fail;
+	int calls;
+};
+
+static int collect_every_kind(void *ctx, enum expo_format format, char **text,
+			      size_t *len, char *err, size_t errlen)
+{
+	struct test_collect *tc = ctx;
+	struct expo_set s;
+	int ret;
+
+	tc->calls++;
+	if (tc->fail) {
+		snprintf(err, errlen, "no device answered");
+		return -1;
+	}
+	expo_set_init(&s);
+	build_every_kind(&s);
+	ret = expo_render(&s, format, text, len);
+	if (ret)
+		snprintf(err, errlen, "%s", s.err);
+	expo_set_free(&s);
+	return ret;
+}
+
+static int connect_to(unsigned int port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	struct timeval tv = { .tv_sec = 5 };
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (connect(fd, (struct sockaddr *)&a, sizeof(a))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Read FD until the server closes it (or 5 s pass): the bytes read. */
+static size_t read_all(int fd, char *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t n;
+
+	while (got + 1 < len && (n = read(fd, buf + got, len - 1 - got)) > 0)
+		got += (size_t)n;
+	buf[got] = '\0';
+	return got;
+}
+
+struct http_reply {
+	int status;
+	char content_type[128];
+	char allow[64];
+	const char *body;
+	size_t body_len;
+	char raw[65536];
+};
+
+/* Send REQ (LEN bytes) on a new connection; the reply, status 0 if none. */
+static void http_exchange(unsigned int port, const char *req, size_t len,
+			  struct http_reply *r)
+{
+	const char *head_end, *h;
+	int fd = connect_to(port);
+	size_t got;
+
+	memset(r, 0, sizeof(*r));
+	r->body = "";
+	if (fd < 0)
+		return;
+	if (write(fd, req, len) != (ssize_t)len) {
+		close(fd);
+		return;
+	}
+	got = read_all(fd, r->raw, sizeof(r->raw));
+	close(fd);
+	if (sscanf(r->raw, "HTTP/1.%*c %d", &r->status) != 1)
+		return;
+	head_end = strstr(r->raw, "\r\n\r\n");
+	if (!head_end)
+		return;
+	r->body = head_end + 4;
+	r->body_len = got - (size_t)(r->body - r->raw);
+	h = strcasestr(r->raw, "\r\nContent-Type: ");
+	if (h && h < head_end)
+		sscanf(h + 16, "%127[^\r]", r->content_type);
+	h = strcasestr(r->raw, "\r\nAllow: ");
+	if (h && h < head_end)
+		sscanf(h + 9, "%63[^\r]", r->allow);
+}
+
+static void http_get(unsigned int port, const char *method, const char *path,
+		     const char *accept, struct http_reply *r)
+{
+	char req[1024];
+
+	snprintf(req, sizeof(req), "%s %s HTTP/1.1\r\nHost: localhost\r\n%s%s%s"
+		 "Connection: close\r\n\r\n", method, path, accept ? "Accept: " : "",
+		 accept ? accept : "", accept ? "\r\n" : "");
+	http_exchange(port, req, strlen(req), r);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * As many idle connections as allowed (4, 30 s timeout): a 5th waits,
+ * unanswered and not collected, until one of them closes.
+ */
+static void test_connection_limit(void)
+{
+	struct http_opts o = { .max_connections = 4, .timeout_s = 30 };
+	struct timeval short_wait = { .tv_usec = 500000 }, long_wait = { .tv_sec = 5 };
+	static const char req[] = "GET /metrics HTTP/1.1\r\nHost: x\r\n"
+		"Connection: close\r\n\r\n";
+	struct test_collect tc = { 0 };
+	struct http_server *srv;
+	char err[256], buf[256];
+	int idle[4], fd, i;
+	ssize_t n;
+
+	http_parse_listen("127.0.0.1:0", &o.listen, err, sizeof(err));
+	srv = http_start(&o, collect_every_kind, &tc, err, sizeof(err));
+	if (!srv) {
+		OK(0, "a server for the connection limit: %s", err);
+		return;
+	}
+	for (i = 0; i < 4; i++)
+		idle[i] = connect_to(http_port(srv));
+	fd = connect_to(http_port(srv));
+	OK(fd >= 0 && write(fd, req, sizeof(req) - 1) == sizeof(req) - 1,
+	   "with 4 idle connections open (the limit), a 5th sends a scrape");
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &short_wait, sizeof(short_wait));
+	n = read(fd, buf, sizeof(buf));
+	OK(n < 0 && errno == EAGAIN, "no answer within 0.5 s");
+	EQ_INT(tc.calls, 0, "nothing collected");
+	close(idle[0]);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &long_wait, sizeof(long_wait));
+	n = read(fd, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	OK(!strncmp(buf, "HTTP/1.1 200 ", 13), "once one closes, the scrape is "
+	   "answered 200");
+	EQ_INT(tc.calls, 1, "and collected once");
+	close(fd);
+	for (i = 1; i < 4; i++)
+		close(idle[i]);
+	http_stop(srv);
+}
+
+static void test_server(void)
+{
+	struct http_opts o = { .max_connections = 4, .timeout_s = 1 };
+	struct test_collect tc = { 0 };
+	static struct http_reply r;
+	struct http_server *srv;
+	char err[256], *big;
+	unsigned int port;
+	double t0;
+	int fd;
+	size_t i;
+
+	http_parse_listen("127.0.0.1:0", &o.listen, err, sizeof(err));
+	srv = http_start(&o, collect_every_kind, &tc, err, sizeof(err));
+	OK(srv != NULL, "the server starts on 127.0.0.1, a free port: %s",
+	   srv ? "" : err);
+	if (!srv)
+		return;
+	port = http_port(srv);
+	OK(port > 0, "it says which port: %u", port);
+
+	http_get(port, "GET", "/metrics", NULL, &r);
+	EQ_INT(r.status, 200, "GET /metrics without Accept: 200");
+	EQ_STR(r.content_type, EXPO_CONTENT_TYPE_PROMETHEUS, "in Prometheus text");
+	OK(r.body_len == strlen(every_kind_prometheus) &&
+	   !strcmp(r.body, every_kind_prometheus), "the collector's exposition");
+
+	http_get(port, "GET", "/metrics?x=1", "application/openmetrics-text;"
+		 "version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,"
+		 "text/plain;version=0.0.4;q=0.5,*/*;q=0.1", &r);
+	EQ_INT(r.status, 200, "GET /metrics as Prometheus asks (with a query): 200");
+	EQ_STR(r.content_type, EXPO_CONTENT_TYPE_OPENMETRICS, "in OpenMetrics");
+	OK(!strcmp(r.body, every_kind_openmetrics), "the OpenMetrics exposition");
+
+	http_get(port, "HEAD", "/metrics", NULL, &r);
+	EQ_INT(r.status, 200, "HEAD /metrics: 200");
+	EQ_INT(r.body_len, 0, "without a body");
+	OK(strcasestr(r.raw, "\r\nContent-Length: ") != NULL, "with its length");
+
+	http_get(port, "GET", "/", NULL, &r);
+	EQ_INT(r.status, 404, "GET /: 404");
+	EQ_STR(r.body, "not found: the metrics are at /metrics\n", "saying where");
+	http_get(port, "GET", "/metrics/", NULL, &r);
+	EQ_INT(r.status, 404, "GET /metrics/: 404");
+	http_get(port, "POST", "/metrics", NULL, &r);
+	EQ_INT(r.status, 405, "POST /metrics: 405");
+	EQ_STR(r.allow, "GET, HEAD", "Allow: GET, HEAD");
+
+	static const char with_body[] = "GET /metrics HTTP/1.1\r\nHost: x\r\n"
+		"Content-Length: 5\r\nConnection: close\r\n\r\nhello";
+	http_exchange(port, with_body, sizeof(with_body) - 1, &r);
+	EQ_INT(r.status, 413, "GET /metrics with a body: 413");
+
+	static const char garbage[] = "GARBAGE\r\n\r\n";
+	http_exchange(port, garbage, sizeof(garbage) - 1, &r);
+	OK(r.status == 0 && !r.raw[0], "a request line of one word: closed "
+	   "unanswered");
+	static const char bin[] = "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n";
+	http_exchange(port, bin, sizeof(bin) - 1, &r);
+	OK(r.status == 0 && !r.raw[0], "a TLS hello: closed unanswered");
+	static const char no_version[] = "GET /metrics\r\n\r\n";
+	http_exchange(port, no_version, sizeof(no_version) - 1, &r);
+	EQ_INT(r.status, 400, "a request line without a version: 400");
+	static const char no_host[] = "GET /metrics HTTP/1.1\r\n\r\n";
+	http_exchange(port, no_host, sizeof(no_host) - 1, &r);
+	EQ_INT(r.status, 400, "HTTP/1.1 without Host: 400");
+	static const char no_colon[] = "GET /metrics HTTP/1.1\r\nHost: x\r\n"
+		"Bad Header\r\n\r\n";
+	http_exchange(port, no_colon, sizeof(no_colon) - 1, &r);
+	EQ_INT(r.status, 400, "a header line without a colon: 400");
+	static const char bad_version[] = "GET /metrics HTTP/9.9\r\nHost: x\r\n\r\n";
+	http_exchange(port, bad_version, sizeof(bad_version) - 1, &r);
+	EQ_INT(r.status, 505, "HTTP/9.9: 505");
+	static const char http10[] = "GET /metrics HTTP/1.0\r\n\r\n";
+	http_exchange(port, http10, sizeof(http10) - 1, &r);
+	EQ_INT(r.status, 200, "HTTP/1.0 without Host: 200");
+
+	big = malloc(HTTP_REQUEST_MEMORY * 2 + 256);
+	if (big) {
+		strcpy(big, "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: ");
+		i = strlen(big);
+		memset(big + i, 'a', HTTP_REQUEST_MEMORY * 2);
+		strcpy(big + i + HTTP_REQUEST_MEMORY * 2, "\r\n\r\n");
+		http_exchange(port, big, strlen(big), &r);
+		EQ_INT(r.status, 431, "headers over %d bytes: 431", HTTP_REQUEST_MEMORY);
+		free(big);
+	}
+
+	/* slow clients: a partial request is closed after the idle timeout */
+	fd = connect_to(port);
+	t0 = now_s();
+	OK(fd >= 0 && write(fd, "GET /metr", 9) == 9, "a client sends half a line");
+	i = fd >= 0 ? read_all(fd, r.raw, sizeof(r.raw)) : 1;
+	OK(i == 0 && now_s() - t0 < 4, "and is closed within the idle timeout "
+	   "(%.1f s, 1 s timeout)", now_s() - t0);
+	if (fd >= 0)
+		close(fd);
+
+	tc.fail = 1;
+	http_get(port, "GET", "/metrics", NULL, &r);
+	EQ_INT(r.status, 500, "a failed collection: 500");
+	EQ_STR(r.body, "the exposition failed: no device answered\n", "saying why");
+
+	http_stop(srv);
+	fd = connect_to(port);
+	OK(fd < 0, "after http_stop nothing listens on the port");
+	if (fd >= 0)
+		close(fd);
+
+	test_connection_limit();
+
+	/* a port in use */
+	http_parse_listen("127.0.0.1:0", &o.listen, err, sizeof(err));
+	srv = http_start(&o, collect_every_kind, &tc, err, sizeof(err));
+	if (srv) {
+		char addr[64], want[128];
+		struct http_server *again;
+
+		snprintf(addr, sizeof(addr), "127.0.0.1:%u", http_port(srv));
+		http_parse_listen(addr, &o.listen, err, sizeof(err));
+		again = http_start(&o, collect_every_kind, &tc, err, sizeof(err));
+		snprintf(want, sizeof(want), "cannot listen on port %u: Address "
+			 "already in use", http_port(srv));
+		OK(!again, "a second server on the same port fails");
+		EQ_STR(err, want, "saying why");
+		http_stop(again);
+		http_stop(srv);
+	}
+}
+
+/* ---- the textfile mode ---- */
+
+struct replace_race {
+	const char *dir;
+	char *a, *b;			/* two expositions, written in turn */
+	size_t a_len, b_len;
+	int writes, failed_writes;
+	volatile int done;
+};
+
+static void *replace_often(void *arg)
+{
+	struct replace_race *rr = arg;
+	char err[256];
+
+	for (rr->writes = 0; rr->writes < 300; rr->writes++) {
+		int b = rr->writes & 1;
+
+		if (textfile_write(rr->dir, TEXTFILE_NAME, b ? rr->b : rr->a,
+				   b ? rr->b_len : rr->a_len, err, sizeof(err)))
+			rr->failed_writes++;
+	}
+	rr->done = 1;
+	return NULL;
+}
+
+/* The number of entries of DIR besides . and .. */
+static int dir_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+static void test_textfile(void)
+{
+	char dir[] = "/tmp/md-test-textfile.XXXXXX", path[256], err[512], want[512];
+	struct replace_race rr = { 0 };
+	size_t cap = 1 << 20, i;
+	int reads = 0, torn = 0;
+	pthread_t writer;
+	struct stat st;
+	char *buf;
+	mode_t old;
+
+	if (!mkdtemp(dir)) {
+		OK(0, "a directory for the textfile tests: %s", strerror(errno));
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, TEXTFILE_NAME);
+	old = umask(077);
+	EQ_INT(textfile_write(dir, TEXTFILE_NAME, "x 1\n", 4, err, sizeof(err)), 0,
+	       "textfile_write into a directory");
+	umask(old);
+	OK(!stat(path, &st) && (st.st_mode & 0777) == 0644 && st.st_size == 4,
+	   "DIR/%s, 4 bytes, mode 0644 whatever the umask (077)", TEXTFILE_NAME);
+	EQ_INT(dir_entries(dir), 1, "and no other file");
+
+	/* two large expositions in turn; a reader only ever sees whole ones */
+	rr.dir = dir;
+	rr.a_len = 200000;
+	rr.b_len = 300000;
+	rr.a = malloc(rr.a_len);
+	rr.b = malloc(rr.b_len);
+	buf = malloc(cap);
+	if (!rr.a || !rr.b || !buf) {
+		OK(0, "memory for the replace race");
+		goto out;
+	}
+	for (i = 0; i < rr.a_len; i++)
+		rr.a[i] = i % 64 == 63 ? '\n' : 'a';
+	for (i = 0; i < rr.b_len; i++)
+		rr.b[i] = i % 64 == 63 ? '\n' : 'b';
+	pthread_create(&writer, NULL, replace_often, &rr);
+	while (!rr.done) {
+		FILE *f = fopen(path, "rb");
+		size_t n;
+
+		if (!f) {
+			torn++;
+			continue;
+		}
+		n = fread(buf, 1, cap, f);
+		fclose(f);
+		reads++;
+		if (!(n == rr.a_len && !memcmp(buf, rr.a, n)) &&
+		    !(n == rr.b_len && !memcmp(buf, rr.b, n)) &&
+		    !(n == 4 && !memcmp(buf, "x 1\n", 4)))
+			torn++;
+	}
+	pthread_join(writer, NULL);
+	EQ_INT(rr.failed_writes, 0, "300 replaces of 200 kB and 300 kB files");
+	OK(reads > 0 && !torn, "%d reads meanwhile, each a whole file (%d not)",
+	   reads, torn);
+	EQ_INT(dir_entries(dir), 1, "no temporary file left");
+
+	snprintf(want, sizeof(want), "%s/none: cannot create a file there: No such "
+		 "file or directory", dir);
+	snprintf(path, sizeof(path), "%s/none", dir);
+	EQ_INT(textfile_write(path, TEXTFILE_NAME, "x", 1, err, sizeof(err)), -1,
+	       "a directory that does not exist");
+	EQ_STR(err, want, "saying so");
+	snprintf(path, sizeof(path), "%s/%s", dir, TEXTFILE_NAME);
+	snprintf(want, sizeof(want), "%s: cannot create a file there: Not a "
+		 "directory", path);
+	EQ_INT(textfile_write(path, TEXTFILE_NAME, "x", 1, err, sizeof(err)), -1,
+	       "a file for a directory");
+	EQ_STR(err, want, "saying so");
+	{
+		/* a write that fails (over RLIMIT_FSIZE): nothing is replaced */
+		struct rlimit lim, small = { 1000, 1000 };
+		void (*old_xfsz)(int) = signal(SIGXFSZ, SIG_IGN);
+
+		getrlimit(RLIMIT_FSIZE, &lim);
+		setrlimit(RLIMIT_FSIZE, &small);
+		snprintf(path, sizeof(path), "%s/%s", dir, TEXTFILE_NAME);
+		EQ_INT(textfile_write(dir, TEXTFILE_NAME, rr.a, 5000, err,
+				      sizeof(err)), -1,
+		       "a write over the file size limit fails");
+		setrlimit(RLIMIT_FSIZE, &lim);
+		signal(SIGXFSZ, old_xfsz);
+		snprintf(want, sizeof(want), "%s: writing %s/.%s.", path, dir,
+			 TEXTFILE_NAME);
+		OK(!strncmp(err, want, strlen(want)) &&
+		   strstr(err, ": File too large"), "saying why: %s", err);
+		OK(!stat(path, &st) && st.st_size == (off_t)rr.b_len,
+		   "the last file written is still there");
+		EQ_INT(dir_entries(dir), 1, "the temporary file is removed");
+	}
+out:
+	free(rr.a);
+	free(rr.b);
+	free(buf);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	if (system(path))
+		printf("# could not remove %s\n", dir);
+}
+
 int main(void)
 {
 	test_every_kind();
 	test_canonical();
 	test_nanos();
 	test_refusals();
+	test_negotiate();
+	test_listen();
+	test_server();
+	test_textfile();
 	return tap_done();
 }
