@@ -30,8 +30,9 @@ MD_DECODE_SRCS := $(addprefix $(MD_SRC)/,decode.c data_ids.c pipeline.c metrics.
 	source_mdf.c source_perf.c sinks.c outbuf.c errors.c) $(wildcard $(MD_SRC)/sink_*.c)
 
 # `mlx5-diag exporter`: the exposition of metric families, the HTTP server,
-# the textfile mode.
-MD_EXPORTER_SRCS := $(addprefix $(MD_SRC)/,exposition.c http_server.c textfile.c)
+# the textfile mode, the kinds it exports and its configuration.
+MD_EXPORTER_SRCS := $(addprefix $(MD_SRC)/,exposition.c http_server.c textfile.c \
+	families.c exporter_config.c pmu.c)
 
 # The decode pipeline and lib/ are the decoder's (cli.h); the rest is the CLI's.
 MD_CLI_SRCS := $(addprefix $(MD_SRC)/,record.c list.c doca.c pmu.c count.c file.c perfdata.c \
@@ -53,8 +54,8 @@ $(O)/md-$(1)/test_cli: $(MD_SRC)/tests/test_cli.c $(MD_CLI_SRCS) $(MD_HDRS)
 
 $(O)/md-$(1)/test_exporter: $(MD_SRC)/tests/test_exporter.c $(MD_EXPORTER_SRCS) $(MD_HDRS)
 	@mkdir -p $$(dir $$@)
-	$(2) $$(MD_CFLAGS) $(3) -o $$@ $(MD_SRC)/tests/test_exporter.c $(MD_EXPORTER_SRCS) \
-		$(MD_HTTP_LIBS) -pthread
+	$(2) $$(MD_CFLAGS) $(3) -DMD_TOP_DIR='"$(abspath $(MD_TOP))"' -o $$@ \
+		$(MD_SRC)/tests/test_exporter.c $(MD_EXPORTER_SRCS) $(MD_HTTP_LIBS) -pthread
 endef
 $(eval $(call md_test,gcc,gcc,-O2))
 $(eval $(call md_test,clang,clang,-O2))

@@ -4,7 +4,9 @@
  * in the Prometheus text format and OpenMetrics, exact, and as promtool
  * and an OpenMetrics parser read it; the HTTP server: Accept negotiation,
  * listen addresses, paths, methods, malformed requests, the connection
- * limit and idle timeout; the textfile mode's atomic replace.
+ * limit and idle timeout; the textfile mode's atomic replace; the table
+ * of kinds against the kernel catalog; the configuration's settings,
+ * refusals and what a device exports.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -23,7 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../exporter_config.h"
 #include "../exposition.h"
+#include "../families.h"
 #include "../http_server.h"
 #include "../textfile.h"
 #include "tap.h"
@@ -991,6 +995,385 @@ out:
 		printf("# could not remove %s\n", dir);
 }
 
+/* ---- the kinds, against the kernel catalog ---- */
+
+/* The catalog's KIND() rows: kind, group, class, name, unit. */
+struct catalog_row {
+	uint32_t kind;
+	char group[32], class[16], name[64], unit[16];
+};
+
+static int read_catalog(struct catalog_row *rows, int max)
+{
+	static const char path[] = MD_TOP_DIR "/drivers/perf/mlx5_diag/mlx5_diag_catalog.c";
+	static char text[65536];
+	FILE *f = fopen(path, "r");
+	size_t len;
+	char *p;
+	int n = 0;
+
+	if (!f)
+		return -1;
+	len = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[len] = '\0';
+	for (p = strstr(text, "\tKIND("); p && n < max; p = strstr(p + 1, "\tKIND(")) {
+		struct catalog_row *r = &rows[n];
+		char rest[64];
+
+		/* KIND(0x..., GROUP, CLASS,\n\t     "name", unit) */
+		if (sscanf(p, "\tKIND(0x%x, %31[A-Z_], %15[A-Z_], \"%63[a-z0-9_]\", %63[^)])",
+			   &r->kind, r->group, r->class, r->name, rest) != 5)
+			return -1;
+		if (!strcmp(rest, "NULL"))
+			strcpy(r->unit, "NONE");
+		else if (!strcmp(rest, "\"Bytes\""))
+			strcpy(r->unit, "BYTES");
+		else if (!strcmp(rest, "\"ns\""))
+			strcpy(r->unit, "NS");
+		else
+			return -1;
+		n++;
+	}
+	return n;
+}
+
+static void test_families(void)
+{
+	static const char *const groups[] = {
+		"GLOBAL", "PORT", "PORT_PRIO", "HOST", "FUNCTION", "PCIE_LINK",
+		"PCIE_LINK_TCLASS", "PCIE_LINK_BIN",
+	};
+	static const char *const classes[] = { "COUNTER", "STAT_SUM", "STAT_MAX",
+					       "STAT_MIN" };
+	static const char *const units[] = { "BYTES", "NS", "NONE" };
+	struct catalog_row rows[64];
+	const struct fam_kind *k;
+	uint32_t v[FAM_MAX_FIELDS];
+	char name[128];
+	int n, i, bad = 0, nr_kinds = 0;
+
+	n = read_catalog(rows, 64);
+	OK(n == 41, "the kernel catalog has 41 data-ID kinds (read %d)", n);
+	for (i = 0; i < n; i++) {
+		k = fam_by_event(rows[i].name);
+		if (!k || k->kind != rows[i].kind || strcmp(groups[k->group], rows[i].group) ||
+		    strcmp(classes[k->class], rows[i].class) ||
+		    strcmp(units[k->unit], rows[i].unit)) {
+			printf("# catalog %s 0x%08x %s %s %s: families.def %s\n",
+			       rows[i].name, rows[i].kind, rows[i].group, rows[i].class,
+			       rows[i].unit, k ? "differs" : "lacks it");
+			bad++;
+		}
+	}
+	for (nr_kinds = 0; fam_at((size_t)nr_kinds); nr_kinds++) {
+		k = fam_at((size_t)nr_kinds);
+		if ((k->unit == FAM_BYTES && !strstr(k->event, "_bytes")) ||
+		    (k->unit == FAM_NS && strcmp(k->event + strlen(k->event) - 3, "_ns"))) {
+			printf("# %s: its name does not end in its unit\n", k->event);
+			bad++;
+		}
+	}
+	OK(!bad && nr_kinds == n, "families.def is the catalog's kinds (%d), each "
+	   "as it says, named by its unit", nr_kinds);
+
+	k = fam_by_event("port_prio_tx_bytes");
+	v[0] = 1;
+	v[1] = 3;
+	EQ_U64(fam_data_id(k, v), 0x1140000200000301ull,
+	       "port_prio_tx_bytes port=1 prio=3 is 0x1140000200000301");
+	k = fam_by_id(0x1160000f00090001ull);
+	OK(k && !strcmp(k->event, "pcie_read_latency_hist_packets"),
+	   "0x1160000f00090001 is pcie_read_latency_hist_packets");
+	fam_instance(k, 0x1160000f00090001ull, v);
+	OK(v[0] == 1 && v[1] == 9, "link 1, bin 9");
+	EQ_U64(fam_data_id(k, v), 0x1160000f00090001ull, "and back");
+	fam_base_name(fam_by_event("pcie_read_stall_ordering_ns"), name, sizeof(name));
+	EQ_STR(name, "mlx5_diag_pcie_read_stall_ordering_seconds", "ns made seconds");
+	EQ_STR(fam_unit_name(fam_by_event("pcie_read_stall_ordering_ns")), "seconds",
+	       "in seconds");
+	fam_base_name(fam_by_event("port_rx_bytes"), name, sizeof(name));
+	EQ_STR(name, "mlx5_diag_port_rx_bytes", "bytes as they are");
+	OK(fam_by_id(0x0401) == NULL, "a 16-bit firmware counter is no kind of it");
+	EQ_INT(fam_field_max(FAM_F_FUNCTION), 65535, "a function is 16 bits");
+	EQ_INT(fam_field_max(FAM_F_PRIO), 15, "a priority 4 bits");
+}
+
+/* ---- the configuration ---- */
+
+static const struct xcfg_device_caps sim_caps = {
+	.num_ports = 2, .num_hosts = 1, .num_functions = 8, .num_pcie_links = 2,
+	.max_data_ids = 16,
+};
+
+static void test_config_settings(void)
+{
+	static const char text[] =
+		"# every setting\n"
+		"listen 127.0.0.1:9100\n"
+		"  max-connections\t4   # comment\r\n"
+		"timeout 30\n"
+		"\n"
+		"textfile /var/lib/node_exporter\n"
+		"interval 500ms\n"
+		"sample 200us\n"
+		"per-prio yes\n"
+		"per-bin yes\n"
+		"histogram-le 250ns 500ns 1us 2ms 1.5\n"
+		"device 0000:08:00.0\n"
+		"device sim:1\n"
+		"export port_prio_rx_bytes port=1 prio=0-2,7\n"
+		"export icmc_hits\n";
+	struct xcfg c;
+	char err[512];
+
+	xcfg_defaults(&c);
+	EQ_STR(c.listen_text, ":9855", "listen defaults to :9855");
+	OK(c.max_connections == 16 && c.timeout_s == 10 && !c.sample_ns &&
+	   !c.per_prio && !c.per_bin && !c.nr_exports && !c.textfile[0],
+	   "16 connections, 10 s, counting, per-prio and per-bin off, the "
+	   "default set, HTTP");
+	EQ_INT(xcfg_parse(&c, text, sizeof(text) - 1, "x.conf", err, sizeof(err)), 0,
+	       "a file of every setting");
+	EQ_STR(c.listen_text, "127.0.0.1:9100", "listen");
+	OK(c.listen.port == 9100 && !c.listen.any, "as an address");
+	EQ_INT(c.max_connections, 4, "max-connections (tab, comment, CRLF)");
+	EQ_INT(c.timeout_s, 30, "timeout in seconds without a unit");
+	EQ_STR(c.textfile, "/var/lib/node_exporter", "textfile");
+	EQ_U64(c.interval_ns, 500000000ull, "interval");
+	EQ_U64(c.sample_ns, 200000ull, "sample");
+	OK(c.per_prio && c.per_bin, "per-prio, per-bin");
+	OK(c.nr_le == 5 && c.le[0] == 250e-9 && c.le[2] == 1e-6 && c.le[3] == 2e-3 &&
+	   c.le[4] == 1.5, "histogram-le in seconds");
+	OK(c.nr_devices == 2 && !strcmp(c.devices[1], "sim:1"), "devices");
+	OK(c.nr_exports == 2 && c.exports[0].kind == fam_by_event("port_prio_rx_bytes") &&
+	   !c.exports[0].fields[0].all && c.exports[0].fields[0].nr == 1 &&
+	   c.exports[0].fields[1].nr == 2 && c.exports[0].fields[1].r[0].hi == 2 &&
+	   c.exports[0].fields[1].r[1].lo == 7 && c.exports[1].kind->kind == 0x11800002,
+	   "exports, their ranges");
+	EQ_INT(xcfg_check(&c, err, sizeof(err)), 0, "and together they hold");
+
+	/* options after the file: a scalar replaces, a switch is yes */
+	EQ_INT(xcfg_apply(&c, "listen", ":9200", 0, err, sizeof(err)), 0,
+	       "--listen after the file");
+	EQ_STR(c.listen_text, ":9200", "replaces its listen");
+	c.per_prio = 0;
+	EQ_INT(xcfg_apply(&c, "per-prio", NULL, 0, err, sizeof(err)), 0, "--per-prio");
+	EQ_INT(c.per_prio, 1, "is yes");
+	xcfg_defaults(&c);
+	EQ_INT(xcfg_parse(&c, "per-bin\n", 8, "x", err, sizeof(err)), 0,
+	       "a switch alone in the file");
+	EQ_INT(c.per_bin, 1, "is yes too");
+}
+
+static void test_config_refusals(void)
+{
+	static const struct { const char *text, *err; } cases[] = {
+		{ "bogus 1\n", "x.conf:1: unknown setting 'bogus'" },
+		{ "\n\nlisten 1\nlisten 2\n", "x.conf:4: listen given twice (line 3 before)" },
+		{ "listen\n", "x.conf:1: listen takes one value" },
+		{ "listen a b\n", "x.conf:1: listen takes one value" },
+		{ "listen host:80\n", "x.conf:1: bad listen address 'host:80': not a "
+		  "numeric IPv4 address (PORT, :PORT, IPV4:PORT or [IPV6]:PORT)" },
+		{ "max-connections 0\n", "x.conf:1: max-connections: '0' is not 1-1024" },
+		{ "max-connections 1025\n", "x.conf:1: max-connections: '1025' is not 1-1024" },
+		{ "timeout 1.5\n", "x.conf:1: timeout: whole seconds, 1-3600" },
+		{ "timeout 500ms\n", "x.conf:1: timeout: bad time '500ms': too short" },
+		{ "timeout 2h\n", "x.conf:1: timeout: bad time '2h': unknown unit" },
+		{ "sample 0\n", "x.conf:1: sample: bad time '0': zero" },
+		{ "sample -1ms\n", "x.conf:1: sample: bad time '-1ms': negative" },
+		{ "interval 10ms\n", "x.conf:1: interval: bad time '10ms': too short" },
+		{ "per-prio maybe\n", "x.conf:1: per-prio: 'maybe' is neither yes nor no" },
+		{ "per-bin yes no\n", "x.conf:1: per-bin takes one value" },
+		{ "histogram-le\n", "x.conf:1: histogram-le needs bounds (times: 500ns 1us ...)" },
+		{ "histogram-le 1us 1us\n", "x.conf:1: histogram-le: bad bound '1us': not "
+		  "above the bound before it" },
+		{ "histogram-le 1ns 2ns 3ns 4ns 5ns 6ns 7ns 8ns 9ns 10ns 11ns\n",
+		  "x.conf:1: histogram-le: more "
+		  "than 10 bounds (the bins)" },
+		{ "histogram-le 0.5us\n", "x.conf:1: histogram-le: bad bound '0.5us': a "
+		  "fraction only in seconds" },
+		{ "export\n", "x.conf:1: export needs an event (port_rx_bytes ...)" },
+		{ "export port_rx_byte\n", "x.conf:1: export: unknown event 'port_rx_byte'" },
+		{ "export port_rx_bytes prio=1\n", "x.conf:1: export port_rx_bytes: 'prio=' "
+		  "is not one of its fields (FIELD=VALUES)" },
+		{ "export port_rx_bytes port\n", "x.conf:1: export port_rx_bytes: 'port' is "
+		  "not one of its fields (FIELD=VALUES)" },
+		{ "export icmc_hits port=0\n", "x.conf:1: export icmc_hits: 'port=' is not "
+		  "one of its fields (FIELD=VALUES)" },
+		{ "export port_rx_bytes port=0 port=1\n", "x.conf:1: export port_rx_bytes: "
+		  "port given twice" },
+		{ "export port_rx_bytes port=1-0\n", "x.conf:1: port=1-0: not *, or up to 16 "
+		  "numbers 0-255 and ranges N-M, comma-separated" },
+		{ "export port_rx_bytes port=256\n", "x.conf:1: port=256: not *, or up to 16 "
+		  "numbers 0-255 and ranges N-M, comma-separated" },
+		{ "export port_rx_bytes port=1,,2\n", "x.conf:1: port=1,,2: not *, or up to "
+		  "16 numbers 0-255 and ranges N-M, comma-separated" },
+		{ "export port_rx_bytes port=\n", "x.conf:1: port=: not *, or up to 16 "
+		  "numbers 0-255 and ranges N-M, comma-separated" },
+		{ "export port_rx_bytes port=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16\n",
+		  "x.conf:1: port=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16: not *, or up "
+		  "to 16 numbers 0-255 and ranges N-M, comma-separated" },
+		{ "device\n", "x.conf:1: device takes one value" },
+		{ "listen 1\n\0listen 2\n", "x.conf:2: a NUL byte" },
+	};
+	struct xcfg c;
+	char err[512], long_line[XCFG_MAX_LINE + 16];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t len = strlen(cases[i].text);
+
+		if (strstr(cases[i].err, "NUL"))
+			len = 23;
+		xcfg_defaults(&c);
+		err[0] = '\0';
+		OK(xcfg_parse(&c, cases[i].text, len, "x.conf", err, sizeof(err)) == -1,
+		   "refused: %s", cases[i].err);
+		EQ_STR(err, cases[i].err, "in those words");
+	}
+	memset(long_line, 'a', sizeof(long_line));
+	xcfg_defaults(&c);
+	OK(xcfg_parse(&c, long_line, sizeof(long_line), "x.conf", err, sizeof(err)) == -1,
+	   "a line over %d bytes", XCFG_MAX_LINE);
+	EQ_STR(err, "x.conf:1: longer than 4096 bytes", "is refused");
+	xcfg_defaults(&c);
+	OK(xcfg_parse(&c, long_line, XCFG_MAX_FILE + 1, "x.conf", err, sizeof(err)) == -1 &&
+	   !strcmp(err, "x.conf: larger than 1048576 bytes"), "a file over 1 MiB");
+	xcfg_defaults(&c);
+	for (i = 0; i < XCFG_MAX_EXPORTS; i++)
+		xcfg_apply(&c, "export", "icmc_hits", (unsigned int)i + 1, err, sizeof(err));
+	OK(xcfg_apply(&c, "export", "icmc_hits", 99, err, sizeof(err)) == -1 &&
+	   !strcmp(err, "more than 64 export lines"), "65 export lines");
+	xcfg_defaults(&c);
+	snprintf(long_line, sizeof(long_line), "device %0200d\n", 1);
+	OK(xcfg_parse(&c, long_line, strlen(long_line), "x.conf", err, sizeof(err)) == -1 &&
+	   !strcmp(err, "x.conf:1: device: the value is longer than 127 bytes"),
+	   "a device name over 127 bytes");
+	xcfg_load(&c, "/nonexistent/x.conf", err, sizeof(err));
+	EQ_STR(err, "/nonexistent/x.conf: No such file or directory", "a missing file");
+}
+
+static void test_config_check(void)
+{
+	static const struct { const char *text, *err; } cases[] = {
+		{ "export port_prio_tx_bytes\n", "export port_prio_tx_bytes: per-priority "
+		  "series are off (per-prio yes turns them on)" },
+		{ "export pcie_read_latency_hist_packets\n", "export "
+		  "pcie_read_latency_hist_packets: per-bin series are off (per-bin yes "
+		  "turns them on)" },
+		{ "export pcie_read_latency_max_ns\n", "export pcie_read_latency_max_ns: "
+		  "a maximum or minimum is only sampled (sample PERIOD), never counted" },
+		{ "histogram-le 1us\n", "histogram-le: the histogram is of the latency "
+		  "bins, per-bin yes turns them on" },
+		{ "interval 1\n", "interval: only the textfile mode writes at intervals "
+		  "(a scrape reads when it comes)" },
+	};
+	struct xcfg c;
+	char err[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		xcfg_defaults(&c);
+		xcfg_parse(&c, cases[i].text, strlen(cases[i].text), "x", err, sizeof(err));
+		err[0] = '\0';
+		OK(xcfg_check(&c, err, sizeof(err)) == -1, "refused together: %.*s",
+		   (int)strcspn(cases[i].text, "\n"), cases[i].text);
+		EQ_STR(err, cases[i].err, "saying why");
+	}
+	xcfg_defaults(&c);
+	xcfg_apply(&c, "interval", "1", 0, err, sizeof(err));
+	OK(xcfg_check(&c, err, sizeof(err)) == -1, "--interval without --textfile too");
+	xcfg_defaults(&c);
+	xcfg_apply(&c, "sample", "1ms", 0, err, sizeof(err));
+	xcfg_apply(&c, "export", "pcie_read_latency_max_ns", 0, err, sizeof(err));
+	EQ_INT(xcfg_check(&c, err, sizeof(err)), 0, "a maximum when sampling");
+
+	struct xcfg a, b;
+
+	xcfg_defaults(&a);
+	xcfg_defaults(&b);
+	OK(!xcfg_restart_needed(&a, &b), "the same settings need no restart");
+	xcfg_apply(&b, "export", "icmc_hits", 1, err, sizeof(err));
+	xcfg_apply(&b, "per-prio", "yes", 2, err, sizeof(err));
+	OK(!xcfg_restart_needed(&a, &b), "nor other exports and per-prio");
+	xcfg_apply(&b, "sample", "1ms", 3, err, sizeof(err));
+	EQ_STR(xcfg_restart_needed(&a, &b), "sample", "sample does");
+	xcfg_apply(&b, "listen", "1", 4, err, sizeof(err));
+	EQ_STR(xcfg_restart_needed(&a, &b), "listen", "and listen");
+}
+
+/* The selection as "kind/instance" words, for exact comparisons. */
+static void selection_text(const struct xcfg_selection *sel, char *buf, size_t len)
+{
+	size_t n = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < sel->nr && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%" PRIx64, i ? " " : "",
+				      sel->ids[i]);
+}
+
+static void test_config_select(void)
+{
+	struct xcfg_selection sel;
+	struct xcfg c;
+	char err[512], got[4096];
+
+	xcfg_defaults(&c);
+	EQ_INT(xcfg_select(&c, &sim_caps, &sel, err, sizeof(err)), 0,
+	       "the default set on the emulator's device");
+	selection_text(&sel, got, sizeof(got));
+	EQ_STR(got, "1020000100000000 1020000100000001 1140000100000000 "
+	       "1140000100000001 1020000300000000 1020000300000001 1140000300000000 "
+	       "1140000300000001 1180000100000000 1180000200000000 1180000300000000 "
+	       "1160000b00000000 1160000b00000001 1160000c00000000 1160000c00000001",
+	       "15 IDs: 4 kinds of both ports, the ICM cache, both links' reads");
+	OK(sel.kinds[14] == fam_by_event("pcie_read_latency_packets"), "with their kinds");
+
+	xcfg_apply(&c, "per-prio", "yes", 1, err, sizeof(err));
+	EQ_INT(xcfg_select(&c, &sim_caps, &sel, err, sizeof(err)), -1,
+	       "with per-prio, more than the device takes");
+	EQ_STR(err, "47 data IDs selected, the device takes 16 at once "
+	       "(caps/max_data_ids)", "saying so");
+
+	xcfg_defaults(&c);
+	xcfg_apply(&c, "per-prio", "yes", 1, err, sizeof(err));
+	xcfg_apply(&c, "export", "port_prio_tx_bytes port=1 prio=6-7,0", 2, err, sizeof(err));
+	xcfg_apply(&c, "export", "port_prio_tx_bytes prio=0", 3, err, sizeof(err));
+	EQ_INT(xcfg_select(&c, &sim_caps, &sel, err, sizeof(err)), 0, "ranges and lists");
+	selection_text(&sel, got, sizeof(got));
+	EQ_STR(got, "1140000200000601 1140000200000701 1140000200000001 "
+	       "1140000200000000", "in their order, each ID once");
+
+	xcfg_defaults(&c);
+	xcfg_apply(&c, "export", "port_rx_bytes port=2", 1, err, sizeof(err));
+	EQ_INT(xcfg_select(&c, &sim_caps, &sel, err, sizeof(err)), -1,
+	       "a port the device lacks");
+	EQ_STR(err, "export port_rx_bytes: port 2: the device has port 0-1", "saying so");
+
+	xcfg_defaults(&c);
+	xcfg_apply(&c, "per-bin", "yes", 1, err, sizeof(err));
+	xcfg_apply(&c, "histogram-le", "1us 2us", 2, err, sizeof(err));
+	xcfg_apply(&c, "export", "pcie_read_latency_hist_packets link=1 bin=0-2", 3,
+		   err, sizeof(err));
+	xcfg_apply(&c, "export", "host_rx_buffer_discards", 4, err, sizeof(err));
+	EQ_INT(xcfg_select(&c, &sim_caps, &sel, err, sizeof(err)), 0,
+	       "histogram bins with bounds");
+	selection_text(&sel, got, sizeof(got));
+	EQ_STR(got, "1160000f00000001 1160000f00010001 1160000f00020001 "
+	       "1040000100000000 1160000b00000001",
+	       "add their link's latency total (the histogram's sum)");
+
+	struct xcfg_device_caps no_hosts = sim_caps;
+
+	no_hosts.num_hosts = 0;
+	EQ_INT(xcfg_select(&c, &no_hosts, &sel, err, sizeof(err)), -1,
+	       "a device without hosts");
+	EQ_STR(err, "export host_rx_buffer_discards: the device has no host", "saying so");
+}
+
 int main(void)
 {
 	test_every_kind();
@@ -1001,5 +1384,10 @@ int main(void)
 	test_listen();
 	test_server();
 	test_textfile();
+	test_families();
+	test_config_settings();
+	test_config_refusals();
+	test_config_check();
+	test_config_select();
 	return tap_done();
 }
