@@ -618,6 +618,38 @@ static int select_events(struct xcfg_selection *sel, const char *const *events,
 	return 0;
 }
 
+/*
+ * The links whose bins are selected make histograms: each needs all its
+ * bins, and its read latency total for the sum (added).
+ */
+static int select_histograms(struct xcfg_selection *sel, char *err, size_t errlen)
+{
+	const struct fam_kind *total = fam_by_event("pcie_read_latency_total_ns");
+	uint32_t v[FAM_MAX_FIELDS];
+	unsigned int n = sel->nr, i, j;
+
+	for (i = 0; i < n; i++) {
+		const struct fam_kind *bins = sel->kinds[i];
+
+		if (bins->group != FAM_PCIE_LINK_BIN)
+			continue;
+		fam_instance(bins, sel->ids[i], v);
+		for (v[1] = 0; v[1] < XCFG_MAX_LE; v[1]++) {
+			for (j = 0; j < n && sel->ids[j] != fam_data_id(bins, v); j++)
+				;
+			if (j == n) {
+				snprintf(err, errlen, "histogram-le: link %u lacks bin %u "
+					 "(the histogram takes bins 0-%d)", v[0], v[1],
+					 XCFG_MAX_LE - 1);
+				return -1;
+			}
+		}
+		if (select_id(sel, total, fam_data_id(total, v), err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
 int xcfg_select(const struct xcfg *c, const struct xcfg_device_caps *caps,
 		struct xcfg_selection *sel, char *err, size_t errlen)
 {
@@ -641,20 +673,8 @@ int xcfg_select(const struct xcfg *c, const struct xcfg_device_caps *caps,
 				  caps, err, errlen))) {
 		return -1;
 	}
-	if (c->nr_le) {
-		/* a histogram's sum: the read latency total of each of its links */
-		const struct fam_kind *total = fam_by_event("pcie_read_latency_total_ns");
-		uint32_t v[FAM_MAX_FIELDS];
-		unsigned int n = sel->nr;
-
-		for (i = 0; i < n; i++) {
-			if (sel->kinds[i]->group != FAM_PCIE_LINK_BIN)
-				continue;
-			fam_instance(sel->kinds[i], sel->ids[i], v);
-			if (select_id(sel, total, fam_data_id(total, v), err, errlen))
-				return -1;
-		}
-	}
+	if (c->nr_le && select_histograms(sel, err, errlen))
+		return -1;
 	if (sel->nr > caps->max_data_ids) {
 		snprintf(err, errlen, "%u data IDs selected, the device takes %u at "
 			 "once (caps/max_data_ids)", sel->nr, caps->max_data_ids);

@@ -278,8 +278,7 @@ int metrics_table_check(char *err, size_t errlen)
 	return 0;
 }
 
-/* A counter's increase since the previous sample (its value when cleared). */
-static uint64_t counter_delta(const struct run *r, const struct column *col)
+uint64_t metrics_counter_delta(const struct run *r, const struct column *col)
 {
 	uint64_t d;
 
@@ -326,7 +325,7 @@ static int metric_value(const struct run *r, const struct metric *m,
 			if (!op->counter)
 				st[n++] = (double)col->value;
 			else if (r->have_prev || r->session.clear)
-				st[n++] = (double)counter_delta(r, col);
+				st[n++] = (double)metrics_counter_delta(r, col);
 			else
 				return -1;
 			break;

@@ -32,7 +32,10 @@ MD_DECODE_SRCS := $(addprefix $(MD_SRC)/,decode.c data_ids.c pipeline.c metrics.
 # `mlx5-diag exporter`: the exposition of metric families, the HTTP server,
 # the textfile mode, the kinds it exports and its configuration.
 MD_EXPORTER_SRCS := $(addprefix $(MD_SRC)/,exposition.c http_server.c textfile.c \
-	families.c exporter_config.c pmu.c)
+	families.c exporter_config.c pmu.c fold.c scrape.c)
+# what test_exporter adds: the decode pipeline and the stream writer
+MD_EXPORTER_TEST_SRCS := $(MD_DECODE_SRCS) $(addprefix $(MD_SRC)/,perfdata.c \
+	timeline.c file.c) $(wildcard $(MD_SRC)/../lib/*.c) $(MD_SRC)/../tests/stream_writer.c
 
 # The decode pipeline and lib/ are the decoder's (cli.h); the rest is the CLI's.
 MD_CLI_SRCS := $(addprefix $(MD_SRC)/,record.c list.c doca.c pmu.c count.c file.c perfdata.c \
@@ -52,10 +55,13 @@ $(O)/md-$(1)/test_cli: $(MD_SRC)/tests/test_cli.c $(MD_CLI_SRCS) $(MD_HDRS)
 	@mkdir -p $$(dir $$@)
 	$(2) $$(MD_CFLAGS) $(3) -o $$@ $(MD_SRC)/tests/test_cli.c $(MD_CLI_SRCS) $$(MD_LIBS)
 
-$(O)/md-$(1)/test_exporter: $(MD_SRC)/tests/test_exporter.c $(MD_EXPORTER_SRCS) $(MD_HDRS)
+$(O)/md-$(1)/test_exporter: $(MD_SRC)/tests/test_exporter.c $(MD_EXPORTER_SRCS) \
+		$(MD_EXPORTER_TEST_SRCS) $(MD_HDRS)
 	@mkdir -p $$(dir $$@)
-	$(2) $$(MD_CFLAGS) $(3) -DMD_TOP_DIR='"$(abspath $(MD_TOP))"' -o $$@ \
-		$(MD_SRC)/tests/test_exporter.c $(MD_EXPORTER_SRCS) $(MD_HTTP_LIBS) -pthread
+	$(2) $$(MD_CFLAGS) $(3) -DMD_TOP_DIR='"$(abspath $(MD_TOP))"' \
+		-I$(MD_SRC)/../tests -o $$@ $(MD_SRC)/tests/test_exporter.c \
+		$(MD_EXPORTER_SRCS) $(MD_EXPORTER_TEST_SRCS) $(MD_HTTP_LIBS) \
+		-ltraceevent -ljson-c -pthread
 endef
 $(eval $(call md_test,gcc,gcc,-O2))
 $(eval $(call md_test,clang,clang,-O2))

@@ -94,6 +94,14 @@ void metrics_plan(struct run *r);
 void metrics_compute(const struct run *r, struct row *w);
 
 /*
+ * metrics_counter_delta - counter COL's increase since the run's previous
+ * sample (its value when the session clears at each sample; format 2:
+ * modulo 2^32). Valid once the run has a previous sample, or clears.
+ */
+uint64_t metrics_counter_delta(const struct run *r, const struct column *col);
+
+
+/*
  * metric_compile - compile EXPR (metrics.def's syntax) times SCALE into M
  * on R's columns, its first event on column ANCHOR and every other event
  * on a column of the same instance; R NULL: check EXPR against the events
@@ -223,6 +231,18 @@ struct tl *pipeline_events(struct pipeline *p);
  * Returns an enum md_exit status; errors are said on stderr.
  */
 int pipeline_run(struct pipeline *p, const struct sink_ops *sink, FILE *out);
+
+/*
+ * pipeline_init - P (zeroed but for its options) ready for a live source
+ * to feed streams (pipeline_stream_begin, _feed, _end) to SINK, whose
+ * sink->priv is PRIV (not allocated) and which writes to OUT (may be
+ * NULL for a sink that writes nothing). Returns 0, or -1 (no memory).
+ */
+int pipeline_init(struct pipeline *p, const struct sink_ops *sink, void *priv,
+		  FILE *out);
+
+/* pipeline_exit - what pipeline_init() allocated, freed. */
+void pipeline_exit(struct pipeline *p);
 
 /* ---- sources: each reads its input and feeds the loop ---- */
 

@@ -6,7 +6,8 @@
  * listen addresses, paths, methods, malformed requests, the connection
  * limit and idle timeout; the textfile mode's atomic replace; the table
  * of kinds against the kernel catalog; the configuration's settings,
- * refusals and what a device exports.
+ * refusals and what a device exports; a scrape's families from counts,
+ * and from samples folded through the decode pipeline.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -25,11 +26,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/mlx5_diag.h>
+
 #include "../exporter_config.h"
 #include "../exposition.h"
 #include "../families.h"
+#include "../fold.h"
 #include "../http_server.h"
+#include "../scrape.h"
 #include "../textfile.h"
+#include "stream_writer.h"
 #include "tap.h"
 
 #define PROMTOOL	"promtool"
@@ -967,10 +973,12 @@ static void test_textfile(void)
 	EQ_STR(err, want, "saying so");
 	{
 		/* a write that fails (over RLIMIT_FSIZE): nothing is replaced */
-		struct rlimit lim, small = { 1000, 1000 };
+		struct rlimit lim, small;
 		void (*old_xfsz)(int) = signal(SIGXFSZ, SIG_IGN);
 
+		/* the soft limit only: a lowered hard one would stay lowered */
 		getrlimit(RLIMIT_FSIZE, &lim);
+		small = (struct rlimit){ 1000, lim.rlim_max };
 		setrlimit(RLIMIT_FSIZE, &small);
 		snprintf(path, sizeof(path), "%s/%s", dir, TEXTFILE_NAME);
 		EQ_INT(textfile_write(dir, TEXTFILE_NAME, rr.a, 5000, err,
@@ -1356,14 +1364,18 @@ static void test_config_select(void)
 	xcfg_defaults(&c);
 	xcfg_apply(&c, "per-bin", "yes", 1, err, sizeof(err));
 	xcfg_apply(&c, "histogram-le", "1us 2us", 2, err, sizeof(err));
-	xcfg_apply(&c, "export", "pcie_read_latency_hist_packets link=1 bin=0-2", 3,
+	xcfg_apply(&c, "export", "pcie_read_latency_hist_packets link=1 bin=0-4", 3,
 		   err, sizeof(err));
 	xcfg_apply(&c, "export", "host_rx_buffer_discards", 4, err, sizeof(err));
+	xcfg_apply(&c, "export", "pcie_read_latency_hist_packets link=1 bin=5-9", 5,
+		   err, sizeof(err));
 	EQ_INT(xcfg_select(&c, &sim_caps, &sel, err, sizeof(err)), 0,
 	       "histogram bins with bounds");
 	selection_text(&sel, got, sizeof(got));
 	EQ_STR(got, "1160000f00000001 1160000f00010001 1160000f00020001 "
-	       "1040000100000000 1160000b00000001",
+	       "1160000f00030001 1160000f00040001 1040000100000000 "
+	       "1160000f00050001 1160000f00060001 1160000f00070001 "
+	       "1160000f00080001 1160000f00090001 1160000b00000001",
 	       "add their link's latency total (the histogram's sum)");
 
 	struct xcfg_device_caps no_hosts = sim_caps;
@@ -1372,6 +1384,324 @@ static void test_config_select(void)
 	EQ_INT(xcfg_select(&c, &no_hosts, &sel, err, sizeof(err)), -1,
 	       "a device without hosts");
 	EQ_STR(err, "export host_rx_buffer_discards: the device has no host", "saying so");
+}
+
+/* ---- scrapes ---- */
+
+/* S rendered in FORMAT, checked against WANT; promtool on 0.0.4. */
+static void check_scrape(struct expo_set *s, enum expo_format format,
+			 const char *want, const char *what)
+{
+	char *text;
+	size_t len;
+
+	OK(!expo_render(s, format, &text, &len), "%s renders: %s", what, s->err);
+	eq_text(text, want, what);
+	if (text && format == EXPO_PROMETHEUS)
+		check_promtool(text, len, what);
+	free(text);
+}
+
+static void test_scrape_counting(void)
+{
+	static const uint64_t counts[] = {
+		1000, 2000, 3000, 4000, 10, 20, 30, 40, 7, 5, 2,
+		1500000000, 3000000001, 3, 6,
+	};
+	struct xcfg_selection sel;
+	struct scrape_device d = {
+		.device = "sim:0", .pmu = "mlx5_diag_0", .dialect = "model64",
+		.freq_khz = 156250, .up = 1, .sel = &sel, .counts = counts,
+		.created_ns = 1700000000000000000ull,
+	};
+	struct scrape_device down = {
+		.device = "0000:08:00.0", .pmu = "mlx5_diag_1", .dialect = "model64",
+		.freq_khz = 156250, .up = 0, .reason = "busy", .sel = &sel,
+	};
+	struct expo_set s;
+	struct xcfg c;
+	char err[256];
+
+	xcfg_defaults(&c);
+	xcfg_select(&c, &sim_caps, &sel, err, sizeof(err));
+	expo_set_init(&s);
+	scrape_begin(&s);
+	EQ_INT(scrape_device(&s, &c, &down), 0, "a device that is down");
+	EQ_INT(scrape_device(&s, &c, &d), 0, "a device counting the default set");
+	check_scrape(&s, EXPO_PROMETHEUS,
+"# HELP mlx5_diag_up Whether the exporter reads the device: 1, or 0 with the reason\n"
+"# TYPE mlx5_diag_up gauge\n"
+"mlx5_diag_up{device=\"0000:08:00.0\",reason=\"busy\"} 0\n"
+"mlx5_diag_up{device=\"sim:0\"} 1\n"
+"# HELP mlx5_diag_device_info The device a PMU serves, its firmware dialect and clock\n"
+"# TYPE mlx5_diag_device_info gauge\n"
+"mlx5_diag_device_info{device=\"0000:08:00.0\",pmu=\"mlx5_diag_1\",dialect=\"model64\",frequency_khz=\"156250\"} 1\n"
+"mlx5_diag_device_info{device=\"sim:0\",pmu=\"mlx5_diag_0\",dialect=\"model64\",frequency_khz=\"156250\"} 1\n"
+"# HELP mlx5_diag_port_rx_bytes_total Bytes received on the physical port\n"
+"# TYPE mlx5_diag_port_rx_bytes_total counter\n"
+"mlx5_diag_port_rx_bytes_total{device=\"sim:0\",port=\"0\"} 1000\n"
+"mlx5_diag_port_rx_bytes_total{device=\"sim:0\",port=\"1\"} 2000\n"
+"# HELP mlx5_diag_port_tx_bytes_total Bytes transmitted on the physical port (no loopback)\n"
+"# TYPE mlx5_diag_port_tx_bytes_total counter\n"
+"mlx5_diag_port_tx_bytes_total{device=\"sim:0\",port=\"0\"} 3000\n"
+"mlx5_diag_port_tx_bytes_total{device=\"sim:0\",port=\"1\"} 4000\n"
+"# HELP mlx5_diag_port_rx_packets_total Packets received on the physical port\n"
+"# TYPE mlx5_diag_port_rx_packets_total counter\n"
+"mlx5_diag_port_rx_packets_total{device=\"sim:0\",port=\"0\"} 10\n"
+"mlx5_diag_port_rx_packets_total{device=\"sim:0\",port=\"1\"} 20\n"
+"# HELP mlx5_diag_port_tx_packets_total Packets transmitted on the physical port (no loopback)\n"
+"# TYPE mlx5_diag_port_tx_packets_total counter\n"
+"mlx5_diag_port_tx_packets_total{device=\"sim:0\",port=\"0\"} 30\n"
+"mlx5_diag_port_tx_packets_total{device=\"sim:0\",port=\"1\"} 40\n"
+"# HELP mlx5_diag_icmc_accesses_total Accesses to the ICM cache\n"
+"# TYPE mlx5_diag_icmc_accesses_total counter\n"
+"mlx5_diag_icmc_accesses_total{device=\"sim:0\"} 7\n"
+"# HELP mlx5_diag_icmc_hits_total ICM cache accesses that hit\n"
+"# TYPE mlx5_diag_icmc_hits_total counter\n"
+"mlx5_diag_icmc_hits_total{device=\"sim:0\"} 5\n"
+"# HELP mlx5_diag_icmc_misses_total ICM cache accesses that missed\n"
+"# TYPE mlx5_diag_icmc_misses_total counter\n"
+"mlx5_diag_icmc_misses_total{device=\"sim:0\"} 2\n"
+"# HELP mlx5_diag_pcie_read_latency_total_seconds_total Latency of the device's PCIe reads on the link, summed over the reads\n"
+"# TYPE mlx5_diag_pcie_read_latency_total_seconds_total counter\n"
+"mlx5_diag_pcie_read_latency_total_seconds_total{device=\"sim:0\",link=\"0\"} 1.5\n"
+"mlx5_diag_pcie_read_latency_total_seconds_total{device=\"sim:0\",link=\"1\"} 3.000000001\n"
+"# HELP mlx5_diag_pcie_read_latency_packets_total PCIe reads whose latency was measured on the link\n"
+"# TYPE mlx5_diag_pcie_read_latency_packets_total counter\n"
+"mlx5_diag_pcie_read_latency_packets_total{device=\"sim:0\",link=\"0\"} 3\n"
+"mlx5_diag_pcie_read_latency_packets_total{device=\"sim:0\",link=\"1\"} 6\n",
+		     "counting: up, info, the default set's counters, ns as seconds");
+	expo_set_free(&s);
+}
+
+static void test_scrape_histogram(void)
+{
+	/* bins 0-9 of link 1 and its latency total */
+	static const uint64_t counts[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 123456 };
+	struct xcfg_selection sel;
+	struct scrape_device d = {
+		.device = "sim:0", .pmu = "mlx5_diag_0", .dialect = "model64",
+		.freq_khz = 156250, .up = 1, .sel = &sel, .counts = counts,
+		.created_ns = 1700000000000000000ull,
+	};
+	struct expo_set s;
+	struct xcfg c;
+	char err[256];
+
+	xcfg_defaults(&c);
+	xcfg_apply(&c, "per-bin", "yes", 1, err, sizeof(err));
+	xcfg_apply(&c, "histogram-le", "500ns 1us 2us", 2, err, sizeof(err));
+	xcfg_apply(&c, "export", "pcie_read_latency_hist_packets link=1", 3, err,
+		   sizeof(err));
+	EQ_INT(xcfg_select(&c, &sim_caps, &sel, err, sizeof(err)), 0,
+	       "the bins of link 1 with 3 bounds");
+	EQ_INT(sel.nr, 11, "10 bins and the latency total");
+	expo_set_init(&s);
+	scrape_begin(&s);
+	EQ_INT(scrape_device(&s, &c, &d), 0, "as a histogram");
+	check_scrape(&s, EXPO_OPENMETRICS,
+"# TYPE mlx5_diag_up gauge\n"
+"# HELP mlx5_diag_up Whether the exporter reads the device: 1, or 0 with the reason\n"
+"mlx5_diag_up{device=\"sim:0\"} 1\n"
+"# TYPE mlx5_diag_device info\n"
+"# HELP mlx5_diag_device The device a PMU serves, its firmware dialect and clock\n"
+"mlx5_diag_device_info{device=\"sim:0\",pmu=\"mlx5_diag_0\",dialect=\"model64\",frequency_khz=\"156250\"} 1\n"
+"# TYPE mlx5_diag_pcie_read_latency_seconds histogram\n"
+"# UNIT mlx5_diag_pcie_read_latency_seconds seconds\n"
+"# HELP mlx5_diag_pcie_read_latency_seconds Latency of the device's PCIe reads on the link, by the bins of pcie_read_latency_hist_packets with the configured bounds\n"
+"mlx5_diag_pcie_read_latency_seconds_bucket{device=\"sim:0\",link=\"1\",le=\"5e-07\"} 1\n"
+"mlx5_diag_pcie_read_latency_seconds_bucket{device=\"sim:0\",link=\"1\",le=\"1e-06\"} 3\n"
+"mlx5_diag_pcie_read_latency_seconds_bucket{device=\"sim:0\",link=\"1\",le=\"2e-06\"} 6\n"
+"mlx5_diag_pcie_read_latency_seconds_bucket{device=\"sim:0\",link=\"1\",le=\"+Inf\"} 55\n"
+"mlx5_diag_pcie_read_latency_seconds_sum{device=\"sim:0\",link=\"1\"} 0.000123456\n"
+"mlx5_diag_pcie_read_latency_seconds_count{device=\"sim:0\",link=\"1\"} 55\n"
+"mlx5_diag_pcie_read_latency_seconds_created{device=\"sim:0\",link=\"1\"} 1700000000\n"
+"# TYPE mlx5_diag_pcie_read_latency_total_seconds counter\n"
+"# UNIT mlx5_diag_pcie_read_latency_total_seconds seconds\n"
+"# HELP mlx5_diag_pcie_read_latency_total_seconds Latency of the device's PCIe reads on the link, summed over the reads\n"
+"mlx5_diag_pcie_read_latency_total_seconds_total{device=\"sim:0\",link=\"1\"} 0.000123456\n"
+"mlx5_diag_pcie_read_latency_total_seconds_created{device=\"sim:0\",link=\"1\"} 1700000000\n"
+"# EOF\n", "the bins as a histogram: cumulative, the rest in +Inf, the "
+		     "latency total its sum");
+	check_scrape(&s, EXPO_PROMETHEUS,
+"# HELP mlx5_diag_up Whether the exporter reads the device: 1, or 0 with the reason\n"
+"# TYPE mlx5_diag_up gauge\n"
+"mlx5_diag_up{device=\"sim:0\"} 1\n"
+"# HELP mlx5_diag_device_info The device a PMU serves, its firmware dialect and clock\n"
+"# TYPE mlx5_diag_device_info gauge\n"
+"mlx5_diag_device_info{device=\"sim:0\",pmu=\"mlx5_diag_0\",dialect=\"model64\",frequency_khz=\"156250\"} 1\n"
+"# HELP mlx5_diag_pcie_read_latency_seconds Latency of the device's PCIe reads on the link, by the bins of pcie_read_latency_hist_packets with the configured bounds\n"
+"# TYPE mlx5_diag_pcie_read_latency_seconds histogram\n"
+"mlx5_diag_pcie_read_latency_seconds_bucket{device=\"sim:0\",link=\"1\",le=\"5e-07\"} 1\n"
+"mlx5_diag_pcie_read_latency_seconds_bucket{device=\"sim:0\",link=\"1\",le=\"1e-06\"} 3\n"
+"mlx5_diag_pcie_read_latency_seconds_bucket{device=\"sim:0\",link=\"1\",le=\"2e-06\"} 6\n"
+"mlx5_diag_pcie_read_latency_seconds_bucket{device=\"sim:0\",link=\"1\",le=\"+Inf\"} 55\n"
+"mlx5_diag_pcie_read_latency_seconds_sum{device=\"sim:0\",link=\"1\"} 0.000123456\n"
+"mlx5_diag_pcie_read_latency_seconds_count{device=\"sim:0\",link=\"1\"} 55\n"
+"# HELP mlx5_diag_pcie_read_latency_total_seconds_total Latency of the device's PCIe reads on the link, summed over the reads\n"
+"# TYPE mlx5_diag_pcie_read_latency_total_seconds_total counter\n"
+"mlx5_diag_pcie_read_latency_total_seconds_total{device=\"sim:0\",link=\"1\"} 0.000123456\n",
+		     "and in Prometheus text");
+	expo_set_free(&s);
+
+	xcfg_apply(&c, "export", "pcie_read_latency_hist_packets link=0 bin=0-8", 4,
+		   err, sizeof(err));
+	EQ_INT(xcfg_select(&c, &sim_caps, &sel, err, sizeof(err)), -1,
+	       "a histogram without all its bins");
+	EQ_STR(err, "histogram-le: link 0 lacks bin 9 (the histogram takes "
+	       "bins 0-9)", "is refused");
+}
+
+/* One sample of the fold test's session; column I's value is V + I * X. */
+static void fold_sample_at(struct stream *st, const uint64_t *ids, uint64_t seq,
+			   uint64_t t, uint64_t v)
+{
+	struct stream_samples smp = {
+		.out_format = MLX5_DIAG_FORMAT_1, .ts_source = MLX5_DIAG_TS_FRC,
+		.num_ids = 4, .ids = ids, .first_seq = seq, .nr = 1, .t0 = t,
+		.t_step = 1000, .entry_step = 0,
+	};
+
+	smp.value_base = v - seq * 1000003u;
+	stream_samples(st, &smp);
+}
+
+static void test_fold(void)
+{
+	/* a counter, a sum, a maximum, a minimum; 1 GHz: a clock is 1 ns */
+	static const uint64_t ids[] = {
+		0x1020000100000000ull, 0x1160000c00000000ull,
+		0x1160000d00000000ull, 0x1160000e00000000ull,
+	};
+	static const uint8_t vclass[] = {
+		MLX5_DIAG_VCLASS_COUNTER, MLX5_DIAG_VCLASS_STAT_SUM,
+		MLX5_DIAG_VCLASS_STAT_MAX, MLX5_DIAG_VCLASS_STAT_MIN,
+	};
+	struct stream_session sess = {
+		.run = 0, .out_format = MLX5_DIAG_FORMAT_1,
+		.ts_source = MLX5_DIAG_TS_FRC, .freq_khz = 1000000, .num_ids = 4,
+		.ids = ids, .vclass = vclass, .period_ns = 1000,
+		.identifier = "sim:0",
+	};
+	struct stream_info si = { .desc = "AUX stream", .pmu = "mlx5_diag_0" };
+	struct pipeline p = { .path = "fold test", .quiet = 1 };
+	struct xcfg_selection sel = { .nr = 4 };
+	struct scrape_device d = {
+		.device = "sim:0", .pmu = "mlx5_diag_0", .dialect = "model64",
+		.freq_khz = 1000000, .up = 1, .sel = &sel,
+		.created_ns = 1700000000000000000ull,
+	};
+	const uint64_t x = 0x100000001ull;	/* column I is I * X above 0 */
+	struct fold_view v;
+	struct expo_set s;
+	struct stream st;
+	struct fold f;
+	struct xcfg c;
+	unsigned int i;
+
+	xcfg_defaults(&c);
+	for (i = 0; i < 4; i++) {
+		sel.ids[i] = ids[i];
+		sel.kinds[i] = fam_by_id(ids[i]);
+	}
+	fold_init(&f);
+	OK(!pipeline_init(&p, &fold_sink, &f, NULL), "a live pipeline into the fold");
+	stream_init(&st);
+	stream_session(&st, &sess);
+	stream_time(&st, MLX5_DIAG_TS_FRC, 0, 1000, 10);
+	/* the counter goes up 50, 300, 50 in periods of 1000 ns */
+	fold_sample_at(&st, ids, 0, 0, 100);
+	fold_sample_at(&st, ids, 1, 1000, 150);
+	fold_sample_at(&st, ids, 2, 2000, 450);
+	fold_sample_at(&st, ids, 3, 3000, 500);
+	stream_lost(&st, 4, 5, MLX5_DIAG_LOST_FW_OVERWRITE);
+	pipeline_stream_begin(&p, &si, 0);
+	EQ_INT(pipeline_feed(&p, st.buf, st.len), 0, "a session of 4 samples and a loss");
+	stream_free(&st);
+
+	OK(!fold_take(&f, &v), "the window taken");
+	EQ_U64(v.samples, 4, "4 samples folded");
+	EQ_U64(v.lost[MLX5_DIAG_LOST_FW_OVERWRITE], 5, "5 lost to the firmware");
+	EQ_U64(v.period_ns, 1000, "the period");
+	d.fold = &v;
+	expo_set_init(&s);
+	scrape_begin(&s);
+	EQ_INT(scrape_device(&s, &c, &d), 0, "a sampled device");
+	/*
+	 * counter: total 400, peak 300 in 1000 ns; sum: the 4 values
+	 * (100 + 150 + 450 + 500 + 4 X), peak (500 + X) / 1 us (the first
+	 * has no interval); max 500 + 2 X ns; min 100 + 3 X ns
+	 */
+	check_scrape(&s, EXPO_PROMETHEUS,
+"# HELP mlx5_diag_up Whether the exporter reads the device: 1, or 0 with the reason\n"
+"# TYPE mlx5_diag_up gauge\n"
+"mlx5_diag_up{device=\"sim:0\"} 1\n"
+"# HELP mlx5_diag_device_info The device a PMU serves, its firmware dialect and clock\n"
+"# TYPE mlx5_diag_device_info gauge\n"
+"mlx5_diag_device_info{device=\"sim:0\",pmu=\"mlx5_diag_0\",dialect=\"model64\",frequency_khz=\"1000000\"} 1\n"
+"# HELP mlx5_diag_samples_total Device samples folded since the exporter started sampling\n"
+"# TYPE mlx5_diag_samples_total counter\n"
+"mlx5_diag_samples_total{device=\"sim:0\"} 4\n"
+"# HELP mlx5_diag_lost_samples_total Device samples lost before the exporter could fold them, by cause\n"
+"# TYPE mlx5_diag_lost_samples_total counter\n"
+"mlx5_diag_lost_samples_total{device=\"sim:0\",cause=\"fw_overwrite\"} 5\n"
+"mlx5_diag_lost_samples_total{device=\"sim:0\",cause=\"aux_full\"} 0\n"
+"mlx5_diag_lost_samples_total{device=\"sim:0\",cause=\"reset\"} 0\n"
+"mlx5_diag_lost_samples_total{device=\"sim:0\",cause=\"other\"} 0\n"
+"# HELP mlx5_diag_sample_period_seconds The sample period the device runs\n"
+"# TYPE mlx5_diag_sample_period_seconds gauge\n"
+"mlx5_diag_sample_period_seconds{device=\"sim:0\"} 0.000001\n"
+"# HELP mlx5_diag_port_rx_bytes_total Bytes received on the physical port\n"
+"# TYPE mlx5_diag_port_rx_bytes_total counter\n"
+"mlx5_diag_port_rx_bytes_total{device=\"sim:0\",port=\"0\"} 400\n"
+"# HELP mlx5_diag_port_rx_bytes_peak_per_second The largest rate of one sample period since the last scrape: Bytes received on the physical port\n"
+"# TYPE mlx5_diag_port_rx_bytes_peak_per_second gauge\n"
+"mlx5_diag_port_rx_bytes_peak_per_second{device=\"sim:0\",port=\"0\"} 3e+08\n"
+"# HELP mlx5_diag_pcie_read_latency_packets_total PCIe reads whose latency was measured on the link\n"
+"# TYPE mlx5_diag_pcie_read_latency_packets_total counter\n"
+"mlx5_diag_pcie_read_latency_packets_total{device=\"sim:0\",link=\"0\"} 17179870388\n"
+"# HELP mlx5_diag_pcie_read_latency_packets_peak_per_second The largest rate of one sample period since the last scrape: PCIe reads whose latency was measured on the link\n"
+"# TYPE mlx5_diag_pcie_read_latency_packets_peak_per_second gauge\n"
+"mlx5_diag_pcie_read_latency_packets_peak_per_second{device=\"sim:0\",link=\"0\"} 4.294967797e+15\n"
+"# HELP mlx5_diag_pcie_read_latency_max_seconds Longest latency of a PCIe read on the link, of the samples since the last scrape\n"
+"# TYPE mlx5_diag_pcie_read_latency_max_seconds gauge\n"
+"mlx5_diag_pcie_read_latency_max_seconds{device=\"sim:0\",link=\"0\"} 8.589935094\n"
+"# HELP mlx5_diag_pcie_read_latency_min_seconds Shortest latency of a PCIe read on the link, of the samples since the last scrape\n"
+"# TYPE mlx5_diag_pcie_read_latency_min_seconds gauge\n"
+"mlx5_diag_pcie_read_latency_min_seconds{device=\"sim:0\",link=\"0\"} 12.884901991\n",
+		     "the window: totals, peak rates, the maximum and the minimum");
+	expo_set_free(&s);
+	fold_view_free(&v);
+
+	/* an empty window: totals only */
+	fold_take(&f, &v);
+	OK(v.nr == 4 && !v.series[0].n && !v.series[2].n && v.series[0].total == 400,
+	   "a window without samples keeps the totals, no peak or extreme");
+	fold_view_free(&v);
+
+	/* on: +100, +1000; a new run, whose first sample starts its counts */
+	stream_init(&st);
+	fold_sample_at(&st, ids, 4, 4000, 600);
+	fold_sample_at(&st, ids, 5, 5000, 1600);
+	stream_end(&st, 6, MLX5_DIAG_END_STOPPED);
+	sess.run = 1;
+	stream_session(&st, &sess);
+	stream_time(&st, MLX5_DIAG_TS_FRC, 10000, 20000, 10);
+	fold_sample_at(&st, ids, 0, 10000, 10);
+	fold_sample_at(&st, ids, 1, 12000, 20);
+	EQ_INT(pipeline_feed(&p, st.buf, st.len), 0, "2 samples, an end, a new run of 2");
+	stream_free(&st);
+	fold_take(&f, &v);
+	OK(v.series[0].total == 1510 && v.series[0].peak_rate == 1e9 &&
+	   v.runs == 2 && v.samples == 8 && v.end_reason == MLX5_DIAG_END_STOPPED,
+	   "total 400 + 1100 + 10, peak 1000 per us, 2 runs, 8 samples (got %"
+	   PRIu64 ", %g)", v.series[0].total, v.series[0].peak_rate);
+	OK(v.series[2].extreme == 1600 + 2 * x && v.series[3].extreme == 10 + 3 * x,
+	   "this window's maximum and minimum only");
+	fold_view_free(&v);
+	EQ_INT(pipeline_stream_end(&p, 0), 0, "the stream ends whole");
+	pipeline_exit(&p);
+	fold_free(&f);
 }
 
 int main(void)
@@ -1389,5 +1719,8 @@ int main(void)
 	test_config_refusals();
 	test_config_check();
 	test_config_select();
+	test_scrape_counting();
+	test_scrape_histogram();
+	test_fold();
 	return tap_done();
 }
