@@ -81,14 +81,26 @@ libperf_dir() {
 		sha256sum | cut -c1-16)"
 }
 
-# The static mlx5-diag CLI: keyed by libperf and its own sources.
+# libmicrohttpd for the static mlx5-diag (the exporter's HTTP server):
+# Debian's source of the libmicrohttpd-dev the host has, built without
+# HTTPS (Debian's libmicrohttpd.a needs GnuTLS, whose p11-kit Debian ships
+# no static library of); keyed by that version and the compiler.
+libmicrohttpd_version() { dpkg-query -W -f='${Version}' libmicrohttpd-dev; }
+
+libmicrohttpd_dir() {
+	echo "$MLX5_DIAG_CACHE/libmicrohttpd-$({ libmicrohttpd_version; gcc --version | head -1; } |
+		sha256sum | cut -c1-16)"
+}
+
+# The static mlx5-diag CLI: keyed by libperf, libmicrohttpd and its own
+# sources (the .def tables with them).
 mlx5_diag_bin() {
 	local key
-	key=$({ basename "$(libperf_dir)"
+	key=$({ basename "$(libperf_dir)"; basename "$(libmicrohttpd_dir)"
 		cd "$MLX5_DIAG_ROOT" &&
 		find tools/perf-decoder/lib tools/perf-decoder/mlx5-diag include/uapi \
-			-maxdepth 1 -type f \( -name '*.[ch]' -o -name '*.mk' \) | sort |
-			xargs sha256sum; } | sha256sum | cut -c1-16)
+			-maxdepth 1 -type f \( -name '*.[ch]' -o -name '*.mk' -o -name '*.def' \) |
+			sort | xargs sha256sum; } | sha256sum | cut -c1-16)
 	echo "$MLX5_DIAG_CACHE/mlx5-diag-$key/mlx5-diag"
 }
 

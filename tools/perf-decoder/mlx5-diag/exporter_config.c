@@ -469,9 +469,14 @@ int xcfg_check(const struct xcfg *c, char *err, size_t errlen)
 			 "latency bins, per-bin yes turns them on");
 		return -1;
 	}
-	if ((c->given & (1u << XCFG_INTERVAL)) && !c->textfile[0]) {
+	if ((c->given & (1u << XCFG_INTERVAL)) && !c->textfile[0] && !c->once) {
 		snprintf(err, errlen, "interval: only the textfile mode writes at "
 			 "intervals (a scrape reads when it comes)");
+		return -1;
+	}
+	if (c->once && c->textfile[0]) {
+		snprintf(err, errlen, "textfile: once prints the scrape, the "
+			 "textfile mode writes it: not both");
 		return -1;
 	}
 	return 0;
@@ -536,6 +541,18 @@ static int select_id(struct xcfg_selection *sel, const struct fam_kind *k,
 	return 0;
 }
 
+static int has_kind(const struct xcfg_device_caps *caps, const struct fam_kind *k)
+{
+	unsigned int i;
+
+	if (!caps->nr_kinds)
+		return 1;
+	for (i = 0; i < caps->nr_kinds; i++)
+		if (caps->kinds[i] == k->kind)
+			return 1;
+	return 0;
+}
+
 /* Every instance of E on the device, field by field (odometer order). */
 static int select_export(struct xcfg_selection *sel, const struct xcfg_export *e,
 			 const struct xcfg_device_caps *caps, char *err,
@@ -546,6 +563,11 @@ static int select_export(struct xcfg_selection *sel, const struct xcfg_export *e
 	uint32_t lo[FAM_MAX_FIELDS], hi[FAM_MAX_FIELDS], v[FAM_MAX_FIELDS];
 	unsigned int range[FAM_MAX_FIELDS] = { 0 };
 
+	if (!has_kind(caps, e->kind)) {
+		snprintf(err, errlen, "export %s: the device has no such event "
+			 "(events/)", e->kind->event);
+		return -1;
+	}
 	for (i = 0; i < nr; i++) {
 		uint32_t count = field_count(fields[i], caps);
 		const struct xcfg_ranges *r = &e->fields[i];
@@ -601,17 +623,27 @@ static int select_export(struct xcfg_selection *sel, const struct xcfg_export *e
 	}
 }
 
-/* The export lines of EVENTS (N of them), every instance each. */
+/*
+ * Every instance of each of EVENTS (N of them), of those the device has:
+ * a kind it lacks, or whose field it has none of, is left out.
+ */
 static int select_events(struct xcfg_selection *sel, const char *const *events,
 			 size_t n, const struct xcfg_device_caps *caps, char *err,
 			 size_t errlen)
 {
 	struct xcfg_export e = { 0 };
+	const enum fam_field *fields;
+	unsigned int nr, f;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		e.kind = fam_by_event(events[i]);
 		e.fields[0].all = e.fields[1].all = 1;
+		nr = fam_fields(e.kind->group, &fields);
+		for (f = 0; f < nr && field_count(fields[f], caps); f++)
+			;
+		if (f < nr || !has_kind(caps, e.kind))
+			continue;
 		if (select_export(sel, &e, caps, err, errlen))
 			return -1;
 	}

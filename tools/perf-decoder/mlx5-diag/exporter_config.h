@@ -54,6 +54,7 @@ struct xcfg {
 	uint64_t interval_ns;		/* of the textfile's writes */
 	uint64_t sample_ns;		/* 0: counting; else the sample period */
 	int per_prio, per_bin;
+	int once;			/* 1, 2: print one scrape (OpenMetrics: 2) */
 	unsigned int nr_le;		/* histogram bounds, in seconds */
 	double le[XCFG_MAX_LE];
 	unsigned int nr_devices;	/* 0: every device */
@@ -101,10 +102,17 @@ int xcfg_check(const struct xcfg *c, char *err, size_t errlen);
  */
 const char *xcfg_restart_needed(const struct xcfg *old, const struct xcfg *new);
 
-/* A device's limits, from its caps/ (the instance fields' counts). */
+#define XCFG_MAX_KINDS	128
+
+/*
+ * A device's limits, from its caps/ (the instance fields' counts), and
+ * the kinds it has (its events/; NR_KINDS 0: not known, every kind).
+ */
 struct xcfg_device_caps {
 	unsigned int num_ports, num_hosts, num_functions, num_pcie_links;
 	unsigned int max_data_ids;
+	unsigned int nr_kinds;
+	uint32_t kinds[XCFG_MAX_KINDS];
 };
 
 /* What a device exports: data IDs with their kinds. */
@@ -116,9 +124,10 @@ struct xcfg_selection {
 
 /*
  * xcfg_select - the data IDs C exports on a device of CAPS, in the order
- * of its export lines (or the default set), each once; the histogram's
- * read latency totals added when it has bounds. Returns 0, or -1 with why
- * in ERR (an instance the device does not have; more IDs than
+ * of its export lines (or the default set, of the kinds and instances
+ * the device has), each once; the histogram's read latency totals added
+ * when it has bounds. Returns 0, or -1 with why in ERR (an event or
+ * instance of an export line the device does not have; more IDs than
  * max_data_ids, or than a selection holds).
  */
 int xcfg_select(const struct xcfg *c, const struct xcfg_device_caps *caps,

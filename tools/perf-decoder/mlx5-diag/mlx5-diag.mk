@@ -1,16 +1,21 @@
 # The mlx5-diag CLI and its host tests, as a fragment: tools/perf-decoder/
 # Makefile includes it, and scripts/build-mlx5-diag runs it on its own:
-#   make -C tools/perf-decoder -f mlx5-diag/mlx5-diag.mk O=DIR LIBPERF_DIR=DIR DIR/mlx5-diag
+#   make -C tools/perf-decoder -f mlx5-diag/mlx5-diag.mk O=DIR LIBPERF_DIR=DIR \
+#	MHD_DIR=DIR DIR/mlx5-diag
 # Targets: $(O)/mlx5-diag, the static binary; mlx5-diag-test, the host tests
 # (test_file, test_cli, test_exporter) built with gcc, clang and clang
 # ASan+UBSan and run by tests/run-tests. LIBPERF_DIR holds include/, libperf.a and libapi.a as
 # scripts/build-mlx5-diag builds them (default: ask the script, which builds
-# libperf once into the cache, only when a rule here needs it).
+# libperf once into the cache, only when a rule here needs it). MHD_DIR
+# holds include/microhttpd.h and libmicrohttpd.a built without HTTPS, for
+# the static binary (default: ask the script, which builds it from
+# Debian's source once into the cache); the host tests link the system's.
 
 MD_SRC := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 MD_TOP := $(MD_SRC)/../../..
 O ?= build
 LIBPERF_DIR ?= $(shell $(MD_TOP)/scripts/build-mlx5-diag --libperf-dir)
+MHD_DIR ?= $(shell $(MD_TOP)/scripts/build-mlx5-diag --libmicrohttpd-dir)
 
 MD_CFLAGS = -std=c11 -Wall -Wextra -Werror -g -I$(MD_SRC) -I$(MD_SRC)/../lib \
 	-I$(MD_TOP)/include/uapi -I$(LIBPERF_DIR)/include
@@ -29,21 +34,24 @@ MD_HDRS := $(wildcard $(MD_SRC)/*.h $(MD_SRC)/*.def $(MD_SRC)/tests/*.h $(MD_SRC
 MD_DECODE_SRCS := $(addprefix $(MD_SRC)/,decode.c data_ids.c pipeline.c metrics.c \
 	source_mdf.c source_perf.c sinks.c outbuf.c errors.c) $(wildcard $(MD_SRC)/sink_*.c)
 
-# `mlx5-diag exporter`: the exposition of metric families, the HTTP server,
-# the textfile mode, the kinds it exports and its configuration.
+# `mlx5-diag exporter`'s host-testable parts: the exposition of metric
+# families, the HTTP server, the textfile mode, the kinds it exports, its
+# configuration, folding and scrapes, the dashboard.
 MD_EXPORTER_SRCS := $(addprefix $(MD_SRC)/,exposition.c http_server.c textfile.c \
-	families.c exporter_config.c pmu.c fold.c scrape.c)
+	families.c exporter_config.c pmu.c fold.c scrape.c dashboard.c)
 # what test_exporter adds: the decode pipeline and the stream writer
 MD_EXPORTER_TEST_SRCS := $(MD_DECODE_SRCS) $(addprefix $(MD_SRC)/,perfdata.c \
 	timeline.c file.c) $(wildcard $(MD_SRC)/../lib/*.c) $(MD_SRC)/../tests/stream_writer.c
 
 # The decode pipeline and lib/ are the decoder's (cli.h); the rest is the CLI's.
-MD_CLI_SRCS := $(addprefix $(MD_SRC)/,record.c list.c doca.c pmu.c count.c file.c perfdata.c \
-	tprecord.c timeline.c) $(MD_DECODE_SRCS) $(wildcard $(MD_SRC)/../lib/*.c)
+MD_CLI_SRCS := $(addprefix $(MD_SRC)/,record.c list.c doca.c count.c file.c perfdata.c \
+	tprecord.c timeline.c exporter.c counting.c sampling.c) $(MD_EXPORTER_SRCS) \
+	$(MD_DECODE_SRCS) $(wildcard $(MD_SRC)/../lib/*.c)
 
 $(O)/mlx5-diag: $(MD_SRC)/main.c $(MD_CLI_SRCS) $(MD_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(MD_CFLAGS) -O2 -static -o $@ $(MD_SRC)/main.c $(MD_CLI_SRCS) $(MD_LIBS)
+	$(CC) $(MD_CFLAGS) -I$(MHD_DIR)/include -O2 -static -o $@ $(MD_SRC)/main.c \
+		$(MD_CLI_SRCS) $(MD_LIBS) $(MHD_DIR)/libmicrohttpd.a -pthread
 
 # md_test VARIANT COMPILER FLAGS
 define md_test
@@ -53,15 +61,16 @@ $(O)/md-$(1)/test_file: $(MD_SRC)/tests/test_file.c $(MD_SRC)/file.c $(MD_HDRS)
 
 $(O)/md-$(1)/test_cli: $(MD_SRC)/tests/test_cli.c $(MD_CLI_SRCS) $(MD_HDRS)
 	@mkdir -p $$(dir $$@)
-	$(2) $$(MD_CFLAGS) $(3) -o $$@ $(MD_SRC)/tests/test_cli.c $(MD_CLI_SRCS) $$(MD_LIBS)
+	$(2) $$(MD_CFLAGS) $(3) -o $$@ $(MD_SRC)/tests/test_cli.c $(MD_CLI_SRCS) $$(MD_LIBS) \
+		$(MD_HTTP_LIBS) -pthread
 
 $(O)/md-$(1)/test_exporter: $(MD_SRC)/tests/test_exporter.c $(MD_EXPORTER_SRCS) \
-		$(MD_EXPORTER_TEST_SRCS) $(MD_HDRS)
+		$(MD_EXPORTER_TEST_SRCS) $(MD_SRC)/counting.c $(MD_HDRS)
 	@mkdir -p $$(dir $$@)
 	$(2) $$(MD_CFLAGS) $(3) -DMD_TOP_DIR='"$(abspath $(MD_TOP))"' \
 		-I$(MD_SRC)/../tests -o $$@ $(MD_SRC)/tests/test_exporter.c \
-		$(MD_EXPORTER_SRCS) $(MD_EXPORTER_TEST_SRCS) $(MD_HTTP_LIBS) \
-		-ltraceevent -ljson-c -pthread
+		$(MD_EXPORTER_SRCS) $(MD_EXPORTER_TEST_SRCS) $(MD_SRC)/counting.c \
+		$$(MD_LIBS) $(MD_HTTP_LIBS) -pthread
 endef
 $(eval $(call md_test,gcc,gcc,-O2))
 $(eval $(call md_test,clang,clang,-O2))

@@ -7,7 +7,8 @@
  * limit and idle timeout; the textfile mode's atomic replace; the table
  * of kinds against the kernel catalog; the configuration's settings,
  * refusals and what a device exports; a scrape's families from counts,
- * and from samples folded through the decode pipeline.
+ * and from samples folded through the decode pipeline; the dashboard's
+ * PromQL, from metrics.def, as promtool reads it.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -28,6 +29,14 @@
 
 #include <linux/mlx5_diag.h>
 
+#include <json-c/json_object.h>
+#include <json-c/json_tokener.h>
+
+#include <linux/perf_event.h>
+#include <perf/core.h>
+
+#include "../counting.h"
+#include "../dashboard.h"
 #include "../exporter_config.h"
 #include "../exposition.h"
 #include "../families.h"
@@ -82,7 +91,7 @@ static int run_with_input(const char *cmd, const char *text, size_t len,
 	if (write(in_fd, text, len) != (ssize_t)len)
 		status = -1;
 	close(in_fd);
-	snprintf(full, sizeof(full), "%s <%s >%s 2>&1", cmd, in_path, out_path);
+	snprintf(full, sizeof(full), "(%s) <%s >%s 2>&1", cmd, in_path, out_path);
 	status = system(full);
 	n = read(out_fd, out, outlen - 1);
 	out[n > 0 ? n : 0] = '\0';
@@ -1384,6 +1393,24 @@ static void test_config_select(void)
 	EQ_INT(xcfg_select(&c, &no_hosts, &sel, err, sizeof(err)), -1,
 	       "a device without hosts");
 	EQ_STR(err, "export host_rx_buffer_discards: the device has no host", "saying so");
+
+	/* the default set: of the kinds and instances the device has */
+	struct xcfg_device_caps few = {
+		.num_ports = 1, .max_data_ids = 16, .nr_kinds = 3,
+		.kinds = { 0x10200001, 0x11800002, 0x1160000b },
+	};
+
+	xcfg_defaults(&c);
+	EQ_INT(xcfg_select(&c, &few, &sel, err, sizeof(err)), 0,
+	       "the default set on a device of 3 kinds, 1 port and no link");
+	selection_text(&sel, got, sizeof(got));
+	EQ_STR(got, "1020000100000000 1180000200000000", "its port's bytes and the "
+	       "ICM cache hits");
+	xcfg_apply(&c, "export", "icmc_misses", 1, err, sizeof(err));
+	EQ_INT(xcfg_select(&c, &few, &sel, err, sizeof(err)), -1,
+	       "an export of an event it lacks");
+	EQ_STR(err, "export icmc_misses: the device has no such event (events/)",
+	       "is refused");
 }
 
 /* ---- scrapes ---- */
@@ -1704,6 +1731,172 @@ static void test_fold(void)
 	fold_free(&f);
 }
 
+/* ---- the dashboard ---- */
+
+static void test_promql(void)
+{
+	static const struct { const char *expr, *scale, *want; } good[] = {
+		{ "port_rx_bytes / duration_time", "1e-9",
+		  "(rate(mlx5_diag_port_rx_bytes_total{device=~\"$device\"}"
+		  "[$__rate_interval]) / 1) * 1e-9" },
+		{ "pcie_read_latency_total_ns / pcie_read_latency_packets", "1",
+		  "(rate(mlx5_diag_pcie_read_latency_total_seconds_total{device=~"
+		  "\"$device\"}[$__rate_interval]) * 1e9) / rate("
+		  "mlx5_diag_pcie_read_latency_packets_total{device=~\"$device\"}"
+		  "[$__rate_interval])" },
+		{ "(icmc_hits + icmc_misses) / (2 * icmc_accesses)", "1",
+		  "(rate(mlx5_diag_icmc_hits_total{device=~\"$device\"}"
+		  "[$__rate_interval]) + rate(mlx5_diag_icmc_misses_total{device=~"
+		  "\"$device\"}[$__rate_interval])) / (2 * rate("
+		  "mlx5_diag_icmc_accesses_total{device=~\"$device\"}"
+		  "[$__rate_interval]))" },
+	};
+	static const struct { const char *expr, *why; } bad[] = {
+		{ "port_rx_bytes * port_tx_bytes / duration_time",
+		  "not a ratio of increases or an increase per second, which a "
+		  "rate cannot express" },
+		{ "port_rx_bytes", "not a ratio of increases or an increase per "
+		  "second, which a rate cannot express" },
+		{ "port_rx_bytes + 1", "terms of unlike dimensions added" },
+		{ "bogus / duration_time", "an event that is no counter or sum of "
+		  "families.def" },
+		{ "pcie_read_latency_max_ns / duration_time", "an event that is no "
+		  "counter or sum of families.def" },
+		{ "(icmc_hits / icmc_accesses", "a '(' without its ')'" },
+		{ "icmc_hits / icmc_accesses )", "text after the expression" },
+		{ "icmc_hits / ", "a number, name or '(' expected" },
+	};
+	char out[2048], err[512], want[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		OK(!dashboard_promql(good[i].expr, good[i].scale, out, sizeof(out), err,
+				     sizeof(err)), "PromQL of %s", good[i].expr);
+		EQ_STR(out, good[i].want, "is rates of the counters");
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(want, sizeof(want), "%s: %s", bad[i].expr, bad[i].why);
+		OK(dashboard_promql(bad[i].expr, "1", out, sizeof(out), err,
+				    sizeof(err)) == -1, "no PromQL of %s", bad[i].expr);
+		EQ_STR(err, want, "saying why");
+	}
+}
+
+/* Each panel query of DASH (JSON) as a recording rule, into RULES. */
+static int dashboard_rules(const char *dash, char *rules, size_t len, int *nr)
+{
+	struct json_object *root = json_tokener_parse(dash), *panels, *p, *targets;
+	size_t n = 0, i, j, k;
+
+	*nr = 0;
+	if (!root || !json_object_object_get_ex(root, "panels", &panels))
+		return -1;
+	n += (size_t)snprintf(rules + n, len - n, "groups:\n- name: dashboard\n  rules:\n");
+	for (i = 0; i < json_object_array_length(panels); i++) {
+		p = json_object_array_get_idx(panels, i);
+		if (!json_object_object_get_ex(p, "targets", &targets))
+			continue;
+		for (j = 0; j < json_object_array_length(targets); j++) {
+			struct json_object *t = json_object_array_get_idx(targets, j), *e;
+			const char *q;
+
+			if (!json_object_object_get_ex(t, "expr", &e))
+				return -1;
+			q = json_object_get_string(e);
+			n += (size_t)snprintf(rules + n, len - n, "  - record: panel_%d\n"
+					      "    expr: '", ++*nr);
+			/* the dashboard's variables as Grafana fills them */
+			for (k = 0; q[k] && n + 8 < len; k++) {
+				if (!strncmp(q + k, "$device", 7)) {
+					n += (size_t)snprintf(rules + n, len - n, ".*");
+					k += 6;
+				} else if (!strncmp(q + k, "$__rate_interval", 16)) {
+					n += (size_t)snprintf(rules + n, len - n, "1m");
+					k += 15;
+				} else {
+					rules[n++] = q[k];
+				}
+			}
+			n += (size_t)snprintf(rules + n, len - n, "'\n");
+		}
+	}
+	json_object_put(root);
+	return n < len ? 0 : -1;
+}
+
+static void test_dashboard(void)
+{
+	static char rules[65536];
+	char *text = NULL, out[4096], err[256];
+	size_t len = 0;
+	struct xcfg c;
+	FILE *f;
+	int nr, st;
+
+	xcfg_defaults(&c);
+	xcfg_apply(&c, "sample", "1ms", 1, err, sizeof(err));
+	xcfg_apply(&c, "per-bin", "yes", 2, err, sizeof(err));
+	xcfg_apply(&c, "histogram-le", "1us 2us", 3, err, sizeof(err));
+	f = open_memstream(&text, &len);
+	EQ_INT(dashboard_write(f, &c), 0, "the dashboard of a sampling exporter with "
+	       "a histogram");
+	fclose(f);
+	OK(!dashboard_rules(text, rules, sizeof(rules), &nr) && nr == 16,
+	   "is JSON with 16 panel queries (got %d): up, 10 of metrics.def, 2 "
+	   "peaks, samples, losses, the 99th percentile", nr);
+	free(text);
+	if (!have_program(PROMTOOL)) {
+		SKIP("no promtool (Debian package prometheus)", "promtool check rules "
+		     "of the dashboard's queries");
+		return;
+	}
+	st = run_with_input("f=$(mktemp --suffix=.yml) && cat >$f && " PROMTOOL
+			    " check rules $f; s=$?; rm -f $f; exit $s", rules,
+			    strlen(rules), out, sizeof(out));
+	OK(st == 0 && strstr(out, "SUCCESS: 16 rules found"),
+	   "promtool parses each query (as a recording rule)");
+	if (st)
+		printf("#   status %d:\n%s", st, out);
+}
+
+/* ---- counting through libperf, on the software PMU ---- */
+
+static void test_counting(void)
+{
+	struct xcfg_selection sel = {
+		.nr = 2, .ids = { PERF_COUNT_SW_CPU_CLOCK, PERF_COUNT_SW_TASK_CLOCK },
+	};
+	struct counting cnt;
+	uint64_t counts[2] = { 0, 0 };
+	char err[256];
+	volatile uint64_t spin = 0;
+	double t0;
+	int ret;
+
+	sel.kinds[0] = sel.kinds[1] = fam_by_event("icmc_hits");	/* names in errors */
+	libperf_init(NULL);
+	ret = counting_open(&cnt, PERF_TYPE_SOFTWARE, 0, &sel, err, sizeof(err));
+	if (ret == -EACCES || ret == -EPERM) {
+		SKIP("perf_event_open not permitted here", "counting on CPU 0");
+		return;
+	}
+	EQ_INT(ret, 0, "counting_open: two software events on CPU 0 (%s)",
+	       ret ? err : "");
+	if (ret)
+		return;
+	for (t0 = now_s(); now_s() - t0 < 0.02;)
+		spin++;
+	EQ_INT(counting_read(&cnt, counts), 0, "counting_read");
+	OK(counts[0] > 0, "cpu-clock counted %" PRIu64 " ns", counts[0]);
+	counting_close(&cnt);
+	EQ_INT(cnt.nr, 0, "counting_close");
+
+	ret = counting_open(&cnt, 0x7fffffff, 0, &sel, err, sizeof(err));
+	OK(ret < 0, "a PMU type that does not exist is refused (%d)", ret);
+	OK(!strncmp(err, "icmc_hits (0x0000000000000000): ", 32),
+	   "naming the event: %s", err);
+}
+
 int main(void)
 {
 	test_every_kind();
@@ -1722,5 +1915,8 @@ int main(void)
 	test_scrape_counting();
 	test_scrape_histogram();
 	test_fold();
+	test_promql();
+	test_dashboard();
+	test_counting();
 	return tap_done();
 }
