@@ -4,7 +4,8 @@
  * served over HTTP (/metrics) or written for node_exporter's textfile
  * collector; counted (the default) or sampled at high resolution
  * (--sample). Devices are found, and lost, at run time; SIGHUP reloads
- * the configuration.
+ * the configuration; SIGUSR1 writes the textfile (or --once's scrape) at
+ * once.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -51,7 +52,8 @@ static const char exporter_usage[] =
 "default (perf counting events, read at each scrape); with --sample,\n"
 "samples every PERIOD and shows what a scrape cannot see: each counter's\n"
 "peak rate over one sample period and each statistic's extreme since the\n"
-"last scrape, the latency bins as a histogram. SIGHUP reloads FILE.\n"
+"last scrape, the latency bins as a histogram. SIGHUP reloads FILE;\n"
+"SIGUSR1 writes the textfile, or --once's scrape, at once.\n"
 "\n"
 "  -c, --config FILE     settings, one \"KEY VALUE\" a line (# comments); the\n"
 "                        options below are its keys, and come after it\n"
@@ -684,6 +686,10 @@ static int loop(struct exporter *x, int sigfd)
 		    read(sigfd, &si, sizeof(si)) == sizeof(si)) {
 			if (si.ssi_signo == SIGHUP) {
 				reload(x);
+			} else if (si.ssi_signo == SIGUSR1) {
+				/* a window ends now: the next write is now */
+				if (writes)
+					next_write = clock_ns(CLOCK_MONOTONIC);
 			} else {
 				md_err("exporter", "stopping (signal %u)", si.ssi_signo);
 				return MD_EXIT_OK;
@@ -695,7 +701,7 @@ static int loop(struct exporter *x, int sigfd)
 			rescan(x);
 		pthread_mutex_unlock(&x->lock);
 		if (writes && clock_ns(CLOCK_MONOTONIC) >= next_write) {
-			next_write += x->cfg.interval_ns;
+			next_write = clock_ns(CLOCK_MONOTONIC) + x->cfg.interval_ns;
 			if (write_exposition(x, x->cfg.once == 2 ? EXPO_OPENMETRICS :
 					     EXPO_PROMETHEUS) && x->cfg.once)
 				return MD_EXIT_OUTPUT;
@@ -735,6 +741,7 @@ int cmd_exporter(int argc, char **argv)
 	/* signals arrive on a descriptor; every thread started later blocks them */
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGHUP);
+	sigaddset(&sigs, SIGUSR1);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
