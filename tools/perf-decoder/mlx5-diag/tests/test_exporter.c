@@ -1897,6 +1897,43 @@ static void test_counting(void)
 	   "naming the event: %s", err);
 }
 
+/* ---- the example settings, the documentation ---- */
+
+static void test_shipped_files(void)
+{
+	static char doc[262144];
+	struct xcfg c;
+	char err[512], name[200], want[220];
+	const struct fam_kind *k;
+	FILE *f;
+	size_t len, i;
+	int missing = 0;
+
+	xcfg_defaults(&c);
+	EQ_INT(xcfg_load(&c, MD_TOP_DIR "/tools/perf-decoder/systemd/exporter.conf",
+			 err, sizeof(err)), 0, "systemd/exporter.conf loads: %s", err);
+	EQ_INT(xcfg_check(&c, err, sizeof(err)), 0, "and holds together");
+	OK(!strcmp(c.listen_text, ":9855") && c.max_connections == 16 &&
+	   c.timeout_s == 10 && !c.per_prio && !c.per_bin && !c.nr_exports,
+	   "its settings are the defaults");
+
+	f = fopen(MD_TOP_DIR "/Documentation/admin-guide/perf/mlx5-diag-pmu.rst", "r");
+	len = f ? fread(doc, 1, sizeof(doc) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	doc[len] = '\0';
+	for (i = 0; (k = fam_at(i)); i++) {
+		fam_base_name(k, name, sizeof(name));
+		snprintf(want, sizeof(want), "``%s%s``", name,
+			 k->class == FAM_COUNTER || k->class == FAM_STAT_SUM ? "_total" : "");
+		if (!strstr(doc, want)) {
+			printf("# the admin guide lacks %s\n", want);
+			missing++;
+		}
+	}
+	OK(len && !missing, "the admin guide lists every family of families.def (%zu)", i);
+}
+
 int main(void)
 {
 	test_every_kind();
@@ -1918,5 +1955,6 @@ int main(void)
 	test_promql();
 	test_dashboard();
 	test_counting();
+	test_shipped_files();
 	return tap_done();
 }
