@@ -393,7 +393,8 @@ static void dev_open(struct exporter *x, struct xdev *d)
 	}
 	d->open = 1;
 	d->up = 1;
-	d->reason[0] = d->why[0] = '\0';
+	d->reason[0] = '\0';
+	d->why[0] = '\0';
 	d->created_ns = clock_ns(CLOCK_REALTIME);
 	if (x->cfg.sample_ns)
 		dev_log(d, "up: sampling %u data IDs every %" PRIu64 " ns", d->sel.nr,
@@ -556,9 +557,9 @@ static int collect_locked(struct exporter *x, struct expo_set *s)
 			.sel = &d->sel, .counts = d->counts,
 			.created_ns = d->created_ns,
 		};
-		int e;
+		int e = d->up && !x->cfg.sample_ns ? counting_read(&d->cnt, d->counts) : 0;
 
-		if (d->up && !x->cfg.sample_ns && (e = counting_read(&d->cnt, d->counts))) {
+		if (e) {
 			dev_down(d, "read_error", "reading the counts: %s", strerror(-e));
 			sd.up = 0;
 			sd.reason = d->reason;
@@ -658,6 +659,24 @@ static int write_exposition(struct exporter *x, enum expo_format format)
 	return ret;
 }
 
+/*
+ * A session whose leader hangs up (POLLHUP, POLLERR) though its stream
+ * said nothing of an end: closed, so that poll() does not spin on it.
+ */
+static void hung_up(struct exporter *x, int fd)
+{
+	struct xdev *d;
+
+	for (d = x->devs; d; d = d->next) {
+		if (!d->open || sampling_fd(&d->smp) != fd)
+			continue;
+		dev_close(x, d);
+		dev_down(d, "hangup", "the session's event hung up");
+		d->tried_ns = clock_ns(CLOCK_MONOTONIC);
+		return;
+	}
+}
+
 static int loop(struct exporter *x, int sigfd)
 {
 	uint64_t next_write = clock_ns(CLOCK_MONOTONIC) + x->cfg.interval_ns;
@@ -667,7 +686,7 @@ static int loop(struct exporter *x, int sigfd)
 		struct pollfd pfd[MAX_POLL_FDS];
 		struct signalfd_siginfo si;
 		uint64_t now = clock_ns(CLOCK_MONOTONIC), wait = RESCAN_NS;
-		unsigned int n = 1;
+		unsigned int n = 1, i;
 		struct xdev *d;
 
 		pfd[0] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
@@ -697,6 +716,9 @@ static int loop(struct exporter *x, int sigfd)
 		}
 		pthread_mutex_lock(&x->lock);
 		drain(x);
+		for (i = 1; i < n; i++)
+			if (pfd[i].revents & (POLLHUP | POLLERR))
+				hung_up(x, pfd[i].fd);
 		if (clock_ns(CLOCK_MONOTONIC) - x->scanned_ns >= RESCAN_NS)
 			rescan(x);
 		pthread_mutex_unlock(&x->lock);

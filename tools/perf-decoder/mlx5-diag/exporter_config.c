@@ -638,7 +638,8 @@ static int select_events(struct xcfg_selection *sel, const char *const *events,
 
 	for (i = 0; i < n; i++) {
 		e.kind = fam_by_event(events[i]);
-		e.fields[0].all = e.fields[1].all = 1;
+		e.fields[0].all = 1;
+		e.fields[1].all = 1;
 		nr = fam_fields(e.kind->group, &fields);
 		for (f = 0; f < nr && field_count(fields[f], caps); f++)
 			;
