@@ -10,13 +10,19 @@ JOBS=$(nproc)
 
 # python3-dev: perf's build finds its Python through python3-config;
 # libjson-c-dev: mlx5-diag reads DOCA's data-ID files with json-c;
-# libmicrohttpd-dev: the exporter's HTTP server; prometheus (promtool) and python3-prometheus-client (an OpenMetrics
-# parser): the host tests check the exporter's expositions with them.
+# libprotobuf-c-dev, protobuf-c-compiler: it writes Perfetto traces with
+# protobuf-c; protobuf-compiler: the decoder's tests read them with protoc;
+# libcairo2-dev: mlx5-diag plot draws with cairo; poppler-utils and
+# chromium: its tests read its PDF with pdfinfo and its SVG in a browser;
+# libmicrohttpd-dev: the exporter's HTTP server; prometheus (promtool) and
+# python3-prometheus-client (an OpenMetrics parser): the host tests check
+# the exporter's expositions with them.
 HOST_PKGS="build-essential bc bison flex libelf-dev libssl-dev dwarves cpio kmod
 busybox-static qemu-system-x86 pkg-config python3-dev libtraceevent-dev libdw-dev
 libzstd-dev zlib1g-dev liblzma-dev sparse clang libclang-rt-14-dev $KSRC_PKG
-gcc-aarch64-linux-gnu python3-docutils libjson-c-dev libmicrohttpd-dev prometheus
-python3-prometheus-client"
+gcc-aarch64-linux-gnu python3-docutils libjson-c-dev libprotobuf-c-dev
+protobuf-c-compiler protobuf-compiler libcairo2-dev poppler-utils chromium
+libmicrohttpd-dev prometheus python3-prometheus-client"
 # One id for a top-level command and every script it starts (apt_update_once).
 export MLX5_DIAG_RUN=${MLX5_DIAG_RUN:-$$.$(date +%s)}
 
@@ -93,14 +99,16 @@ libmicrohttpd_dir() {
 }
 
 # The static mlx5-diag CLI: keyed by libperf, libmicrohttpd and its own
-# sources (the .def tables with them).
+# sources (the .def tables and the Perfetto .proto with them).
 mlx5_diag_bin() {
 	local key
 	key=$({ basename "$(libperf_dir)"; basename "$(libmicrohttpd_dir)"
 		cd "$MLX5_DIAG_ROOT" &&
 		find tools/perf-decoder/lib tools/perf-decoder/mlx5-diag include/uapi \
-			-maxdepth 1 -type f \( -name '*.[ch]' -o -name '*.mk' -o -name '*.def' \) |
-			sort | xargs sha256sum; } | sha256sum | cut -c1-16)
+			-maxdepth 1 -type f \( -name '*.[ch]' -o -name '*.mk' -o -name '*.proto' \
+			-o -name '*.def' \) |
+			sort |
+			xargs sha256sum; } | sha256sum | cut -c1-16)
 	echo "$MLX5_DIAG_CACHE/mlx5-diag-$key/mlx5-diag"
 }
 

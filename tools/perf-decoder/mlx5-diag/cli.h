@@ -24,6 +24,7 @@ int mlx5diag_write_csv(FILE *out, const char *recording_path,
 		       const struct decode_names *names);
 
 int cmd_decode(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_doca(int argc, char **argv);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Data-ID names: DOCA's table of data kinds (the default names), its
- * example data-ID file, and the data-ID JSON file (-di) read into names,
- * both with json-c, the library DOCA's sample reads and writes them with.
+ * Data-ID names: DOCA's table of data kinds (the default names, and the
+ * units), its example data-ID file, and the data-ID JSON file (-di) read
+ * into names, both with json-c, the library DOCA's sample reads and writes
+ * them with.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -27,56 +28,65 @@ enum instance_kind {
 	INST_PCIE_BIN,		/* ZZZZ bin, YYXX link */
 };
 
-/* The kinds of data of DOCA's data-ID table: id bits 63:32. */
+/*
+ * The kinds of data of DOCA's data-ID table: id bits 63:32, with the unit
+ * of the driver's catalog (drivers/perf/mlx5_diag/mlx5_diag_catalog.c).
+ */
 static const struct data_kind {
 	uint32_t kind;
 	enum instance_kind inst;
 	const char *name;
+	enum data_unit unit;
 } data_kinds[] = {
-	{ 0x10200001, INST_PORT, "rx_bytes" },
-	{ 0x10200002, INST_PORT_PRIO, "rx_bytes" },
-	{ 0x10200003, INST_PORT, "rx_packets" },
-	{ 0x10200004, INST_PORT_PRIO, "rx_packets" },
-	{ 0x10200005, INST_PORT, "rx_drops_no_buffer" },
-	{ 0x10200006, INST_PORT_PRIO, "rx_pause" },
-	{ 0x10400001, INST_HOST, "rx_buffer_discards" },
-	{ 0x10800001, INST_HOST, "rxt_to_scatter_packets" },
-	{ 0x10800002, INST_HOST, "rx_drops_no_wqe" },
-	{ 0x10800003, INST_HOST, "rx_drops_no_wqe_hairpin" },
-	{ 0x10800004, INST_PORT, "np_ecn_marked_roce_packets" },
-	{ 0x10800005, INST_PORT, "rp_cnp_handled" },
-	{ 0x11000001, INST_PORT, "np_cnp_sent" },
-	{ 0x11000002, INST_GLOBAL, "qp_cc_descheduled" },
-	{ 0x11400001, INST_PORT, "tx_bytes" },
-	{ 0x11400002, INST_PORT_PRIO, "tx_bytes" },
-	{ 0x11400003, INST_PORT, "tx_packets" },
-	{ 0x11400004, INST_PORT_PRIO, "tx_packets" },
-	{ 0x11400005, INST_PORT_PRIO, "tx_pause" },
-	{ 0x11600001, INST_PCIE, "rx_bytes" },
-	{ 0x11600002, INST_PCIE, "tx_bytes" },
-	{ 0x11600003, INST_PCIE, "rx_data_bytes" },
-	{ 0x11600004, INST_PCIE, "tx_data_bytes" },
-	{ 0x11600005, INST_PCIE, "posted_write_stall_data_ns" },
-	{ 0x11600006, INST_PCIE, "posted_write_stall_header_ns" },
-	{ 0x11600007, INST_PCIE, "nonposted_read_stall_data_ns" },
-	{ 0x11600008, INST_PCIE, "nonposted_read_stall_header_ns" },
-	{ 0x11600009, INST_PCIE, "read_stall_no_completion_buffer_ns" },
-	{ 0x1160000a, INST_PCIE_TCLASS, "read_stall_ordering_ns" },
-	{ 0x1160000b, INST_PCIE, "read_latency_total_ns" },
-	{ 0x1160000c, INST_PCIE, "read_packets" },
-	{ 0x1160000d, INST_PCIE, "read_latency_max_ns" },
-	{ 0x1160000e, INST_PCIE, "read_latency_min_ns" },
-	{ 0x1160000f, INST_PCIE_BIN, "read_latency_hist_packets" },
-	{ 0x10c00001, INST_GLOBAL, "rx_cqes" },
-	{ 0x10c00002, INST_FUNC, "rx_cqes" },
-	{ 0x10c00004, INST_GLOBAL, "tx_cqes" },
-	{ 0x10c00005, INST_FUNC, "tx_cqes" },
-	{ 0x11800001, INST_GLOBAL, "icmc_request" },
-	{ 0x11800002, INST_GLOBAL, "icmc_hit" },
-	{ 0x11800003, INST_GLOBAL, "icmc_miss" },
+	{ 0x10200001, INST_PORT, "rx_bytes", DATA_UNIT_BYTES },
+	{ 0x10200002, INST_PORT_PRIO, "rx_bytes", DATA_UNIT_BYTES },
+	{ 0x10200003, INST_PORT, "rx_packets", DATA_UNIT_COUNT },
+	{ 0x10200004, INST_PORT_PRIO, "rx_packets", DATA_UNIT_COUNT },
+	{ 0x10200005, INST_PORT, "rx_drops_no_buffer", DATA_UNIT_COUNT },
+	{ 0x10200006, INST_PORT_PRIO, "rx_pause", DATA_UNIT_COUNT },
+	{ 0x10400001, INST_HOST, "rx_buffer_discards", DATA_UNIT_COUNT },
+	{ 0x10800001, INST_HOST, "rxt_to_scatter_packets", DATA_UNIT_COUNT },
+	{ 0x10800002, INST_HOST, "rx_drops_no_wqe", DATA_UNIT_COUNT },
+	{ 0x10800003, INST_HOST, "rx_drops_no_wqe_hairpin", DATA_UNIT_COUNT },
+	{ 0x10800004, INST_PORT, "np_ecn_marked_roce_packets",
+	  DATA_UNIT_COUNT },
+	{ 0x10800005, INST_PORT, "rp_cnp_handled", DATA_UNIT_COUNT },
+	{ 0x11000001, INST_PORT, "np_cnp_sent", DATA_UNIT_COUNT },
+	{ 0x11000002, INST_GLOBAL, "qp_cc_descheduled", DATA_UNIT_COUNT },
+	{ 0x11400001, INST_PORT, "tx_bytes", DATA_UNIT_BYTES },
+	{ 0x11400002, INST_PORT_PRIO, "tx_bytes", DATA_UNIT_BYTES },
+	{ 0x11400003, INST_PORT, "tx_packets", DATA_UNIT_COUNT },
+	{ 0x11400004, INST_PORT_PRIO, "tx_packets", DATA_UNIT_COUNT },
+	{ 0x11400005, INST_PORT_PRIO, "tx_pause", DATA_UNIT_COUNT },
+	{ 0x11600001, INST_PCIE, "rx_bytes", DATA_UNIT_BYTES },
+	{ 0x11600002, INST_PCIE, "tx_bytes", DATA_UNIT_BYTES },
+	{ 0x11600003, INST_PCIE, "rx_data_bytes", DATA_UNIT_BYTES },
+	{ 0x11600004, INST_PCIE, "tx_data_bytes", DATA_UNIT_BYTES },
+	{ 0x11600005, INST_PCIE, "posted_write_stall_data_ns", DATA_UNIT_NS },
+	{ 0x11600006, INST_PCIE, "posted_write_stall_header_ns", DATA_UNIT_NS },
+	{ 0x11600007, INST_PCIE, "nonposted_read_stall_data_ns", DATA_UNIT_NS },
+	{ 0x11600008, INST_PCIE, "nonposted_read_stall_header_ns",
+	  DATA_UNIT_NS },
+	{ 0x11600009, INST_PCIE, "read_stall_no_completion_buffer_ns",
+	  DATA_UNIT_NS },
+	{ 0x1160000a, INST_PCIE_TCLASS, "read_stall_ordering_ns",
+	  DATA_UNIT_NS },
+	{ 0x1160000b, INST_PCIE, "read_latency_total_ns", DATA_UNIT_NS },
+	{ 0x1160000c, INST_PCIE, "read_packets", DATA_UNIT_COUNT },
+	{ 0x1160000d, INST_PCIE, "read_latency_max_ns", DATA_UNIT_NS },
+	{ 0x1160000e, INST_PCIE, "read_latency_min_ns", DATA_UNIT_NS },
+	{ 0x1160000f, INST_PCIE_BIN, "read_latency_hist_packets",
+	  DATA_UNIT_COUNT },
+	{ 0x10c00001, INST_GLOBAL, "rx_cqes", DATA_UNIT_COUNT },
+	{ 0x10c00002, INST_FUNC, "rx_cqes", DATA_UNIT_COUNT },
+	{ 0x10c00004, INST_GLOBAL, "tx_cqes", DATA_UNIT_COUNT },
+	{ 0x10c00005, INST_FUNC, "tx_cqes", DATA_UNIT_COUNT },
+	{ 0x11800001, INST_GLOBAL, "icmc_request", DATA_UNIT_COUNT },
+	{ 0x11800002, INST_GLOBAL, "icmc_hit", DATA_UNIT_COUNT },
+	{ 0x11800003, INST_GLOBAL, "icmc_miss", DATA_UNIT_COUNT },
 };
 
-
+/* The kind of data ID ID in DOCA's table, NULL if none. */
 static const struct data_kind *data_kind_of(uint64_t id)
 {
 	size_t i;
@@ -143,6 +153,24 @@ void data_id_default_name(uint64_t id, char *buf, size_t len)
 		snprintf(buf, len, "0x%016" PRIx64, id);
 	else
 		snprintf(buf, len, "%s_%s", inst, data_kind_of(id)->name);
+}
+
+enum data_unit data_id_unit(uint64_t id)
+{
+	const struct data_kind *k = data_kind_of(id);
+
+	return k ? k->unit : DATA_UNIT_UNKNOWN;
+}
+
+char **decode_names_argv(int argc, char **argv)
+{
+	char **args = calloc((size_t)argc + 1, sizeof(*args));
+
+	if (!args)
+		return NULL;
+	for (int i = 0; i < argc; i++)
+		args[i] = strcmp(argv[i], "-di") ? argv[i] : "--data-ids";
+	return args;
 }
 
 /* DOCA's sample's default data IDs (no synchronized start). */

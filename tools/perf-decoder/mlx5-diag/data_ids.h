@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Data-ID names: DOCA's data kinds, default names and -di JSON file. */
+/* Data-ID names: DOCA's data kinds, default names, units and -di JSON file. */
 #ifndef MLX5_DIAG_DATA_IDS_H
 #define MLX5_DIAG_DATA_IDS_H
 
@@ -9,6 +9,14 @@
 
 /* The kind of a data ID (bits 63:32). */
 #define DATA_ID_KIND(id)	((uint32_t)((id) >> 32))
+
+/* What a data ID's values count, as the driver's catalog says. */
+enum data_unit {
+	DATA_UNIT_UNKNOWN,	/* a kind not in DOCA's table */
+	DATA_UNIT_COUNT,	/* events, packets: no unit */
+	DATA_UNIT_BYTES,
+	DATA_UNIT_NS,
+};
 
 /* Names for data IDs, as DOCA's -di JSON file gives them. */
 struct decode_name {
@@ -28,6 +36,9 @@ struct decode_names {
  */
 void data_id_default_name(uint64_t id, char *buf, size_t len);
 
+/* data_id_unit - the unit of a data ID's values (of its kind). */
+enum data_unit data_id_unit(uint64_t id);
+
 /*
  * data_id_instance_name - the instance part of that name (port_0,
  * port_0_prio_3, pcie_000001, global). Returns 0, or -1 for a kind not in
@@ -44,6 +55,13 @@ int data_id_instance_name(uint64_t id, char *buf, size_t len);
 int decode_names_load(struct decode_names *names, const char *path,
 		      char *err, size_t errlen);
 void decode_names_free(struct decode_names *names);
+
+/*
+ * decode_names_argv - ARGV (ARGC) with DOCA's -di, a two-letter flag, as
+ * --data-ids for getopt_long: a new array, NULL-terminated, of ARGV's
+ * strings (free() the array only), or NULL when out of memory.
+ */
+char **decode_names_argv(int argc, char **argv);
 
 /*
  * decode_names_write_example - write DOCA's example data-ID file (its

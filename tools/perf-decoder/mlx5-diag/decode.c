@@ -8,12 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "pipeline.h"
 
 static const char decode_usage[] =
-"usage: mlx5-diag decode [--format text|csv|json|timeline | --timeline]\n"
+"usage: mlx5-diag decode [--format text|csv|json|timeline|perfetto | --timeline]\n"
 "                        [--metrics]\n"
 "                        [-di FILE]\n"
 "                        [-o OUT] [-q] RECORDING\n"
@@ -41,6 +42,14 @@ static const char decode_usage[] =
 "                  list ordered by perf time, one line each as\n"
 "                  `perf script --ns` prints: comm/PMU, tid, [cpu], time:\n"
 "                  event: fields\n"
+"  --format perfetto\n"
+"                  Perfetto's protobuf trace (open it in ui.perfetto.dev):\n"
+"                  a counter track per data ID (and metric) of each device,\n"
+"                  runs, period changes, losses and ends as instant events\n"
+"                  on the device's track, the recording's sched_switch\n"
+"                  events as CPU scheduling; times are the recording's\n"
+"                  perf clock (perf record -k mono: CLOCK_MONOTONIC, to\n"
+"                  line it up with other traces); needs -o or a redirect\n"
 "  --metrics       add the derived metrics (metrics.def) whose data IDs are\n"
 "                  present: port and priority bandwidth (GB/s), packets\n"
 "                  per second, average PCIe read latency (ns), ICMC hit\n"
@@ -102,42 +111,21 @@ static const struct option decode_longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/*
- * getopt_long's '?': OPT is the option given a value it takes none of
- * (--metrics=1), an unknown short option (of a group maybe), or 0 for an
- * unknown long option, ARG.
- */
-static int decode_bad_option(int opt, const char *arg)
-{
-	const struct option *o;
-
-	if (!opt)
-		return md_usage("decode", "unknown option %s", arg);
-	for (o = decode_longopts; o->name; o++)
-		if (o->val == opt)
-			return md_usage("decode", "option --%s takes no value",
-					o->name);
-	return md_usage("decode", "unknown option -%c", opt);
-}
-
 int cmd_decode(int argc, char **argv)
 {
 	const char *format = "text", *di = NULL, *example = NULL;
 	const char *output = NULL, *path = NULL;
 	struct decode_names names = { NULL, 0 };
 	const struct sink_ops *sink;
-	int metrics = 0, quiet = 0, timeline = 0, c, i, ret;
+	int metrics = 0, quiet = 0, timeline = 0, c, ret;
 	char err[512], **args;
 	FILE *outf;
 
-	/* DOCA's -di, a two-letter flag, is --data-ids to getopt_long */
-	args = calloc((size_t)argc + 1, sizeof(*args));
+	args = decode_names_argv(argc, argv);
 	if (!args) {
 		md_err("decode", "out of memory");
 		return MD_EXIT_OUTPUT;
 	}
-	for (i = 0; i < argc; i++)
-		args[i] = strcmp(argv[i], "-di") ? argv[i] : "--data-ids";
 	optind = 0;
 	opterr = 0;
 	ret = MD_EXIT_OK;
@@ -173,7 +161,8 @@ int cmd_decode(int argc, char **argv)
 			ret = md_usage("decode", "%s needs a value", args[optind - 1]);
 			break;
 		default:
-			ret = decode_bad_option(optopt, args[optind - 1]);
+			ret = md_bad_option("decode", decode_longopts, optopt,
+					    args[optind - 1]);
 		}
 	}
 	if (!ret && optind < argc)
@@ -205,6 +194,10 @@ int cmd_decode(int argc, char **argv)
 				format);
 	if (timeline)
 		sink = sink_find("timeline");
+	if (sink->binary && !output && isatty(STDOUT_FILENO))
+		return md_usage("decode", "--format %s writes a binary trace: "
+				"give -o FILE or redirect standard output",
+				sink->name);
 	if (di && decode_names_load(&names, di, err, sizeof(err))) {
 		md_err("decode", "%s", err);
 		return MD_EXIT_NAMES;

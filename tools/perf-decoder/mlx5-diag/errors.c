@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* mlx5-diag's messages on stderr (errors.h). */
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -33,4 +34,17 @@ int md_usage(const char *who, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "(see mlx5-diag %s --help)\n", who);
 	return MD_EXIT_USAGE;
+}
+
+int md_bad_option(const char *who, const struct option *longopts, int opt,
+		  const char *arg)
+{
+	const struct option *o;
+
+	if (!opt)
+		return md_usage(who, "unknown option %s", arg);
+	for (o = longopts; o->name; o++)
+		if (o->val == opt)
+			return md_usage(who, "option --%s takes no value", o->name);
+	return md_usage(who, "unknown option -%c", opt);
 }

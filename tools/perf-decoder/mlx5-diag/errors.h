@@ -36,4 +36,15 @@ void md_err(const char *who, const char *fmt, ...)
 int md_usage(const char *who, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+struct option;
+
+/*
+ * md_bad_option - getopt_long's '?' in subcommand WHO, whose options are
+ * LONGOPTS: OPT is the option given a value it takes none of
+ * (--metrics=1), an unknown short option (of a group maybe), or 0 for an
+ * unknown long option, ARG. md_usage()'s message; returns MD_EXIT_USAGE.
+ */
+int md_bad_option(const char *who, const struct option *longopts, int opt,
+		  const char *arg);
+
 #endif /* MLX5_DIAG_ERRORS_H */

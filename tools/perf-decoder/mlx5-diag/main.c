@@ -17,6 +17,7 @@ static const struct {
 	{ "list", cmd_list, "devices, capabilities and events" },
 	{ "record", cmd_record, "record a sampling session into a file" },
 	{ "decode", cmd_decode, "decode a recording" },
+	{ "plot", cmd_plot, "draw a recording as PNG, SVG or PDF" },
 	{ "doca", cmd_doca, "the DOCA telemetry_diag sample's flags and CSV" },
 	{ "exporter", cmd_exporter, "serve the devices' values to Prometheus" },
 };

@@ -29,10 +29,11 @@ static const struct md_event {
 };
 
 static const struct md_metric {
-	const char *name, *expr, *scale;
+	const char *name, *expr, *scale, *unit;
 } md_metrics[] = {
 #define MD_EVENT(name, kind, class, group)
-#define MD_METRIC(name, expr, scale, unit, group, desc) { name, expr, scale },
+#define MD_METRIC(name, expr, scale, unit, group, desc) \
+	{ name, expr, scale, unit },
 #include "metrics.def"
 #undef MD_EVENT
 #undef MD_METRIC
@@ -248,6 +249,7 @@ void metrics_plan(struct run *r)
 				continue;
 			snprintf(m->name, sizeof(m->name), "%s_%s", inst,
 				 md_metrics[j].name);
+			m->unit = md_metrics[j].unit;
 			r->nr_metrics++;
 			break;		/* no event anchors two metrics */
 		}
@@ -290,22 +292,35 @@ uint64_t metrics_counter_delta(const struct run *r, const struct column *col)
 	return d;
 }
 
-/* The seconds the amounts of the row cover: 0 and *s, or -1 (unknown). */
-static int interval_s(const struct run *r, const struct column *anchor,
-		      double *s)
+/*
+ * The nanoseconds the amounts of the row cover, by ANCHOR's device times
+ * (the period under sync and clear): 0 and *NS, or -1 when unknown or
+ * not positive.
+ */
+static int interval_ns(const struct run *r, const struct column *anchor,
+		       double *ns)
+{
+	const struct mlx5diag_session *ss = &r->session;
+
+	if (ss->clear && ss->sync) {
+		*ns = (double)ss->period_ns_actual;
+	} else {
+		if (!r->have_prev || anchor->dev_time <= anchor->prev_dev_time)
+			return -1;
+		*ns = (double)(anchor->dev_time - anchor->prev_dev_time);
+		if (ss->ts_source != MLX5_DIAG_TS_RTC)
+			*ns = ss->freq_khz ? *ns * 1e6 / ss->freq_khz : 0;
+	}
+	return *ns > 0 ? 0 : -1;
+}
+
+int column_rate(const struct run *r, const struct column *col, double *rate)
 {
 	double ns;
 
-	if (r->session.clear && r->session.sync) {
-		ns = (double)r->session.period_ns_actual;
-	} else {
-		if (!r->have_prev)
-			return -1;
-		ns = (double)(anchor->dev_time - anchor->prev_dev_time);
-		if (r->session.ts_source != MLX5_DIAG_TS_RTC)
-			ns = ns * 1e6 / r->session.freq_khz;
-	}
-	*s = ns * 1e-9;
+	if (interval_ns(r, col, &ns))
+		return -1;
+	*rate = (double)metrics_counter_delta(r, col) * 1e9 / ns;
 	return 0;
 }
 
@@ -330,8 +345,9 @@ static int metric_value(const struct run *r, const struct metric *m,
 				return -1;
 			break;
 		case MOP_TIME:
-			if (interval_s(r, &r->cols[m->anchor], &st[n++]))
+			if (interval_ns(r, &r->cols[m->anchor], &st[n]))
 				return -1;
+			st[n++] *= 1e-9;
 			break;
 		case MOP_NUM:
 			st[n++] = op->num;

@@ -17,22 +17,35 @@ O ?= build
 LIBPERF_DIR ?= $(shell $(MD_TOP)/scripts/build-mlx5-diag --libperf-dir)
 MHD_DIR ?= $(shell $(MD_TOP)/scripts/build-mlx5-diag --libmicrohttpd-dir)
 
+# Perfetto's trace schema as sink_perfetto.c writes it, compiled by protoc-c
+# (protobuf-c-compiler) into $(MD_GEN)
+MD_GEN = $(O)/gen
+MD_PROTO_SRCS = $(MD_GEN)/perfetto_trace.pb-c.c
+MD_PROTO_HDRS = $(MD_GEN)/perfetto_trace.pb-c.h
+
 MD_CFLAGS = -std=c11 -Wall -Wextra -Werror -g -I$(MD_SRC) -I$(MD_SRC)/../lib \
-	-I$(MD_TOP)/include/uapi -I$(LIBPERF_DIR)/include
+	-I$(MD_TOP)/include/uapi -I$(LIBPERF_DIR)/include -I$(MD_GEN)
 MD_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-# libtraceevent-dev, libjson-c-dev: their static libraries are linked in
-MD_LIBS = $(LIBPERF_DIR)/libperf.a $(LIBPERF_DIR)/libapi.a -ltraceevent -ljson-c
+# libtraceevent-dev, libjson-c-dev, libprotobuf-c-dev: their static
+# libraries are linked in
+MD_LIBS = $(LIBPERF_DIR)/libperf.a $(LIBPERF_DIR)/libapi.a -ltraceevent -ljson-c \
+	-lprotobuf-c
 # libmicrohttpd-dev: the exporter's HTTP server (the host tests link it)
 MD_HTTP_LIBS := -lmicrohttpd
 MD_HDRS := $(wildcard $(MD_SRC)/*.h $(MD_SRC)/*.def $(MD_SRC)/tests/*.h $(MD_SRC)/../lib/*.h) \
-	$(MD_TOP)/include/uapi/linux/mlx5_diag.h
+	$(MD_TOP)/include/uapi/linux/mlx5_diag.h $(MD_PROTO_HDRS)
+
+$(MD_GEN)/%.pb-c.c $(MD_GEN)/%.pb-c.h: $(MD_SRC)/%.proto
+	@mkdir -p $(MD_GEN)
+	protoc-c --proto_path=$(MD_SRC) --c_out=$(MD_GEN) $<
 
 # `mlx5-diag decode`, its pipeline (pipeline.h): the command, the data-ID
 # names, the loop and metrics, the sources and the sinks (one file each),
-# outbuf.c their output buffer; and errors.c, the messages of every
-# subcommand.
+# outbuf.c their output buffer, the Perfetto schema's code; and errors.c,
+# the messages of every subcommand.
 MD_DECODE_SRCS := $(addprefix $(MD_SRC)/,decode.c data_ids.c pipeline.c metrics.c \
-	source_mdf.c source_perf.c sinks.c outbuf.c errors.c) $(wildcard $(MD_SRC)/sink_*.c)
+	source_mdf.c source_perf.c sinks.c outbuf.c errors.c) $(wildcard $(MD_SRC)/sink_*.c) \
+	$(MD_PROTO_SRCS)
 
 # `mlx5-diag exporter`'s host-testable parts: the exposition of metric
 # families, the HTTP server, the textfile mode, the kinds it exports, its
@@ -47,6 +60,16 @@ MD_EXPORTER_TEST_SRCS := $(MD_DECODE_SRCS) $(addprefix $(MD_SRC)/,perfdata.c \
 MD_CLI_SRCS := $(addprefix $(MD_SRC)/,record.c list.c doca.c count.c file.c perfdata.c \
 	tprecord.c timeline.c exporter.c counting.c sampling.c) $(MD_EXPORTER_SRCS) \
 	$(MD_DECODE_SRCS) $(wildcard $(MD_SRC)/../lib/*.c)
+
+# `mlx5-diag plot` (plot.h) draws with cairo (libcairo2-dev), linked in
+# statically with what it uses of pixman, fontconfig, expat, freetype,
+# libpng, zlib and brotli (their Debian -dev packages ship the archives).
+MD_PLOT_SRCS := $(addprefix $(MD_SRC)/,plot.c plot_sink.c plot_reduce.c \
+	plot_sched.c plot_draw.c)
+MD_PLOT_LIBS := -lcairo -lpixman-1 -lfontconfig -lexpat -lfreetype -lpng16 -lz \
+	-lbrotlidec -lbrotlicommon -lm -pthread
+MD_CLI_SRCS += $(MD_PLOT_SRCS)
+MD_LIBS += $(MD_PLOT_LIBS)
 
 $(O)/mlx5-diag: $(MD_SRC)/main.c $(MD_CLI_SRCS) $(MD_HDRS)
 	@mkdir -p $(dir $@)

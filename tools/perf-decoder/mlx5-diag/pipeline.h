@@ -57,6 +57,7 @@ struct metric {
 	unsigned int anchor;		/* the column of its first event */
 	uint32_t first_kind;		/* that event's data-ID kind */
 	double scale;
+	const char *unit;		/* metrics.def's: "GB/s", "ns", "" */
 	char name[160];
 };
 
@@ -100,7 +101,6 @@ void metrics_compute(const struct run *r, struct row *w);
  */
 uint64_t metrics_counter_delta(const struct run *r, const struct column *col);
 
-
 /*
  * metric_compile - compile EXPR (metrics.def's syntax) times SCALE into M
  * on R's columns, its first event on column ANCHOR and every other event
@@ -116,6 +116,15 @@ int metric_compile(struct metric *m, const char *expr, const char *scale,
  * events: 0, or -1 with what is wrong in ERR (ERRLEN bytes).
  */
 int metrics_table_check(char *err, size_t errlen);
+
+/*
+ * column_rate - counter COL's increase per second over the interval
+ * before the current row (for a run that clears on read, its value over
+ * that interval): its increase and interval as a metric's counter and
+ * duration_time are. 0 and *RATE, or -1 when there is no interval (the
+ * run's first row) or it is not positive.
+ */
+int column_rate(const struct run *r, const struct column *col, double *rate);
 
 /* ---- sinks ---- */
 
@@ -135,6 +144,7 @@ struct tl;
  */
 struct sink_ops {
 	const char *name;
+	int binary;				/* writes bytes, not text */
 	size_t priv_size;			/* of sink->priv, zeroed */
 	int (*open)(struct sink *s);		/* 0, or -1: out of memory */
 	void (*stream_begin)(struct sink *s, const struct stream_info *si);
@@ -156,6 +166,7 @@ struct sink {
 	const struct sink_ops *ops;
 	FILE *out;
 	const char *path;		/* the input, in messages */
+	const void *opts;		/* its caller's settings (plot.c), else NULL */
 	int write_error;		/* errno of the first failed write */
 	void *priv;
 };

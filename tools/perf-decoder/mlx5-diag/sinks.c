@@ -16,7 +16,8 @@
 	X(text)		\
 	X(csv)		\
 	X(json)		\
-	X(timeline)
+	X(timeline)	\
+	X(perfetto)
 
 #define SINK_DECLARE(name)	extern const struct sink_ops sink_##name;
 #define SINK_ENTRY(name)	&sink_##name,

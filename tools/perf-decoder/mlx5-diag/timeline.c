@@ -732,6 +732,23 @@ static int raw_ok(struct tep_event *event, const unsigned char *raw, size_t len)
 	return ok;
 }
 
+/* Sample S's raw data fits its format: 0, or -1 with ERR. */
+static int sample_check(const struct tl *tl, const struct tl_sample *s,
+			char *err, size_t errlen)
+{
+	const struct tl_tp *tp = &tl->tps[s->tp];
+	const unsigned char *raw = tl->raw + s->raw_off;
+
+	if (s->raw_len < 2 || !raw_ok(tp->event, raw, s->raw_len) ||
+	    pd_le16(raw) != tp->config)
+		return fail(err, errlen, "a sample of %s at %" PRIu64 ".%09"
+			    PRIu64 " has raw data (%zu bytes, type %u) that "
+			    "does not fit its format", tp->name,
+			    s->time / NSEC_PER_SEC, s->time % NSEC_PER_SEC,
+			    s->raw_len, s->raw_len >= 2 ? pd_le16(raw) : 0);
+	return 0;
+}
+
 /*
  * In the child: each sample's line, in sample order, to OUT as { u32
  * length, text }. Exits 0, or 1 when it could not write.
@@ -797,19 +814,9 @@ static int format_samples(struct tl *tl, char *err, size_t errlen)
 	pid_t pid;
 	int status;
 
-	for (i = 0; i < tl->nr_samples; i++) {
-		struct tl_sample *s = &tl->samples[i];
-		const struct tl_tp *tp = &tl->tps[s->tp];
-		unsigned char *raw = tl->raw + s->raw_off;
-
-		if (s->raw_len < 2 || !raw_ok(tp->event, raw, s->raw_len) ||
-		    pd_le16(raw) != tp->config)
-			return fail(err, errlen, "a sample of %s at %" PRIu64 ".%09"
-				    PRIu64 " has raw data (%zu bytes, type %u) that "
-				    "does not fit its format", tp->name,
-				    s->time / NSEC_PER_SEC, s->time % NSEC_PER_SEC,
-				    s->raw_len, s->raw_len >= 2 ? pd_le16(raw) : 0);
-	}
+	for (i = 0; i < tl->nr_samples; i++)
+		if (sample_check(tl, &tl->samples[i], err, errlen))
+			return -1;
 	if (!tl->nr_samples)
 		return 0;
 	tmp = tmpfile();
@@ -859,6 +866,118 @@ static int format_samples(struct tl *tl, char *err, size_t errlen)
 	if (i < tl->nr_samples)
 		return fail(err, errlen, "reading back the tracepoint lines failed");
 	return 0;
+}
+
+/*
+ * The number field NAME of sched_switch's EVENT in RAW (checked to fit):
+ * *V, sign-extended when the format says signed. 0, or -1 with ERR.
+ */
+static int switch_number(struct tl *tl, struct tep_event *event,
+			 const unsigned char *raw, const char *name, int64_t *v,
+			 char *err, size_t errlen)
+{
+	struct tep_format_field *f = tep_find_field(event, name);
+	unsigned int bits;
+	uint64_t u;
+
+	if (!f || (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) ||
+	    (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
+		return fail(err, errlen, "the format of sched:sched_switch has no "
+			    "number field %s of 1, 2, 4 or 8 bytes", name);
+	u = tep_read_number(tl->tep, raw + f->offset, f->size);
+	bits = 8 * (unsigned int)f->size;
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && bits < 64 && (u >> (bits - 1)) & 1)
+		u |= ~0ull << bits;
+	*v = (int64_t)u;
+	return 0;
+}
+
+/* The char array NAME of sched_switch's EVENT in RAW, into COMM. */
+static int switch_comm(struct tep_event *event, const unsigned char *raw,
+		       const char *name, char comm[17], char *err, size_t errlen)
+{
+	struct tep_format_field *f = tep_find_field(event, name);
+	size_t n;
+
+	if (!f || !(f->flags & TEP_FIELD_IS_ARRAY) ||
+	    (f->flags & TEP_FIELD_IS_DYNAMIC))
+		return fail(err, errlen, "the format of sched:sched_switch has no "
+			    "char array %s", name);
+	n = strnlen((const char *)raw + f->offset,
+		    f->size < 16 ? (size_t)f->size : 16);
+	memcpy(comm, raw + f->offset, n);
+	comm[n] = '\0';
+	return 0;
+}
+
+static int switch_cmp(const void *a, const void *b)
+{
+	const struct tl_switch *x = a, *y = b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+int tl_sched_switches(struct tl *tl, struct tl_switch **out, size_t *n,
+		      char *err, size_t errlen)
+{
+	struct tl_switch *v = NULL;
+	size_t i, k = 0, cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (i = 0; i < tl->nr_samples; i++) {
+		const struct tl_sample *s = &tl->samples[i];
+		const struct tl_tp *tp = &tl->tps[s->tp];
+		const unsigned char *raw = tl->raw + s->raw_off;
+		int64_t prev_pid, prev_prio, next_pid, next_prio;
+		struct tl_switch *w;
+
+		if (strcmp(tp->name, "sched:sched_switch"))
+			continue;
+		if (sample_check(tl, s, err, errlen))
+			goto fail;
+		if (grow((void **)&v, &cap, k, sizeof(*v))) {
+			fail(err, errlen, "out of memory");
+			goto fail;
+		}
+		w = &v[k];
+		if (switch_comm(tp->event, raw, "prev_comm", w->prev_comm, err,
+				errlen) ||
+		    switch_comm(tp->event, raw, "next_comm", w->next_comm, err,
+				errlen) ||
+		    switch_number(tl, tp->event, raw, "prev_pid", &prev_pid, err,
+				  errlen) ||
+		    switch_number(tl, tp->event, raw, "prev_prio", &prev_prio, err,
+				  errlen) ||
+		    switch_number(tl, tp->event, raw, "prev_state", &w->prev_state,
+				  err, errlen) ||
+		    switch_number(tl, tp->event, raw, "next_pid", &next_pid, err,
+				  errlen) ||
+		    switch_number(tl, tp->event, raw, "next_prio", &next_prio, err,
+				  errlen))
+			goto fail;
+		w->time = s->time;
+		w->cpu = s->cpu;
+		w->tid = s->tid;
+		w->prev_pid = (int32_t)prev_pid;
+		w->prev_prio = (int32_t)prev_prio;
+		w->next_pid = (int32_t)next_pid;
+		w->next_prio = (int32_t)next_prio;
+		w->order = s->order;
+		k++;
+	}
+	if (k > 1)
+		qsort(v, k, sizeof(*v), switch_cmp);
+	*out = v;
+	*n = k;
+	return 0;
+fail:
+	free(v);
+	return -1;
 }
 
 static int entry_cmp(const void *a, const void *b)

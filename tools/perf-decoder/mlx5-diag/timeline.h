@@ -2,8 +2,9 @@
 /*
  * `mlx5-diag decode --timeline`: lines of every source (the mlx5 items
  * sink_timeline.c writes, tracepoint events, lost-event notes) gathered with
- * their perf time, then written sorted by time. Tracepoint samples are
- * perf records (PERF_RECORD_SAMPLE with RAW data) formatted with
+ * their perf time, then written sorted by time; and the sched_switch
+ * samples as fields, for sink_perfetto.c and plot_sched.c. Tracepoint
+ * samples are perf records (PERF_RECORD_SAMPLE with RAW data) formatted with
  * libtraceevent as `perf script --ns` prints them: comm, tid, [cpu],
  * time, event name, fields. Task names come from PERF_RECORD_COMM, _FORK
  * and _EXIT records, as of each sample's time, as perf keeps its threads.
@@ -68,6 +69,26 @@ long tl_line(struct tl *tl, long mark, uint64_t time);
 /* Tracepoint samples and lost events counted so far. */
 uint64_t tl_tracepoint_samples(const struct tl *tl);
 uint64_t tl_lost_events(const struct tl *tl);
+
+/* A sched:sched_switch sample, its fields as the tracepoint records them. */
+struct tl_switch {
+	uint64_t time;
+	uint32_t cpu;
+	int32_t tid;			/* of the sample: the task switched out */
+	char prev_comm[17], next_comm[17];	/* NUL-terminated */
+	int32_t prev_pid, prev_prio, next_pid, next_prio;
+	int64_t prev_state;		/* the kernel's TASK_REPORT bits */
+	uint64_t order;			/* of the records read */
+};
+
+/*
+ * The sched:sched_switch samples taken so far, sorted by CPU, then time,
+ * then the order they came in: *OUT (free() it), *N of them (none: NULL,
+ * 0). 0, or -1 with ERR: a sample whose raw data does not fit its format,
+ * a format without a field of sched_switch's, or out of memory.
+ */
+int tl_sched_switches(struct tl *tl, struct tl_switch **out, size_t *n,
+		      char *err, size_t errlen);
 
 /*
  * Format the tracepoint samples, sort every entry by time (entries of

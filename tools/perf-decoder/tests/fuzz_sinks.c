@@ -9,8 +9,9 @@
  *           name longer than a column's)
  *   bytes 1-2: the recording's AUX chunk size (le16, 0: one chunk)
  * Every sink must end with the same status, 0 or 5 (a malformed stream),
- * JSON lines must be JSON objects, no output may hold a NUL byte; any
- * other status, crash, sanitizer report or leak is a finding.
+ * JSON lines must be JSON objects, the Perfetto trace must unpack, no
+ * text output may hold a NUL byte; any other status, crash, sanitizer
+ * report or leak is a finding.
  */
 #define _GNU_SOURCE
 #include <stdint.h>

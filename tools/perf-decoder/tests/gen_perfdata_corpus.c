@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Seeds of fuzz_perfdata.c: perf.data files in file and pipe mode with
- * mlx5_diag AUX data and sched_switch samples, behind the steering byte;
- * and a snapshot-mode one (perf record -S: chunked windows).
+ * mlx5_diag AUX data and sched_switch samples, behind the steering byte
+ * (text, --timeline, --format perfetto); and a snapshot-mode one (perf
+ * record -S: chunked windows).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -16,7 +17,7 @@
 
 static const uint64_t ids[] = { 0x1180000100000000ull, 0x1180000200000000ull };
 
-static void seed(const char *dir, int n, int timeline, const char *file)
+static void seed(const char *dir, int n, int steer, const char *file)
 {
 	char path[4096], buf[1 << 16];
 	FILE *in = fopen(file, "rb"), *out;
@@ -27,7 +28,7 @@ static void seed(const char *dir, int n, int timeline, const char *file)
 	if (!in || !out)
 		exit(1);
 	len = fread(buf, 1, sizeof(buf), in);
-	fputc(timeline, out);
+	fputc(steer, out);
 	if (fwrite(buf, 1, len, out) != len || fclose(out))
 		exit(1);
 	fclose(in);
@@ -175,6 +176,7 @@ int main(int argc, char **argv)
 		pdw_free(&w);
 		seed(argv[1], n++, 0, tmp);
 		seed(argv[1], n++, 1, tmp);
+		seed(argv[1], n++, 2, tmp);
 	}
 	remove(tmp);
 	stream_free(&s);

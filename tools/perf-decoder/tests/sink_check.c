@@ -2,7 +2,7 @@
 /*
  * An AUX stream written as a recording; a recording decoded through every
  * sink of the decode pipeline, each into a memory stream, and the outputs
- * checked (sink_check.h).
+ * checked; a file's text (sink_check.h).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "file.h"
+#include "perfetto_trace.pb-c.h"
 #include "pipeline.h"
 #include "sink_check.h"
 
@@ -79,6 +80,19 @@ static void check_json_lines(const char *buf, size_t len)
 	json_tokener_free(tok);
 }
 
+/* BUF (LEN bytes) a Perfetto Trace that protobuf-c unpacks. */
+static void check_trace(const char *buf, size_t len)
+{
+	Perfetto__Protos__Trace *t =
+		perfetto__protos__trace__unpack(NULL, len, (const uint8_t *)buf);
+
+	if (!t) {
+		fprintf(stderr, "not a Perfetto trace (%zu bytes)\n", len);
+		abort();
+	}
+	perfetto__protos__trace__free_unpacked(t, NULL);
+}
+
 /* PATH through OPS (NULL: mlx5diag_write_csv()); its output checked. */
 static int check_one(const char *path, const struct sink_ops *ops,
 		     const struct decode_names *names, int metrics)
@@ -100,7 +114,11 @@ static int check_one(const char *path, const struct sink_ops *ops,
 	} else {
 		status = mlx5diag_write_csv(out, path, names);
 	}
-	if (fclose(out) || memchr(buf, '\0', len))
+	if (fclose(out))
+		abort();
+	if (ops && ops->binary)
+		check_trace(buf, len);
+	else if (memchr(buf, '\0', len))
 		abort();
 	if (ops && !strcmp(ops->name, "json"))
 		check_json_lines(buf, len);
@@ -123,4 +141,18 @@ int sink_check_all(const char *path, const struct decode_names *names,
 			abort();
 		}
 	return status;
+}
+
+char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *text = calloc(1, 1 << 16);
+	size_t n;
+
+	if (!f || !text)
+		abort();
+	n = fread(text, 1, (1 << 16) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	return text;
 }

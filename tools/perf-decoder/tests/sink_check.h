@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * For the decode pipeline's tests and fuzz targets (test_decode_output.c,
- * fuzz_sinks.c, fuzz_data_ids.c): an AUX stream written as a recording;
- * a recording decoded through every sink, the outputs checked.
+ * test_plot.c, fuzz_sinks.c, fuzz_data_ids.c): an AUX stream written as a
+ * recording; a recording decoded through every sink, the outputs checked;
+ * a file's text.
  */
 #ifndef MLX5DIAG_SINK_CHECK_H
 #define MLX5DIAG_SINK_CHECK_H
@@ -31,10 +32,17 @@ int recording_memfd(const void *aux, size_t len, size_t chunk, char *path);
  * the registry and through mlx5diag_write_csv(), as `mlx5-diag doca` does,
  * each into a memory stream. Aborts unless every decode ends with the same
  * status, every line of the JSON lines sink is a JSON object with a
- * "type" (json-c, strict), and no output holds a NUL byte. Returns the
- * status.
+ * "type" (json-c, strict), a binary sink's output is a Perfetto trace
+ * (protobuf-c unpacks it) and no other output holds a NUL byte. Returns
+ * the status.
  */
 int sink_check_all(const char *path, const struct decode_names *names,
 		   int metrics);
+
+/*
+ * slurp - the file at PATH, its first 64 KiB - 1 bytes, NUL-terminated
+ * (free() it). Aborts when it cannot be read.
+ */
+char *slurp(const char *path);
 
 #endif /* MLX5DIAG_SINK_CHECK_H */

@@ -2,8 +2,8 @@
 /*
  * Host tests of `mlx5-diag decode` (mlx5-diag/pipeline.h): recordings built
  * from the stream writer, decoded to text, DOCA CSV and JSON lines, and
- * compared byte for byte; -di and --example-json; exit statuses for bad
- * flags, files and streams.
+ * compared byte for byte, and to a Perfetto trace read back by protoc;
+ * -di and --example-json; exit statuses for bad flags, files and streams.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
@@ -20,8 +20,10 @@
 #include "file.h"
 #include "outbuf.h"
 #include "perfdata_writer.h"
+#include "perfetto_reader.h"
 #include "pipeline.h"
 #include "runner.h"
+#include "sched_writer.h"
 #include "sink_check.h"
 #include "stream_writer.h"
 
@@ -49,20 +51,6 @@ static void write_recording(const char *path, const struct stream *s,
 			    size_t chunk)
 {
 	recording_write(path, s->buf, s->len, chunk);
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *text = calloc(1, 1 << 16);
-	size_t n;
-
-	if (!f || !text)
-		abort();
-	n = fread(text, 1, (1 << 16) - 1, f);
-	text[n] = '\0';
-	fclose(f);
-	return text;
 }
 
 /* Run `mlx5-diag decode ARGS... -o OUT -q RECORDING`; returns the status. */
@@ -278,7 +266,11 @@ static void csv_integers_are_printfs(void)
  * small output fails at the final flush, one of 2000 rows (more than the
  * sink's and stdio's buffers) at a row's fwrite; both exit MD_EXIT_OUTPUT.
  */
-static void csv_write_error(void)
+/*
+ * A recording of one run of 2000 samples of the three ICMC counters (more
+ * output than a sink's and stdio's buffers hold), as PATH.
+ */
+static void write_long_recording(const char *path)
 {
 	struct stream_session sess = {
 		.out_format = 0, .ts_source = MLX5_DIAG_TS_FRC,
@@ -291,17 +283,23 @@ static void csv_write_error(void)
 		.entry_step = 2, .value_base = 100,
 	};
 	struct stream s;
-	char *got;
 
-	CHECK_INT(run_decode(path_of("example.mlx5diag"), "/dev/full", "--format",
-			     "csv", NULL), MD_EXIT_OUTPUT, "small CSV to /dev/full");
 	stream_init(&s);
 	stream_session(&s, &sess);
 	stream_time(&s, MLX5_DIAG_TS_FRC, 20000000, 9000000000ull, 300);
 	stream_samples(&s, &smp);
 	stream_end(&s, 2000, MLX5_DIAG_END_STOPPED);
-	write_recording(path_of("long.mlx5diag"), &s, 4096);
+	write_recording(path, &s, 4096);
 	stream_free(&s);
+}
+
+static void csv_write_error(void)
+{
+	char *got;
+
+	CHECK_INT(run_decode(path_of("example.mlx5diag"), "/dev/full", "--format",
+			     "csv", NULL), MD_EXIT_OUTPUT, "small CSV to /dev/full");
+	write_long_recording(path_of("long.mlx5diag"));
 	CHECK_INT(run_decode(path_of("long.mlx5diag"), path_of("long.csv"), "--format",
 			     "csv", NULL), MD_EXIT_OK, "2000 rows of CSV");
 	got = slurp(path_of("long.csv"));
@@ -1684,15 +1682,6 @@ static void perfdata_malformed(void)
 
 /* ---- --timeline ---- */
 
-#define SCHED_SWITCH	118
-#define S_TYPE_OWN	0x10486ull	/* IDENTIFIER TID TIME CPU RAW */
-#define S_TYPE_PERF	0x10587ull	/* ... and IP, PERIOD (perf record) */
-
-static char *sched_format(void)
-{
-	return slurp(MD_TESTS_DIR "/tracefs/events/sched/sched_switch/format");
-}
-
 struct rec {
 	uint8_t b[512];
 	size_t n;
@@ -1739,41 +1728,6 @@ static void r_trailer(struct rec *r, uint32_t tid, uint64_t time, uint32_t cpu,
 	r_u32(r, cpu);
 	r_u32(r, 0);
 	r_u64(r, id);
-}
-
-/* A sched_switch sample of PREV (running on CPU at TIME) to NEXT. */
-static size_t switch_sample(struct rec *r, uint64_t st, uint64_t id,
-			    uint64_t time, uint32_t cpu, const char *prev,
-			    int32_t prev_pid, int64_t prev_state,
-			    const char *next, int32_t next_pid)
-{
-	uint8_t raw[68] = { 0 };
-	int32_t prio = 120;
-	uint16_t type = SCHED_SWITCH;
-
-	memcpy(raw, &type, 2);
-	memcpy(raw + 4, &prev_pid, 4);
-	strncpy((char *)raw + 8, prev, 16);
-	memcpy(raw + 24, &prev_pid, 4);
-	memcpy(raw + 28, &prio, 4);
-	memcpy(raw + 32, &prev_state, 8);
-	strncpy((char *)raw + 40, next, 16);
-	memcpy(raw + 56, &next_pid, 4);
-	memcpy(raw + 60, &prio, 4);
-	r_header(r, 9);
-	r_u64(r, id);
-	if (st & 1)
-		r_u64(r, 0xffffffff81000000ull);	/* ip */
-	r_u32(r, (uint32_t)prev_pid);
-	r_u32(r, (uint32_t)prev_pid);
-	r_u64(r, time);
-	r_u32(r, cpu);
-	r_u32(r, 0);
-	if (st & 0x100)
-		r_u64(r, 1);				/* period */
-	r_u32(r, sizeof(raw));
-	r_put(r, raw, sizeof(raw));
-	return r_done(r);
 }
 
 static size_t comm_rec(struct rec *r, uint32_t pid, const char *comm,
@@ -1843,20 +1797,20 @@ static void timeline_records(uint64_t st, uint64_t id0, uint64_t id1,
 
 	sink(ctx, r.b, comm_rec(&r, 1, "init", 0, 0));
 	sink(ctx, r.b, comm_rec(&r, 100, "sh", 0, 0));
-	sink(ctx, r.b, switch_sample(&r, st, id0, 7000150000ull, 0, "sh", 100, 1,
-				     "swapper/0", 0));
+	sink(ctx, r.b, sched_switch_sample(r.b, st, id0, 7000150000ull, 0,
+					   "sh", 100, 1, "swapper/0", 0));
 	sink(ctx, r.b, fork_rec(&r, 101, 100, 7000300000ull, id1));
-	sink(ctx, r.b, switch_sample(&r, st, id1, 7000400000ull, 1, "sh", 101, 0,
-				     "init", 1));
+	sink(ctx, r.b, sched_switch_sample(r.b, st, id1, 7000400000ull, 1,
+					   "sh", 101, 0, "init", 1));
 	sink(ctx, r.b, comm_rec(&r, 101, "workload", 7000450000ull, id1));
-	sink(ctx, r.b, switch_sample(&r, st, id1, 8000000000ull, 1, "workload",
-				     101, 2, "swapper/1", 0));
+	sink(ctx, r.b, sched_switch_sample(r.b, st, id1, 8000000000ull, 1,
+					   "workload", 101, 2, "swapper/1", 0));
 	sink(ctx, r.b, lost_rec(&r, 3, 8500000000ull, 1, id1));
 	sink(ctx, r.b, exit_rec(&r, 101, 8600000000ull, id1));
-	sink(ctx, r.b, switch_sample(&r, st, id1, 8700000000ull, 1, "workload",
-				     101, 16, "swapper/1", 0));
-	sink(ctx, r.b, switch_sample(&r, st, id0, 9500000000ull, 0, "swapper/0",
-				     0, 0, "init", 1));
+	sink(ctx, r.b, sched_switch_sample(r.b, st, id1, 8700000000ull, 1,
+					   "workload", 101, 16, "swapper/1", 0));
+	sink(ctx, r.b, sched_switch_sample(r.b, st, id0, 9500000000ull, 0,
+					   "swapper/0", 0, 0, "init", 1));
 }
 
 static void to_stream(void *ctx, const void *rec, size_t len)
@@ -1898,20 +1852,10 @@ static void write_timeline_recording(const char *path, const char *format_text,
 	struct mdf_meta_buf m = { 0 };
 	struct mdf_writer w;
 	struct stream s;
-	const char *line = format_text;
 
-	if (mdf_writer_open(&w, path) || mdf_meta_add(&m, "pmu", "mlx5_diag_0") ||
-	    mdf_meta_add(&m, "cpu", "1") || mdf_meta_add(&m, "long_size", "8") ||
-	    mdf_meta_add(&m, "tracepoint",
-			 "0 config=118 sample_type=0x10486 name=sched:sched_switch"))
+	if (mdf_writer_open(&w, path))
 		abort();
-	while (*line) {
-		size_t n = strcspn(line, "\n");
-
-		if (mdf_meta_addf(&m, "tracepoint_format", "0 %.*s", (int)n, line))
-			abort();
-		line += n + (line[n] == '\n');
-	}
+	sched_meta_add(&m, format_text);
 	if (mdf_meta_add(&m, "sample_id", "1000 tracepoint=0 cpu=0") ||
 	    mdf_meta_add(&m, "sample_id", "1001 tracepoint=0 cpu=1") ||
 	    (extra_meta && mdf_meta_add(&m, "sample_id", extra_meta)) ||
@@ -2162,8 +2106,12 @@ static void timeline_malformed(void)
 	free(fmt);
 }
 
-/* perf record -e sched:sched_switch alone: no AUX data, no task names */
-static void timeline_tracepoints_only(void)
+/*
+ * perf record -e sched:sched_switch alone, as PATH (pipe mode): one switch
+ * on CPU 0 at 7.000150000 from sh (100) to swapper/0; no AUX data, no
+ * task names.
+ */
+static void write_tracepoints_only(const char *path)
 {
 	struct pdw_attr sw = {
 		.type = 2, .config = SCHED_SWITCH, .sample_type = S_TYPE_PERF,
@@ -2181,17 +2129,318 @@ static void timeline_tracepoints_only(void)
 	pdw_add_attr(&w, &sw);
 	w.tracing = tracing.buf;
 	w.tracing_len = tracing.len;
-	pdw_raw(&w, r.b, switch_sample(&r, S_TYPE_PERF, 1000, 7000150000ull, 0,
-				       "sh", 100, 1, "swapper/0", 0));
-	pdw_write(&w, path_of("tp.data"));
+	pdw_raw(&w, r.b, sched_switch_sample(r.b, S_TYPE_PERF, 1000,
+					     7000150000ull, 0, "sh", 100, 1,
+					     "swapper/0", 0));
+	pdw_write(&w, path);
 	pdw_free(&w);
 	free(tracing.buf);
+}
+
+static void timeline_tracepoints_only(void)
+{
+	write_tracepoints_only(path_of("tp.data"));
 	CHECK_INT(run_decode(path_of("tp.data"), path_of("tp.txt"), "--timeline",
 			     NULL, NULL), MD_EXIT_OK, "tracepoints only");
 	check_same("tracepoints only", path_of("tp.txt"),
 "            :100     100 [000]     7.000150000: sched:sched_switch: prev_comm=sh prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n");
 	CHECK_INT(run_decode(path_of("tp.data"), path_of("tp.txt"), NULL, NULL,
 			     NULL), MD_EXIT_FILE, "no AUX data without --timeline");
+}
+
+/* ---- --format perfetto ---- */
+
+#define PF_SCHEMA	MD_TESTS_DIR "/../mlx5-diag"
+#define PF_DEVICE	"mlx5_diag_0 0000:08:00.0"
+
+/*
+ * RECORDING decoded with --format perfetto (and A1), read back by protoc
+ * (pf_read()): the lines, or NULL (the check failed).
+ */
+static char *perfetto_of(const char *recording, const char *a1)
+{
+	char err[512], *got;
+
+	CHECK_INT(run_decode(recording, path_of("out.pftrace"), "--format",
+			     "perfetto", a1), MD_EXIT_OK, "--format perfetto");
+	got = pf_read(PF_SCHEMA, path_of("out.pftrace"), err, sizeof(err));
+	CHECK(got != NULL, "%s as Perfetto reads it: %s", recording, err);
+	return got;
+}
+
+/* The lines of GOT that start with PREFIX are WANT. */
+static void check_lines(const char *what, const char *got, const char *prefix,
+			const char *want)
+{
+	char *lines = pf_lines(got ? got : "", prefix);
+
+	CHECK(!strcmp(lines, want), "%s:\n--- got ---\n%s--- want ---\n%s", what,
+	      lines, want);
+	free(lines);
+}
+
+/*
+ * The example recording's samples (text_want's) as counter lines: each
+ * value the stream writer gave, at its sample's perf time, on the track
+ * of its data ID under the device's.
+ */
+static char *example_counters(void)
+{
+	static const char *const names[2][3] = {
+		{ "port_1_rx_bytes", "port_1_tx_bytes" },
+		{ "global_icmc_request", "global_icmc_hit", "global_icmc_miss" },
+	};
+	static const struct {
+		unsigned int run;
+		uint64_t seq, perf_time;
+	} rows[] = {
+		{ 0, 0, 7000100000ull }, { 0, 1, 7000200000ull },
+		{ 0, 4, 7000500000ull }, { 1, 0, 8999360000ull },
+		{ 1, 1, 8999460000ull },
+	};
+	const struct stream_samples runs[2] = {
+		{ .value_base = 1000000 }, { .value_base = 100 },
+	};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		abort();
+	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++)
+		for (unsigned int i = 0; i < (rows[r].run ? 3u : 2u); i++)
+			fprintf(f, "counter %" PRIu64 " " PF_DEVICE "/%s %" PRIu64 "\n",
+				rows[r].perf_time, names[rows[r].run][i],
+				stream_value(&runs[rows[r].run], rows[r].seq, i));
+	fclose(f);
+	return text;
+}
+
+static const char pf_tracks_want[] =
+"track " PF_DEVICE "\n"
+"track " PF_DEVICE "/port_1_rx_bytes UNIT_SIZE_BYTES\n"
+"track " PF_DEVICE "/port_1_tx_bytes UNIT_SIZE_BYTES\n"
+"track " PF_DEVICE "/global_icmc_request UNIT_COUNT\n"
+"track " PF_DEVICE "/global_icmc_hit UNIT_COUNT\n"
+"track " PF_DEVICE "/global_icmc_miss UNIT_COUNT\n";
+
+/* SESSION and LOST at the next sample's time, END at the last one's */
+static const char pf_instants_want[] =
+"instant 7000100000 " PF_DEVICE " session run=0 mode=repetitive format=1 "
+"ts_source=rtc freq_khz=0 period_ns=100000 period_ns_requested=100000 data_ids=2\n"
+"instant 7000500000 " PF_DEVICE " lost run=0 first_seq=2 count=2 cause=fw_overwrite\n"
+"instant 7000500000 " PF_DEVICE " end run=0 next_seq=5 reason=stopped\n"
+"instant 8999360000 " PF_DEVICE " session run=1 mode=repetitive format=0 "
+"ts_source=frc freq_khz=156250 period_ns=100000 period_ns_requested=100000 data_ids=3\n"
+"instant 8999460000 " PF_DEVICE " end run=1 next_seq=2 reason=stopped\n";
+
+/* timeline_records()'s switches, by CPU then time, as recorded */
+static const char pf_switches_want[] =
+"switch 0 7000150000 pid=100 prev_comm=sh prev_pid=100 prev_prio=120 prev_state=1 "
+"next_comm=swapper/0 next_pid=0 next_prio=120\n"
+"switch 0 9500000000 pid=0 prev_comm=swapper/0 prev_pid=0 prev_prio=120 "
+"prev_state=0 next_comm=init next_pid=1 next_prio=120\n"
+"switch 1 7000400000 pid=101 prev_comm=sh prev_pid=101 prev_prio=120 prev_state=0 "
+"next_comm=init next_pid=1 next_prio=120\n"
+"switch 1 8000000000 pid=101 prev_comm=workload prev_pid=101 prev_prio=120 "
+"prev_state=2 next_comm=swapper/1 next_pid=0 next_prio=120\n"
+"switch 1 8700000000 pid=101 prev_comm=workload prev_pid=101 prev_prio=120 "
+"prev_state=16 next_comm=swapper/1 next_pid=0 next_prio=120\n";
+
+/*
+ * The example recording as a Perfetto trace, decoded by protoc: a track
+ * per data ID under the device's with the catalog's unit, every value and
+ * perf time of the recording, the runs, loss and ends as instant events,
+ * no sched events; a packet of a slot's sequence that needed state it did
+ * not have, an event before its track, would fail the read.
+ */
+static void perfetto_output(void)
+{
+	char *got = perfetto_of(path_of("example.mlx5diag"), NULL);
+	char *want = example_counters();
+
+	check_lines("tracks", got, "track ", pf_tracks_want);
+	check_lines("counters", got, "counter ", want);
+	check_lines("instants", got, "instant ", pf_instants_want);
+	check_lines("no sched events", got, "switch ", "");
+	free(got);
+	free(want);
+}
+
+/*
+ * The recording's sched_switch events as ftrace sched_switch events of
+ * their CPU, from record --tracepoint and from perf.data (file and pipe
+ * mode), beside the same counters; a perf.data of tracepoints alone.
+ */
+static void perfetto_sched(void)
+{
+	struct stream perf = { 0 }, tracing;
+	char *fmt = sched_format(), *got, *want = example_counters();
+	struct pdw w;
+
+	timeline_records(S_TYPE_OWN, 1000, 1001, to_stream, &perf);
+	write_timeline_recording(path_of("pf-tl.mlx5diag"), fmt, NULL, &perf);
+	got = perfetto_of(path_of("pf-tl.mlx5diag"), NULL);
+	check_lines("record --tracepoint: switches", got, "switch ", pf_switches_want);
+	check_lines("record --tracepoint: counters", got, "counter ", want);
+	check_lines("record --tracepoint: instants", got, "instant ", pf_instants_want);
+	free(got);
+	for (int pipe = 0; pipe < 2; pipe++) {
+		timeline_perfdata(&w, pipe, &tracing);
+		pdw_write(&w, path_of("pf-tl.data"));
+		pdw_free(&w);
+		free(tracing.buf);
+		got = perfetto_of(path_of("pf-tl.data"), NULL);
+		check_lines(pipe ? "perf.data (pipe): switches" :
+			    "perf.data (file): switches", got, "switch ",
+			    pf_switches_want);
+		check_lines(pipe ? "perf.data (pipe): counters" :
+			    "perf.data (file): counters", got, "counter ", want);
+		free(got);
+	}
+	/* tracepoints alone: no AUX data, no device */
+	write_tracepoints_only(path_of("pf-tp.data"));
+	got = perfetto_of(path_of("pf-tp.data"), NULL);
+	check_lines("tracepoints alone", got, "",
+		    "switch 0 7000150000 pid=100 prev_comm=sh prev_pid=100 "
+		    "prev_prio=120 prev_state=1 next_comm=swapper/0 next_pid=0 "
+		    "next_prio=120\n");
+	free(got);
+	free(perf.buf);
+	free(fmt);
+	free(want);
+}
+
+/*
+ * A period change (its instant event at its own perf time) and --metrics:
+ * bandwidth as double counters on tracks of their own, from the second
+ * sample (the first has none), over the period's new length after it.
+ */
+static void perfetto_period_metrics(void)
+{
+	static const uint64_t ids[] = { 0x1020000100000001ull };
+	struct stream_session sess = {
+		.out_format = 1, .ts_source = MLX5_DIAG_TS_RTC, .num_ids = 1,
+		.ids = ids, .period_ns = 100000, .identifier = "0000:08:00.0",
+	};
+	struct stream_samples smp = {
+		.out_format = 1, .ts_source = MLX5_DIAG_TS_RTC, .num_ids = 1,
+		.ids = ids, .nr = 3, .t0 = 5000000000ull, .t_step = 100000,
+		.value_base = 1000,
+	};
+	char *got, *want = NULL;
+	size_t len = 0;
+	FILE *f;
+	struct stream s;
+
+	stream_init(&s);
+	stream_session(&s, &sess);
+	stream_time(&s, MLX5_DIAG_TS_RTC, 5000000000ull, 9000000000ull, 100);
+	stream_samples(&s, &smp);
+	stream_period(&s, MLX5_DIAG_TS_RTC, 3, 5000300000ull, 200000, 204800, 15);
+	smp.first_seq = 3;
+	smp.nr = 2;
+	smp.t0 = 5000500000ull;
+	smp.t_step = 200000;
+	stream_samples(&s, &smp);
+	stream_end(&s, 5, MLX5_DIAG_END_STOPPED);
+	write_recording(path_of("pf-period.mlx5diag"), &s, 0);
+	stream_free(&s);
+	got = perfetto_of(path_of("pf-period.mlx5diag"), "--metrics");
+	check_lines("tracks", got, "track ",
+		    "track " PF_DEVICE "\n"
+		    "track " PF_DEVICE "/port_1_rx_bytes UNIT_SIZE_BYTES\n"
+		    "track " PF_DEVICE "/port_1_rx_bytes_GBps\n");
+	check_lines("instants", got, "instant ",
+		    "instant 9000000000 " PF_DEVICE " session run=0 mode=repetitive "
+		    "format=1 ts_source=rtc freq_khz=0 period_ns=100000 "
+		    "period_ns_requested=100000 data_ids=1\n"
+		    "instant 9000300000 " PF_DEVICE " period run=0 first_seq=3 "
+		    "period_ns=204800 period_ns_requested=200000\n"
+		    "instant 9000700000 " PF_DEVICE " end run=0 next_seq=5 "
+		    "reason=stopped\n");
+	f = open_memstream(&want, &len);
+	if (!f)
+		abort();
+	for (uint64_t seq = 0; seq < 5; seq++) {
+		uint64_t t = seq < 3 ? 5000000000ull + 100000 * seq :
+			     5000500000ull + 200000 * (seq - 3);
+		uint64_t prev = seq == 3 ? 5000200000ull : t - (seq < 3 ? 100000 : 200000);
+
+		/* one TIME record: perf time = device time + 4 s */
+		uint64_t perf_time = t + UINT64_C(4000000000);
+
+		fprintf(f, "counter %" PRIu64 " " PF_DEVICE "/port_1_rx_bytes %" PRIu64
+			"\n", perf_time, stream_value(&smp, seq, 0));
+		/* metrics.def: port_rx_bytes / duration_time, times 1e-9 */
+		if (seq)
+			fprintf(f, "counter %" PRIu64 " " PF_DEVICE
+				"/port_1_rx_bytes_GBps %.17g\n", perf_time,
+				(double)1000003 / ((double)(t - prev) * 1e-9) * 1e-9);
+	}
+	fclose(f);
+	check_lines("counters and metrics", got, "counter ", want);
+	free(got);
+	free(want);
+}
+
+/*
+ * The sink's write errors are the decode's: to /dev/full a small trace
+ * fails at the final flush, one of 2000 samples at a packet's fwrite;
+ * both exit MD_EXIT_OUTPUT. Malformed sched_switch data is exit status 4
+ * (a print format that libtraceevent cannot print is no matter: the
+ * trace has the fields, not their text).
+ */
+static void perfetto_errors(void)
+{
+	struct stream perf = { 0 };
+	char *fmt = sched_format(), *msg, *got, *pf, *bad;
+
+	CHECK_INT(run_decode(path_of("example.mlx5diag"), "/dev/full", "--format",
+			     "perfetto", NULL), MD_EXIT_OUTPUT, "a small trace to /dev/full");
+	write_long_recording(path_of("pf-long.mlx5diag"));
+	CHECK_INT(run_decode(path_of("pf-long.mlx5diag"), "/dev/full", "--format",
+			     "perfetto", NULL), MD_EXIT_OUTPUT, "2000 samples to /dev/full");
+
+	timeline_records(S_TYPE_OWN, 1000, 1001, to_stream, &perf);
+	perf.buf[168] = 20;	/* the first switch's raw size */
+	write_timeline_recording(path_of("pf-bad.mlx5diag"), fmt, NULL, &perf);
+	CHECK_INT(run_decode_err(path_of("pf-bad.mlx5diag"), path_of("pf-bad.out"),
+				 path_of("pf-bad.err"), "--format", "perfetto"),
+		  MD_EXIT_FILE, "raw data shorter than the format");
+	msg = slurp(path_of("pf-bad.err"));
+	CHECK(strstr(msg, "a sample of sched:sched_switch at 7.000150000 has raw "
+		     "data (20 bytes, type 118) that does not fit its format") != NULL,
+	      "raw data shorter than the format: %s", msg);
+	free(msg);
+
+	perf.len = 0;
+	timeline_records(S_TYPE_OWN, 1000, 1001, to_stream, &perf);
+	bad = strdup(fmt);
+	memcpy(strstr(bad, "int prev_prio;\toffset:28;\tsize:4;"),
+	       "int prev_prio;\toffset:28;\tsize:3;", 32);
+	write_timeline_recording(path_of("pf-bad.mlx5diag"), bad, NULL, &perf);
+	CHECK_INT(run_decode_err(path_of("pf-bad.mlx5diag"), path_of("pf-bad.out"),
+				 path_of("pf-bad.err"), "--format", "perfetto"),
+		  MD_EXIT_FILE, "a prev_prio of 3 bytes");
+	msg = slurp(path_of("pf-bad.err"));
+	CHECK(strstr(msg, "the format of sched:sched_switch has no number field "
+		     "prev_prio of 1, 2, 4 or 8 bytes") != NULL,
+	      "a prev_prio of 3 bytes: %s", msg);
+	free(msg);
+	free(bad);
+
+	bad = strdup(fmt);
+	pf = strstr(bad, "print fmt:");
+	strcpy(pf, "print fmt: \"x=%d\", REC->prev_pid / REC->next_pid\n");
+	write_timeline_recording(path_of("pf-div.mlx5diag"), bad, NULL, &perf);
+	got = perfetto_of(path_of("pf-div.mlx5diag"), NULL);
+	check_lines("a print fmt dividing by next_pid 0", got, "switch ",
+		    pf_switches_want);
+	free(got);
+	free(bad);
+	free(perf.buf);
+	free(fmt);
 }
 
 int main(void)
@@ -2233,6 +2482,10 @@ int main(void)
 	RUN(timeline_perf_data);
 	RUN(timeline_malformed);
 	RUN(timeline_tracepoints_only);
+	RUN(perfetto_output);
+	RUN(perfetto_sched);
+	RUN(perfetto_period_metrics);
+	RUN(perfetto_errors);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
 		printf("# could not remove %s\n", dir);
