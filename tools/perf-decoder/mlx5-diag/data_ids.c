@@ -29,8 +29,10 @@ enum instance_kind {
 };
 
 /*
- * The kinds of data of DOCA's data-ID table: id bits 63:32, with the unit
- * of the driver's catalog (drivers/perf/mlx5_diag/mlx5_diag_catalog.c).
+ * The kinds of data of DOCA's data-ID table: id bits 63:32, with the
+ * instance and the unit of the driver's catalog
+ * (drivers/perf/mlx5_diag/mlx5_diag_catalog.c; XX is a physical port but
+ * where DOCA's table says "per host").
  */
 static const struct data_kind {
 	uint32_t kind;
@@ -46,8 +48,8 @@ static const struct data_kind {
 	{ 0x10200006, INST_PORT_PRIO, "rx_pause", DATA_UNIT_COUNT },
 	{ 0x10400001, INST_HOST, "rx_buffer_discards", DATA_UNIT_COUNT },
 	{ 0x10800001, INST_HOST, "rxt_to_scatter_packets", DATA_UNIT_COUNT },
-	{ 0x10800002, INST_HOST, "rx_drops_no_wqe", DATA_UNIT_COUNT },
-	{ 0x10800003, INST_HOST, "rx_drops_no_wqe_hairpin", DATA_UNIT_COUNT },
+	{ 0x10800002, INST_PORT, "rx_drops_no_wqe", DATA_UNIT_COUNT },
+	{ 0x10800003, INST_PORT, "rx_drops_no_wqe_hairpin", DATA_UNIT_COUNT },
 	{ 0x10800004, INST_PORT, "np_ecn_marked_roce_packets",
 	  DATA_UNIT_COUNT },
 	{ 0x10800005, INST_PORT, "rp_cnp_handled", DATA_UNIT_COUNT },

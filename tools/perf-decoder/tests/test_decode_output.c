@@ -568,6 +568,59 @@ static void metrics_of_the_table(void)
 "END run 1 after 2 samples: stopped\n");
 }
 
+/*
+ * Each kind of the kernel catalog (drivers/perf/mlx5_diag/
+ * mlx5_diag_catalog.c) named by the instance fields its group has: the
+ * default names say port where the catalog does (0x10800002 and
+ * 0x10800003, which DOCA's table does not call per host).
+ */
+static void default_names_follow_the_catalog(void)
+{
+	static const struct {
+		const char *group;
+		uint32_t inst;
+		const char *want;
+	} groups[] = {
+		{ "GLOBAL", 0, "global" },
+		{ "PORT", 0x01, "port_1" },
+		{ "PORT_PRIO", 0x301, "port_1_prio_3" },
+		{ "HOST", 0x02, "host_2" },
+		{ "FUNCTION", 0x0105, "func_261" },
+		{ "PCIE_LINK", 0x030201, "pcie_030201" },
+		{ "PCIE_LINK_TCLASS", 0x40201, "pcie_0201_tclass_4" },
+		{ "PCIE_LINK_BIN", 0x90201, "pcie_0201_bin_9" },
+	};
+	char *text = slurp(MD_TESTS_DIR "/../../../drivers/perf/mlx5_diag/mlx5_diag_catalog.c");
+	char group[32], got[64];
+	unsigned int kind;
+	size_t i;
+	int n = 0;
+
+	CHECK(text != NULL, "the kernel catalog");
+	for (char *p = text ? strstr(text, "\tKIND(") : NULL; p; p = strstr(p + 1, "\tKIND(")) {
+		if (sscanf(p, "\tKIND(0x%x, %31[A-Z_],", &kind, group) != 2)
+			break;
+		n++;
+		for (i = 0; i < sizeof(groups) / sizeof(groups[0]); i++)
+			if (!strcmp(groups[i].group, group))
+				break;
+		if (i == sizeof(groups) / sizeof(groups[0])) {
+			CHECK(0, "0x%08x: group %s", kind, group);
+			continue;
+		}
+		CHECK(!data_id_instance_name((uint64_t)kind << 32 | groups[i].inst, got,
+					     sizeof(got)) &&
+		      !strcmp(got, groups[i].want),
+		      "0x%08x (%s): %s, want %s", kind, group, got, groups[i].want);
+	}
+	CHECK_INT(n, 41, "the catalog's kinds");
+	data_id_default_name(0x1080000200000001ull, got, sizeof(got));
+	CHECK_STR(got, "port_1_rx_drops_no_wqe", "0x10800002");
+	data_id_default_name(0x1080000300000001ull, got, sizeof(got));
+	CHECK_STR(got, "port_1_rx_drops_no_wqe_hairpin", "0x10800003");
+	free(text);
+}
+
 static void data_id_files(void)
 {
 	struct decode_names names;
@@ -2464,6 +2517,7 @@ int main(void)
 	RUN(metrics_output);
 	RUN(metrics_of_the_table);
 	RUN(metric_expressions);
+	RUN(default_names_follow_the_catalog);
 	RUN(data_id_files);
 	RUN(named_columns);
 	RUN(named_metrics_json);
