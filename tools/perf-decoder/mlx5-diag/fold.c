@@ -56,42 +56,15 @@ static void fold_session(struct sink *s, const struct run *r)
 	f->runs++;
 }
 
-/*
- * The interval a sample's amounts cover, as TICKS of a clock of HZ: the
- * device clock since COL's previous sample (FRC clocks, RTC ns), or the
- * actual period under sync and clear. 0, or -1 when unknown.
- */
-static int interval(const struct run *r, const struct column *col,
-		    uint64_t *ticks, uint64_t *hz)
-{
-	if (r->session.clear && r->session.sync) {
-		*ticks = r->session.period_ns_actual;
-		*hz = NSEC_PER_SEC;
-	} else {
-		if (!r->have_prev || col->dev_time <= col->prev_dev_time)
-			return -1;
-		*ticks = col->dev_time - col->prev_dev_time;
-		*hz = r->session.ts_source == MLX5_DIAG_TS_RTC ? NSEC_PER_SEC :
-			(uint64_t)r->session.freq_khz * 1000;
-	}
-	return *ticks && *hz ? 0 : -1;
-}
-
-/*
- * A counter's increase or a sum's value over the sample's interval. The
- * rate is AMOUNT * HZ / TICKS with one rounding (the product is exact
- * below 2^53), as a test computes it from the model.
- */
+/* A counter's increase or a sum's value: the total, and the peak rate. */
 static void fold_amount(struct fold_series *fs, const struct run *r,
 			const struct column *col, uint64_t amount)
 {
-	uint64_t ticks, hz;
 	double rate;
 
 	fs->total += amount;
-	if (interval(r, col, &ticks, &hz))
+	if (column_rate(r, col, &rate))
 		return;
-	rate = (double)amount * (double)hz / (double)ticks;
 	if (!fs->n || rate > fs->peak_rate)
 		fs->peak_rate = rate;
 	fs->n++;

@@ -293,34 +293,60 @@ uint64_t metrics_counter_delta(const struct run *r, const struct column *col)
 }
 
 /*
- * The nanoseconds the amounts of the row cover, by ANCHOR's device times
- * (the period under sync and clear): 0 and *NS, or -1 when unknown or
- * not positive.
+ * The interval the amounts of the row cover, as TICKS of a clock of HZ:
+ * COL's device clock since its previous sample (FRC ticks, RTC ns), or
+ * the actual period under sync and clear. 0, or -1 when unknown or not
+ * positive.
  */
-static int interval_ns(const struct run *r, const struct column *anchor,
-		       double *ns)
+static int column_interval(const struct run *r, const struct column *col,
+			   uint64_t *ticks, uint64_t *hz)
 {
 	const struct mlx5diag_session *ss = &r->session;
 
 	if (ss->clear && ss->sync) {
-		*ns = (double)ss->period_ns_actual;
+		*ticks = ss->period_ns_actual;
+		*hz = NSEC_PER_SEC;
 	} else {
-		if (!r->have_prev || anchor->dev_time <= anchor->prev_dev_time)
+		if (!r->have_prev || col->dev_time <= col->prev_dev_time)
 			return -1;
-		*ns = (double)(anchor->dev_time - anchor->prev_dev_time);
-		if (ss->ts_source != MLX5_DIAG_TS_RTC)
-			*ns = ss->freq_khz ? *ns * 1e6 / ss->freq_khz : 0;
+		*ticks = col->dev_time - col->prev_dev_time;
+		*hz = ss->ts_source == MLX5_DIAG_TS_RTC ? NSEC_PER_SEC :
+			(uint64_t)ss->freq_khz * 1000;
 	}
-	return *ns > 0 ? 0 : -1;
+	return *ticks && *hz ? 0 : -1;
+}
+
+/* That interval in ns, by ANCHOR's device times: 0 and *NS, or -1. */
+static int interval_ns(const struct run *r, const struct column *anchor,
+		       double *ns)
+{
+	uint64_t ticks, hz;
+
+	if (column_interval(r, anchor, &ticks, &hz))
+		return -1;
+	/* FRC ticks: times 1e6 / kHz, the rounding decode's metrics have had */
+	*ns = hz == NSEC_PER_SEC ? (double)ticks :
+		(double)ticks * 1e6 / r->session.freq_khz;
+	return 0;
 }
 
 int column_rate(const struct run *r, const struct column *col, double *rate)
 {
-	double ns;
+	uint64_t ticks, hz, amount;
 
-	if (interval_ns(r, col, &ns))
+	switch (col->vclass) {
+	case MLX5_DIAG_VCLASS_COUNTER:
+		amount = metrics_counter_delta(r, col);
+		break;
+	case MLX5_DIAG_VCLASS_STAT_SUM:
+		amount = col->value;
+		break;
+	default:
 		return -1;
-	*rate = (double)metrics_counter_delta(r, col) * 1e9 / ns;
+	}
+	if (column_interval(r, col, &ticks, &hz))
+		return -1;
+	*rate = (double)amount * (double)hz / (double)ticks;
 	return 0;
 }
 

@@ -118,11 +118,13 @@ int metric_compile(struct metric *m, const char *expr, const char *scale,
 int metrics_table_check(char *err, size_t errlen);
 
 /*
- * column_rate - counter COL's increase per second over the interval
- * before the current row (for a run that clears on read, its value over
- * that interval): its increase and interval as a metric's counter and
- * duration_time are. 0 and *RATE, or -1 when there is no interval (the
- * run's first row) or it is not positive.
+ * column_rate - COL's amount per second over the interval before the
+ * current row: a counter's increase (for a run that clears on read, its
+ * value), a per-sample sum's value; the interval is the device clock's
+ * since COL's previous sample, or the actual period under sync and clear,
+ * as a metric's duration_time. The rate is AMOUNT * HZ / TICKS of that
+ * clock, rounded once. 0 and *RATE, or -1 when there is no interval (the
+ * run's first row), it is not positive, or COL is a maximum or minimum.
  */
 int column_rate(const struct run *r, const struct column *col, double *rate);
 
