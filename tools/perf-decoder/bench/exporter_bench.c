@@ -48,7 +48,7 @@ static void selection(struct xcfg_selection *sel)
 	xcfg_defaults(&c);
 	xcfg_select(&c, &caps, sel, err, sizeof(err));	/* 15 */
 	sel->ids[sel->nr] = 0x1040000100000000ull;	/* host 0's discards */
-	sel->kinds[sel->nr++] = fam_by_id(0x1040000100000000ull);
+	sel->kinds[sel->nr++] = data_kind_by_id(0x1040000100000000ull);
 }
 
 /* Seconds per scrape of 2 devices, counting (FOLD NULL) or sampling. */

@@ -67,7 +67,7 @@ static int texpr(struct translate *t, int *degree);
 static int tfactor(struct translate *t, int *degree)
 {
 	char name[64], q[256];
-	const struct fam_kind *k;
+	const struct data_kind *k;
 	size_t n = 0;
 
 	skip_ws(t);
@@ -114,16 +114,16 @@ static int tfactor(struct translate *t, int *degree)
 		put(t, "1");
 		return 0;
 	}
-	k = fam_by_event(name);
-	if (!k || (k->class != FAM_COUNTER && k->class != FAM_STAT_SUM)) {
-		t->err = "an event that is no counter or sum of families.def";
+	k = data_kind_by_event(name);
+	if (!k || (k->class != DATA_CLASS_COUNTER && k->class != DATA_CLASS_STAT_SUM)) {
+		t->err = "an event that is no counter or sum of data_kinds.def";
 		return -1;
 	}
 	fam_base_name(k, q, sizeof(q));
-	put(t, k->unit == FAM_NS ? "(rate(" : "rate(");
+	put(t, k->unit == DATA_UNIT_NS ? "(rate(" : "rate(");
 	put(t, q);
 	put(t, "_total{" DEVICES "}" WINDOW ")");
-	if (k->unit == FAM_NS)
+	if (k->unit == DATA_UNIT_NS)
 		put(t, " * 1e9)");		/* the event counts ns */
 	return 0;
 }
@@ -324,16 +324,16 @@ static const char *legend_of(const char *expr)
 {
 	char name[64];
 	size_t n = strcspn(expr, " /*+-()");
-	const struct fam_kind *k;
+	const struct data_kind *k;
 
 	snprintf(name, sizeof(name), "%.*s", (int)n, expr);
-	k = fam_by_event(name);
-	switch (k ? k->group : FAM_GLOBAL) {
-	case FAM_PORT:
+	k = data_kind_by_event(name);
+	switch (k ? k->group : DATA_GROUP_GLOBAL) {
+	case DATA_GROUP_PORT:
 		return "{{device}} port {{port}}";
-	case FAM_PORT_PRIO:
+	case DATA_GROUP_PORT_PRIO:
 		return "{{device}} port {{port}} prio {{prio}}";
-	case FAM_PCIE_LINK:
+	case DATA_GROUP_PCIE_LINK:
 		return "{{device}} link {{link}}";
 	default:
 		return "{{device}}";
@@ -363,12 +363,12 @@ static void sampling_panels(struct board *b, const struct xcfg *c)
 {
 	static const char *const peaks[] = { "port_rx_bytes", "port_tx_bytes" };
 	char q[512], name[160], title[256];
-	const struct fam_kind *k;
+	const struct data_kind *k;
 	size_t i;
 
 	row(b, "High resolution (--sample)");
 	for (i = 0; i < ARRAY_LEN(peaks); i++) {
-		k = fam_by_event(peaks[i]);
+		k = data_kind_by_event(peaks[i]);
 		fam_base_name(k, name, sizeof(name));
 		snprintf(q, sizeof(q), "%s_peak_per_second{" DEVICES "}", name);
 		snprintf(title, sizeof(title), "%s: peak of one sample period", k->event);

@@ -186,7 +186,7 @@ bad:
 static int parse_export(struct xcfg *c, const char *value, char *err, size_t errlen)
 {
 	struct xcfg_export e = { 0 };
-	const enum fam_field *fields;
+	const enum data_field *fields;
 	const char *p = value;
 	char word[256], *eq;
 	unsigned int nr, i, given = 0;
@@ -200,12 +200,12 @@ static int parse_export(struct xcfg *c, const char *value, char *err, size_t err
 			 sizeof(word) - 2);
 		return -1;
 	}
-	e.kind = fam_by_event(word);
+	e.kind = data_kind_by_event(word);
 	if (!e.kind) {
 		snprintf(err, errlen, "export: unknown event '%s'", word);
 		return -1;
 	}
-	nr = fam_fields(e.kind->group, &fields);
+	nr = data_kind_fields(e.kind->group, &fields);
 	for (i = 0; i < nr; i++)
 		e.fields[i].all = 1;
 	while (next_word(&p, word, sizeof(word))) {
@@ -219,7 +219,7 @@ static int parse_export(struct xcfg *c, const char *value, char *err, size_t err
 		eq = strchr(word, '=');
 		if (eq)
 			*eq = '\0';
-		f = fam_field_by_name(word);
+		f = data_field_by_name(word);
 		for (i = 0; i < nr && (int)fields[i] != f; i++)
 			;
 		if (!eq || i == nr) {
@@ -234,7 +234,7 @@ static int parse_export(struct xcfg *c, const char *value, char *err, size_t err
 			return -1;
 		}
 		given |= 1u << i;
-		if (parse_ranges(word, eq + 1, fam_field_max(fields[i]),
+		if (parse_ranges(word, eq + 1, data_field_max(fields[i]),
 				 &e.fields[i], err, errlen))
 			return -1;
 	}
@@ -444,19 +444,19 @@ int xcfg_check(const struct xcfg *c, char *err, size_t errlen)
 	unsigned int i;
 
 	for (i = 0; i < c->nr_exports; i++) {
-		const struct fam_kind *k = c->exports[i].kind;
+		const struct data_kind *k = c->exports[i].kind;
 
-		if (k->group == FAM_PORT_PRIO && !c->per_prio) {
+		if (k->group == DATA_GROUP_PORT_PRIO && !c->per_prio) {
 			snprintf(err, errlen, "export %s: per-priority series are "
 				 "off (per-prio yes turns them on)", k->event);
 			return -1;
 		}
-		if (k->group == FAM_PCIE_LINK_BIN && !c->per_bin) {
+		if (k->group == DATA_GROUP_PCIE_LINK_BIN && !c->per_bin) {
 			snprintf(err, errlen, "export %s: per-bin series are off "
 				 "(per-bin yes turns them on)", k->event);
 			return -1;
 		}
-		if ((k->class == FAM_STAT_MAX || k->class == FAM_STAT_MIN) &&
+		if ((k->class == DATA_CLASS_STAT_MAX || k->class == DATA_CLASS_STAT_MIN) &&
 		    !c->sample_ns) {
 			snprintf(err, errlen, "export %s: a maximum or minimum is "
 				 "only sampled (sample PERIOD), never counted",
@@ -502,28 +502,31 @@ const char *xcfg_restart_needed(const struct xcfg *old, const struct xcfg *new)
 /* ---- a device's selection ---- */
 
 /* How many values field F has on a device of CAPS. */
-static uint32_t field_count(enum fam_field f, const struct xcfg_device_caps *caps)
+static uint32_t field_count(enum data_field f, const struct xcfg_device_caps *caps)
 {
 	switch (f) {
-	case FAM_F_PORT:
+	case DATA_F_PORT:
 		return caps->num_ports;
-	case FAM_F_HOST:
+	case DATA_F_HOST:
 		return caps->num_hosts;
-	case FAM_F_FUNCTION:
+	case DATA_F_FUNCTION:
 		return caps->num_functions;
-	case FAM_F_LINK:
+	case DATA_F_LINK:
 		return caps->num_pcie_links;
-	case FAM_F_PRIO:
-	case FAM_F_TCLASS:
+	case DATA_F_PRIO:
+	case DATA_F_TCLASS:
 		return 8;
-	case FAM_F_BIN:
-	case FAM_NR_FIELDS:
+	case DATA_F_LINK_YY:
+	case DATA_F_LINK_ZZ:
+		return 1;		/* not labelled: 0 */
+	case DATA_F_BIN:
+	case DATA_NR_FIELDS:
 		break;
 	}
 	return XCFG_MAX_LE;
 }
 
-static int select_id(struct xcfg_selection *sel, const struct fam_kind *k,
+static int select_id(struct xcfg_selection *sel, const struct data_kind *k,
 		     uint64_t id, char *err, size_t errlen)
 {
 	unsigned int i;
@@ -541,7 +544,7 @@ static int select_id(struct xcfg_selection *sel, const struct fam_kind *k,
 	return 0;
 }
 
-static int has_kind(const struct xcfg_device_caps *caps, const struct fam_kind *k)
+static int has_kind(const struct xcfg_device_caps *caps, const struct data_kind *k)
 {
 	unsigned int i;
 
@@ -558,10 +561,10 @@ static int select_export(struct xcfg_selection *sel, const struct xcfg_export *e
 			 const struct xcfg_device_caps *caps, char *err,
 			 size_t errlen)
 {
-	const enum fam_field *fields;
-	unsigned int nr = fam_fields(e->kind->group, &fields), i, j;
-	uint32_t lo[FAM_MAX_FIELDS], hi[FAM_MAX_FIELDS], v[FAM_MAX_FIELDS];
-	unsigned int range[FAM_MAX_FIELDS] = { 0 };
+	const enum data_field *fields;
+	unsigned int nr = data_kind_fields(e->kind->group, &fields), i, j;
+	uint32_t lo[DATA_MAX_FIELDS], hi[DATA_MAX_FIELDS], v[DATA_MAX_FIELDS];
+	unsigned int range[DATA_MAX_FIELDS] = { 0 };
 
 	if (!has_kind(caps, e->kind)) {
 		snprintf(err, errlen, "export %s: the device has no such event "
@@ -574,15 +577,15 @@ static int select_export(struct xcfg_selection *sel, const struct xcfg_export *e
 
 		if (!count) {
 			snprintf(err, errlen, "export %s: the device has no %s",
-				 e->kind->event, fam_field_name(fields[i]));
+				 e->kind->event, data_field_name(fields[i]));
 			return -1;
 		}
 		for (j = 0; j < r->nr; j++) {
 			if (r->r[j].hi >= count) {
 				snprintf(err, errlen, "export %s: %s %u: the device "
 					 "has %s 0-%u", e->kind->event,
-					 fam_field_name(fields[i]), r->r[j].hi,
-					 fam_field_name(fields[i]), count - 1);
+					 data_field_name(fields[i]), r->r[j].hi,
+					 data_field_name(fields[i]), count - 1);
 				return -1;
 			}
 		}
@@ -595,7 +598,7 @@ static int select_export(struct xcfg_selection *sel, const struct xcfg_export *e
 		v[i] = lo[i];
 	}
 	for (;;) {
-		if (select_id(sel, e->kind, fam_data_id(e->kind, v), err, errlen))
+		if (select_id(sel, e->kind, data_kind_id(e->kind, v), err, errlen))
 			return -1;
 		/* the next instance: the last field turns fastest */
 		for (i = nr; i-- > 0;) {
@@ -632,15 +635,15 @@ static int select_events(struct xcfg_selection *sel, const char *const *events,
 			 size_t errlen)
 {
 	struct xcfg_export e = { 0 };
-	const enum fam_field *fields;
+	const enum data_field *fields;
 	unsigned int nr, f;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		e.kind = fam_by_event(events[i]);
+		e.kind = data_kind_by_event(events[i]);
 		e.fields[0].all = 1;
 		e.fields[1].all = 1;
-		nr = fam_fields(e.kind->group, &fields);
+		nr = data_kind_fields(e.kind->group, &fields);
 		for (f = 0; f < nr && field_count(fields[f], caps); f++)
 			;
 		if (f < nr || !has_kind(caps, e.kind))
@@ -657,18 +660,18 @@ static int select_events(struct xcfg_selection *sel, const char *const *events,
  */
 static int select_histograms(struct xcfg_selection *sel, char *err, size_t errlen)
 {
-	const struct fam_kind *total = fam_by_event("pcie_read_latency_total_ns");
-	uint32_t v[FAM_MAX_FIELDS];
+	const struct data_kind *total = data_kind_by_event("pcie_read_latency_total_ns");
+	uint32_t v[DATA_MAX_FIELDS];
 	unsigned int n = sel->nr, i, j;
 
 	for (i = 0; i < n; i++) {
-		const struct fam_kind *bins = sel->kinds[i];
+		const struct data_kind *bins = sel->kinds[i];
 
-		if (bins->group != FAM_PCIE_LINK_BIN)
+		if (bins->group != DATA_GROUP_PCIE_LINK_BIN)
 			continue;
-		fam_instance(bins, sel->ids[i], v);
+		data_kind_instance(bins, sel->ids[i], v);
 		for (v[1] = 0; v[1] < XCFG_MAX_LE; v[1]++) {
-			for (j = 0; j < n && sel->ids[j] != fam_data_id(bins, v); j++)
+			for (j = 0; j < n && sel->ids[j] != data_kind_id(bins, v); j++)
 				;
 			if (j == n) {
 				snprintf(err, errlen, "histogram-le: link %u lacks bin %u "
@@ -677,7 +680,7 @@ static int select_histograms(struct xcfg_selection *sel, char *err, size_t errle
 				return -1;
 			}
 		}
-		if (select_id(sel, total, fam_data_id(total, v), err, errlen))
+		if (select_id(sel, total, data_kind_id(total, v), err, errlen))
 			return -1;
 	}
 	return 0;

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "families.h"
+#include "data_kinds.h"
 #include "http_server.h"
 
 #define XCFG_MAX_EXPORTS	64
@@ -32,8 +32,8 @@ struct xcfg_ranges {
 
 /* An export line: a kind and, per field of its group, which values. */
 struct xcfg_export {
-	const struct fam_kind *kind;
-	struct xcfg_ranges fields[FAM_MAX_FIELDS];
+	const struct data_kind *kind;
+	struct xcfg_ranges fields[DATA_MAX_FIELDS];
 };
 
 /* Where a setting was made, for "given twice" (0: not given). */
@@ -119,7 +119,7 @@ struct xcfg_device_caps {
 struct xcfg_selection {
 	unsigned int nr;
 	uint64_t ids[1024];
-	const struct fam_kind *kinds[1024];
+	const struct data_kind *kinds[1024];
 };
 
 /*

@@ -40,10 +40,10 @@ $(MD_GEN)/%.pb-c.c $(MD_GEN)/%.pb-c.h: $(MD_SRC)/%.proto
 	protoc-c --proto_path=$(MD_SRC) --c_out=$(MD_GEN) $<
 
 # `mlx5-diag decode`, its pipeline (pipeline.h): the command, the data-ID
-# names, the loop and metrics, the sources and the sinks (one file each),
+# names and kinds, the loop and metrics, the sources and the sinks (one file each),
 # outbuf.c their output buffer, the Perfetto schema's code; and errors.c,
 # the messages of every subcommand.
-MD_DECODE_SRCS := $(addprefix $(MD_SRC)/,decode.c data_ids.c pipeline.c metrics.c \
+MD_DECODE_SRCS := $(addprefix $(MD_SRC)/,decode.c data_ids.c data_kinds.c pipeline.c metrics.c \
 	source_mdf.c source_perf.c sinks.c outbuf.c errors.c) $(wildcard $(MD_SRC)/sink_*.c) \
 	$(MD_PROTO_SRCS)
 
@@ -52,9 +52,11 @@ MD_DECODE_SRCS := $(addprefix $(MD_SRC)/,decode.c data_ids.c pipeline.c metrics.
 # configuration, folding and scrapes, the dashboard.
 MD_EXPORTER_SRCS := $(addprefix $(MD_SRC)/,exposition.c http_server.c textfile.c \
 	families.c exporter_config.c pmu.c fold.c scrape.c dashboard.c)
-# what test_exporter adds: the decode pipeline and the stream writer
+# what test_exporter adds: the decode pipeline, the stream writer and the
+# kernel catalog's reader
 MD_EXPORTER_TEST_SRCS := $(MD_DECODE_SRCS) $(addprefix $(MD_SRC)/,perfdata.c \
-	timeline.c file.c) $(wildcard $(MD_SRC)/../lib/*.c) $(MD_SRC)/../tests/stream_writer.c
+	timeline.c file.c) $(wildcard $(MD_SRC)/../lib/*.c) \
+	$(addprefix $(MD_SRC)/../tests/,stream_writer.c kernel_catalog.c)
 
 # The decode pipeline and lib/ are the decoder's (cli.h); the rest is the CLI's.
 MD_CLI_SRCS := $(addprefix $(MD_SRC)/,record.c list.c doca.c count.c file.c perfdata.c \

@@ -10,6 +10,7 @@
 
 #include <linux/mlx5_diag.h>
 
+#include "families.h"
 #include "scrape.h"
 
 #define HELP_UP		"Whether the exporter reads the device: 1, or 0 with the reason"
@@ -29,30 +30,30 @@ void scrape_begin(struct expo_set *s)
 
 /* The labels of ID: device, then its fields; values kept in VALS. */
 struct id_labels {
-	struct expo_label l[1 + FAM_MAX_FIELDS];
-	char vals[FAM_MAX_FIELDS][16];
+	struct expo_label l[1 + DATA_MAX_FIELDS];
+	char vals[DATA_MAX_FIELDS][16];
 	unsigned int n;
 };
 
 static void id_labels(struct id_labels *il, const char *device,
-		      const struct fam_kind *k, uint64_t id)
+		      const struct data_kind *k, uint64_t id)
 {
-	const enum fam_field *fields;
-	uint32_t v[FAM_MAX_FIELDS];
-	unsigned int nr = fam_fields(k->group, &fields), i;
+	const enum data_field *fields;
+	uint32_t v[DATA_MAX_FIELDS];
+	unsigned int nr = data_kind_fields(k->group, &fields), i;
 
-	fam_instance(k, id, v);
+	data_kind_instance(k, id, v);
 	il->l[0] = (struct expo_label){ "device", device };
 	for (i = 0; i < nr; i++) {
 		snprintf(il->vals[i], sizeof(il->vals[i]), "%" PRIu32, v[i]);
-		il->l[i + 1] = (struct expo_label){ fam_field_name(fields[i]), il->vals[i] };
+		il->l[i + 1] = (struct expo_label){ data_field_name(fields[i]), il->vals[i] };
 	}
 	il->n = nr + 1;
 }
 
-static struct expo_num amount(const struct fam_kind *k, uint64_t v)
+static struct expo_num amount(const struct data_kind *k, uint64_t v)
 {
-	return k->unit == FAM_NS ? expo_nanos(v) : expo_u64(v);
+	return k->unit == DATA_UNIT_NS ? expo_nanos(v) : expo_u64(v);
 }
 
 static void state_families(struct expo_set *s, const struct scrape_device *d)
@@ -107,7 +108,7 @@ static void sampling_families(struct expo_set *s, const struct scrape_device *d)
 }
 
 /* The window of a sampled ID: its peak rate or its extreme. */
-static void window_families(struct expo_set *s, const struct fam_kind *k,
+static void window_families(struct expo_set *s, const struct data_kind *k,
 			    const struct id_labels *il, const struct fold_series *fs)
 {
 	char name[160], help[320];
@@ -116,8 +117,8 @@ static void window_families(struct expo_set *s, const struct fam_kind *k,
 		return;
 	fam_base_name(k, name, sizeof(name));
 	switch (k->class) {
-	case FAM_COUNTER:
-	case FAM_STAT_SUM:
+	case DATA_CLASS_COUNTER:
+	case DATA_CLASS_STAT_SUM:
 		strncat(name, "_peak_per_second", sizeof(name) - strlen(name) - 1);
 		snprintf(help, sizeof(help), "The largest rate of one sample period "
 			 "since the last scrape: %s", k->help);
@@ -125,8 +126,8 @@ static void window_families(struct expo_set *s, const struct fam_kind *k,
 							  help), il->l, il->n),
 			       expo_f64(fs->peak_rate));
 		break;
-	case FAM_STAT_MAX:
-	case FAM_STAT_MIN:
+	case DATA_CLASS_STAT_MAX:
+	case DATA_CLASS_STAT_MIN:
 		snprintf(help, sizeof(help), "%s, of the samples since the last scrape",
 			 k->help);
 		expo_set_value(expo_metric(s, expo_family(s, name, EXPO_GAUGE,
@@ -149,10 +150,10 @@ static uint64_t total_of(const struct scrape_device *d, unsigned int i)
 }
 
 /* The selected ID of kind K with field values V, or -1. */
-static int selected(const struct xcfg_selection *sel, const struct fam_kind *k,
+static int selected(const struct xcfg_selection *sel, const struct data_kind *k,
 		    const uint32_t *v)
 {
-	uint64_t id = fam_data_id(k, v);
+	uint64_t id = data_kind_id(k, v);
 	unsigned int i;
 
 	for (i = 0; i < sel->nr; i++)
@@ -165,16 +166,16 @@ static int selected(const struct xcfg_selection *sel, const struct fam_kind *k,
 static void histogram(struct expo_set *s, const struct xcfg *c,
 		      const struct scrape_device *d, unsigned int first)
 {
-	const struct fam_kind *bins = d->sel->kinds[first];
-	const struct fam_kind *total = fam_by_event("pcie_read_latency_total_ns");
+	const struct data_kind *bins = d->sel->kinds[first];
+	const struct data_kind *total = data_kind_by_event("pcie_read_latency_total_ns");
 	uint64_t cum[XCFG_MAX_LE], count = 0;
-	uint32_t v[FAM_MAX_FIELDS];
+	uint32_t v[DATA_MAX_FIELDS];
 	char link[16];
 	struct expo_label l[] = { { "device", d->device }, { "link", link } };
 	struct expo_metric *m;
 	int i, t;
 
-	fam_instance(bins, d->sel->ids[first], v);
+	data_kind_instance(bins, d->sel->ids[first], v);
 	for (v[1] = 0; v[1] < XCFG_MAX_LE; v[1]++) {
 		i = selected(d->sel, bins, v);
 		if (i >= 0 && (unsigned int)i < first)
@@ -205,15 +206,15 @@ int scrape_device(struct expo_set *s, const struct xcfg *c,
 	if (d->fold)
 		sampling_families(s, d);
 	for (i = 0; i < d->sel->nr; i++) {
-		const struct fam_kind *k = d->sel->kinds[i];
+		const struct data_kind *k = d->sel->kinds[i];
 		struct expo_metric *m;
 
-		if (k->group == FAM_PCIE_LINK_BIN && c->nr_le) {
+		if (k->group == DATA_GROUP_PCIE_LINK_BIN && c->nr_le) {
 			histogram(s, c, d, i);
 			continue;
 		}
 		id_labels(&il, d->device, k, d->sel->ids[i]);
-		if (k->class == FAM_COUNTER || k->class == FAM_STAT_SUM) {
+		if (k->class == DATA_CLASS_COUNTER || k->class == DATA_CLASS_STAT_SUM) {
 			fam_base_name(k, name, sizeof(name));
 			m = expo_metric(s, expo_family(s, name, EXPO_COUNTER,
 						       fam_unit_name(k), k->help),

@@ -2,7 +2,7 @@
 /*
  * What a scrape of the exporter shows: each device's state, counts or
  * folded samples as metric families (exposition.h), named and labelled
- * from the table of kinds (families.def).
+ * from the table of kinds (data_kinds.def, families.h).
  */
 #ifndef MLX5_DIAG_SCRAPE_H
 #define MLX5_DIAG_SCRAPE_H

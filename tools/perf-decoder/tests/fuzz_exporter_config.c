@@ -34,12 +34,12 @@ static void check_settings(const struct xcfg *c)
 			abort();
 	for (i = 0; i < c->nr_exports; i++) {
 		const struct xcfg_export *e = &c->exports[i];
-		const enum fam_field *fields;
+		const enum data_field *fields;
 		unsigned int nr;
 
 		if (!e->kind)
 			abort();
-		nr = fam_fields(e->kind->group, &fields);
+		nr = data_kind_fields(e->kind->group, &fields);
 		for (f = 0; f < nr; f++) {
 			const struct xcfg_ranges *r = &e->fields[f];
 
@@ -47,7 +47,7 @@ static void check_settings(const struct xcfg *c)
 				abort();
 			for (j = 0; j < r->nr; j++)
 				if (r->r[j].lo > r->r[j].hi ||
-				    r->r[j].hi > fam_field_max(fields[f]))
+				    r->r[j].hi > data_field_max(fields[f]))
 					abort();
 		}
 	}
@@ -67,7 +67,7 @@ static void check_selection(const struct xcfg *c, const struct xcfg_device_caps 
 	if (sel.nr > caps->max_data_ids)
 		abort();
 	for (i = 0; i < sel.nr; i++) {
-		if (fam_by_id(sel.ids[i]) != sel.kinds[i])
+		if (data_kind_by_id(sel.ids[i]) != sel.kinds[i])
 			abort();
 		for (j = 0; j < i; j++)
 			if (sel.ids[j] == sel.ids[i])

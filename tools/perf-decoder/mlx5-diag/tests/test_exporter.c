@@ -44,6 +44,7 @@
 #include "../http_server.h"
 #include "../scrape.h"
 #include "../textfile.h"
+#include "kernel_catalog.h"
 #include "stream_writer.h"
 #include "tap.h"
 
@@ -1014,47 +1015,6 @@ out:
 
 /* ---- the kinds, against the kernel catalog ---- */
 
-/* The catalog's KIND() rows: kind, group, class, name, unit. */
-struct catalog_row {
-	uint32_t kind;
-	char group[32], class[16], name[64], unit[16];
-};
-
-static int read_catalog(struct catalog_row *rows, int max)
-{
-	static const char path[] = MD_TOP_DIR "/drivers/perf/mlx5_diag/mlx5_diag_catalog.c";
-	static char text[65536];
-	FILE *f = fopen(path, "r");
-	size_t len;
-	char *p;
-	int n = 0;
-
-	if (!f)
-		return -1;
-	len = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[len] = '\0';
-	for (p = strstr(text, "\tKIND("); p && n < max; p = strstr(p + 1, "\tKIND(")) {
-		struct catalog_row *r = &rows[n];
-		char rest[64];
-
-		/* KIND(0x..., GROUP, CLASS,\n\t     "name", unit) */
-		if (sscanf(p, "\tKIND(0x%x, %31[A-Z_], %15[A-Z_], \"%63[a-z0-9_]\", %63[^)])",
-			   &r->kind, r->group, r->class, r->name, rest) != 5)
-			return -1;
-		if (!strcmp(rest, "NULL"))
-			strcpy(r->unit, "NONE");
-		else if (!strcmp(rest, "\"Bytes\""))
-			strcpy(r->unit, "BYTES");
-		else if (!strcmp(rest, "\"ns\""))
-			strcpy(r->unit, "NS");
-		else
-			return -1;
-		n++;
-	}
-	return n;
-}
-
 static void test_families(void)
 {
 	static const char *const groups[] = {
@@ -1063,57 +1023,60 @@ static void test_families(void)
 	};
 	static const char *const classes[] = { "COUNTER", "STAT_SUM", "STAT_MAX",
 					       "STAT_MIN" };
-	static const char *const units[] = { "BYTES", "NS", "NONE" };
+	static const char *const units[] = {
+		[DATA_UNIT_UNKNOWN] = "?", [DATA_UNIT_COUNT] = "NONE",
+		[DATA_UNIT_BYTES] = "BYTES", [DATA_UNIT_NS] = "NS",
+	};
 	struct catalog_row rows[64];
-	const struct fam_kind *k;
-	uint32_t v[FAM_MAX_FIELDS];
+	const struct data_kind *k;
+	uint32_t v[DATA_MAX_FIELDS];
 	char name[128];
 	int n, i, bad = 0, nr_kinds = 0;
 
-	n = read_catalog(rows, 64);
+	n = catalog_read(MD_TOP_DIR "/" KERNEL_CATALOG_PATH, rows, 64);
 	OK(n == 41, "the kernel catalog has 41 data-ID kinds (read %d)", n);
 	for (i = 0; i < n; i++) {
-		k = fam_by_event(rows[i].name);
+		k = data_kind_by_event(rows[i].name);
 		if (!k || k->kind != rows[i].kind || strcmp(groups[k->group], rows[i].group) ||
 		    strcmp(classes[k->class], rows[i].class) ||
 		    strcmp(units[k->unit], rows[i].unit)) {
-			printf("# catalog %s 0x%08x %s %s %s: families.def %s\n",
+			printf("# catalog %s 0x%08x %s %s %s: data_kinds.def %s\n",
 			       rows[i].name, rows[i].kind, rows[i].group, rows[i].class,
 			       rows[i].unit, k ? "differs" : "lacks it");
 			bad++;
 		}
 	}
-	for (nr_kinds = 0; fam_at((size_t)nr_kinds); nr_kinds++) {
-		k = fam_at((size_t)nr_kinds);
-		if ((k->unit == FAM_BYTES && !strstr(k->event, "_bytes")) ||
-		    (k->unit == FAM_NS && strcmp(k->event + strlen(k->event) - 3, "_ns"))) {
+	for (nr_kinds = 0; data_kind_at((size_t)nr_kinds); nr_kinds++) {
+		k = data_kind_at((size_t)nr_kinds);
+		if ((k->unit == DATA_UNIT_BYTES && !strstr(k->event, "_bytes")) ||
+		    (k->unit == DATA_UNIT_NS && strcmp(k->event + strlen(k->event) - 3, "_ns"))) {
 			printf("# %s: its name does not end in its unit\n", k->event);
 			bad++;
 		}
 	}
-	OK(!bad && nr_kinds == n, "families.def is the catalog's kinds (%d), each "
+	OK(!bad && nr_kinds == n, "data_kinds.def is the catalog's kinds (%d), each "
 	   "as it says, named by its unit", nr_kinds);
 
-	k = fam_by_event("port_prio_tx_bytes");
+	k = data_kind_by_event("port_prio_tx_bytes");
 	v[0] = 1;
 	v[1] = 3;
-	EQ_U64(fam_data_id(k, v), 0x1140000200000301ull,
+	EQ_U64(data_kind_id(k, v), 0x1140000200000301ull,
 	       "port_prio_tx_bytes port=1 prio=3 is 0x1140000200000301");
-	k = fam_by_id(0x1160000f00090001ull);
+	k = data_kind_by_id(0x1160000f00090001ull);
 	OK(k && !strcmp(k->event, "pcie_read_latency_hist_packets"),
 	   "0x1160000f00090001 is pcie_read_latency_hist_packets");
-	fam_instance(k, 0x1160000f00090001ull, v);
+	data_kind_instance(k, 0x1160000f00090001ull, v);
 	OK(v[0] == 1 && v[1] == 9, "link 1, bin 9");
-	EQ_U64(fam_data_id(k, v), 0x1160000f00090001ull, "and back");
-	fam_base_name(fam_by_event("pcie_read_stall_ordering_ns"), name, sizeof(name));
+	EQ_U64(data_kind_id(k, v), 0x1160000f00090001ull, "and back");
+	fam_base_name(data_kind_by_event("pcie_read_stall_ordering_ns"), name, sizeof(name));
 	EQ_STR(name, "mlx5_diag_pcie_read_stall_ordering_seconds", "ns made seconds");
-	EQ_STR(fam_unit_name(fam_by_event("pcie_read_stall_ordering_ns")), "seconds",
+	EQ_STR(fam_unit_name(data_kind_by_event("pcie_read_stall_ordering_ns")), "seconds",
 	       "in seconds");
-	fam_base_name(fam_by_event("port_rx_bytes"), name, sizeof(name));
+	fam_base_name(data_kind_by_event("port_rx_bytes"), name, sizeof(name));
 	EQ_STR(name, "mlx5_diag_port_rx_bytes", "bytes as they are");
-	OK(fam_by_id(0x0401) == NULL, "a 16-bit firmware counter is no kind of it");
-	EQ_INT(fam_field_max(FAM_F_FUNCTION), 65535, "a function is 16 bits");
-	EQ_INT(fam_field_max(FAM_F_PRIO), 15, "a priority 4 bits");
+	OK(data_kind_by_id(0x0401) == NULL, "a 16-bit firmware counter is no kind of it");
+	EQ_INT(data_field_max(DATA_F_FUNCTION), 65535, "a function is 16 bits");
+	EQ_INT(data_field_max(DATA_F_PRIO), 15, "a priority 4 bits");
 }
 
 /* ---- the configuration ---- */
@@ -1163,7 +1126,7 @@ static void test_config_settings(void)
 	OK(c.nr_le == 5 && c.le[0] == 250e-9 && c.le[2] == 1e-6 && c.le[3] == 2e-3 &&
 	   c.le[4] == 1.5, "histogram-le in seconds");
 	OK(c.nr_devices == 2 && !strcmp(c.devices[1], "sim:1"), "devices");
-	OK(c.nr_exports == 2 && c.exports[0].kind == fam_by_event("port_prio_rx_bytes") &&
+	OK(c.nr_exports == 2 && c.exports[0].kind == data_kind_by_event("port_prio_rx_bytes") &&
 	   !c.exports[0].fields[0].all && c.exports[0].fields[0].nr == 1 &&
 	   c.exports[0].fields[1].nr == 2 && c.exports[0].fields[1].r[0].hi == 2 &&
 	   c.exports[0].fields[1].r[1].lo == 7 && c.exports[1].kind->kind == 0x11800002,
@@ -1347,7 +1310,7 @@ static void test_config_select(void)
 	       "1140000300000001 1180000100000000 1180000200000000 1180000300000000 "
 	       "1160000b00000000 1160000b00000001 1160000c00000000 1160000c00000001",
 	       "15 IDs: 4 kinds of both ports, the ICM cache, both links' reads");
-	OK(sel.kinds[14] == fam_by_event("pcie_read_latency_packets"), "with their kinds");
+	OK(sel.kinds[14] == data_kind_by_event("pcie_read_latency_packets"), "with their kinds");
 
 	xcfg_apply(&c, "per-prio", "yes", 1, err, sizeof(err));
 	EQ_INT(xcfg_select(&c, &sim_caps, &sel, err, sizeof(err)), -1,
@@ -1629,7 +1592,7 @@ static void test_fold(void)
 	xcfg_defaults(&c);
 	for (i = 0; i < 4; i++) {
 		sel.ids[i] = ids[i];
-		sel.kinds[i] = fam_by_id(ids[i]);
+		sel.kinds[i] = data_kind_by_id(ids[i]);
 	}
 	fold_init(&f);
 	OK(!pipeline_init(&p, &fold_sink, &f, NULL), "a live pipeline into the fold");
@@ -1759,9 +1722,9 @@ static void test_promql(void)
 		  "second, which a rate cannot express" },
 		{ "port_rx_bytes + 1", "terms of unlike dimensions added" },
 		{ "bogus / duration_time", "an event that is no counter or sum of "
-		  "families.def" },
+		  "data_kinds.def" },
 		{ "pcie_read_latency_max_ns / duration_time", "an event that is no "
-		  "counter or sum of families.def" },
+		  "counter or sum of data_kinds.def" },
 		{ "(icmc_hits / icmc_accesses", "a '(' without its ')'" },
 		{ "icmc_hits / icmc_accesses )", "text after the expression" },
 		{ "icmc_hits / ", "a number, name or '(' expected" },
@@ -1873,7 +1836,7 @@ static void test_counting(void)
 	double t0;
 	int ret;
 
-	sel.kinds[0] = sel.kinds[1] = fam_by_event("icmc_hits");	/* names in errors */
+	sel.kinds[0] = sel.kinds[1] = data_kind_by_event("icmc_hits");	/* names in errors */
 	libperf_init(NULL);
 	ret = counting_open(&cnt, PERF_TYPE_SOFTWARE, 0, &sel, err, sizeof(err));
 	if (ret == -EACCES || ret == -EPERM) {
@@ -1904,7 +1867,7 @@ static void test_shipped_files(void)
 	static char doc[262144];
 	struct xcfg c;
 	char err[512], name[200], want[220];
-	const struct fam_kind *k;
+	const struct data_kind *k;
 	FILE *f;
 	size_t len, i;
 	int missing = 0;
@@ -1922,16 +1885,16 @@ static void test_shipped_files(void)
 	if (f)
 		fclose(f);
 	doc[len] = '\0';
-	for (i = 0; (k = fam_at(i)); i++) {
+	for (i = 0; (k = data_kind_at(i)); i++) {
 		fam_base_name(k, name, sizeof(name));
 		snprintf(want, sizeof(want), "``%s%s``", name,
-			 k->class == FAM_COUNTER || k->class == FAM_STAT_SUM ? "_total" : "");
+			 k->class == DATA_CLASS_COUNTER || k->class == DATA_CLASS_STAT_SUM ? "_total" : "");
 		if (!strstr(doc, want)) {
 			printf("# the admin guide lacks %s\n", want);
 			missing++;
 		}
 	}
-	OK(len && !missing, "the admin guide lists every family of families.def (%zu)", i);
+	OK(len && !missing, "the admin guide lists every family of data_kinds.def (%zu)", i);
 }
 
 int main(void)
