@@ -137,6 +137,9 @@ enum {
 	OPT_PER_BIN, OPT_HISTOGRAM_LE, OPT_ONCE, OPT_OPENMETRICS, OPT_DASHBOARD,
 };
 
+/* ':' first: a missing value is ':', told apart from an unknown option */
+#define SHORTOPTS	"+:c:h"
+
 static const struct option exporter_longopts[] = {
 	{ "config", required_argument, NULL, 'c' },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
@@ -175,7 +178,7 @@ static int settings(int argc, char **argv, const char *config, struct xcfg *c,
 		return -1;
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+c:h", exporter_longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, SHORTOPTS, exporter_longopts, NULL)) != -1) {
 		const struct option *o;
 
 		if (opt < OPT_LISTEN || opt > OPT_HISTOGRAM_LE)
@@ -191,16 +194,18 @@ static int settings(int argc, char **argv, const char *config, struct xcfg *c,
 	return xcfg_check(c, err, errlen);
 }
 
-/* The mode options and the config path; MD_EXIT_OK or MD_EXIT_USAGE. */
-static int parse_mode(int argc, char **argv, struct exporter_mode *m, char *err,
-		      size_t errlen)
+/*
+ * The mode options and the config path: MD_EXIT_OK, or MD_EXIT_USAGE
+ * with the message said.
+ */
+static int parse_mode(int argc, char **argv, struct exporter_mode *m)
 {
 	int opt;
 
 	memset(m, 0, sizeof(*m));
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+c:h", exporter_longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, SHORTOPTS, exporter_longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
 			m->config = optarg;
@@ -217,25 +222,18 @@ static int parse_mode(int argc, char **argv, struct exporter_mode *m, char *err,
 		case 'h':
 			m->help = 1;
 			break;
+		case ':':
+			return md_usage("exporter", "%s needs a value", argv[optind - 1]);
 		case '?':
-			if (optopt)
-				snprintf(err, errlen, "option --%s needs an argument",
-					 argv[optind - 1] + 2);
-			else
-				snprintf(err, errlen, "unknown option '%s'",
-					 argv[optind - 1]);
-			return MD_EXIT_USAGE;
+			return md_bad_option("exporter", exporter_longopts, optopt,
+					     argv[optind - 1]);
 		}
 	}
-	if (optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
-		return MD_EXIT_USAGE;
-	}
-	if (m->openmetrics && !m->once) {
-		snprintf(err, errlen, "--openmetrics is for --once (a scraper asks "
-			 "the server for it)");
-		return MD_EXIT_USAGE;
-	}
+	if (optind < argc)
+		return md_usage("exporter", "unexpected argument '%s'", argv[optind]);
+	if (m->openmetrics && !m->once)
+		return md_usage("exporter", "--openmetrics is for --once (a scraper "
+				"asks the server for it)");
 	return MD_EXIT_OK;
 }
 
@@ -743,9 +741,9 @@ int cmd_exporter(int argc, char **argv)
 	int sigfd, ret;
 	struct xdev *d;
 
-	ret = parse_mode(argc, argv, &m, err, sizeof(err));
+	ret = parse_mode(argc, argv, &m);
 	if (ret)
-		return md_usage("exporter", "%s", err);
+		return ret;
 	if (m.help) {
 		fputs(exporter_usage, stdout);
 		return MD_EXIT_OK;
