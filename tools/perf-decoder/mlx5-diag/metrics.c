@@ -29,11 +29,11 @@ static const struct md_event {
 };
 
 static const struct md_metric {
-	const char *name, *expr, *scale, *unit;
+	const char *name, *expr, *scale, *unit, *desc;
 } md_metrics[] = {
 #define MD_EVENT(name, kind, class, group)
 #define MD_METRIC(name, expr, scale, unit, group, desc) \
-	{ name, expr, scale, unit },
+	{ name, expr, scale, unit, desc },
 #include "metrics.def"
 #undef MD_EVENT
 #undef MD_METRIC
@@ -249,7 +249,9 @@ void metrics_plan(struct run *r)
 				continue;
 			snprintf(m->name, sizeof(m->name), "%s_%s", inst,
 				 md_metrics[j].name);
+			m->base_name = md_metrics[j].name;
 			m->unit = md_metrics[j].unit;
+			m->desc = md_metrics[j].desc;
 			r->nr_metrics++;
 			break;		/* no event anchors two metrics */
 		}
@@ -350,9 +352,12 @@ int column_rate(const struct run *r, const struct column *col, double *rate)
 	return 0;
 }
 
-/* Metric M of the current sample: 0 and *value, or -1 (no value). */
+/*
+ * Metric M's expression on the current sample, before its scale: 0 and
+ * *RAW, or -1 (no value).
+ */
 static int metric_value(const struct run *r, const struct metric *m,
-			double *value)
+			double *raw)
 {
 	double st[METRIC_MAX_OPS];	/* never more operands than ops */
 	unsigned int i, n = 0;
@@ -398,15 +403,20 @@ static int metric_value(const struct run *r, const struct metric *m,
 			break;
 		}
 	}
-	*value = st[0] * m->scale;
+	*raw = st[0];
 	return 0;
 }
 
 void metrics_compute(const struct run *r, struct row *w)
 {
 	unsigned int i;
+	double raw;
 
-	for (i = 0; i < r->nr_metrics; i++)
-		w->metrics[i].ok = !metric_value(r, &r->metrics[i],
-						 &w->metrics[i].v);
+	for (i = 0; i < r->nr_metrics; i++) {
+		struct metric_value *mv = &w->metrics[i];
+
+		mv->ok = !metric_value(r, &r->metrics[i], &raw);
+		mv->raw = mv->ok ? raw : 0;
+		mv->v = mv->raw * r->metrics[i].scale;
+	}
 }

@@ -57,8 +57,10 @@ struct metric {
 	unsigned int anchor;		/* the column of its first event */
 	uint32_t first_kind;		/* that event's data-ID kind */
 	double scale;
+	const char *base_name;		/* metrics.def's: "rx_bytes_GBps" */
 	const char *unit;		/* metrics.def's: "GB/s", "ns", "" */
-	char name[160];
+	const char *desc;		/* metrics.def's description */
+	char name[160];			/* "<instance>_<base_name>" */
 };
 
 /* The current run: its session, columns and metrics. */
@@ -71,10 +73,13 @@ struct run {
 	int have_prev;			/* the run has a previous sample */
 };
 
-/* A metric's value in one row; OK 0: none (too few samples, zero base). */
+/*
+ * A metric's value in one row; OK 0: none (too few samples, zero base).
+ * RAW is its expression's value, V that times its scale (in its unit).
+ */
 struct metric_value {
 	int ok;
-	double v;
+	double v, raw;
 };
 
 /* One sample of the run: its times; the values are the run's columns'. */
