@@ -8,9 +8,10 @@
 # a gap (its series gone) and comes back, the exporter running on.
 # Sampling: samples folded into the window equal the model's: the total,
 # the peak rate over one sample period (largest increase * Hz / period),
-# the window's maximum and minimum read latency, the latency bins as a
-# histogram with the read latency total as its sum; a second window only
-# has its own samples.
+# the window's maximum and minimum read latency, metrics.def's receive
+# rate's largest and smallest (the pipeline's metrics on the folded
+# samples), the latency bins as a histogram with the read latency total
+# as its sum; a second window only has its own samples.
 . ./lib.sh
 . ./engine_lib.sh
 . ./record_lib.sh
@@ -146,9 +147,12 @@ t() {
 	fi
 }
 
-# window FIRST LAST: "TOTAL PEAK MAX MIN" of samples FIRST..LAST by the
-# model: the counter's increases (the run's first sample has none), the
-# largest times Hz over the period, the latency statistics' extremes
+# window FIRST LAST: "TOTAL PEAK MAX MIN RMAX RMIN" of samples FIRST..LAST
+# by the model: the counter's increases (the run's first sample has none),
+# the largest times Hz over the period, the latency statistics' extremes,
+# and the largest and smallest increase over the period in seconds as
+# metrics.def's rx_bytes_GBps takes it (duration_time: clocks * 1e6 / kHz
+# ns, times 1e-9) before its scale
 window() {
 	inc=""
 	mx=0
@@ -163,8 +167,14 @@ window() {
 		j=$((j + 1))
 	done
 	echo "$inc" | awk -v hz="$HZ" -v p="$PC" -v mx="$mx" -v mn="$mn" '{
-		for (i = 1; i <= NF; i++) { s += $i; r = $i * hz / p; if (r > pk) pk = r }
-		printf "%d %.17g %d %d\n", s, pk, mx, mn }'
+		sec = p * 1e6 / (hz / 1000) * 1e-9
+		for (i = 1; i <= NF; i++) {
+			s += $i; r = $i * hz / p; if (r > pk) pk = r
+			m = $i / sec
+			if (i == 1 || m > mmax) mmax = m
+			if (i == 1 || m < mmin) mmin = m
+		}
+		printf "%d %.17g %d %d %.17g %.17g\n", s, pk, mx, mn, mmax, mmin }'
 }
 
 # same_number A B: A and B are the same double
@@ -172,7 +182,7 @@ same_number() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 == b + 0 && a != "
 
 step_samples 0 8
 scrape $xs $F
-# shellcheck disable=SC2046 # four words
+# shellcheck disable=SC2046 # six words
 set -- $(window 0 7)
 expect_eq "8 samples folded" "$(value $F 'mlx5_diag_samples_total{device="sim:0"}')" 8
 expect_eq "none lost" \
@@ -188,6 +198,11 @@ expect_eq "the window's largest read latency" \
 expect_eq "the window's smallest read latency" \
 	"$(value $F 'mlx5_diag_pcie_read_latency_min_seconds{device="sim:0",link="0"}')" \
 	"$(ns_text "$4")"
+got=$(value $F 'mlx5_diag_port_rx_bytes_per_second_max{device="sim:0",port="0"}')
+check "metrics.def's receive rate, its window's largest ($got, model $5)" \
+	same_number "$got" "$5"
+got=$(value $F 'mlx5_diag_port_rx_bytes_per_second_min{device="sim:0",port="0"}')
+check "and its smallest ($got, model $6)" same_number "$got" "$6"
 # the bins' sums over samples 0..7 add up to the model over [0, t7)
 cum=0
 for b in 0 1 2 3 4 5 6 7 8 9; do
@@ -211,7 +226,7 @@ expect_eq "histogram sum: the read latency total" \
 
 step_samples 0 4
 scrape $xs $F
-# shellcheck disable=SC2046 # four words
+# shellcheck disable=SC2046 # six words
 set -- $(window 8 11)
 expect_eq "a second window: 12 samples in all" \
 	"$(value $F 'mlx5_diag_samples_total{device="sim:0"}')" 12
@@ -223,6 +238,8 @@ check "the peak of samples 8..11 only ($got, model $2)" same_number "$got" "$2"
 expect_eq "their largest read latency" \
 	"$(value $F 'mlx5_diag_pcie_read_latency_max_seconds{device="sim:0",link="0"}')" \
 	"$(ns_text "$3")"
+got=$(value $F 'mlx5_diag_port_rx_bytes_per_second_max{device="sim:0",port="0"}')
+check "their receive rate's largest ($got, model $5)" same_number "$got" "$5"
 
 echo 0 >"$SIM/dev0/present"
 check "sim:0 removed: the session ends, its series end" \

@@ -17,6 +17,7 @@ void fold_init(struct fold *f)
 void fold_free(struct fold *f)
 {
 	free(f->series);
+	free(f->metrics);
 	fold_init(f);
 }
 
@@ -45,6 +46,38 @@ static int series_of(struct fold *f, uint64_t id, uint8_t vclass)
 	return (int)f->nr++;
 }
 
+/* The window of metric M of run R, added if new: its index, or -1. */
+static int metric_of(struct fold *f, const struct run *r, const struct metric *m)
+{
+	uint64_t anchor_id = r->cols[m->anchor].data_id;
+	struct fold_metric *fm;
+	unsigned int i;
+
+	/* one row of metrics.def: one name pointer */
+	for (i = 0; i < f->nr_metrics; i++)
+		if (f->metrics[i].name == m->base_name &&
+		    f->metrics[i].anchor_id == anchor_id)
+			return (int)i;
+	if (f->nr_metrics == f->cap_metrics) {
+		unsigned int cap = f->cap_metrics ? 2 * f->cap_metrics : 16;
+		struct fold_metric *grown = realloc(f->metrics, cap * sizeof(*grown));
+
+		if (!grown) {
+			f->oom = 1;
+			return -1;
+		}
+		f->metrics = grown;
+		f->cap_metrics = cap;
+	}
+	fm = &f->metrics[f->nr_metrics];
+	memset(fm, 0, sizeof(*fm));
+	fm->name = m->base_name;
+	fm->unit = m->unit;
+	fm->desc = m->desc;
+	fm->anchor_id = anchor_id;
+	return (int)f->nr_metrics++;
+}
+
 static void fold_session(struct sink *s, const struct run *r)
 {
 	struct fold *f = s->priv;
@@ -52,6 +85,8 @@ static void fold_session(struct sink *s, const struct run *r)
 
 	for (i = 0; i < r->nr_cols; i++)
 		f->col_series[i] = series_of(f, r->cols[i].data_id, r->cols[i].vclass);
+	for (i = 0; i < r->nr_metrics; i++)
+		f->run_metric[i] = metric_of(f, r, &r->metrics[i]);
 	f->period_ns = r->session.period_ns_actual;
 	f->runs++;
 }
@@ -70,12 +105,32 @@ static void fold_amount(struct fold_series *fs, const struct run *r,
 	fs->n++;
 }
 
+/* Metric values of the row: each instance's largest and smallest. */
+static void fold_metrics(struct fold *f, const struct run *r, const struct row *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nr_metrics; i++) {
+		struct fold_metric *fm;
+		double v = w->metrics[i].raw;
+
+		if (f->run_metric[i] < 0 || !w->metrics[i].ok)
+			continue;
+		fm = &f->metrics[f->run_metric[i]];
+		if (!fm->n || v > fm->max)
+			fm->max = v;
+		if (!fm->n || v < fm->min)
+			fm->min = v;
+		fm->n++;
+	}
+}
+
 static void fold_sample(struct sink *s, const struct run *r, const struct row *w)
 {
 	struct fold *f = s->priv;
 	unsigned int i;
 
-	(void)w;
+	fold_metrics(f, r, w);
 	for (i = 0; i < r->nr_cols; i++) {
 		const struct column *col = &r->cols[i];
 		struct fold_series *fs;
@@ -150,7 +205,17 @@ int fold_take(struct fold *f, struct fold_view *v)
 			return -1;
 		memcpy(v->series, f->series, f->nr * sizeof(*v->series));
 	}
+	if (f->nr_metrics) {
+		v->metrics = malloc(f->nr_metrics * sizeof(*v->metrics));
+		if (!v->metrics) {
+			free(v->series);
+			v->series = NULL;
+			return -1;
+		}
+		memcpy(v->metrics, f->metrics, f->nr_metrics * sizeof(*v->metrics));
+	}
 	v->nr = f->nr;
+	v->nr_metrics = f->nr_metrics;
 	v->samples = f->samples;
 	memcpy(v->lost, f->lost, sizeof(v->lost));
 	v->runs = f->runs;
@@ -161,12 +226,18 @@ int fold_take(struct fold *f, struct fold_view *v)
 		f->series[i].peak_rate = 0;
 		f->series[i].extreme = 0;
 	}
+	for (i = 0; i < f->nr_metrics; i++) {
+		f->metrics[i].n = 0;
+		f->metrics[i].max = 0;
+		f->metrics[i].min = 0;
+	}
 	return 0;
 }
 
 void fold_view_free(struct fold_view *v)
 {
 	free(v->series);
+	free(v->metrics);
 	memset(v, 0, sizeof(*v));
 }
 

@@ -107,6 +107,7 @@ int sampling_open(struct sampling *s, const char *pmu_name, int type, int cpu,
 	s->fds = calloc(sel->nr ? sel->nr : 1, sizeof(*s->fds));
 	s->p.path = pmu_name;
 	s->p.quiet = 1;
+	s->p.metrics = 1;		/* metrics.def's, for the fold's windows */
 	fold_init(&s->fold);
 	if (!s->fds || pipeline_init(&s->p, &fold_sink, &s->fold, NULL)) {
 		free(s->fds);

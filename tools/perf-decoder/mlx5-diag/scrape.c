@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A scrape's metric families (scrape.h): the device's state, each data
- * ID's total as a counter, the sampling window's peaks and extremes as
- * gauges, the latency bins as a histogram.
+ * ID's total as a counter, the sampling window's peaks and extremes and
+ * its derived metrics' extremes as gauges, the latency bins as a
+ * histogram.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -138,6 +139,46 @@ static void window_families(struct expo_set *s, const struct data_kind *k,
 	}
 }
 
+/*
+ * The window of each derived metric of metrics.def, as the pipeline
+ * computed it on the folded samples: its largest and smallest value, in
+ * base units, labelled with its first event's instance.
+ */
+static void metric_families(struct expo_set *s, const struct scrape_device *d)
+{
+	static const struct {
+		const char *suffix, *what;
+	} ends[] = {
+		{ "_max", "The largest value of one sample since the last scrape" },
+		{ "_min", "The smallest value of one sample since the last scrape" },
+	};
+	char base[160], name[176], help[320];
+	struct id_labels il;
+	unsigned int i, j;
+	double factor;
+
+	for (i = 0; i < d->fold->nr_metrics; i++) {
+		const struct fold_metric *fm = &d->fold->metrics[i];
+		const struct data_kind *k = data_kind_by_id(fm->anchor_id);
+
+		if (!fm->n || !k)
+			continue;
+		if (fam_metric_name(k, fm->name, fm->unit, base, sizeof(base), &factor)) {
+			snprintf(s->err, sizeof(s->err), "metric %s: no family name for "
+				 "its unit '%s'", fm->name, fm->unit);
+			return;
+		}
+		id_labels(&il, d->device, k, fm->anchor_id);
+		for (j = 0; j < 2; j++) {
+			snprintf(name, sizeof(name), "%s%s", base, ends[j].suffix);
+			snprintf(help, sizeof(help), "%s: %s", ends[j].what, fm->desc);
+			expo_set_value(expo_metric(s, expo_family(s, name, EXPO_GAUGE, NULL,
+								  help), il.l, il.n),
+				       expo_f64((j ? fm->min : fm->max) * factor));
+		}
+	}
+}
+
 /* The total of the Ith selected ID: counted, or folded. */
 static uint64_t total_of(const struct scrape_device *d, unsigned int i)
 {
@@ -225,5 +266,7 @@ int scrape_device(struct expo_set *s, const struct xcfg *c,
 		if (d->fold)
 			window_families(s, k, &il, fold_find(d->fold, d->sel->ids[i]));
 	}
+	if (d->fold)
+		metric_families(s, d);
 	return s->err[0] ? -1 : 0;
 }

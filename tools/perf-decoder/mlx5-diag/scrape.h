@@ -38,8 +38,9 @@ void scrape_begin(struct expo_set *s);
  * when 0), mlx5_diag_device_info; when up, each selected ID as a counter
  * of its total (COUNTS, or the fold's), and when sampling its window: the
  * peak rate of counters and sums, the extreme of statistics, the samples
- * folded and lost, the sample period; the latency bins as a histogram
- * when C has bounds for them. Returns 0, or -1 with the mistake in S.
+ * folded and lost, the sample period, each derived metric's largest and
+ * smallest value; the latency bins as a histogram when C has bounds for
+ * them. Returns 0, or -1 with the mistake in S.
  */
 int scrape_device(struct expo_set *s, const struct xcfg *c,
 		  const struct scrape_device *d);

@@ -1542,13 +1542,13 @@ static void test_scrape_histogram(void)
 	       "bins 0-9)", "is refused");
 }
 
-/* One sample of the fold test's session; column I's value is V + I * X. */
-static void fold_sample_at(struct stream *st, const uint64_t *ids, uint64_t seq,
-			   uint64_t t, uint64_t v)
+/* One sample of NR_IDS IDS at T; column I's value is V + I * X. */
+static void fold_sample_at(struct stream *st, const uint64_t *ids, uint16_t nr_ids,
+			   uint64_t seq, uint64_t t, uint64_t v)
 {
 	struct stream_samples smp = {
 		.out_format = MLX5_DIAG_FORMAT_1, .ts_source = MLX5_DIAG_TS_FRC,
-		.num_ids = 4, .ids = ids, .first_seq = seq, .nr = 1, .t0 = t,
+		.num_ids = nr_ids, .ids = ids, .first_seq = seq, .nr = 1, .t0 = t,
 		.t_step = 1000, .entry_step = 0,
 	};
 
@@ -1600,10 +1600,10 @@ static void test_fold(void)
 	stream_session(&st, &sess);
 	stream_time(&st, MLX5_DIAG_TS_FRC, 0, 1000, 10);
 	/* the counter goes up 50, 300, 50 in periods of 1000 ns */
-	fold_sample_at(&st, ids, 0, 0, 100);
-	fold_sample_at(&st, ids, 1, 1000, 150);
-	fold_sample_at(&st, ids, 2, 2000, 450);
-	fold_sample_at(&st, ids, 3, 3000, 500);
+	fold_sample_at(&st, ids, 4, 0, 0, 100);
+	fold_sample_at(&st, ids, 4, 1, 1000, 150);
+	fold_sample_at(&st, ids, 4, 2, 2000, 450);
+	fold_sample_at(&st, ids, 4, 3, 3000, 500);
 	stream_lost(&st, 4, 5, MLX5_DIAG_LOST_FW_OVERWRITE);
 	pipeline_stream_begin(&p, &si, 0);
 	EQ_INT(pipeline_feed(&p, st.buf, st.len), 0, "a session of 4 samples and a loss");
@@ -1671,14 +1671,14 @@ static void test_fold(void)
 
 	/* on: +100, +1000; a new run, whose first sample starts its counts */
 	stream_init(&st);
-	fold_sample_at(&st, ids, 4, 4000, 600);
-	fold_sample_at(&st, ids, 5, 5000, 1600);
+	fold_sample_at(&st, ids, 4, 4, 4000, 600);
+	fold_sample_at(&st, ids, 4, 5, 5000, 1600);
 	stream_end(&st, 6, MLX5_DIAG_END_STOPPED);
 	sess.run = 1;
 	stream_session(&st, &sess);
 	stream_time(&st, MLX5_DIAG_TS_FRC, 10000, 20000, 10);
-	fold_sample_at(&st, ids, 0, 10000, 10);
-	fold_sample_at(&st, ids, 1, 12000, 20);
+	fold_sample_at(&st, ids, 4, 0, 10000, 10);
+	fold_sample_at(&st, ids, 4, 1, 12000, 20);
 	EQ_INT(pipeline_feed(&p, st.buf, st.len), 0, "2 samples, an end, a new run of 2");
 	stream_free(&st);
 	fold_take(&f, &v);
@@ -1692,6 +1692,237 @@ static void test_fold(void)
 	EQ_INT(pipeline_stream_end(&p, 0), 0, "the stream ends whole");
 	pipeline_exit(&p);
 	fold_free(&f);
+}
+
+/* The fold's window of metrics.def's metric NAME of instance ID, or NULL. */
+static const struct fold_metric *fold_metric_of(const struct fold_view *v,
+						const char *name, uint64_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < v->nr_metrics; i++)
+		if (!strcmp(v->metrics[i].name, name) && v->metrics[i].anchor_id == id)
+			return &v->metrics[i];
+	return NULL;
+}
+
+/* LINE is in TEXT, with VALUE (as the exposition writes it) at its end. */
+static void has_series(const char *text, const char *line, double value)
+{
+	char want[512], num[64];
+
+	expo_canonical(value, num, sizeof(num));
+	snprintf(want, sizeof(want), "\n%s %s\n", line, num);
+	OK(text && strstr(text, want), "the scrape has %s %s", line, num);
+}
+
+static void test_fold_metrics(void)
+{
+	/* port 0 bytes, link 0's latency total and reads, the ICM cache */
+	static const uint64_t ids[] = {
+		0x1020000100000000ull, 0x1160000b00000000ull,
+		0x1160000c00000000ull, 0x1180000100000000ull,
+		0x1180000200000000ull,
+	};
+	static const uint8_t vclass[] = {
+		MLX5_DIAG_VCLASS_COUNTER, MLX5_DIAG_VCLASS_STAT_SUM,
+		MLX5_DIAG_VCLASS_STAT_SUM, MLX5_DIAG_VCLASS_COUNTER,
+		MLX5_DIAG_VCLASS_COUNTER,
+	};
+	struct stream_session sess = {
+		.run = 0, .out_format = MLX5_DIAG_FORMAT_1,
+		.ts_source = MLX5_DIAG_TS_FRC, .freq_khz = 1000000, .num_ids = 5,
+		.ids = ids, .vclass = vclass, .period_ns = 1000,
+		.identifier = "sim:0",
+	};
+	struct stream_info si = { .desc = "AUX stream", .pmu = "mlx5_diag_0" };
+	struct pipeline p = { .path = "fold test", .quiet = 1, .metrics = 1 };
+	struct xcfg_selection sel = { .nr = 5 };
+	struct scrape_device d = {
+		.device = "sim:0", .pmu = "mlx5_diag_0", .dialect = "model64",
+		.freq_khz = 1000000, .up = 1, .sel = &sel,
+		.created_ns = 1700000000000000000ull,
+	};
+	const uint64_t x = 0x100000001ull;	/* column I is I * X above V */
+	const struct fold_metric *rx, *lat, *hit, *acc;
+	struct fold_view v;
+	struct expo_set s;
+	struct stream st;
+	struct fold f;
+	struct xcfg c;
+	unsigned int i;
+	size_t len;
+	char *text;
+
+	xcfg_defaults(&c);
+	for (i = 0; i < 5; i++) {
+		sel.ids[i] = ids[i];
+		sel.kinds[i] = data_kind_by_id(ids[i]);
+	}
+	fold_init(&f);
+	OK(!pipeline_init(&p, &fold_sink, &f, NULL), "a live pipeline with metrics");
+	stream_init(&st);
+	stream_session(&st, &sess);
+	stream_time(&st, MLX5_DIAG_TS_FRC, 0, 1000, 10);
+	/* V 100, 150, 450, 500 at 0, 1, 2 and 4 us: increases 50, 300, 50 */
+	fold_sample_at(&st, ids, 5, 0, 0, 100);
+	fold_sample_at(&st, ids, 5, 1, 1000, 150);
+	fold_sample_at(&st, ids, 5, 2, 2000, 450);
+	fold_sample_at(&st, ids, 5, 3, 4000, 500);
+	pipeline_stream_begin(&p, &si, 0);
+	EQ_INT(pipeline_feed(&p, st.buf, st.len), 0, "a session of 4 samples");
+	stream_free(&st);
+
+	OK(!fold_take(&f, &v), "the window taken");
+	EQ_INT(v.nr_metrics, 4, "4 metrics of metrics.def on these columns");
+	rx = fold_metric_of(&v, "rx_bytes_GBps", ids[0]);
+	lat = fold_metric_of(&v, "avg_read_latency_ns", ids[1]);
+	acc = fold_metric_of(&v, "icmc_accesses_per_s", ids[3]);
+	hit = fold_metric_of(&v, "icmc_hit_rate", ids[4]);
+	OK(rx && lat && acc && hit, "port 0's receive rate, link 0's read latency, "
+	   "the ICM cache's accesses per second and hit rate");
+	if (!rx || !lat || !acc || !hit) {
+		fold_view_free(&v);
+		pipeline_exit(&p);
+		fold_free(&f);
+		return;
+	}
+	/* an increase over the seconds between two samples (none at the first) */
+	OK(rx->n == 3 && rx->max == 300 / (1000 * 1e-9) && rx->min == 50 / (2000 * 1e-9),
+	   "bytes per second: 3 samples, 300 in 1 us the most, 50 in 2 us the least "
+	   "(got %g, %g)", rx->max, rx->min);
+	OK(acc->n == 3 && acc->max == rx->max && acc->min == rx->min,
+	   "accesses per second: the same increases");
+	OK(hit->n == 3 && hit->max == 1 && hit->min == 1, "hits per access: 1");
+	/* a sum over a sum: every sample, the total (column 1) by the reads (2) */
+	OK(lat->n == 4 &&
+	   lat->max == (double)(500 + x) / (double)(500 + 2 * x) &&
+	   lat->min == (double)(100 + x) / (double)(100 + 2 * x),
+	   "the read latency in ns: 4 samples, at V 500 the most, at V 100 the least");
+
+	d.fold = &v;
+	expo_set_init(&s);
+	scrape_begin(&s);
+	EQ_INT(scrape_device(&s, &c, &d), 0, "a sampled device with metrics");
+	OK(!expo_render(&s, EXPO_PROMETHEUS, &text, &len), "renders: %s", s.err);
+	has_series(text, "mlx5_diag_port_rx_bytes_per_second_max{device=\"sim:0\",port=\"0\"}",
+		   rx->max);
+	has_series(text, "mlx5_diag_port_rx_bytes_per_second_min{device=\"sim:0\",port=\"0\"}",
+		   rx->min);
+	has_series(text, "mlx5_diag_pcie_avg_read_latency_seconds_max{device=\"sim:0\",link=\"0\"}",
+		   lat->max * 1e-9);
+	has_series(text, "mlx5_diag_pcie_avg_read_latency_seconds_min{device=\"sim:0\",link=\"0\"}",
+		   lat->min * 1e-9);
+	has_series(text, "mlx5_diag_icmc_accesses_per_second_max{device=\"sim:0\"}", acc->max);
+	has_series(text, "mlx5_diag_icmc_hit_rate_min{device=\"sim:0\"}", 1);
+	OK(text && strstr(text, "# HELP mlx5_diag_icmc_hit_rate_max The largest value of one "
+			  "sample since the last scrape: ICM cache hits per access\n"
+			  "# TYPE mlx5_diag_icmc_hit_rate_max gauge\n"),
+	   "a metric's family says what it is and that it is a gauge");
+	if (text)
+		check_promtool(text, len, "a scrape with metrics");
+	free(text);
+	expo_set_free(&s);
+	fold_view_free(&v);
+
+	/* the next window has its own: V 600 at 5 us */
+	stream_init(&st);
+	fold_sample_at(&st, ids, 5, 4, 5000, 600);
+	EQ_INT(pipeline_feed(&p, st.buf, st.len), 0, "one more sample");
+	stream_free(&st);
+	fold_take(&f, &v);
+	rx = fold_metric_of(&v, "rx_bytes_GBps", ids[0]);
+	lat = fold_metric_of(&v, "avg_read_latency_ns", ids[1]);
+	OK(rx && rx->n == 1 && rx->max == 100 / (1000 * 1e-9) && rx->min == rx->max &&
+	   lat && lat->n == 1 && lat->max == (double)(600 + x) / (double)(600 + 2 * x),
+	   "a new window: this sample's values only");
+	fold_view_free(&v);
+
+	/* an empty window: no metric families */
+	fold_take(&f, &v);
+	expo_set_init(&s);
+	scrape_begin(&s);
+	scrape_device(&s, &c, &d);
+	OK(!expo_render(&s, EXPO_PROMETHEUS, &text, &len) && !strstr(text, "_per_second_max"),
+	   "a window without samples shows no metric");
+	free(text);
+	expo_set_free(&s);
+	fold_view_free(&v);
+	EQ_INT(pipeline_stream_end(&p, 0), 0, "the stream ends whole");
+	pipeline_exit(&p);
+	fold_free(&f);
+}
+
+/* metrics.def's metrics */
+static const struct {
+	const char *name, *expr, *unit;
+} metrics[] = {
+#define MD_EVENT(name, kind, class, group)
+#define MD_METRIC(name, expr, scale, unit, group, desc) { name, expr, unit },
+#include "../metrics.def"
+#undef MD_EVENT
+#undef MD_METRIC
+};
+
+/* The family name of metrics.def's Ith metric into NAME: 0, or -1. */
+static int metric_family(size_t i, char *name, size_t len, double *factor)
+{
+	const struct data_kind *k;
+	char first[64];
+
+	if (sscanf(metrics[i].expr, "%63[a-z_]", first) != 1)
+		return -1;
+	k = data_kind_by_event(first);
+	return k ? fam_metric_name(k, metrics[i].name, metrics[i].unit, name, len,
+				   factor) : -1;
+}
+
+/*
+ * Each metric of metrics.def has a family name in base units, from the
+ * group of its first event; each kind's event starts with its group's
+ * prefix, which those names take.
+ */
+static void test_metric_names(void)
+{
+	static const char *const want[] = {
+		"mlx5_diag_port_rx_bytes_per_second", "mlx5_diag_port_tx_bytes_per_second",
+		"mlx5_diag_port_prio_rx_bytes_per_second",
+		"mlx5_diag_port_prio_tx_bytes_per_second",
+		"mlx5_diag_port_rx_packets_per_second", "mlx5_diag_port_tx_packets_per_second",
+		"mlx5_diag_pcie_avg_read_latency_seconds", "mlx5_diag_icmc_hit_rate",
+		"mlx5_diag_icmc_miss_rate", "mlx5_diag_icmc_accesses_per_second",
+	};
+	static const char *const prefixes[] = {
+		[DATA_GROUP_GLOBAL] = "", [DATA_GROUP_PORT] = "port_",
+		[DATA_GROUP_PORT_PRIO] = "port_prio_", [DATA_GROUP_HOST] = "host_",
+		[DATA_GROUP_FUNCTION] = "function_", [DATA_GROUP_PCIE_LINK] = "pcie_",
+		[DATA_GROUP_PCIE_LINK_TCLASS] = "pcie_", [DATA_GROUP_PCIE_LINK_BIN] = "pcie_",
+	};
+	const struct data_kind *k;
+	char name[176];
+	double factor;
+	size_t i;
+	int bad = 0;
+
+	EQ_INT(sizeof(metrics) / sizeof(metrics[0]), sizeof(want) / sizeof(want[0]),
+	       "metrics.def's metrics");
+	for (i = 0; i < sizeof(metrics) / sizeof(metrics[0]) &&
+		    i < sizeof(want) / sizeof(want[0]); i++)
+		OK(!metric_family(i, name, sizeof(name), &factor) &&
+		   !strcmp(name, want[i]) &&
+		   factor == (strcmp(metrics[i].unit, "ns") ? 1 : 1e-9),
+		   "%s (%s): %s", metrics[i].name, metrics[i].expr, want[i]);
+	for (i = 0; (k = data_kind_at(i)); i++)
+		if (strncmp(k->event, prefixes[k->group], strlen(prefixes[k->group]))) {
+			printf("# %s: not %s...\n", k->event, prefixes[k->group]);
+			bad++;
+		}
+	OK(!bad, "every kind's event starts with its group's prefix");
+	k = data_kind_by_event("icmc_hits");
+	EQ_INT(fam_metric_name(k, "icmc_hits_GBps", "bytes/h", name, sizeof(name),
+			       &factor), -1, "a unit the table does not know");
+	EQ_INT(fam_metric_name(k, "icmc_hits_per_h", "GB/s", name, sizeof(name),
+			       &factor), -1, "a name without its unit's suffix");
 }
 
 /* ---- the dashboard ---- */
@@ -1895,6 +2126,19 @@ static void test_shipped_files(void)
 		}
 	}
 	OK(len && !missing, "the admin guide lists every family of data_kinds.def (%zu)", i);
+	missing = 0;
+	for (i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++) {
+		double factor;
+
+		if (metric_family(i, name, sizeof(name), &factor))
+			missing++;
+		snprintf(want, sizeof(want), "``%s``", name);
+		if (!strstr(doc, want)) {
+			printf("# the admin guide lacks %s\n", want);
+			missing++;
+		}
+	}
+	OK(len && !missing, "the admin guide lists every metric's family (%zu)", i);
 }
 
 int main(void)
@@ -1915,6 +2159,8 @@ int main(void)
 	test_scrape_counting();
 	test_scrape_histogram();
 	test_fold();
+	test_fold_metrics();
+	test_metric_names();
 	test_promql();
 	test_dashboard();
 	test_counting();
