@@ -319,30 +319,38 @@ static void grafana_unit(const char *unit, char *buf, size_t len)
 		snprintf(buf, len, "suffix:%s", unit);
 }
 
-/* The legend of a metric whose first event is of kind K. */
-static const char *legend_of(const char *expr)
+/* The first event of EXPR's kind, NULL if none. */
+static const struct data_kind *first_kind(const char *expr)
 {
 	char name[64];
 	size_t n = strcspn(expr, " /*+-()");
-	const struct data_kind *k;
 
 	snprintf(name, sizeof(name), "%.*s", (int)n, expr);
-	k = data_kind_by_event(name);
-	switch (k ? k->group : DATA_GROUP_GLOBAL) {
-	case DATA_GROUP_PORT:
-		return "{{device}} port {{port}}";
-	case DATA_GROUP_PORT_PRIO:
-		return "{{device}} port {{port}} prio {{prio}}";
-	case DATA_GROUP_PCIE_LINK:
-		return "{{device}} link {{link}}";
-	default:
-		return "{{device}}";
-	}
+	return data_kind_by_event(name);
+}
+
+/*
+ * The legend of a series of kind K (NULL: global): the device, then each
+ * instance label ("{{device}} port {{port}} prio {{prio}}"), then TAIL.
+ */
+static void legend_of(const struct data_kind *k, const char *tail, char *buf,
+		      size_t len)
+{
+	const enum data_field *fields;
+	unsigned int nr = k ? data_kind_fields(k->group, &fields) : 0, i;
+	size_t n = (size_t)snprintf(buf, len, "{{device}}");
+
+	for (i = 0; i < nr && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, " %s {{%s}}",
+				      data_field_name(fields[i]),
+				      data_field_name(fields[i]));
+	if (n < len)
+		snprintf(buf + n, len - n, "%s", tail);
 }
 
 static int derived_panels(struct board *b)
 {
-	char q[2048], title[256], unit[64], err[512];
+	char q[2048], title[256], unit[64], err[512], legend[128];
 	size_t i;
 
 	row(b, "Derived metrics (metrics.def)");
@@ -354,15 +362,53 @@ static int derived_panels(struct board *b)
 		}
 		snprintf(title, sizeof(title), "%s (%s)", table[i].name, table[i].group);
 		grafana_unit(table[i].unit, unit, sizeof(unit));
-		panel(b, title, table[i].desc, q, legend_of(table[i].expr), unit);
+		legend_of(first_kind(table[i].expr), "", legend, sizeof(legend));
+		panel(b, title, table[i].desc, q, legend, unit);
 	}
 	return 0;
 }
 
-static void sampling_panels(struct board *b, const struct xcfg *c)
+/* The base unit a metric's family has (families.h), as Grafana's. */
+static const char *grafana_base_unit(const char *unit)
+{
+	if (!strcmp(unit, "GB/s"))
+		return "Bps";
+	if (!strcmp(unit, "ns"))
+		return "s";
+	if (!*unit)
+		return "none";
+	return "suffix:/s";
+}
+
+/* Each metric's largest and smallest value of one sample between scrapes. */
+static int metric_window_panels(struct board *b)
+{
+	char q[512], name[176], title[256], legend[160];
+	const struct data_kind *k;
+	double factor;
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(table); i++) {
+		k = first_kind(table[i].expr);
+		if (!k || fam_metric_name(k, table[i].name, table[i].unit, name,
+					  sizeof(name), &factor)) {
+			md_err("exporter", "--dashboard: metric %s: no family name for "
+			       "its unit '%s'", table[i].name, table[i].unit);
+			return -1;
+		}
+		snprintf(q, sizeof(q), "{__name__=~\"%s_(max|min)\", " DEVICES "}", name);
+		snprintf(title, sizeof(title), "%s (%s): largest and smallest of one "
+			 "sample", table[i].name, table[i].group);
+		legend_of(k, " {{__name__}}", legend, sizeof(legend));
+		panel(b, title, table[i].desc, q, legend, grafana_base_unit(table[i].unit));
+	}
+	return 0;
+}
+
+static int sampling_panels(struct board *b, const struct xcfg *c)
 {
 	static const char *const peaks[] = { "port_rx_bytes", "port_tx_bytes" };
-	char q[512], name[160], title[256];
+	char q[512], name[160], title[256], legend[128];
 	const struct data_kind *k;
 	size_t i;
 
@@ -372,10 +418,13 @@ static void sampling_panels(struct board *b, const struct xcfg *c)
 		fam_base_name(k, name, sizeof(name));
 		snprintf(q, sizeof(q), "%s_peak_per_second{" DEVICES "}", name);
 		snprintf(title, sizeof(title), "%s: peak of one sample period", k->event);
+		legend_of(k, "", legend, sizeof(legend));
 		panel(b, title, "The largest rate over one sample period between "
 		      "scrapes, next to the average of the derived panels",
-		      q, "{{device}} port {{port}}", "Bps");
+		      q, legend, "Bps");
 	}
+	if (metric_window_panels(b))
+		return -1;
 	panel(b, "Samples folded per second", "Device samples the exporter folded",
 	      "rate(mlx5_diag_samples_total{" DEVICES "}" WINDOW ")", "{{device}}",
 	      "none");
@@ -389,6 +438,7 @@ static void sampling_panels(struct board *b, const struct xcfg *c)
 		      "histogram_quantile(0.99, sum by (device, link, le) (rate("
 		      "mlx5_diag_pcie_read_latency_seconds_bucket{" DEVICES "}" WINDOW
 		      ")))", "{{device}} link {{link}}", "s");
+	return 0;
 }
 
 static struct json_object *variables(struct board *b)
@@ -448,8 +498,8 @@ int dashboard_write(FILE *out, const struct xcfg *c)
 	      "{{device}} {{reason}}", "none");
 	if (derived_panels(&b))
 		goto out;
-	if (c->sample_ns)
-		sampling_panels(&b, c);
+	if (c->sample_ns && sampling_panels(&b, c))
+		goto out;
 	add(&b, d, "panels", json_object_get(b.panels));
 	if (b.oom) {
 		md_err("exporter", "--dashboard: out of memory");

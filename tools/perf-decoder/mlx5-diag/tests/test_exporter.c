@@ -2035,9 +2035,14 @@ static void test_dashboard(void)
 	EQ_INT(dashboard_write(f, &c), 0, "the dashboard of a sampling exporter with "
 	       "a histogram");
 	fclose(f);
-	OK(!dashboard_rules(text, rules, sizeof(rules), &nr) && nr == 16,
-	   "is JSON with 16 panel queries (got %d): up, 10 of metrics.def, 2 "
-	   "peaks, samples, losses, the 99th percentile", nr);
+	OK(!dashboard_rules(text, rules, sizeof(rules), &nr) && nr == 26,
+	   "is JSON with 26 panel queries (got %d): up, 10 of metrics.def, 2 "
+	   "peaks, 10 metrics' windows, samples, losses, the 99th percentile", nr);
+	OK(strstr(text, "\"expr\":\"{__name__=~\\\"mlx5_diag_port_prio_rx_bytes_per_second_"
+		   "(max|min)\\\", device=~\\\"$device\\\"}\"") &&
+	   strstr(text, "\"legendFormat\":\"{{device}} port {{port}} prio {{prio}} "
+		  "{{__name__}}\""),
+	   "a metric's window: its two gauges, labelled by its instance's fields");
 	free(text);
 	if (!have_program(PROMTOOL)) {
 		SKIP("no promtool (Debian package prometheus)", "promtool check rules "
@@ -2047,7 +2052,7 @@ static void test_dashboard(void)
 	st = run_with_input("f=$(mktemp --suffix=.yml) && cat >$f && " PROMTOOL
 			    " check rules $f; s=$?; rm -f $f; exit $s", rules,
 			    strlen(rules), out, sizeof(out));
-	OK(st == 0 && strstr(out, "SUCCESS: 16 rules found"),
+	OK(st == 0 && strstr(out, "SUCCESS: 26 rules found"),
 	   "promtool parses each query (as a recording rule)");
 	if (st)
 		printf("#   status %d:\n%s", st, out);
