@@ -14,6 +14,7 @@
 #include "dashboard.h"
 #include "errors.h"
 #include "families.h"
+#include "pipeline.h"
 
 #define DEVICES		"device=~\"$device\""
 #define WINDOW		"[$__rate_interval]"
@@ -33,166 +34,130 @@ static const struct table_metric {
 
 /* ---- metrics.def's expressions as PromQL ---- */
 
-struct translate {
-	const char *p;
-	char *out;
-	size_t len, n;
-	const char *err;
+/*
+ * A term of the translation: its PromQL, its degree (events over it less
+ * events under it; duration_time counts as one, a rate divides by it)
+ * and how it binds (for parentheses: 3 an operand, 2 * /, 1 + -).
+ */
+struct term {
+	char q[1024];
+	int degree, binds;
 };
 
-static void put(struct translate *t, const char *s)
+/* The PromQL of an event of kind KIND: the rate of its counter. */
+static const char *event_rate(struct term *t, uint32_t kind)
 {
-	size_t k = strlen(s);
+	const struct data_kind *k = data_kind_by_id((uint64_t)kind << 32);
+	char name[160];
 
-	if (t->n + k >= t->len) {
-		t->err = "the PromQL is too long";
-		return;
-	}
-	memcpy(t->out + t->n, s, k + 1);
-	t->n += k;
+	if (!k)
+		return "an event whose kind data_kinds.def lacks";
+	fam_base_name(k, name, sizeof(name));
+	/* the event counts ns, the family seconds */
+	snprintf(t->q, sizeof(t->q), k->unit == DATA_UNIT_NS ?
+		 "(rate(%s_total{" DEVICES "}" WINDOW ") * 1e9)" :
+		 "rate(%s_total{" DEVICES "}" WINDOW ")", name);
+	t->degree = 1;
+	t->binds = 3;
+	return NULL;
 }
 
-static void skip_ws(struct translate *t)
+/* V as few digits as give it back: 2, 0.5, 1e-09. */
+static void number(double v, char *buf, size_t len)
 {
-	while (*t->p == ' ')
-		t->p++;
+	int digits;
+
+	for (digits = 1; digits < 17; digits++) {
+		snprintf(buf, len, "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+	snprintf(buf, len, "%.17g", v);
 }
 
-static int texpr(struct translate *t, int *degree);
-
-/*
- * factor: NUMBER | NAME | ( expr ). An event's degree is 1 (an increase),
- * duration_time's 1 (the seconds it covers), a number's 0.
- */
-static int tfactor(struct translate *t, int *degree)
+/* L OP R into L, each side in parentheses where it binds less than OP. */
+static const char *binary(struct term *l, const struct term *r, enum metric_op_kind op)
 {
-	char name[64], q[256];
-	const struct data_kind *k;
-	size_t n = 0;
+	static const char *const sym[] = {
+		[MOP_ADD] = "+", [MOP_SUB] = "-", [MOP_MUL] = "*", [MOP_DIV] = "/",
+	};
+	int binds = op == MOP_ADD || op == MOP_SUB ? 1 : 2;
+	int rparen = r->binds < binds || (r->binds == binds && (op == MOP_SUB ||
+								 op == MOP_DIV));
+	char q[sizeof(l->q)];
+	int n;
 
-	skip_ws(t);
-	if (*t->p == '(') {
-		t->p++;
-		put(t, "(");
-		if (texpr(t, degree))
-			return -1;
-		skip_ws(t);
-		if (*t->p != ')') {
-			t->err = "a '(' without its ')'";
-			return -1;
-		}
-		t->p++;
-		put(t, ")");
-		return 0;
-	}
-	if ((*t->p >= '0' && *t->p <= '9') || *t->p == '.') {
-		char *end;
-
-		strtod(t->p, &end);
-		n = (size_t)(end - t->p);
-		if (n >= sizeof(name)) {
-			t->err = "a number too long";
-			return -1;
-		}
-		memcpy(name, t->p, n);
-		name[n] = '\0';
-		t->p = end;
-		put(t, name);
-		*degree = 0;
-		return 0;
-	}
-	while (((*t->p >= 'a' && *t->p <= 'z') || *t->p == '_' ||
-		(*t->p >= '0' && *t->p <= '9')) && n + 1 < sizeof(name))
-		name[n++] = *t->p++;
-	name[n] = '\0';
-	*degree = 1;
-	if (!n) {
-		t->err = "a number, name or '(' expected";
-		return -1;
-	}
-	if (!strcmp(name, "duration_time")) {
-		put(t, "1");
-		return 0;
-	}
-	k = data_kind_by_event(name);
-	if (!k || (k->class != DATA_CLASS_COUNTER && k->class != DATA_CLASS_STAT_SUM)) {
-		t->err = "an event that is no counter or sum of data_kinds.def";
-		return -1;
-	}
-	fam_base_name(k, q, sizeof(q));
-	put(t, k->unit == DATA_UNIT_NS ? "(rate(" : "rate(");
-	put(t, q);
-	put(t, "_total{" DEVICES "}" WINDOW ")");
-	if (k->unit == DATA_UNIT_NS)
-		put(t, " * 1e9)");		/* the event counts ns */
-	return 0;
+	if ((op == MOP_ADD || op == MOP_SUB) && l->degree != r->degree)
+		return "terms of unlike dimensions added";
+	n = snprintf(q, sizeof(q), l->binds < binds ? "(%s) %s " : "%s %s ", l->q,
+		     sym[op]);
+	if (n < 0 || (size_t)n >= sizeof(q) ||
+	    (size_t)snprintf(q + n, sizeof(q) - (size_t)n, rparen ? "(%s)" : "%s",
+			     r->q) >= sizeof(q) - (size_t)n)
+		return "the PromQL is too long";
+	memcpy(l->q, q, sizeof(q));
+	l->degree += op == MOP_MUL ? r->degree : op == MOP_DIV ? -r->degree : 0;
+	l->binds = binds;
+	return NULL;
 }
 
-/* term: factor { (* | /) factor }; degrees add and subtract */
-static int tterm(struct translate *t, int *degree)
+/* The program M (metrics.c's, in postfix order) as one term in T[0]. */
+static const char *translate(const struct metric *m, struct term *t)
 {
-	int d;
+	const char *why = NULL;
+	unsigned int i, n = 0;
 
-	if (tfactor(t, degree))
-		return -1;
-	for (;;) {
-		char op;
+	for (i = 0; i < m->nr_ops && !why; i++) {
+		const struct metric_op *op = &m->ops[i];
 
-		skip_ws(t);
-		if (*t->p != '*' && *t->p != '/')
-			return 0;
-		op = *t->p++;
-		put(t, op == '*' ? " * " : " / ");
-		if (tfactor(t, &d))
-			return -1;
-		*degree += op == '*' ? d : -d;
-	}
-}
-
-/* expr: term { (+ | -) term }; terms of one degree */
-static int texpr(struct translate *t, int *degree)
-{
-	int d;
-
-	if (tterm(t, degree))
-		return -1;
-	for (;;) {
-		char op;
-
-		skip_ws(t);
-		if (*t->p != '+' && *t->p != '-')
-			return 0;
-		op = *t->p++;
-		put(t, op == '+' ? " + " : " - ");
-		if (tterm(t, &d))
-			return -1;
-		if (d != *degree) {
-			t->err = "terms of unlike dimensions added";
-			return -1;
+		switch (op->kind) {
+		case MOP_COL:
+			why = event_rate(&t[n++], op->data_kind);
+			break;
+		case MOP_TIME:
+			snprintf(t[n].q, sizeof(t[n].q), "1");
+			t[n].degree = 1;
+			t[n++].binds = 3;
+			break;
+		case MOP_NUM:
+			number(op->num, t[n].q, sizeof(t[n].q));
+			t[n].degree = 0;
+			t[n++].binds = 3;
+			break;
+		case MOP_ADD:
+		case MOP_SUB:
+		case MOP_MUL:
+		case MOP_DIV:
+			n--;
+			why = binary(&t[n - 1], &t[n], op->kind);
+			break;
 		}
 	}
+	if (!why && t[0].degree)
+		why = "not a ratio of increases or an increase per second, which a "
+		      "rate cannot express";
+	return why;
 }
 
 int dashboard_promql(const char *expr, const char *scale, char *out,
 		     size_t outlen, char *err, size_t errlen)
 {
-	struct translate t = { .p = expr, .out = out, .len = outlen };
-	int degree = 0;
+	struct term t[METRIC_MAX_OPS];
+	const char *why;
+	struct metric m;
+	int n;
 
 	out[0] = '\0';
-	if (strcmp(scale, "1"))
-		put(&t, "(");
-	if (!texpr(&t, &degree) && *t.p)
-		t.err = "text after the expression";
-	if (!t.err && degree)
-		t.err = "not a ratio of increases or an increase per second, "
-			"which a rate cannot express";
-	if (!t.err && strcmp(scale, "1")) {
-		put(&t, ") * ");
-		put(&t, scale);
+	if (metric_compile(&m, expr, scale, NULL, 0, &why) == 0)
+		why = translate(&m, t);
+	if (!why) {
+		n = strcmp(scale, "1") ? snprintf(out, outlen, "(%s) * %s", t[0].q, scale) :
+			snprintf(out, outlen, "%s", t[0].q);
+		if (n < 0 || (size_t)n >= outlen)
+			why = "the PromQL is too long";
 	}
-	if (t.err) {
-		snprintf(err, errlen, "%s: %s", expr, t.err);
+	if (why) {
+		snprintf(err, errlen, "%s: %s", expr, why);
 		return -1;
 	}
 	return 0;

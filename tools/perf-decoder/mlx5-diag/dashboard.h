@@ -12,12 +12,13 @@
 #include "exporter_config.h"
 
 /*
- * dashboard_promql - metrics.def's expression EXPR (times SCALE) as
- * PromQL over the exporter's counters: each event the rate of its
- * counter (ns events in ns per second), duration_time 1, which is exact
- * for an expression whose every term has as many events over it as
- * under it (a ratio of increases, an increase per second). Returns 0,
- * or -1 with why in ERR (an unknown event, an expression that is not so).
+ * dashboard_promql - metrics.def's expression EXPR (times SCALE),
+ * compiled by metrics.c (metric_compile), as PromQL over the exporter's
+ * counters: each event the rate of its counter (ns events in ns per
+ * second), duration_time 1, which is exact for an expression whose every
+ * term has as many events over it as under it (a ratio of increases, an
+ * increase per second). Returns 0, or -1 with why in ERR (metric_compile's
+ * refusal, an expression that is not so).
  */
 int dashboard_promql(const char *expr, const char *scale, char *out,
 		     size_t outlen, char *err, size_t errlen);

@@ -124,6 +124,7 @@ static int identifier(struct compile *c, const char *name, size_t len)
 	c->group = (int)e->group;
 	op.kind = MOP_COL;
 	op.counter = e->class == MD_CLASS_COUNTER;
+	op.data_kind = e->kind;
 	return emit(c, op);
 }
 

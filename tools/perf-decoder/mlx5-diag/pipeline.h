@@ -47,6 +47,7 @@ enum metric_op_kind {
 struct metric_op {
 	enum metric_op_kind kind;
 	unsigned int col;		/* MOP_COL: column index */
+	uint32_t data_kind;		/* MOP_COL: its event's data-ID kind */
 	int counter;			/* MOP_COL: its increase, not its value */
 	double num;			/* MOP_NUM */
 };
@@ -110,8 +111,8 @@ uint64_t metrics_counter_delta(const struct run *r, const struct column *col);
  * metric_compile - compile EXPR (metrics.def's syntax) times SCALE into M
  * on R's columns, its first event on column ANCHOR and every other event
  * on a column of the same instance; R NULL: check EXPR against the events
- * of metrics.def only. Returns 0, or -1 with the reason in *ERR (when not
- * NULL).
+ * of metrics.def only (each MOP_COL then names its event by data_kind, no
+ * column). Returns 0, or -1 with the reason in *ERR (when not NULL).
  */
 int metric_compile(struct metric *m, const char *expr, const char *scale,
 		   const struct run *r, unsigned int anchor, const char **err);

@@ -1944,6 +1944,11 @@ static void test_promql(void)
 		  "\"$device\"}[$__rate_interval])) / (2 * rate("
 		  "mlx5_diag_icmc_accesses_total{device=~\"$device\"}"
 		  "[$__rate_interval]))" },
+		{ "icmc_hits / (icmc_accesses - (icmc_misses - 0.5 * icmc_hits))", "1",
+		  "rate(mlx5_diag_icmc_hits_total{device=~\"$device\"}[$__rate_interval]) / "
+		  "(rate(mlx5_diag_icmc_accesses_total{device=~\"$device\"}[$__rate_interval]) - "
+		  "(rate(mlx5_diag_icmc_misses_total{device=~\"$device\"}[$__rate_interval]) - "
+		  "0.5 * rate(mlx5_diag_icmc_hits_total{device=~\"$device\"}[$__rate_interval])))" },
 	};
 	static const struct { const char *expr, *why; } bad[] = {
 		{ "port_rx_bytes * port_tx_bytes / duration_time",
@@ -1952,13 +1957,14 @@ static void test_promql(void)
 		{ "port_rx_bytes", "not a ratio of increases or an increase per "
 		  "second, which a rate cannot express" },
 		{ "port_rx_bytes + 1", "terms of unlike dimensions added" },
-		{ "bogus / duration_time", "an event that is no counter or sum of "
-		  "data_kinds.def" },
-		{ "pcie_read_latency_max_ns / duration_time", "an event that is no "
-		  "counter or sum of data_kinds.def" },
+		{ "bogus / duration_time", "an unknown event (not an MD_EVENT)" },
+		{ "pcie_read_latency_max_ns / duration_time",
+		  "an unknown event (not an MD_EVENT)" },
 		{ "(icmc_hits / icmc_accesses", "a '(' without its ')'" },
 		{ "icmc_hits / icmc_accesses )", "text after the expression" },
 		{ "icmc_hits / ", "a number, name or '(' expected" },
+		{ "icmc_hits - (icmc_misses - icmc_accesses) / duration_time",
+		  "terms of unlike dimensions added" },
 	};
 	char out[2048], err[512], want[512];
 	size_t i;
