@@ -47,7 +47,7 @@ struct term {
 /* The PromQL of an event of kind KIND: the rate of its counter. */
 static const char *event_rate(struct term *t, uint32_t kind)
 {
-	const struct data_kind *k = data_kind_by_id((uint64_t)kind << 32);
+	const struct data_kind *k = data_kind_of(kind);
 	char name[160];
 
 	if (!k)

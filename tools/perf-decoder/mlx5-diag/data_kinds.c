@@ -66,15 +66,19 @@ const struct data_kind *data_kind_by_event(const char *name)
 	return NULL;
 }
 
-const struct data_kind *data_kind_by_id(uint64_t id)
+const struct data_kind *data_kind_of(uint32_t kind)
 {
-	uint32_t kind = (uint32_t)(id >> MLX5_DIAG_KIND_SHIFT);
 	size_t i;
 
 	for (i = 0; i < NR_KINDS; i++)
 		if (kinds[i].kind == kind)
 			return &kinds[i];
 	return NULL;
+}
+
+const struct data_kind *data_kind_by_id(uint64_t id)
+{
+	return data_kind_of((uint32_t)(id >> MLX5_DIAG_KIND_SHIFT));
 }
 
 unsigned int data_kind_fields(enum data_group group, const enum data_field **f)

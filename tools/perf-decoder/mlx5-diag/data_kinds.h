@@ -60,6 +60,9 @@ const struct data_kind *data_kind_at(size_t i);
 /* data_kind_by_event - the kind whose event is NAME, NULL if none. */
 const struct data_kind *data_kind_by_event(const char *name);
 
+/* data_kind_of - the kind KIND (data ID bits 63:32), NULL if none. */
+const struct data_kind *data_kind_of(uint32_t kind);
+
 /* data_kind_by_id - the kind of data ID ID, NULL if none. */
 const struct data_kind *data_kind_by_id(uint64_t id);
 
