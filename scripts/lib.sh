@@ -13,12 +13,16 @@ JOBS=$(nproc)
 # libprotobuf-c-dev, protobuf-c-compiler: it writes Perfetto traces with
 # protobuf-c; protobuf-compiler: the decoder's tests read them with protoc;
 # libcairo2-dev: mlx5-diag plot draws with cairo; poppler-utils and
-# chromium: its tests read its PDF with pdfinfo and its SVG in a browser.
+# chromium: its tests read its PDF with pdfinfo and its SVG in a browser;
+# libmicrohttpd-dev: the exporter's HTTP server; prometheus (promtool) and
+# python3-prometheus-client (an OpenMetrics parser): the host tests check
+# the exporter's expositions with them.
 HOST_PKGS="build-essential bc bison flex libelf-dev libssl-dev dwarves cpio kmod
 busybox-static qemu-system-x86 pkg-config python3-dev libtraceevent-dev libdw-dev
 libzstd-dev zlib1g-dev liblzma-dev sparse clang libclang-rt-14-dev $KSRC_PKG
 gcc-aarch64-linux-gnu python3-docutils libjson-c-dev libprotobuf-c-dev
-protobuf-c-compiler protobuf-compiler libcairo2-dev poppler-utils chromium"
+protobuf-c-compiler protobuf-compiler libcairo2-dev poppler-utils chromium
+libmicrohttpd-dev prometheus python3-prometheus-client"
 # One id for a top-level command and every script it starts (apt_update_once).
 export MLX5_DIAG_RUN=${MLX5_DIAG_RUN:-$$.$(date +%s)}
 
@@ -83,10 +87,22 @@ libperf_dir() {
 		sha256sum | cut -c1-16)"
 }
 
-# The static mlx5-diag CLI: keyed by libperf and its own sources.
+# libmicrohttpd for the static mlx5-diag (the exporter's HTTP server):
+# Debian's source of the libmicrohttpd-dev the host has, built without
+# HTTPS (Debian's libmicrohttpd.a needs GnuTLS, whose p11-kit Debian ships
+# no static library of); keyed by that version and the compiler.
+libmicrohttpd_version() { dpkg-query -W -f='${Version}' libmicrohttpd-dev; }
+
+libmicrohttpd_dir() {
+	echo "$MLX5_DIAG_CACHE/libmicrohttpd-$({ libmicrohttpd_version; gcc --version | head -1; } |
+		sha256sum | cut -c1-16)"
+}
+
+# The static mlx5-diag CLI: keyed by libperf, libmicrohttpd and its own
+# sources (the .def tables and the Perfetto .proto with them).
 mlx5_diag_bin() {
 	local key
-	key=$({ basename "$(libperf_dir)"
+	key=$({ basename "$(libperf_dir)"; basename "$(libmicrohttpd_dir)"
 		cd "$MLX5_DIAG_ROOT" &&
 		find tools/perf-decoder/lib tools/perf-decoder/mlx5-diag include/uapi \
 			-maxdepth 1 -type f \( -name '*.[ch]' -o -name '*.mk' -o -name '*.proto' \

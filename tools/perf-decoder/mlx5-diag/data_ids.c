@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Data-ID names: DOCA's table of data kinds (the default names, and the
- * units), its example data-ID file, and the data-ID JSON file (-di) read
- * into names, both with json-c, the library DOCA's sample reads and writes
- * them with.
+ * Data-ID names: the default names of DOCA's data kinds (data_kinds.h)
+ * and their units, its example data-ID file, and the data-ID JSON file
+ * (-di) read into names, both with json-c, the library DOCA's sample
+ * reads and writes them with.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -17,126 +17,52 @@
 
 #include "data_ids.h"
 
-enum instance_kind {
-	INST_GLOBAL,		/* no instance part */
-	INST_PORT,		/* XX */
-	INST_PORT_PRIO,		/* Y, XX */
-	INST_HOST,		/* XX */
-	INST_FUNC,		/* XXXX */
-	INST_PCIE,		/* ZZYYXX */
-	INST_PCIE_TCLASS,	/* ZZZZ tclass, YYXX link */
-	INST_PCIE_BIN,		/* ZZZZ bin, YYXX link */
-};
-
 /*
- * The kinds of data of DOCA's data-ID table: id bits 63:32, with the
- * instance and the unit of the driver's catalog
- * (drivers/perf/mlx5_diag/mlx5_diag_catalog.c; XX is a physical port but
- * where DOCA's table says "per host").
- */
-static const struct data_kind {
-	uint32_t kind;
-	enum instance_kind inst;
-	const char *name;
-	enum data_unit unit;
-} data_kinds[] = {
-	{ 0x10200001, INST_PORT, "rx_bytes", DATA_UNIT_BYTES },
-	{ 0x10200002, INST_PORT_PRIO, "rx_bytes", DATA_UNIT_BYTES },
-	{ 0x10200003, INST_PORT, "rx_packets", DATA_UNIT_COUNT },
-	{ 0x10200004, INST_PORT_PRIO, "rx_packets", DATA_UNIT_COUNT },
-	{ 0x10200005, INST_PORT, "rx_drops_no_buffer", DATA_UNIT_COUNT },
-	{ 0x10200006, INST_PORT_PRIO, "rx_pause", DATA_UNIT_COUNT },
-	{ 0x10400001, INST_HOST, "rx_buffer_discards", DATA_UNIT_COUNT },
-	{ 0x10800001, INST_HOST, "rxt_to_scatter_packets", DATA_UNIT_COUNT },
-	{ 0x10800002, INST_PORT, "rx_drops_no_wqe", DATA_UNIT_COUNT },
-	{ 0x10800003, INST_PORT, "rx_drops_no_wqe_hairpin", DATA_UNIT_COUNT },
-	{ 0x10800004, INST_PORT, "np_ecn_marked_roce_packets",
-	  DATA_UNIT_COUNT },
-	{ 0x10800005, INST_PORT, "rp_cnp_handled", DATA_UNIT_COUNT },
-	{ 0x11000001, INST_PORT, "np_cnp_sent", DATA_UNIT_COUNT },
-	{ 0x11000002, INST_GLOBAL, "qp_cc_descheduled", DATA_UNIT_COUNT },
-	{ 0x11400001, INST_PORT, "tx_bytes", DATA_UNIT_BYTES },
-	{ 0x11400002, INST_PORT_PRIO, "tx_bytes", DATA_UNIT_BYTES },
-	{ 0x11400003, INST_PORT, "tx_packets", DATA_UNIT_COUNT },
-	{ 0x11400004, INST_PORT_PRIO, "tx_packets", DATA_UNIT_COUNT },
-	{ 0x11400005, INST_PORT_PRIO, "tx_pause", DATA_UNIT_COUNT },
-	{ 0x11600001, INST_PCIE, "rx_bytes", DATA_UNIT_BYTES },
-	{ 0x11600002, INST_PCIE, "tx_bytes", DATA_UNIT_BYTES },
-	{ 0x11600003, INST_PCIE, "rx_data_bytes", DATA_UNIT_BYTES },
-	{ 0x11600004, INST_PCIE, "tx_data_bytes", DATA_UNIT_BYTES },
-	{ 0x11600005, INST_PCIE, "posted_write_stall_data_ns", DATA_UNIT_NS },
-	{ 0x11600006, INST_PCIE, "posted_write_stall_header_ns", DATA_UNIT_NS },
-	{ 0x11600007, INST_PCIE, "nonposted_read_stall_data_ns", DATA_UNIT_NS },
-	{ 0x11600008, INST_PCIE, "nonposted_read_stall_header_ns",
-	  DATA_UNIT_NS },
-	{ 0x11600009, INST_PCIE, "read_stall_no_completion_buffer_ns",
-	  DATA_UNIT_NS },
-	{ 0x1160000a, INST_PCIE_TCLASS, "read_stall_ordering_ns",
-	  DATA_UNIT_NS },
-	{ 0x1160000b, INST_PCIE, "read_latency_total_ns", DATA_UNIT_NS },
-	{ 0x1160000c, INST_PCIE, "read_packets", DATA_UNIT_COUNT },
-	{ 0x1160000d, INST_PCIE, "read_latency_max_ns", DATA_UNIT_NS },
-	{ 0x1160000e, INST_PCIE, "read_latency_min_ns", DATA_UNIT_NS },
-	{ 0x1160000f, INST_PCIE_BIN, "read_latency_hist_packets",
-	  DATA_UNIT_COUNT },
-	{ 0x10c00001, INST_GLOBAL, "rx_cqes", DATA_UNIT_COUNT },
-	{ 0x10c00002, INST_FUNC, "rx_cqes", DATA_UNIT_COUNT },
-	{ 0x10c00004, INST_GLOBAL, "tx_cqes", DATA_UNIT_COUNT },
-	{ 0x10c00005, INST_FUNC, "tx_cqes", DATA_UNIT_COUNT },
-	{ 0x11800001, INST_GLOBAL, "icmc_request", DATA_UNIT_COUNT },
-	{ 0x11800002, INST_GLOBAL, "icmc_hit", DATA_UNIT_COUNT },
-	{ 0x11800003, INST_GLOBAL, "icmc_miss", DATA_UNIT_COUNT },
-};
-
-/* The kind of data ID ID in DOCA's table, NULL if none. */
-static const struct data_kind *data_kind_of(uint64_t id)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(data_kinds) / sizeof(data_kinds[0]); i++)
-		if (data_kinds[i].kind == DATA_ID_KIND(id))
-			return &data_kinds[i];
-	return NULL;
-}
-
-/*
- * The instance part of a default name (port_0, port_0_prio_3, global).
- * PCIe links are named by their id bits in hex (pcie_ZZYYXX), since which
- * byte is bus, device or function is not public.
+ * The instance part of a default name (port_0, port_0_prio_3, global):
+ * the kind's instance fields (data_kinds.h, the kernel catalog's groups).
+ * PCIe links are named by their id bytes in hex (pcie_ZZYYXX), since
+ * which byte is bus, device or function is not public.
  */
 int data_id_instance_name(uint64_t id, char *buf, size_t len)
 {
-	const struct data_kind *k = data_kind_of(id);
-	uint32_t inst = (uint32_t)id;
+	const struct data_kind *k = data_kind_by_id(id);
 
 	if (!k)
 		return -1;
-	switch (k->inst) {
-	case INST_GLOBAL:
+	switch (k->group) {
+	case DATA_GROUP_GLOBAL:
 		snprintf(buf, len, "global");
 		break;
-	case INST_PORT:
-		snprintf(buf, len, "port_%u", inst & 0xff);
+	case DATA_GROUP_PORT:
+		snprintf(buf, len, "port_%u", data_field_value(DATA_F_PORT, id));
 		break;
-	case INST_PORT_PRIO:
-		snprintf(buf, len, "port_%u_prio_%u", inst & 0xff,
-			 (inst >> 8) & 0xf);
+	case DATA_GROUP_PORT_PRIO:
+		snprintf(buf, len, "port_%u_prio_%u", data_field_value(DATA_F_PORT, id),
+			 data_field_value(DATA_F_PRIO, id));
 		break;
-	case INST_HOST:
-		snprintf(buf, len, "host_%u", inst & 0xff);
+	case DATA_GROUP_HOST:
+		snprintf(buf, len, "host_%u", data_field_value(DATA_F_HOST, id));
 		break;
-	case INST_FUNC:
-		snprintf(buf, len, "func_%u", inst & 0xffff);
+	case DATA_GROUP_FUNCTION:
+		snprintf(buf, len, "func_%u", data_field_value(DATA_F_FUNCTION, id));
 		break;
-	case INST_PCIE:
-		snprintf(buf, len, "pcie_%06x", inst & 0xffffff);
+	case DATA_GROUP_PCIE_LINK:
+		snprintf(buf, len, "pcie_%02x%02x%02x",
+			 data_field_value(DATA_F_LINK_ZZ, id),
+			 data_field_value(DATA_F_LINK_YY, id),
+			 data_field_value(DATA_F_LINK, id));
 		break;
-	case INST_PCIE_TCLASS:
-		snprintf(buf, len, "pcie_%04x_tclass_%u", inst & 0xffff,
-			 inst >> 16);
+	case DATA_GROUP_PCIE_LINK_TCLASS:
+		snprintf(buf, len, "pcie_%02x%02x_tclass_%u",
+			 data_field_value(DATA_F_LINK_YY, id),
+			 data_field_value(DATA_F_LINK, id),
+			 data_field_value(DATA_F_TCLASS, id));
 		break;
-	case INST_PCIE_BIN:
-		snprintf(buf, len, "pcie_%04x_bin_%u", inst & 0xffff, inst >> 16);
+	case DATA_GROUP_PCIE_LINK_BIN:
+		snprintf(buf, len, "pcie_%02x%02x_bin_%u",
+			 data_field_value(DATA_F_LINK_YY, id),
+			 data_field_value(DATA_F_LINK, id),
+			 data_field_value(DATA_F_BIN, id));
 		break;
 	}
 	return 0;
@@ -154,12 +80,12 @@ void data_id_default_name(uint64_t id, char *buf, size_t len)
 	if (data_id_instance_name(id, inst, sizeof(inst)))
 		snprintf(buf, len, "0x%016" PRIx64, id);
 	else
-		snprintf(buf, len, "%s_%s", inst, data_kind_of(id)->name);
+		snprintf(buf, len, "%s_%s", inst, data_kind_by_id(id)->doca_name);
 }
 
 enum data_unit data_id_unit(uint64_t id)
 {
-	const struct data_kind *k = data_kind_of(id);
+	const struct data_kind *k = data_kind_by_id(id);
 
 	return k ? k->unit : DATA_UNIT_UNKNOWN;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Data-ID names: DOCA's data kinds, default names, units and -di JSON file. */
+/* Data-ID names: DOCA's data kinds' default names and units, -di JSON file. */
 #ifndef MLX5_DIAG_DATA_IDS_H
 #define MLX5_DIAG_DATA_IDS_H
 
@@ -7,16 +7,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "data_kinds.h"
+
 /* The kind of a data ID (bits 63:32). */
 #define DATA_ID_KIND(id)	((uint32_t)((id) >> 32))
-
-/* What a data ID's values count, as the driver's catalog says. */
-enum data_unit {
-	DATA_UNIT_UNKNOWN,	/* a kind not in DOCA's table */
-	DATA_UNIT_COUNT,	/* events, packets: no unit */
-	DATA_UNIT_BYTES,
-	DATA_UNIT_NS,
-};
 
 /* Names for data IDs, as DOCA's -di JSON file gives them. */
 struct decode_name {

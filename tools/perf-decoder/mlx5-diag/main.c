@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* mlx5-diag: record, decode and list mlx5_diag sampling sessions. */
+/*
+ * mlx5-diag: record, decode and list mlx5_diag sampling sessions; export
+ * the devices' values to Prometheus.
+ */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +19,7 @@ static const struct {
 	{ "decode", cmd_decode, "decode a recording" },
 	{ "plot", cmd_plot, "draw a recording as PNG, SVG or PDF" },
 	{ "doca", cmd_doca, "the DOCA telemetry_diag sample's flags and CSV" },
+	{ "exporter", cmd_exporter, "serve the devices' values to Prometheus" },
 };
 
 static void usage(FILE *f)

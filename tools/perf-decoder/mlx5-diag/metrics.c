@@ -29,11 +29,11 @@ static const struct md_event {
 };
 
 static const struct md_metric {
-	const char *name, *expr, *scale, *unit;
+	const char *name, *expr, *scale, *unit, *desc;
 } md_metrics[] = {
 #define MD_EVENT(name, kind, class, group)
 #define MD_METRIC(name, expr, scale, unit, group, desc) \
-	{ name, expr, scale, unit },
+	{ name, expr, scale, unit, desc },
 #include "metrics.def"
 #undef MD_EVENT
 #undef MD_METRIC
@@ -124,6 +124,7 @@ static int identifier(struct compile *c, const char *name, size_t len)
 	c->group = (int)e->group;
 	op.kind = MOP_COL;
 	op.counter = e->class == MD_CLASS_COUNTER;
+	op.data_kind = e->kind;
 	return emit(c, op);
 }
 
@@ -249,7 +250,9 @@ void metrics_plan(struct run *r)
 				continue;
 			snprintf(m->name, sizeof(m->name), "%s_%s", inst,
 				 md_metrics[j].name);
+			m->base_name = md_metrics[j].name;
 			m->unit = md_metrics[j].unit;
+			m->desc = md_metrics[j].desc;
 			r->nr_metrics++;
 			break;		/* no event anchors two metrics */
 		}
@@ -280,8 +283,7 @@ int metrics_table_check(char *err, size_t errlen)
 	return 0;
 }
 
-/* A counter's increase since the previous sample (its value when cleared). */
-static uint64_t counter_delta(const struct run *r, const struct column *col)
+uint64_t metrics_counter_delta(const struct run *r, const struct column *col)
 {
 	uint64_t d;
 
@@ -294,40 +296,69 @@ static uint64_t counter_delta(const struct run *r, const struct column *col)
 }
 
 /*
- * The nanoseconds the amounts of the row cover, by ANCHOR's device times
- * (the period under sync and clear): 0 and *NS, or -1 when unknown or
- * not positive.
+ * The interval the amounts of the row cover, as TICKS of a clock of HZ:
+ * COL's device clock since its previous sample (FRC ticks, RTC ns), or
+ * the actual period under sync and clear. 0, or -1 when unknown or not
+ * positive.
  */
-static int interval_ns(const struct run *r, const struct column *anchor,
-		       double *ns)
+static int column_interval(const struct run *r, const struct column *col,
+			   uint64_t *ticks, uint64_t *hz)
 {
 	const struct mlx5diag_session *ss = &r->session;
 
 	if (ss->clear && ss->sync) {
-		*ns = (double)ss->period_ns_actual;
+		*ticks = ss->period_ns_actual;
+		*hz = NSEC_PER_SEC;
 	} else {
-		if (!r->have_prev || anchor->dev_time <= anchor->prev_dev_time)
+		if (!r->have_prev || col->dev_time <= col->prev_dev_time)
 			return -1;
-		*ns = (double)(anchor->dev_time - anchor->prev_dev_time);
-		if (ss->ts_source != MLX5_DIAG_TS_RTC)
-			*ns = ss->freq_khz ? *ns * 1e6 / ss->freq_khz : 0;
+		*ticks = col->dev_time - col->prev_dev_time;
+		*hz = ss->ts_source == MLX5_DIAG_TS_RTC ? NSEC_PER_SEC :
+			(uint64_t)ss->freq_khz * 1000;
 	}
-	return *ns > 0 ? 0 : -1;
+	return *ticks && *hz ? 0 : -1;
+}
+
+/* That interval in ns, by ANCHOR's device times: 0 and *NS, or -1. */
+static int interval_ns(const struct run *r, const struct column *anchor,
+		       double *ns)
+{
+	uint64_t ticks, hz;
+
+	if (column_interval(r, anchor, &ticks, &hz))
+		return -1;
+	/* FRC ticks: times 1e6 / kHz, the rounding decode's metrics have had */
+	*ns = hz == NSEC_PER_SEC ? (double)ticks :
+		(double)ticks * 1e6 / r->session.freq_khz;
+	return 0;
 }
 
 int column_rate(const struct run *r, const struct column *col, double *rate)
 {
-	double ns;
+	uint64_t ticks, hz, amount;
 
-	if (interval_ns(r, col, &ns))
+	switch (col->vclass) {
+	case MLX5_DIAG_VCLASS_COUNTER:
+		amount = metrics_counter_delta(r, col);
+		break;
+	case MLX5_DIAG_VCLASS_STAT_SUM:
+		amount = col->value;
+		break;
+	default:
 		return -1;
-	*rate = (double)counter_delta(r, col) * 1e9 / ns;
+	}
+	if (column_interval(r, col, &ticks, &hz))
+		return -1;
+	*rate = (double)amount * (double)hz / (double)ticks;
 	return 0;
 }
 
-/* Metric M of the current sample: 0 and *value, or -1 (no value). */
+/*
+ * Metric M's expression on the current sample, before its scale: 0 and
+ * *RAW, or -1 (no value).
+ */
 static int metric_value(const struct run *r, const struct metric *m,
-			double *value)
+			double *raw)
 {
 	double st[METRIC_MAX_OPS];	/* never more operands than ops */
 	unsigned int i, n = 0;
@@ -341,7 +372,7 @@ static int metric_value(const struct run *r, const struct metric *m,
 			if (!op->counter)
 				st[n++] = (double)col->value;
 			else if (r->have_prev || r->session.clear)
-				st[n++] = (double)counter_delta(r, col);
+				st[n++] = (double)metrics_counter_delta(r, col);
 			else
 				return -1;
 			break;
@@ -373,15 +404,20 @@ static int metric_value(const struct run *r, const struct metric *m,
 			break;
 		}
 	}
-	*value = st[0] * m->scale;
+	*raw = st[0];
 	return 0;
 }
 
 void metrics_compute(const struct run *r, struct row *w)
 {
 	unsigned int i;
+	double raw;
 
-	for (i = 0; i < r->nr_metrics; i++)
-		w->metrics[i].ok = !metric_value(r, &r->metrics[i],
-						 &w->metrics[i].v);
+	for (i = 0; i < r->nr_metrics; i++) {
+		struct metric_value *mv = &w->metrics[i];
+
+		mv->ok = !metric_value(r, &r->metrics[i], &raw);
+		mv->raw = mv->ok ? raw : 0;
+		mv->v = mv->raw * r->metrics[i].scale;
+	}
 }

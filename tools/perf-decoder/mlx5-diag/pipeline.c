@@ -261,6 +261,53 @@ static int decode_input(struct pipeline *p, FILE *f)
 	return source_mdf(p, f, magic, got);
 }
 
+/* The run's columns and metrics, the row's metrics and the decoder. */
+static int pipeline_alloc(struct pipeline *p)
+{
+	p->run.cols = calloc(MLX5DIAG_DEFAULT_MAX_IDS, sizeof(*p->run.cols));
+	p->run.metrics = calloc(MLX5DIAG_DEFAULT_MAX_IDS, sizeof(*p->run.metrics));
+	p->row.metrics = calloc(MLX5DIAG_DEFAULT_MAX_IDS, sizeof(*p->row.metrics));
+	if (!p->run.cols || !p->run.metrics || !p->row.metrics ||
+	    mlx5diag_decoder_init(&p->dec, NULL))
+		return -1;
+	return 0;
+}
+
+static void pipeline_free(struct pipeline *p)
+{
+	free(p->pend);
+	free(p->run.cols);
+	free(p->run.metrics);
+	free(p->row.metrics);
+	p->pend = NULL;
+	p->pend_len = p->pend_cap = 0;
+	p->run.cols = NULL;
+	p->run.nr_cols = 0;
+	p->run.metrics = NULL;
+	p->run.nr_metrics = 0;
+	p->row.metrics = NULL;
+}
+
+int pipeline_init(struct pipeline *p, const struct sink_ops *sink, void *priv,
+		  FILE *out)
+{
+	p->sink.ops = sink;
+	p->sink.out = out;
+	p->sink.path = p->path;
+	p->sink.priv = priv;
+	if (pipeline_alloc(p)) {
+		pipeline_free(p);
+		return -1;
+	}
+	return 0;
+}
+
+void pipeline_exit(struct pipeline *p)
+{
+	mlx5diag_decoder_exit(&p->dec);
+	pipeline_free(p);
+}
+
 int pipeline_run(struct pipeline *p, const struct sink_ops *sink, FILE *out)
 {
 	struct sink *s = &p->sink;
@@ -276,12 +323,8 @@ int pipeline_run(struct pipeline *p, const struct sink_ops *sink, FILE *out)
 	s->ops = sink;
 	s->out = out;
 	s->path = p->path;
-	p->run.cols = calloc(MLX5DIAG_DEFAULT_MAX_IDS, sizeof(*p->run.cols));
-	p->run.metrics = calloc(MLX5DIAG_DEFAULT_MAX_IDS, sizeof(*p->run.metrics));
-	p->row.metrics = calloc(MLX5DIAG_DEFAULT_MAX_IDS, sizeof(*p->row.metrics));
 	s->priv = sink->priv_size ? calloc(1, sink->priv_size) : NULL;
-	if (!p->run.cols || !p->run.metrics || !p->row.metrics ||
-	    (sink->priv_size && !s->priv) || mlx5diag_decoder_init(&p->dec, NULL)) {
+	if (pipeline_alloc(p) || (sink->priv_size && !s->priv)) {
 		md_err("decode", "out of memory");
 		status = MD_EXIT_OUTPUT;
 		goto out;
@@ -316,18 +359,8 @@ int pipeline_run(struct pipeline *p, const struct sink_ops *sink, FILE *out)
 out:
 	if (f && f != stdin)
 		fclose(f);
-	free(p->pend);
-	free(p->run.cols);
-	free(p->run.metrics);
-	free(p->row.metrics);
+	pipeline_free(p);
 	free(s->priv);
-	p->pend = NULL;
-	p->pend_len = p->pend_cap = 0;
-	p->run.cols = NULL;
-	p->run.nr_cols = 0;
-	p->run.metrics = NULL;
-	p->run.nr_metrics = 0;
-	p->row.metrics = NULL;
 	s->priv = NULL;
 	return status;
 }

@@ -47,6 +47,7 @@ enum metric_op_kind {
 struct metric_op {
 	enum metric_op_kind kind;
 	unsigned int col;		/* MOP_COL: column index */
+	uint32_t data_kind;		/* MOP_COL: its event's data-ID kind */
 	int counter;			/* MOP_COL: its increase, not its value */
 	double num;			/* MOP_NUM */
 };
@@ -57,8 +58,10 @@ struct metric {
 	unsigned int anchor;		/* the column of its first event */
 	uint32_t first_kind;		/* that event's data-ID kind */
 	double scale;
+	const char *base_name;		/* metrics.def's: "rx_bytes_GBps" */
 	const char *unit;		/* metrics.def's: "GB/s", "ns", "" */
-	char name[160];
+	const char *desc;		/* metrics.def's description */
+	char name[160];			/* "<instance>_<base_name>" */
 };
 
 /* The current run: its session, columns and metrics. */
@@ -71,10 +74,13 @@ struct run {
 	int have_prev;			/* the run has a previous sample */
 };
 
-/* A metric's value in one row; OK 0: none (too few samples, zero base). */
+/*
+ * A metric's value in one row; OK 0: none (too few samples, zero base).
+ * RAW is its expression's value, V that times its scale (in its unit).
+ */
 struct metric_value {
 	int ok;
-	double v;
+	double v, raw;
 };
 
 /* One sample of the run: its times; the values are the run's columns'. */
@@ -95,11 +101,18 @@ void metrics_plan(struct run *r);
 void metrics_compute(const struct run *r, struct row *w);
 
 /*
+ * metrics_counter_delta - counter COL's increase since the run's previous
+ * sample (its value when the session clears at each sample; format 2:
+ * modulo 2^32). Valid once the run has a previous sample, or clears.
+ */
+uint64_t metrics_counter_delta(const struct run *r, const struct column *col);
+
+/*
  * metric_compile - compile EXPR (metrics.def's syntax) times SCALE into M
  * on R's columns, its first event on column ANCHOR and every other event
  * on a column of the same instance; R NULL: check EXPR against the events
- * of metrics.def only. Returns 0, or -1 with the reason in *ERR (when not
- * NULL).
+ * of metrics.def only (each MOP_COL then names its event by data_kind, no
+ * column). Returns 0, or -1 with the reason in *ERR (when not NULL).
  */
 int metric_compile(struct metric *m, const char *expr, const char *scale,
 		   const struct run *r, unsigned int anchor, const char **err);
@@ -111,11 +124,13 @@ int metric_compile(struct metric *m, const char *expr, const char *scale,
 int metrics_table_check(char *err, size_t errlen);
 
 /*
- * column_rate - counter COL's increase per second over the interval
- * before the current row (for a run that clears on read, its value over
- * that interval): its increase and interval as a metric's counter and
- * duration_time are. 0 and *RATE, or -1 when there is no interval (the
- * run's first row) or it is not positive.
+ * column_rate - COL's amount per second over the interval before the
+ * current row: a counter's increase (for a run that clears on read, its
+ * value), a per-sample sum's value; the interval is the device clock's
+ * since COL's previous sample, or the actual period under sync and clear,
+ * as a metric's duration_time. The rate is AMOUNT * HZ / TICKS of that
+ * clock, rounded once. 0 and *RATE, or -1 when there is no interval (the
+ * run's first row), it is not positive, or COL is a maximum or minimum.
  */
 int column_rate(const struct run *r, const struct column *col, double *rate);
 
@@ -235,6 +250,18 @@ struct tl *pipeline_events(struct pipeline *p);
  * Returns an enum md_exit status; errors are said on stderr.
  */
 int pipeline_run(struct pipeline *p, const struct sink_ops *sink, FILE *out);
+
+/*
+ * pipeline_init - P (zeroed but for its options) ready for a live source
+ * to feed streams (pipeline_stream_begin, _feed, _end) to SINK, whose
+ * sink->priv is PRIV (not allocated) and which writes to OUT (may be
+ * NULL for a sink that writes nothing). Returns 0, or -1 (no memory).
+ */
+int pipeline_init(struct pipeline *p, const struct sink_ops *sink, void *priv,
+		  FILE *out);
+
+/* pipeline_exit - what pipeline_init() allocated, freed. */
+void pipeline_exit(struct pipeline *p);
 
 /* ---- sources: each reads its input and feeds the loop ---- */
 

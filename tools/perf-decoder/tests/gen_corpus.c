@@ -5,6 +5,9 @@
  *                              format, each behind 4 steering bytes
  *                              (fuzz_decode.c, fuzz_sinks.c)
  *   gen_corpus --data-ids DIR  DOCA data-ID files (fuzz_data_ids.c)
+ *   gen_corpus --exporter-config DIR
+ *                              the exporter's configuration files
+ *                              (fuzz_exporter_config.c)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -140,6 +143,28 @@ static void chunked(struct stream *s, uint8_t format, uint8_t ts_source)
 	stream_end(s, 4, MLX5_DIAG_END_STOPPED);
 }
 
+/* Configuration files of `mlx5-diag exporter`, each setting in some. */
+static void write_exporter_config_seeds(const char *dir)
+{
+	static const char *const seeds[] = {
+		"listen 127.0.0.1:9855\nmax-connections 8\ntimeout 5\n",
+		"# counting, the default set with per-priority series\n"
+		"per-prio yes\ndevice 0\ndevice sim:1\n",
+		"sample 200us\nexport pcie_read_latency_max_ns link=0\n"
+		"export port_rx_bytes port=0-1\nexport icmc_hits\n",
+		"per-bin yes\nhistogram-le 250ns 500ns 1us 2us 4us 8us\n"
+		"export pcie_read_latency_hist_packets link=0 bin=*\n",
+		"textfile /var/lib/node_exporter/textfile_collector\ninterval 30s\r\n"
+		"export port_prio_tx_bytes port=1 prio=0,3-5,7\nper-prio yes\n",
+		"listen [::1]:0\nexport function_rx_cqes function=0-7\n"
+		"export host_rx_buffer_discards host=0\n"
+		"export pcie_read_stall_ordering_ns link=1 tclass=2-3\n",
+	};
+
+	for (int i = 0; i < (int)(sizeof(seeds) / sizeof(seeds[0])); i++)
+		write_file(dir, i, "", 0, seeds[i], strlen(seeds[i]));
+}
+
 int main(int argc, char **argv)
 {
 	struct stream s;
@@ -150,8 +175,13 @@ int main(int argc, char **argv)
 		write_data_id_seeds(argv[2]);
 		return 0;
 	}
+	if (argc == 3 && !strcmp(argv[1], "--exporter-config")) {
+		write_exporter_config_seeds(argv[2]);
+		return 0;
+	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: %s [--data-ids] DIR\n", argv[0]);
+		fprintf(stderr, "usage: %s [--data-ids | --exporter-config] DIR\n",
+			argv[0]);
 		return 2;
 	}
 	for (format = 0; format <= 2; format++) {

@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "file.h"
+#include "kernel_catalog.h"
 #include "outbuf.h"
 #include "perfdata_writer.h"
 #include "perfetto_reader.h"
@@ -590,35 +591,31 @@ static void default_names_follow_the_catalog(void)
 		{ "PCIE_LINK_TCLASS", 0x40201, "pcie_0201_tclass_4" },
 		{ "PCIE_LINK_BIN", 0x90201, "pcie_0201_bin_9" },
 	};
-	char *text = slurp(MD_TESTS_DIR "/../../../drivers/perf/mlx5_diag/mlx5_diag_catalog.c");
-	char group[32], got[64];
-	unsigned int kind;
-	size_t i;
-	int n = 0;
+	struct catalog_row rows[64];
+	char got[64];
+	size_t j;
+	int i, n;
 
-	CHECK(text != NULL, "the kernel catalog");
-	for (char *p = text ? strstr(text, "\tKIND(") : NULL; p; p = strstr(p + 1, "\tKIND(")) {
-		if (sscanf(p, "\tKIND(0x%x, %31[A-Z_],", &kind, group) != 2)
-			break;
-		n++;
-		for (i = 0; i < sizeof(groups) / sizeof(groups[0]); i++)
-			if (!strcmp(groups[i].group, group))
+	n = catalog_read(MD_TESTS_DIR "/../../../" KERNEL_CATALOG_PATH, rows, 64);
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < sizeof(groups) / sizeof(groups[0]); j++)
+			if (!strcmp(groups[j].group, rows[i].group))
 				break;
-		if (i == sizeof(groups) / sizeof(groups[0])) {
-			CHECK(0, "0x%08x: group %s", kind, group);
+		if (j == sizeof(groups) / sizeof(groups[0])) {
+			CHECK(0, "0x%08x: group %s", rows[i].kind, rows[i].group);
 			continue;
 		}
-		CHECK(!data_id_instance_name((uint64_t)kind << 32 | groups[i].inst, got,
-					     sizeof(got)) &&
-		      !strcmp(got, groups[i].want),
-		      "0x%08x (%s): %s, want %s", kind, group, got, groups[i].want);
+		CHECK(!data_id_instance_name((uint64_t)rows[i].kind << 32 | groups[j].inst,
+					     got, sizeof(got)) &&
+		      !strcmp(got, groups[j].want),
+		      "0x%08x (%s): %s, want %s", rows[i].kind, rows[i].group, got,
+		      groups[j].want);
 	}
 	CHECK_INT(n, 41, "the catalog's kinds");
 	data_id_default_name(0x1080000200000001ull, got, sizeof(got));
 	CHECK_STR(got, "port_1_rx_drops_no_wqe", "0x10800002");
 	data_id_default_name(0x1080000300000001ull, got, sizeof(got));
 	CHECK_STR(got, "port_1_rx_drops_no_wqe_hairpin", "0x10800003");
-	free(text);
 }
 
 static void data_id_files(void)

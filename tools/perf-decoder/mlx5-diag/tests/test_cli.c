@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host tests of the CLI: time and number parsing, PMU discovery and event
- * strings against the fake sysfs tree in tests/sysfs ($MD_TESTDATA), record
- * and doca argument parsing, and the AUX stream counter.
+ * strings against the fake sysfs tree in tests/sysfs ($MD_TESTDATA), record,
+ * doca and exporter argument parsing, and the AUX stream counter.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <linux/mlx5_diag.h>
 
+#include "../cli.h"
 #include "../count.h"
 #include "../doca.h"
 #include "../pmu.h"
@@ -359,6 +362,68 @@ static void test_doca_args(void)
 	   "doca without -p: %s", err);
 }
 
+/* ---- exporter options ---- */
+
+/*
+ * `mlx5-diag exporter ARGS...` (NULL-terminated), its stderr into MSG
+ * (LEN bytes): its exit status.
+ */
+static int exporter(char *msg, size_t len, ...)
+{
+	char path[] = "/tmp/mlx5diag-cli-test.XXXXXX";
+	char *argv[16] = { "exporter" };
+	int argc = 1, fd, save, ret;
+	ssize_t n;
+	va_list ap;
+
+	va_start(ap, len);
+	while ((argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+	fd = mkstemp(path);
+	fflush(stderr);
+	save = dup(2);
+	if (fd < 0 || save < 0 || dup2(fd, 2) < 0)
+		abort();
+	ret = cmd_exporter(argc, argv);
+	fflush(stderr);
+	if (dup2(save, 2) < 0)
+		abort();
+	close(save);
+	n = pread(fd, msg, len - 1, 0);
+	msg[n > 0 ? n : 0] = '\0';
+	close(fd);
+	unlink(path);
+	return ret;
+}
+
+/* Refused before anything starts: the messages decode and plot give. */
+static void test_exporter_args(void)
+{
+	static const struct { const char *a1, *a2, *msg; } bad[] = {
+		{ "--bogus", NULL, "mlx5-diag exporter: unknown option --bogus\n" },
+		{ "--once=1", NULL, "mlx5-diag exporter: option --once takes no value\n" },
+		{ "-x", NULL, "mlx5-diag exporter: unknown option -x\n" },
+		{ "--listen", NULL, "mlx5-diag exporter: --listen needs a value\n" },
+		{ "-c", NULL, "mlx5-diag exporter: -c needs a value\n" },
+		{ "--once", "extra", "mlx5-diag exporter: unexpected argument 'extra'\n" },
+		{ "--openmetrics", NULL, "mlx5-diag exporter: --openmetrics is for "
+		  "--once (a scraper asks the server for it)\n" },
+		{ "--interval", "1s", "mlx5-diag exporter: interval: only the textfile "
+		  "mode writes at intervals (a scrape reads when it comes)\n" },
+	};
+	char msg[512], want[512];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		EQ_INT(exporter(msg, sizeof(msg), bad[i].a1, bad[i].a2, NULL),
+		       MD_EXIT_USAGE, "exporter %s %s refused", bad[i].a1,
+		       bad[i].a2 ? bad[i].a2 : "");
+		snprintf(want, sizeof(want), "%s(see mlx5-diag exporter --help)\n",
+			 bad[i].msg);
+		EQ_STR(msg, want, "its message");
+	}
+}
+
 /* ---- the stream counter ---- */
 
 static unsigned char stream[512];
@@ -512,6 +577,7 @@ int main(void)
 	test_events();
 	test_record_args();
 	test_doca_args();
+	test_exporter_args();
 	test_count();
 	snprintf(root, sizeof(root), "%s/../../../tests/tracefs/events", data);
 	test_tracepoints(root);

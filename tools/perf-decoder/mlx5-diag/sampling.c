@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The exporter's sampling sessions (sampling.h): the event group opened
+ * and mapped as `mlx5-diag record` opens it, the AUX area fed to the
+ * decode pipeline whose sink folds the samples.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/mlx5_diag.h>
+#include <linux/perf_event.h>
+
+#include "sampling.h"
+
+#define DATA_PAGES	16	/* data ring: PERF_RECORD_AUX and _LOST */
+
+static int event_open(struct perf_event_attr *attr, int cpu, int group)
+{
+	return (int)syscall(SYS_perf_event_open, attr, -1, cpu, group,
+			    PERF_FLAG_FD_CLOEXEC);
+}
+
+static int open_group(struct sampling *s, int type, int cpu, uint64_t period_ns,
+		      const struct xcfg_selection *sel, char *err, size_t errlen)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned int i;
+
+	for (i = 0; i < sel->nr; i++) {
+		struct perf_event_attr a = {
+			.type = (uint32_t)type, .size = sizeof(a),
+			.config = sel->ids[i], .disabled = 1,
+			.use_clockid = 1, .clockid = CLOCK_MONOTONIC,
+		};
+		int fd, e;
+
+		if (!i) {
+			a.sample_period = period_ns;
+			a.config1 = (uint64_t)MLX5_DIAG_MODE_REPETITIVE << MLX5_DIAG_MODE_LO |
+				    (uint64_t)MLX5_DIAG_FORMAT_1 << MLX5_DIAG_OUT_FORMAT_LO |
+				    (uint64_t)MLX5_DIAG_TS_FRC << MLX5_DIAG_TS_SOURCE_LO;
+			a.aux_watermark = (uint32_t)(SAMPLING_AUX_PAGES * (size_t)page / 4);
+		}
+		fd = event_open(&a, cpu, i ? s->fds[0] : -1);
+		if (fd < 0) {
+			e = errno;
+			snprintf(err, errlen, "%s %s (0x%016" PRIx64 "): %s",
+				 i ? "member" : "leader", sel->kinds[i]->event,
+				 sel->ids[i], strerror(e));
+			return -e;
+		}
+		s->fds[s->nr_fds++] = fd;
+	}
+	return 0;
+}
+
+static int map_areas(struct sampling *s, char *err, size_t errlen)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	int e;
+
+	s->data_size = DATA_PAGES * (size_t)page;
+	s->base_len = s->data_size + (size_t)page;
+	s->base = mmap(NULL, s->base_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       s->fds[0], 0);
+	if (s->base == MAP_FAILED) {
+		e = errno;
+		s->base = NULL;
+		snprintf(err, errlen, "mapping the data ring: %s", strerror(e));
+		return -e;
+	}
+	s->pc = s->base;
+	s->aux_len = SAMPLING_AUX_PAGES * (size_t)page;
+	s->pc->aux_offset = s->base_len;
+	s->pc->aux_size = s->aux_len;
+	s->aux = mmap(NULL, s->aux_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		      s->fds[0], (off_t)s->base_len);
+	if (s->aux == MAP_FAILED) {
+		e = errno;
+		s->aux = NULL;
+		snprintf(err, errlen, "mapping an AUX area of %d pages: %s",
+			 SAMPLING_AUX_PAGES, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+int sampling_open(struct sampling *s, const char *pmu_name, int type, int cpu,
+		  uint64_t period_ns, const struct xcfg_selection *sel, char *err,
+		  size_t errlen)
+{
+	struct stream_info si = { .desc = s->desc, .pmu = pmu_name,
+				  .cpu = (unsigned int)cpu };
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->desc, sizeof(s->desc), "AUX stream of %s", pmu_name);
+	s->fds = calloc(sel->nr ? sel->nr : 1, sizeof(*s->fds));
+	s->p.path = pmu_name;
+	s->p.quiet = 1;
+	s->p.metrics = 1;		/* metrics.def's, for the fold's windows */
+	fold_init(&s->fold);
+	if (!s->fds || pipeline_init(&s->p, &fold_sink, &s->fold, NULL)) {
+		free(s->fds);
+		s->fds = NULL;
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	ret = open_group(s, type, cpu, period_ns, sel, err, errlen);
+	if (!ret)
+		ret = map_areas(s, err, errlen);
+	if (!ret && ioctl(s->fds[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP)) {
+		ret = -errno;
+		snprintf(err, errlen, "enabling the session: %s", strerror(errno));
+	}
+	if (ret) {
+		sampling_close(s);
+		return ret;
+	}
+	pipeline_stream_begin(&s->p, &si, 0);
+	return 0;
+}
+
+int sampling_fd(const struct sampling *s)
+{
+	return s->nr_fds ? s->fds[0] : -1;
+}
+
+/* Copy LEN bytes at ring offset OFF of a ring of SIZE bytes (wrapping). */
+static void ring_copy(void *dst, const void *ring, size_t size, uint64_t off,
+		      size_t len)
+{
+	size_t o = (size_t)(off % size), first = len < size - o ? len : size - o;
+
+	memcpy(dst, (const char *)ring + o, first);
+	memcpy((char *)dst + first, ring, len - first);
+}
+
+/* The data ring: whether perf stopped the session for a full AUX area. */
+static void drain_data(struct sampling *s)
+{
+	const char *ring = (const char *)s->base + sysconf(_SC_PAGESIZE);
+	uint64_t head = __atomic_load_n(&s->pc->data_head, __ATOMIC_ACQUIRE);
+
+	while (s->data_tail < head) {
+		union {
+			struct perf_event_header h;
+			char b[64];
+		} ev;
+		size_t n;
+
+		ring_copy(&ev.h, ring, s->data_size, s->data_tail, sizeof(ev.h));
+		if (ev.h.size < sizeof(ev.h)) {
+			s->data_tail = head;	/* a broken ring: give up on it */
+			break;
+		}
+		n = ev.h.size < sizeof(ev) ? ev.h.size : sizeof(ev);
+		ring_copy(&ev, ring, s->data_size, s->data_tail, n);
+		if (ev.h.type == PERF_RECORD_AUX && n >= 32) {
+			uint64_t flags;
+
+			memcpy(&flags, ev.b + 24, sizeof(flags));
+			s->truncated |= !!(flags & PERF_AUX_FLAG_TRUNCATED);
+		}
+		s->data_tail += ev.h.size;
+	}
+	__atomic_store_n(&s->pc->data_tail, s->data_tail, __ATOMIC_RELEASE);
+}
+
+/* The AUX area's new bytes, fed to the pipeline in order. */
+static int drain_aux(struct sampling *s)
+{
+	uint64_t head = __atomic_load_n(&s->pc->aux_head, __ATOMIC_ACQUIRE);
+	size_t len, off, first;
+	int ret;
+
+	if (head == s->aux_tail)
+		return 0;
+	len = (size_t)(head - s->aux_tail);
+	off = (size_t)(s->aux_tail % s->aux_len);
+	first = len < s->aux_len - off ? len : s->aux_len - off;
+	ret = pipeline_feed(&s->p, (const char *)s->aux + off, first);
+	if (!ret && len > first)
+		ret = pipeline_feed(&s->p, s->aux, len - first);
+	s->aux_tail = head;
+	__atomic_store_n(&s->pc->aux_tail, head, __ATOMIC_RELEASE);
+	return ret;
+}
+
+int sampling_drain(struct sampling *s, const char **reason, char *why,
+		   size_t whylen)
+{
+	uint64_t off = 0;
+	const char *msg;
+
+	drain_data(s);
+	if (!s->stream_bad && drain_aux(s)) {
+		s->stream_bad = 1;
+		msg = mlx5diag_error_message(&s->p.dec, &off);
+		snprintf(why, whylen, "%s byte %" PRIu64 ": %s", s->desc, off,
+			 msg ? msg : "out of memory");
+	}
+	if (s->stream_bad) {
+		*reason = "stream_error";
+		return -1;
+	}
+	switch (s->fold.end_reason) {
+	case MLX5_DIAG_END_REMOVED:
+		*reason = "removed";
+		snprintf(why, whylen, "the session ended: the device was removed");
+		return -1;
+	case MLX5_DIAG_END_TAKEN:
+		*reason = "engine_taken";
+		snprintf(why, whylen, "the session ended: another agent took the engine");
+		return -1;
+	case MLX5_DIAG_END_STALLED:
+		*reason = "stalled";
+		snprintf(why, whylen, "the session ended: the firmware never let the "
+			 "drain catch up");
+		return -1;
+	}
+	if (s->truncated) {
+		*reason = "aux_full";
+		snprintf(why, whylen, "the AUX area filled and perf stopped the session");
+		return -1;
+	}
+	return 0;
+}
+
+void sampling_close(struct sampling *s)
+{
+	if (s->nr_fds)
+		ioctl(s->fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+	if (s->aux)
+		munmap(s->aux, s->aux_len);
+	if (s->base)
+		munmap(s->base, s->base_len);
+	while (s->nr_fds)
+		close(s->fds[--s->nr_fds]);
+	free(s->fds);
+	s->fds = NULL;
+	if (s->p.run.cols)
+		pipeline_exit(&s->p);
+	fold_free(&s->fold);
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The exporter's high-resolution mode: a sampling session on one
+ * mlx5_diag PMU (an event group, tools/perf-decoder/CONTRACT.md), its AUX
+ * stream drained into the decode pipeline and folded (fold.h).
+ */
+#ifndef MLX5_DIAG_SAMPLING_H
+#define MLX5_DIAG_SAMPLING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "exporter_config.h"
+#include "fold.h"
+#include "pipeline.h"
+
+#define SAMPLING_AUX_PAGES	256
+
+struct perf_event_mmap_page;
+
+struct sampling {
+	int *fds;			/* leader first */
+	unsigned int nr_fds;
+	void *base;			/* user page and data ring */
+	size_t base_len, data_size;
+	struct perf_event_mmap_page *pc;
+	uint64_t data_tail;
+	void *aux;
+	size_t aux_len;
+	uint64_t aux_tail;
+	struct pipeline p;
+	struct fold fold;
+	char desc[96];
+	int truncated;			/* the AUX area filled: perf stopped it */
+	int stream_bad;			/* the decoder refused the stream */
+};
+
+/*
+ * sampling_open - a session of every ID of SEL on the PMU PMU_NAME (perf
+ * type TYPE) on CPU, every PERIOD_NS, in format 1 with the device clock,
+ * enabled. Returns 0, or a negative errno with what failed in ERR;
+ * nothing stays open then.
+ */
+int sampling_open(struct sampling *s, const char *pmu_name, int type, int cpu,
+		  uint64_t period_ns, const struct xcfg_selection *sel, char *err,
+		  size_t errlen);
+
+/* sampling_fd - the leader's fd, readable when the AUX area has data. */
+int sampling_fd(const struct sampling *s);
+
+/*
+ * sampling_drain - fold what the AUX area holds. Returns 0, or -1 when
+ * the session is over (the AUX area filled, the device was removed or
+ * taken, the drain stalled, the stream is malformed), with why in WHY
+ * and a reason label in *REASON.
+ */
+int sampling_drain(struct sampling *s, const char **reason, char *why,
+		   size_t whylen);
+
+void sampling_close(struct sampling *s);
+
+#endif /* MLX5_DIAG_SAMPLING_H */
