@@ -62,4 +62,18 @@ static inline int runner_done(void)
 	return runner_failed_tests ? 1 : 0;
 }
 
+/*
+ * path_in - "DIR/NAME" in one of four buffers used in turn, so that up to
+ * four such paths can be held at once (one call's arguments).
+ */
+static inline char *path_in(const char *dir, const char *name)
+{
+	static char bufs[4][512];
+	static int next;
+	char *p = bufs[next++ % 4];
+
+	snprintf(p, sizeof(bufs[0]), "%s/%s", dir, name);
+	return p;
+}
+
 #endif /* MLX5DIAG_TEST_RUNNER_H */

@@ -37,16 +37,6 @@ static const uint64_t icmc_ids[] = {
 	0x1180000100000000ull, 0x1180000200000000ull, 0x1180000300000000ull,
 };
 
-static char *path_of(const char *name)
-{
-	static char bufs[4][512];
-	static int next;
-	char *p = bufs[next++ % 4];
-
-	snprintf(p, sizeof(bufs[0]), "%s/%s", dir, name);
-	return p;
-}
-
 /* A recording of the stream, its AUX bytes cut into chunks of CHUNK. */
 static void write_recording(const char *path, const struct stream *s,
 			    size_t chunk)
@@ -132,9 +122,9 @@ static void check_output(const char *name, const char *a1, const char *a2,
 	char *got;
 	int ret;
 
-	ret = run_decode(path_of("example.mlx5diag"), path_of(name), a1, a2, a3);
+	ret = run_decode(path_in(dir, "example.mlx5diag"), path_in(dir, name), a1, a2, a3);
 	CHECK_INT(ret, MD_EXIT_OK, name);
-	got = slurp(path_of(name));
+	got = slurp(path_in(dir, name));
 	CHECK(!strcmp(got, want), "%s:\n--- got ---\n%s\n--- want ---\n%s", name,
 	      got, want);
 	free(got);
@@ -178,7 +168,7 @@ static void added_sink_gets_every_row(void)
 	CHECK(p != NULL, "calloc");
 	if (!p)
 		return;
-	p->path = path_of("example.mlx5diag");
+	p->path = path_in(dir, "example.mlx5diag");
 	p->quiet = 1;
 	CHECK_INT(pipeline_run(p, &sink_list, stdout), MD_EXIT_OK,
 		  "the recording into the added sink");
@@ -205,14 +195,14 @@ static void csv_output(void)
 
 	check_output("out.csv", "--format", "csv", NULL, csv_want);
 
-	f = fopen(path_of("write_csv.csv"), "w");
+	f = fopen(path_in(dir, "write_csv.csv"), "w");
 	CHECK(f != NULL, "open");
 	if (!f)
 		return;
-	CHECK_INT(mlx5diag_write_csv(f, path_of("example.mlx5diag"), NULL),
+	CHECK_INT(mlx5diag_write_csv(f, path_in(dir, "example.mlx5diag"), NULL),
 		  MD_EXIT_OK, "mlx5diag_write_csv");
 	fclose(f);
-	got = slurp(path_of("write_csv.csv"));
+	got = slurp(path_in(dir, "write_csv.csv"));
 	CHECK(!strcmp(got, csv_want), "mlx5diag_write_csv writes the same:\n%s", got);
 	free(got);
 }
@@ -298,16 +288,16 @@ static void csv_write_error(void)
 {
 	char *got;
 
-	CHECK_INT(run_decode(path_of("example.mlx5diag"), "/dev/full", "--format",
+	CHECK_INT(run_decode(path_in(dir, "example.mlx5diag"), "/dev/full", "--format",
 			     "csv", NULL), MD_EXIT_OUTPUT, "small CSV to /dev/full");
-	write_long_recording(path_of("long.mlx5diag"));
-	CHECK_INT(run_decode(path_of("long.mlx5diag"), path_of("long.csv"), "--format",
+	write_long_recording(path_in(dir, "long.mlx5diag"));
+	CHECK_INT(run_decode(path_in(dir, "long.mlx5diag"), path_in(dir, "long.csv"), "--format",
 			     "csv", NULL), MD_EXIT_OK, "2000 rows of CSV");
-	got = slurp(path_of("long.csv"));
+	got = slurp(path_in(dir, "long.csv"));
 	CHECK(got && strlen(got) > 3 * OUTBUF_SIZE,
 	      "2000 rows are more than the sink's buffer");
 	free(got);
-	CHECK_INT(run_decode(path_of("long.mlx5diag"), "/dev/full", "--format",
+	CHECK_INT(run_decode(path_in(dir, "long.mlx5diag"), "/dev/full", "--format",
 			     "csv", NULL), MD_EXIT_OUTPUT, "2000 rows to /dev/full");
 }
 
@@ -444,9 +434,9 @@ static void check_decode(const char *name, const char *a1, const char *a2,
 {
 	char *got;
 
-	CHECK_INT(run_decode(path_of("metrics.mlx5diag"), path_of(name), a1, a2,
+	CHECK_INT(run_decode(path_in(dir, "metrics.mlx5diag"), path_in(dir, name), a1, a2,
 			     a3), MD_EXIT_OK, name);
-	got = slurp(path_of(name));
+	got = slurp(path_in(dir, name));
 	CHECK(!strcmp(got, want), "%s:\n--- got ---\n%s\n--- want ---\n%s", name,
 	      got, want);
 	free(got);
@@ -526,7 +516,7 @@ static void metrics_of_the_table(void)
 	char err[256] = "";
 
 	CHECK(!metrics_table_check(err, sizeof(err)), "metrics.def: %s", err);
-	metrics_stream(path_of("metrics.mlx5diag"));
+	metrics_stream(path_in(dir, "metrics.mlx5diag"));
 	check_decode("m.csv", "--format=csv", "--metrics", NULL,
 "sample_id, sample_time_start, sample_time_end, port_0_prio_3_rx_bytes, port_1_tx_bytes, pcie_000001_read_latency_total_ns, pcie_000001_read_packets, pcie_000002_read_latency_total_ns, global_icmc_request, global_icmc_hit, global_icmc_miss, port_0_rx_packets, port_0_prio_3_rx_bytes_GBps, port_1_tx_bytes_GBps, pcie_000001_avg_read_latency_ns, global_icmc_accesses_per_s, global_icmc_hit_rate, global_icmc_miss_rate, port_0_rx_packets_per_s\n"
 "0, 1.000000000, 1.000000320, 3000000, 4297967297, 8592934594, 12887901891, 17182869188, 21477836485, 25772803782, 30067771079, 34362738376, , , 0.666744, , , , \n"
@@ -555,9 +545,9 @@ static void metrics_of_the_table(void)
 "{\"type\":\"sample\",\"run\":1,\"seq\":0,\"perf_time\":4000000000,\"dev_time\":40000000,\"dev_time_end\":40000000,\"time_extrapolated\":false,\"values\":{\"port_0_prio_3_rx_bytes\":7,\"port_1_tx_bytes\":4294967304,\"pcie_000001_read_latency_total_ns\":8589934601,\"pcie_000001_read_packets\":12884901898,\"pcie_000002_read_latency_total_ns\":17179869195,\"global_icmc_request\":21474836492,\"global_icmc_hit\":25769803789,\"global_icmc_miss\":30064771086,\"port_0_rx_packets\":34359738383},\"metrics\":{\"port_0_prio_3_rx_bytes_GBps\":7e-05,\"port_1_tx_bytes_GBps\":42949.7,\"pcie_000001_avg_read_latency_ns\":0.666667,\"global_icmc_accesses_per_s\":2.14748e+14,\"global_icmc_hit_rate\":1.2,\"global_icmc_miss_rate\":1.4,\"port_0_rx_packets_per_s\":3.43597e+14}}\n"
 "{\"type\":\"sample\",\"run\":1,\"seq\":1,\"perf_time\":4000100000,\"dev_time\":40015625,\"dev_time_end\":40015625,\"time_extrapolated\":true,\"values\":{\"port_0_prio_3_rx_bytes\":1000010,\"port_1_tx_bytes\":4295967307,\"pcie_000001_read_latency_total_ns\":8590934604,\"pcie_000001_read_packets\":12885901901,\"pcie_000002_read_latency_total_ns\":17180869198,\"global_icmc_request\":21475836495,\"global_icmc_hit\":25770803792,\"global_icmc_miss\":30065771089,\"port_0_rx_packets\":34360738386},\"metrics\":{\"port_0_prio_3_rx_bytes_GBps\":10.0001,\"port_1_tx_bytes_GBps\":42959.7,\"pcie_000001_avg_read_latency_ns\":0.666693,\"global_icmc_accesses_per_s\":2.14758e+14,\"global_icmc_hit_rate\":1.19999,\"global_icmc_miss_rate\":1.39998,\"port_0_rx_packets_per_s\":3.43607e+14}}\n"
 "{\"type\":\"end\",\"run\":1,\"next_seq\":2,\"reason\":\"stopped\"}\n");
-	write_file(path_of("mnames.json"),
+	write_file(path_in(dir, "mnames.json"),
 		   "{\"data-ids\": [{\"name\": \"tx1\", \"data_id\": \"0x1140000100000001\"}]}\n");
-	check_decode("mn.txt", "--metrics", "-di", path_of("mnames.json"),
+	check_decode("mn.txt", "--metrics", "-di", path_in(dir, "mnames.json"),
 "SESSION run 0 sim:0 repetitive format1 rtc, period 100000 ns (requested 100000), 9 data IDs\n"
 "0 0 3.000000000 1.000000000 port_0_prio_3_rx_bytes=3000000 tx1=4297967297 pcie_000001_read_latency_total_ns=8592934594 pcie_000001_read_packets=12887901891 pcie_000002_read_latency_total_ns=17182869188 global_icmc_request=21477836485 global_icmc_hit=25772803782 global_icmc_miss=30067771079 port_0_rx_packets=34362738376 pcie_000001_avg_read_latency_ns=0.666744\n"
 "0 1 3.000100000~ 1.000100000 port_0_prio_3_rx_bytes=4000003 tx1=4298967300 pcie_000001_read_latency_total_ns=8593934597 pcie_000001_read_packets=12888901894 pcie_000002_read_latency_total_ns=17183869191 global_icmc_request=21478836488 global_icmc_hit=25773803785 global_icmc_miss=30068771082 port_0_rx_packets=34363738379 port_0_prio_3_rx_bytes_GBps=10 port_1_tx_bytes_GBps=10 pcie_000001_avg_read_latency_ns=0.66677 global_icmc_accesses_per_s=1e+10 global_icmc_hit_rate=1 global_icmc_miss_rate=1 port_0_rx_packets_per_s=1e+10\n"
@@ -622,29 +612,29 @@ static void data_id_files(void)
 {
 	struct decode_names names;
 	char err[256], *got;
-	char *argv[] = { "decode", "--example-json", path_of("ex.json"), NULL };
+	char *argv[] = { "decode", "--example-json", path_in(dir, "ex.json"), NULL };
 
 	CHECK_INT(cmd_decode(3, argv), MD_EXIT_OK, "--example-json");
-	got = slurp(path_of("ex.json"));
+	got = slurp(path_in(dir, "ex.json"));
 	CHECK(!strcmp(got, example_json), "example file:\n%s", got);
 	free(got);
-	CHECK_INT(decode_names_load(&names, path_of("ex.json"), err, sizeof(err)),
+	CHECK_INT(decode_names_load(&names, path_in(dir, "ex.json"), err, sizeof(err)),
 		  0, "the example file loads back");
 	CHECK(names.nr == 4 && names.entries[3].data_id == 0x1140000300000000ull &&
 	      !strcmp(names.entries[3].name, "port_0_tx_packets"), "its entries");
 	decode_names_free(&names);
 
 	/* json-c decodes \u escapes beyond ASCII into UTF-8 */
-	write_file(path_of("utf8.json"),
+	write_file(path_in(dir, "utf8.json"),
 		   "{\"data-ids\": [{\"name\": \"caf\\u00e9 \\ud834\\udd1e\", "
 		   "\"data_id\": \"0x1\"}]}");
-	CHECK(!decode_names_load(&names, path_of("utf8.json"), err, sizeof(err)) &&
+	CHECK(!decode_names_load(&names, path_in(dir, "utf8.json"), err, sizeof(err)) &&
 	      names.nr == 1 &&
 	      !strcmp(names.entries[0].name, "caf\xc3\xa9 \xf0\x9d\x84\x9e"),
 	      "a name with \\u escapes: %s", names.nr ? names.entries[0].name : err);
 	decode_names_free(&names);
 
-	write_file(path_of("names.json"),
+	write_file(path_in(dir, "names.json"),
 		   "{ \"other\": [1, {\"x\": null}], \"data-ids\": [\n"
 		   "  {\"data_id\": \"1140000100000001\", \"name\": \"tx \\\"1\\\"\"},\n"
 		   "  {\"name\": \"rx1\", \"data_id\": \"0x1020000100000001\", \"note\": true}\n"
@@ -656,10 +646,10 @@ static void named_columns(void)
 	char *got;
 	int ret;
 
-	ret = run_decode(path_of("example.mlx5diag"), path_of("named2.csv"), "-di",
-			 path_of("names.json"), "--format=csv");
+	ret = run_decode(path_in(dir, "example.mlx5diag"), path_in(dir, "named2.csv"), "-di",
+			 path_in(dir, "names.json"), "--format=csv");
 	CHECK_INT(ret, MD_EXIT_OK, "decode with -di");
-	got = slurp(path_of("named2.csv"));
+	got = slurp(path_in(dir, "named2.csv"));
 	CHECK(!strncmp(got, "sample_id, sample_time_start, sample_time_end, rx1, tx \"1\"\n",
 		       strlen("sample_id, sample_time_start, sample_time_end, rx1, tx \"1\"\n")),
 	      "columns named by the file:\n%s", got);
@@ -673,15 +663,15 @@ static void named_columns(void)
 static void named_metrics_json(void)
 {
 	struct pipeline *p = calloc(1, sizeof(*p));
-	FILE *out = fopen(path_of("named.json"), "w");
+	FILE *out = fopen(path_in(dir, "named.json"), "w");
 	struct decode_names names = { NULL, 0 };
 	char err[256] = "", *got;
 
-	CHECK(p && out && !decode_names_load(&names, path_of("names.json"), err,
+	CHECK(p && out && !decode_names_load(&names, path_in(dir, "names.json"), err,
 					     sizeof(err)), "set up: %s", err);
 	if (!p || !out || !names.nr)
 		goto out;
-	p->path = path_of("example.mlx5diag");
+	p->path = path_in(dir, "example.mlx5diag");
 	p->names = &names;
 	p->metrics = 1;
 	p->quiet = 1;
@@ -689,7 +679,7 @@ static void named_metrics_json(void)
 		  "--format json --metrics -di names.json");
 	fclose(out);
 	out = NULL;
-	got = slurp(path_of("named.json"));
+	got = slurp(path_in(dir, "named.json"));
 	CHECK(strstr(got, "\"values\":{\"rx1\":2000003,\"tx \\\"1\\\"\":4296967300},"
 		      "\"metrics\":{\"port_1_rx_bytes_GBps\":10,"
 		      "\"port_1_tx_bytes_GBps\":10}}\n"),
@@ -755,12 +745,12 @@ static void bad_data_id_files(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		write_file(path_of("bad.json"), bad[i].text);
-		snprintf(want, sizeof(want), "%s: %s%s%s", path_of("bad.json"),
+		write_file(path_in(dir, "bad.json"), bad[i].text);
+		snprintf(want, sizeof(want), "%s: %s%s%s", path_in(dir, "bad.json"),
 			 bad[i].where ? bad[i].where : "",
 			 bad[i].where && bad[i].why ? ": " : "",
 			 bad[i].why ? bad[i].why : ": ");
-		CHECK(decode_names_load(&names, path_of("bad.json"), err,
+		CHECK(decode_names_load(&names, path_in(dir, "bad.json"), err,
 					sizeof(err)) == -1 && !names.nr &&
 		      (bad[i].why ? !strcmp(err, want) :
 		       !strncmp(err, want, strlen(want)) && strlen(err) > strlen(want)),
@@ -770,15 +760,15 @@ static void bad_data_id_files(void)
 	/* json-c takes a NUL for the end of the text: said as what it is */
 	static const char nul[] = "{\"data-ids\": [{\"name\": \"a\0\"}]}";
 
-	write_bytes(path_of("bad.json"), nul, sizeof(nul) - 1);
-	snprintf(want, sizeof(want), "%s: byte 25: a NUL byte", path_of("bad.json"));
-	CHECK(decode_names_load(&names, path_of("bad.json"), err, sizeof(err)) == -1 &&
+	write_bytes(path_in(dir, "bad.json"), nul, sizeof(nul) - 1);
+	snprintf(want, sizeof(want), "%s: byte 25: a NUL byte", path_in(dir, "bad.json"));
+	CHECK(decode_names_load(&names, path_in(dir, "bad.json"), err, sizeof(err)) == -1 &&
 	      !strcmp(err, want), "a NUL byte: %s", err);
-	CHECK_INT(run_decode(path_of("example.mlx5diag"), path_of("x"), "-di",
-			     path_of("bad.json"), NULL),
+	CHECK_INT(run_decode(path_in(dir, "example.mlx5diag"), path_in(dir, "x"), "-di",
+			     path_in(dir, "bad.json"), NULL),
 		  MD_EXIT_NAMES, "decode with a bad -di file");
-	CHECK_INT(run_decode(path_of("example.mlx5diag"), path_of("x"), "-di",
-			     path_of("missing.json"), NULL),
+	CHECK_INT(run_decode(path_in(dir, "example.mlx5diag"), path_in(dir, "x"), "-di",
+			     path_in(dir, "missing.json"), NULL),
 		  MD_EXIT_NAMES, "decode with a missing -di file");
 }
 
@@ -787,28 +777,28 @@ static void exit_statuses(void)
 	struct stream s;
 	char *got;
 
-	CHECK_INT(run_decode(path_of("example.mlx5diag"), path_of("x"), "--bogus",
+	CHECK_INT(run_decode(path_in(dir, "example.mlx5diag"), path_in(dir, "x"), "--bogus",
 			     NULL, NULL), MD_EXIT_USAGE, "unknown flag");
-	CHECK_INT(run_decode(path_of("example.mlx5diag"), path_of("x"), "--format",
+	CHECK_INT(run_decode(path_in(dir, "example.mlx5diag"), path_in(dir, "x"), "--format",
 			     "xml", NULL), MD_EXIT_USAGE, "unknown format");
-	CHECK_INT(run_decode(NULL, path_of("x"), NULL, NULL, NULL),
+	CHECK_INT(run_decode(NULL, path_in(dir, "x"), NULL, NULL, NULL),
 		  MD_EXIT_USAGE, "no recording");
-	CHECK_INT(run_decode(path_of("nonexistent"), path_of("x"), NULL, NULL, NULL),
+	CHECK_INT(run_decode(path_in(dir, "nonexistent"), path_in(dir, "x"), NULL, NULL, NULL),
 		  MD_EXIT_FILE, "missing recording");
-	write_file(path_of("not-a-recording"), "hello, world\n");
-	CHECK_INT(run_decode(path_of("not-a-recording"), path_of("x"), NULL, NULL,
+	write_file(path_in(dir, "not-a-recording"), "hello, world\n");
+	CHECK_INT(run_decode(path_in(dir, "not-a-recording"), path_in(dir, "x"), NULL, NULL,
 			     NULL), MD_EXIT_FILE, "not a recording");
-	CHECK_INT(run_decode(path_of("example.mlx5diag"), "/nonexistent-dir/out",
+	CHECK_INT(run_decode(path_in(dir, "example.mlx5diag"), "/nonexistent-dir/out",
 			     NULL, NULL, NULL), MD_EXIT_OUTPUT, "unwritable output");
 
 	/* a stream cut inside its last record: what came before is written */
 	example_stream(&s);
 	s.len -= 8;
-	write_recording(path_of("cut.mlx5diag"), &s, 64);
+	write_recording(path_in(dir, "cut.mlx5diag"), &s, 64);
 	stream_free(&s);
-	CHECK_INT(run_decode(path_of("cut.mlx5diag"), path_of("cut.txt"), NULL,
+	CHECK_INT(run_decode(path_in(dir, "cut.mlx5diag"), path_in(dir, "cut.txt"), NULL,
 			     NULL, NULL), MD_EXIT_STREAM, "malformed stream");
-	got = slurp(path_of("cut.txt"));
+	got = slurp(path_in(dir, "cut.txt"));
 	CHECK(strstr(got, "1 1 8.999460000~ 20015625") != NULL &&
 	      !strstr(got, "END run 1"), "decoded up to the bad record:\n%s", got);
 	free(got);
@@ -822,11 +812,11 @@ static void recording_chunking_does_not_matter(void)
 
 	example_stream(&s);
 	for (chunk = 1; chunk <= 64; chunk += 21) {
-		write_recording(path_of("chunked.mlx5diag"), &s, chunk);
-		CHECK_INT(run_decode(path_of("chunked.mlx5diag"),
-				     path_of("chunked.csv"), "--format", "csv",
+		write_recording(path_in(dir, "chunked.mlx5diag"), &s, chunk);
+		CHECK_INT(run_decode(path_in(dir, "chunked.mlx5diag"),
+				     path_in(dir, "chunked.csv"), "--format", "csv",
 				     NULL), MD_EXIT_OK, "decodes");
-		got = slurp(path_of("chunked.csv"));
+		got = slurp(path_in(dir, "chunked.csv"));
 		CHECK(!strcmp(got, csv_want), "AUX chunks of %zu bytes", chunk);
 		free(got);
 	}
@@ -907,10 +897,10 @@ static void option_messages(void)
 	char *msg;
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		CHECK_INT(run_decode_err(path_of("example.mlx5diag"), path_of("x"),
-					 path_of("x.err"), bad[i].arg, NULL),
+		CHECK_INT(run_decode_err(path_in(dir, "example.mlx5diag"), path_in(dir, "x"),
+					 path_in(dir, "x.err"), bad[i].arg, NULL),
 			  MD_EXIT_USAGE, bad[i].arg);
-		msg = slurp(path_of("x.err"));
+		msg = slurp(path_in(dir, "x.err"));
 		CHECK(!strncmp(msg, bad[i].msg, strlen(bad[i].msg)),
 		      "%s: %s(want '%s')", bad[i].arg, msg, bad[i].msg);
 		free(msg);
@@ -1018,7 +1008,7 @@ static void perfdata_outputs(void)
 	struct pdw w;
 	char *msg;
 
-	snprintf(err, sizeof(err), "%s", path_of("perf.err"));
+	snprintf(err, sizeof(err), "%s", path_in(dir, "perf.err"));
 	{
 		struct stream s;
 
@@ -1030,29 +1020,29 @@ static void perfdata_outputs(void)
 	for (int pipe = 0; pipe < 2; pipe++) {
 		for (size_t i = 0; i < 3; i++) {
 			example_perfdata(&w, pipe, chunks[i]);
-			pdw_write(&w, path_of("perf.data"));
+			pdw_write(&w, path_in(dir, "perf.data"));
 			pdw_free(&w);
-			CHECK_INT(run_decode(path_of("perf.data"), path_of("p.txt"),
+			CHECK_INT(run_decode(path_in(dir, "perf.data"), path_in(dir, "p.txt"),
 					     NULL, NULL, NULL), MD_EXIT_OK, "text");
-			check_same(pipe ? "pipe text" : "file text", path_of("p.txt"),
+			check_same(pipe ? "pipe text" : "file text", path_in(dir, "p.txt"),
 				   text_want);
-			CHECK_INT(run_decode(path_of("perf.data"), path_of("p.csv"),
+			CHECK_INT(run_decode(path_in(dir, "perf.data"), path_in(dir, "p.csv"),
 					     "--format", "csv", NULL), MD_EXIT_OK, "csv");
-			check_same(pipe ? "pipe csv" : "file csv", path_of("p.csv"),
+			check_same(pipe ? "pipe csv" : "file csv", path_in(dir, "p.csv"),
 				   csv_want);
-			CHECK_INT(run_decode(path_of("perf.data"), path_of("p.json"),
+			CHECK_INT(run_decode(path_in(dir, "perf.data"), path_in(dir, "p.json"),
 					     "--format", "json", NULL), MD_EXIT_OK,
 				  "json");
-			check_same(pipe ? "pipe json" : "file json", path_of("p.json"),
+			check_same(pipe ? "pipe json" : "file json", path_in(dir, "p.json"),
 				   json_want);
 		}
 		/* the PMU of priv[0], named by HEADER_PMU_MAPPINGS */
 		example_perfdata(&w, pipe, 64);
-		pdw_write(&w, path_of("perf.data"));
+		pdw_write(&w, path_in(dir, "perf.data"));
 		pdw_free(&w);
 		{
-			char *argv[] = { "decode", "-o", path_of("p.txt"),
-					 path_of("perf.data"), NULL };
+			char *argv[] = { "decode", "-o", path_in(dir, "p.txt"),
+					 path_in(dir, "perf.data"), NULL };
 			int save = dup(2), fd = open(err, O_WRONLY | O_CREAT | O_TRUNC,
 						     0644);
 
@@ -1074,14 +1064,14 @@ static void perfdata_outputs(void)
 				[24] = 1 };
 			static const uint8_t lost[40] = { 2, 0, 0, 0, 0, 0, 40, 0,
 				[16] = 7 };
-			char *argv[] = { "decode", "-o", path_of("p.txt"),
-					 path_of("perf.data"), NULL };
+			char *argv[] = { "decode", "-o", path_in(dir, "p.txt"),
+					 path_in(dir, "perf.data"), NULL };
 			int save, fd;
 
 			example_perfdata(&w, pipe, 64);
 			pdw_raw(&w, aux, sizeof(aux));
 			pdw_raw(&w, lost, sizeof(lost));
-			pdw_write(&w, path_of("perf.data"));
+			pdw_write(&w, path_in(dir, "perf.data"));
 			pdw_free(&w);
 			save = dup(2);
 			fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -1100,7 +1090,7 @@ static void perfdata_outputs(void)
 			      strstr(msg, "perf.data: warning: 7 perf records lost "
 				     "(PERF_RECORD_LOST)\n"), "the losses: %s", msg);
 			free(msg);
-			check_same("with losses", path_of("p.txt"), text_want);
+			check_same("with losses", path_in(dir, "p.txt"), text_want);
 		}
 	}
 }
@@ -1128,21 +1118,21 @@ static void perfdata_info_layout(void)
 	for (int pipe = 0; pipe < 2; pipe++) {
 		example_perfdata_info(&w, pipe, 64, info,
 				      info_event(info, abi0, 5));
-		pdw_write(&w, path_of("info.data"));
+		pdw_write(&w, path_in(dir, "info.data"));
 		pdw_free(&w);
-		CHECK_INT(run_decode(path_of("info.data"), path_of("info.txt"), NULL,
+		CHECK_INT(run_decode(path_in(dir, "info.data"), path_in(dir, "info.txt"), NULL,
 				     NULL, NULL), MD_EXIT_OK, "record ABI 0");
-		check_same("record ABI 0", path_of("info.txt"), text_want);
+		check_same("record ABI 0", path_in(dir, "info.txt"), text_want);
 
 		example_perfdata_info(&w, pipe, 64, info,
 				      info_event(info, appended, 9));
-		pdw_write(&w, path_of("info.data"));
+		pdw_write(&w, path_in(dir, "info.data"));
 		pdw_free(&w);
-		CHECK_INT(run_decode_loud(path_of("info.data"), path_of("info.txt"),
-					  path_of("info.err"), NULL), MD_EXIT_OK,
+		CHECK_INT(run_decode_loud(path_in(dir, "info.data"), path_in(dir, "info.txt"),
+					  path_in(dir, "info.err"), NULL), MD_EXIT_OK,
 			  "fields appended");
-		check_same("fields appended", path_of("info.txt"), text_want);
-		msg = slurp(path_of("info.err"));
+		check_same("fields appended", path_in(dir, "info.txt"), text_want);
+		msg = slurp(path_in(dir, "info.err"));
 		CHECK(strstr(msg, "info.data: idx 1 (cpu 1): 776 bytes of AUX data "
 			     "of mlx5_diag_0 (PMU type 42)\n") != NULL,
 		      "the second session's PMU: %s", msg);
@@ -1150,12 +1140,12 @@ static void perfdata_info_layout(void)
 
 		example_perfdata_info(&w, pipe, 64, info,
 				      info_event(info, same_cpu, 9));
-		pdw_write(&w, path_of("info.data"));
+		pdw_write(&w, path_in(dir, "info.data"));
 		pdw_free(&w);
-		CHECK_INT(run_decode_err(path_of("info.data"), path_of("info.txt"),
-					 path_of("info.err"), NULL, NULL),
+		CHECK_INT(run_decode_err(path_in(dir, "info.data"), path_in(dir, "info.txt"),
+					 path_in(dir, "info.err"), NULL, NULL),
 			  MD_EXIT_FILE, "two sessions on one CPU");
-		msg = slurp(path_of("info.err"));
+		msg = slurp(path_in(dir, "info.err"));
 		CHECK(strstr(msg, pipe ? "PERF_RECORD_AUXTRACE_INFO at offset 500: "
 			     "sessions 0 and 2 are both on CPU 1: their AUX data "
 			     "cannot be told apart" : "PERF_RECORD_AUXTRACE_INFO at "
@@ -1183,11 +1173,11 @@ static void perfdata_two_streams(void)
 
 	example_stream(&a);
 	small_stream(&b);
-	write_recording(path_of("b.mlx5diag"), &b, 64);
-	CHECK_INT(run_decode(path_of("b.mlx5diag"), path_of("b.txt"), NULL, NULL,
+	write_recording(path_in(dir, "b.mlx5diag"), &b, 64);
+	CHECK_INT(run_decode(path_in(dir, "b.mlx5diag"), path_in(dir, "b.txt"), NULL, NULL,
 			     NULL), MD_EXIT_OK, "the second stream alone");
 	want_a = strdup(text_want);
-	want_b = slurp(path_of("b.txt"));
+	want_b = slurp(path_in(dir, "b.txt"));
 	CHECK(strstr(want_b, "SESSION run 0 sim:1 ") && strstr(want_b, "\n0 2 7.000"),
 	      "second stream:\n%s", want_b);
 	want = malloc(strlen(want_a) + strlen(want_b) + 1);
@@ -1196,7 +1186,7 @@ static void perfdata_two_streams(void)
 	snprintf(want_msg, sizeof(want_msg), "two.data: idx 0 (cpu 2): %zu bytes "
 		 "of AUX data of mlx5_diag_0 (PMU type 42)\nmlx5-diag decode: "
 		 "%s: idx 3 (cpu 5): %zu bytes of AUX data of mlx5_diag_1 (PMU "
-		 "type 43)\n", a.len, path_of("two.data"), b.len);
+		 "type 43)\n", a.len, path_in(dir, "two.data"), b.len);
 
 	for (int pipe = 0; pipe < 2; pipe++) {
 		pdw_init(&w, pipe);
@@ -1216,24 +1206,24 @@ static void perfdata_two_streams(void)
 				pdw_auxtrace(&w, 0, 2, a.buf + off_a, n);
 			off_a += n;
 		}
-		pdw_write(&w, path_of("two.data"));
+		pdw_write(&w, path_in(dir, "two.data"));
 		pdw_free(&w);
-		CHECK_INT(run_decode_loud(path_of("two.data"), path_of("two.txt"),
-					  path_of("two.err"), NULL), MD_EXIT_OK,
+		CHECK_INT(run_decode_loud(path_in(dir, "two.data"), path_in(dir, "two.txt"),
+					  path_in(dir, "two.err"), NULL), MD_EXIT_OK,
 			  "two streams");
-		got = slurp(path_of("two.txt"));
+		got = slurp(path_in(dir, "two.txt"));
 		CHECK(!strcmp(got, want), "%s mode:\n--- got ---\n%s\n--- want ---\n%s",
 		      pipe ? "pipe" : "file", got, want);
 		free(got);
-		got = slurp(path_of("two.err"));
+		got = slurp(path_in(dir, "two.err"));
 		CHECK(strstr(got, want_msg) != NULL, "each stream's PMU: %s(want %s)",
 		      got, want_msg);
 		free(got);
 		/* the timeline names each stream's PMU and CPU on its lines */
-		CHECK_INT(run_decode(path_of("two.data"), path_of("two.tl"),
+		CHECK_INT(run_decode(path_in(dir, "two.data"), path_in(dir, "two.tl"),
 				     "--timeline", NULL, NULL), MD_EXIT_OK,
 			  "two streams, --timeline");
-		got = slurp(path_of("two.tl"));
+		got = slurp(path_in(dir, "two.tl"));
 		{
 			size_t n0 = 0, n1 = 0, lines = 0;
 
@@ -1387,18 +1377,18 @@ static void perfdata_snapshot(void)
 	snap_stream(&c);
 	for (int pipe = 0; pipe < 2; pipe++) {
 		snap_perfdata(&w, pipe, &c);
-		pdw_write(&w, path_of("snap.data"));
+		pdw_write(&w, path_in(dir, "snap.data"));
 		/* AUXTRACE events: after the 56-byte info, 48 + data + 8 each */
 		ev[0] = w.data_offset + 56;
 		pdw_free(&w);
 		ev[1] = ev[0] + 48 + (c.chunk[3] - c.first_samples - 8) + 8;
 		ev[2] = ev[1] + 48 + (c.s.len - c.chunk[2] + 16) + 8;
-		CHECK_INT(run_decode_loud(path_of("snap.data"), path_of("snap.txt"),
-					  path_of("snap.err"), NULL), MD_EXIT_OK,
+		CHECK_INT(run_decode_loud(path_in(dir, "snap.data"), path_in(dir, "snap.txt"),
+					  path_in(dir, "snap.err"), NULL), MD_EXIT_OK,
 			  pipe ? "snapshot windows (pipe)" : "snapshot windows");
 		check_same(pipe ? "snapshot windows (pipe)" : "snapshot windows",
-			   path_of("snap.txt"), snap_want);
-		msg = slurp(path_of("snap.err"));
+			   path_in(dir, "snap.txt"), snap_want);
+		msg = slurp(path_in(dir, "snap.err"));
 		snprintf(want, sizeof(want),
 			 "mlx5-diag decode: %s: idx 1 (cpu 1): %zu bytes of AUX data "
 			 "of mlx5_diag_0 (PMU type 42) in 3 snapshots\n"
@@ -1412,20 +1402,20 @@ static void perfdata_snapshot(void)
 			 "of the driver)\n"
 			 "mlx5-diag decode: 6 samples in 2 runs, 4 lost (fw_overwrite 4, "
 			 "aux_full 0, reset 0, unaccounted 0)\n",
-			 path_of("snap.data"),
+			 path_in(dir, "snap.data"),
 			 (c.chunk[3] - c.first_samples - 8) +
 			 (c.s.len - c.chunk[2] + 16) + 40,
-			 path_of("snap.data"), c.chunk[3] - c.first_samples - 8,
-			 c.chunk[1] - c.first_samples - 8, path_of("snap.data"),
-			 c.s.len - c.chunk[2] + 16, path_of("snap.data"), ev[2]);
+			 path_in(dir, "snap.data"), c.chunk[3] - c.first_samples - 8,
+			 c.chunk[1] - c.first_samples - 8, path_in(dir, "snap.data"),
+			 c.s.len - c.chunk[2] + 16, path_in(dir, "snap.data"), ev[2]);
 		CHECK(!strcmp(msg, want), "the windows on stderr:\n--- got ---\n%s"
 		      "--- want ---\n%s", msg, want);
 		free(msg);
 		/* -q: the window not decoded is still said */
-		CHECK_INT(run_decode_err(path_of("snap.data"), path_of("snap.txt"),
-					 path_of("snap.err"), NULL, NULL),
+		CHECK_INT(run_decode_err(path_in(dir, "snap.data"), path_in(dir, "snap.txt"),
+					 path_in(dir, "snap.err"), NULL, NULL),
 			  MD_EXIT_OK, "snapshot windows, -q");
-		msg = slurp(path_of("snap.err"));
+		msg = slurp(path_in(dir, "snap.err"));
 		CHECK(strstr(msg, "warning: idx 1 (cpu 1) snapshot 3 (the "
 			     "PERF_RECORD_AUXTRACE at offset") &&
 		      !strstr(msg, "snapshot 1") && !strstr(msg, "samples in"),
@@ -1439,18 +1429,18 @@ static void perfdata_snapshot(void)
 	 */
 	stream_put16(&c.s, c.time3, 99);
 	snap_perfdata(&w, 0, &c);
-	pdw_write(&w, path_of("snap.data"));
+	pdw_write(&w, path_in(dir, "snap.data"));
 	pdw_free(&w);
-	CHECK_INT(run_decode_err(path_of("snap.data"), path_of("snap.txt"),
-				 path_of("snap.err"), NULL, NULL), MD_EXIT_STREAM,
+	CHECK_INT(run_decode_err(path_in(dir, "snap.data"), path_in(dir, "snap.txt"),
+				 path_in(dir, "snap.err"), NULL, NULL), MD_EXIT_STREAM,
 		  "a bad record in a window");
-	msg = slurp(path_of("snap.err"));
+	msg = slurp(path_in(dir, "snap.err"));
 	snprintf(want, sizeof(want), "snap.data: idx 1 (cpu 1) snapshot 2 byte "
 		 "%zu: unknown record type 99", c.time3 - c.chunk[2] + 16);
 	CHECK(strstr(msg, want) != NULL, "names the window and the record: "
 	      "%s(want %s)", msg, want);
 	free(msg);
-	msg = slurp(path_of("snap.txt"));
+	msg = slurp(path_in(dir, "snap.txt"));
 	CHECK(!strcmp(msg, "SESSION run 2 0000:08:00.0 repetitive format1 rtc, "
 		      "period 100000 ns (requested 100000), 2 data IDs\n"
 		      "2 2 7.000300000 5.000100000 port_1_rx_bytes=3000006 "
@@ -1514,20 +1504,20 @@ static void perfdata_stdin(void)
 	char *msg;
 
 	example_perfdata(&w, 1, 64);
-	pdw_write(&w, path_of("pipe.data"));
+	pdw_write(&w, path_in(dir, "pipe.data"));
 	pdw_free(&w);
-	CHECK_INT(decode_from_pipe(path_of("pipe.data"), path_of("stdin.txt"),
-				   path_of("stdin.err")), MD_EXIT_OK,
+	CHECK_INT(decode_from_pipe(path_in(dir, "pipe.data"), path_in(dir, "stdin.txt"),
+				   path_in(dir, "stdin.err")), MD_EXIT_OK,
 		  "decode - of a pipe-mode stream");
-	check_same("decode -", path_of("stdin.txt"), text_want);
+	check_same("decode -", path_in(dir, "stdin.txt"), text_want);
 
 	example_perfdata(&w, 0, 64);
-	pdw_write(&w, path_of("file.data"));
+	pdw_write(&w, path_in(dir, "file.data"));
 	pdw_free(&w);
-	CHECK_INT(decode_from_pipe(path_of("file.data"), path_of("stdin.txt"),
-				   path_of("stdin.err")), MD_EXIT_FILE,
+	CHECK_INT(decode_from_pipe(path_in(dir, "file.data"), path_in(dir, "stdin.txt"),
+				   path_in(dir, "stdin.err")), MD_EXIT_FILE,
 		  "decode - of a file-mode perf.data");
-	msg = slurp(path_of("stdin.err"));
+	msg = slurp(path_in(dir, "stdin.err"));
 	CHECK(strstr(msg, "-: a perf.data in file mode must be a regular file") != NULL,
 	      "says why: %s", msg);
 	free(msg);
@@ -1537,13 +1527,13 @@ static void perfdata_stdin(void)
 		struct stream s;
 
 		example_stream(&s);
-		write_recording(path_of("stdin.mlx5diag"), &s, 64);
+		write_recording(path_in(dir, "stdin.mlx5diag"), &s, 64);
 		stream_free(&s);
 	}
-	CHECK_INT(decode_from_pipe(path_of("stdin.mlx5diag"), path_of("stdin.txt"),
-				   path_of("stdin.err")), MD_EXIT_OK,
+	CHECK_INT(decode_from_pipe(path_in(dir, "stdin.mlx5diag"), path_in(dir, "stdin.txt"),
+				   path_in(dir, "stdin.err")), MD_EXIT_OK,
 		  "decode - of an mlx5-diag recording");
-	check_same("decode - (MLX5DIAG)", path_of("stdin.txt"), text_want);
+	check_same("decode - (MLX5DIAG)", path_in(dir, "stdin.txt"), text_want);
 }
 
 /*
@@ -1560,17 +1550,17 @@ static void perfdata_truncated(void)
 
 	for (int pipe = 0; pipe < 2; pipe++) {
 		example_perfdata(&w, pipe, 64);
-		size = pdw_write(&w, path_of("full.data"));
+		size = pdw_write(&w, path_in(dir, "full.data"));
 		pdw_free(&w);
-		all = slurp(path_of("full.data"));
+		all = slurp(path_in(dir, "full.data"));
 		for (cut = 0; cut < size; cut++) {
 			int ret;
 
-			f = fopen(path_of("cut.data"), "wb");
+			f = fopen(path_in(dir, "cut.data"), "wb");
 			if (!f || fwrite(all, 1, cut, f) != cut || fclose(f))
 				abort();
-			ret = run_decode_err(path_of("cut.data"), path_of("cut.txt"),
-					     path_of("cut.err"), NULL, NULL);
+			ret = run_decode_err(path_in(dir, "cut.data"), path_in(dir, "cut.txt"),
+					     path_in(dir, "cut.err"), NULL, NULL);
 			if (!pipe && ret != MD_EXIT_FILE) {
 				CHECK_INT(ret, MD_EXIT_FILE, "file mode cut");
 				printf("#   at %zu of %zu bytes\n", cut, size);
@@ -1611,12 +1601,12 @@ static void write_patched(const struct patch *p)
 	size_t size, at;
 
 	example_perfdata(&w, p->pipe, 64);
-	size = pdw_write(&w, path_of("patched.data"));
+	size = pdw_write(&w, path_in(dir, "patched.data"));
 	at = p->at < 0 ? p->file_at : w.data_offset + (size_t)p->at;
 	pdw_free(&w);
-	all = slurp(path_of("patched.data"));
+	all = slurp(path_in(dir, "patched.data"));
 	memcpy(all + at, p->bytes, p->n);
-	f = fopen(path_of("patched.data"), "wb");
+	f = fopen(path_in(dir, "patched.data"), "wb");
 	if (!f || fwrite(all, 1, size, f) != size || fclose(f))
 		abort();
 	free(all);
@@ -1720,9 +1710,9 @@ static void perfdata_malformed(void)
 		int ret;
 
 		write_patched(p);
-		ret = run_decode_err(path_of("patched.data"), path_of("patched.txt"),
-				     path_of("patched.err"), NULL, NULL);
-		msg = slurp(path_of("patched.err"));
+		ret = run_decode_err(path_in(dir, "patched.data"), path_in(dir, "patched.txt"),
+				     path_in(dir, "patched.err"), NULL, NULL);
+		msg = slurp(path_in(dir, "patched.err"));
 		CHECK(ret == p->status && strstr(msg, p->msg),
 		      "%s: status %d (want %d), message: %s(want '%s')", p->what,
 		      ret, p->status, msg, p->msg);
@@ -1931,24 +1921,24 @@ static void timeline_recording(void)
 	timeline_records(S_TYPE_OWN, 1000, 1001, to_stream, &perf);
 	CHECK(perf.len > 64 && !memcmp(perf.buf + 8 + 8, "init", 4) &&
 	      perf.buf[6] == 64, "the two COMM records of time 0 are 64 bytes");
-	write_timeline_recording(path_of("tl.mlx5diag"), fmt, NULL, &perf);
-	CHECK_INT(run_decode(path_of("tl.mlx5diag"), path_of("tl.txt"),
+	write_timeline_recording(path_in(dir, "tl.mlx5diag"), fmt, NULL, &perf);
+	CHECK_INT(run_decode(path_in(dir, "tl.mlx5diag"), path_in(dir, "tl.txt"),
 			     "--timeline", NULL, NULL), MD_EXIT_OK, "--timeline");
-	check_same("timeline", path_of("tl.txt"), timeline_want);
+	check_same("timeline", path_in(dir, "tl.txt"), timeline_want);
 	/* the sink by its registry name */
-	CHECK_INT(run_decode(path_of("tl.mlx5diag"), path_of("tl.txt"),
+	CHECK_INT(run_decode(path_in(dir, "tl.mlx5diag"), path_in(dir, "tl.txt"),
 			     "--format", "timeline", NULL), MD_EXIT_OK,
 		  "--format timeline");
-	check_same("--format timeline", path_of("tl.txt"), timeline_want);
-	CHECK_INT(run_decode(path_of("tl.mlx5diag"), path_of("tl.txt"),
-			     "-di", path_of("none.json"), "--met"), MD_EXIT_NAMES,
+	check_same("--format timeline", path_in(dir, "tl.txt"), timeline_want);
+	CHECK_INT(run_decode(path_in(dir, "tl.mlx5diag"), path_in(dir, "tl.txt"),
+			     "-di", path_in(dir, "none.json"), "--met"), MD_EXIT_NAMES,
 		  "-di, and --met for --metrics, after getopt_long");
 	/* without --timeline the PERF chunks are skipped */
-	CHECK_INT(run_decode(path_of("tl.mlx5diag"), path_of("tl.txt"), NULL, NULL,
+	CHECK_INT(run_decode(path_in(dir, "tl.mlx5diag"), path_in(dir, "tl.txt"), NULL, NULL,
 			     NULL), MD_EXIT_OK, "text");
-	check_same("text of a recording with tracepoints", path_of("tl.txt"),
+	check_same("text of a recording with tracepoints", path_in(dir, "tl.txt"),
 		   text_want);
-	CHECK_INT(run_decode(path_of("tl.mlx5diag"), path_of("tl.txt"),
+	CHECK_INT(run_decode(path_in(dir, "tl.mlx5diag"), path_in(dir, "tl.txt"),
 			     "--timeline", "--format", "csv"), MD_EXIT_USAGE,
 		  "--timeline with csv");
 	free(perf.buf);
@@ -2033,14 +2023,14 @@ static void timeline_perf_data(void)
 
 	for (int pipe = 0; pipe < 2; pipe++) {
 		timeline_perfdata(&w, pipe, &tracing);
-		pdw_write(&w, path_of("tl.data"));
+		pdw_write(&w, path_in(dir, "tl.data"));
 		pdw_free(&w);
 		free(tracing.buf);
-		CHECK_INT(run_decode(path_of("tl.data"), path_of("tlp.txt"),
+		CHECK_INT(run_decode(path_in(dir, "tl.data"), path_in(dir, "tlp.txt"),
 				     "--timeline", NULL, NULL), MD_EXIT_OK,
 			  pipe ? "pipe mode" : "file mode");
 		check_same(pipe ? "perf.data timeline (pipe)" :
-			   "perf.data timeline (file)", path_of("tlp.txt"),
+			   "perf.data timeline (file)", path_in(dir, "tlp.txt"),
 			   timeline_want);
 	}
 }
@@ -2080,11 +2070,11 @@ static void timeline_malformed(void)
 		perf.len = 0;
 		timeline_records(S_TYPE_OWN, 1000, 1001, to_stream, &perf);
 		memcpy(perf.buf + bad[i].at, bad[i].bytes, bad[i].n);
-		write_timeline_recording(path_of("bad.mlx5diag"), fmt, NULL, &perf);
-		CHECK_INT(run_decode_err(path_of("bad.mlx5diag"), path_of("bad.txt"),
-					 path_of("bad.err"), "--timeline", NULL),
+		write_timeline_recording(path_in(dir, "bad.mlx5diag"), fmt, NULL, &perf);
+		CHECK_INT(run_decode_err(path_in(dir, "bad.mlx5diag"), path_in(dir, "bad.txt"),
+					 path_in(dir, "bad.err"), "--timeline", NULL),
 			  MD_EXIT_FILE, bad[i].what);
-		msg = slurp(path_of("bad.err"));
+		msg = slurp(path_in(dir, "bad.err"));
 		CHECK(strstr(msg, bad[i].msg) != NULL, "%s: %s(want '%s')",
 		      bad[i].what, msg, bad[i].msg);
 		free(msg);
@@ -2092,29 +2082,29 @@ static void timeline_malformed(void)
 	/* META: a format that does not parse, a sample_id of no tracepoint */
 	perf.len = 0;
 	timeline_records(S_TYPE_OWN, 1000, 1001, to_stream, &perf);
-	write_timeline_recording(path_of("bad.mlx5diag"), "garbage", NULL, &perf);
-	CHECK_INT(run_decode_err(path_of("bad.mlx5diag"), path_of("bad.txt"),
-				 path_of("bad.err"), "--timeline", NULL),
+	write_timeline_recording(path_in(dir, "bad.mlx5diag"), "garbage", NULL, &perf);
+	CHECK_INT(run_decode_err(path_in(dir, "bad.mlx5diag"), path_in(dir, "bad.txt"),
+				 path_in(dir, "bad.err"), "--timeline", NULL),
 		  MD_EXIT_FILE, "a bad format");
-	msg = slurp(path_of("bad.err"));
+	msg = slurp(path_in(dir, "bad.err"));
 	CHECK(strstr(msg, "the format of sched:sched_switch does not parse") != NULL,
 	      "a bad format: %s", msg);
 	free(msg);
-	write_timeline_recording(path_of("bad.mlx5diag"), "name: x\nID: 118\n",
+	write_timeline_recording(path_in(dir, "bad.mlx5diag"), "name: x\nID: 118\n",
 				 NULL, &perf);
-	CHECK_INT(run_decode_err(path_of("bad.mlx5diag"), path_of("bad.txt"),
-				 path_of("bad.err"), "--timeline", NULL),
+	CHECK_INT(run_decode_err(path_in(dir, "bad.mlx5diag"), path_in(dir, "bad.txt"),
+				 path_in(dir, "bad.err"), "--timeline", NULL),
 		  MD_EXIT_FILE, "a format of another event");
-	msg = slurp(path_of("bad.err"));
+	msg = slurp(path_in(dir, "bad.err"));
 	CHECK(strstr(msg, "the format of sched:sched_switch is of event sched:x") != NULL,
 	      "a format of another event: %s", msg);
 	free(msg);
-	write_timeline_recording(path_of("bad.mlx5diag"), fmt, "7 tracepoint=3 cpu=0",
+	write_timeline_recording(path_in(dir, "bad.mlx5diag"), fmt, "7 tracepoint=3 cpu=0",
 				 &perf);
-	CHECK_INT(run_decode_err(path_of("bad.mlx5diag"), path_of("bad.txt"),
-				 path_of("bad.err"), "--timeline", NULL),
+	CHECK_INT(run_decode_err(path_in(dir, "bad.mlx5diag"), path_in(dir, "bad.txt"),
+				 path_in(dir, "bad.err"), "--timeline", NULL),
 		  MD_EXIT_FILE, "a sample_id of no tracepoint");
-	msg = slurp(path_of("bad.err"));
+	msg = slurp(path_in(dir, "bad.err"));
 	CHECK(strstr(msg, "malformed META: sample_id '7 tracepoint=3 cpu=0'") != NULL,
 	      "a sample_id of no tracepoint: %s", msg);
 	free(msg);
@@ -2128,11 +2118,11 @@ static void timeline_malformed(void)
 		char *mangled = strdup(fmt), *flags = strstr(mangled, "__print_flags(");
 
 		strcpy(pf, "print fmt: \"x=%d\", REC->prev_pid / REC->next_pid\n");
-		write_timeline_recording(path_of("bad.mlx5diag"), div, NULL, &perf);
-		CHECK_INT(run_decode_err(path_of("bad.mlx5diag"), path_of("bad.txt"),
-					 path_of("bad.err"), "--timeline", NULL),
+		write_timeline_recording(path_in(dir, "bad.mlx5diag"), div, NULL, &perf);
+		CHECK_INT(run_decode_err(path_in(dir, "bad.mlx5diag"), path_in(dir, "bad.txt"),
+					 path_in(dir, "bad.err"), "--timeline", NULL),
 			  MD_EXIT_FILE, "a format that divides by zero");
-		msg = slurp(path_of("bad.err"));
+		msg = slurp(path_in(dir, "bad.err"));
 		CHECK(strstr(msg, "libtraceevent died of signal 8 (Floating point "
 			     "exception) formatting the tracepoint events: a format "
 			     "of the recording is malformed") != NULL,
@@ -2141,11 +2131,11 @@ static void timeline_malformed(void)
 		strcpy(flags + strlen("__print_flags(REC->prev_sta"),
 		       "000040) + 1) << 1) ? \"+\" : \"\", REC->next_comm, "
 		       "REC->next_pid, REC->next_prio\n");
-		write_timeline_recording(path_of("bad.mlx5diag"), mangled, NULL, &perf);
-		CHECK_INT(run_decode_err(path_of("bad.mlx5diag"), path_of("bad.txt"),
-					 path_of("bad.err"), "--timeline", NULL),
+		write_timeline_recording(path_in(dir, "bad.mlx5diag"), mangled, NULL, &perf);
+		CHECK_INT(run_decode_err(path_in(dir, "bad.mlx5diag"), path_in(dir, "bad.txt"),
+					 path_in(dir, "bad.err"), "--timeline", NULL),
 			  MD_EXIT_FILE, "a mangled print fmt");
-		msg = slurp(path_of("bad.err"));
+		msg = slurp(path_in(dir, "bad.err"));
 		CHECK(strstr(msg, "the format of sched:sched_switch does not parse") != NULL,
 		      "a mangled print fmt: %s", msg);
 		free(msg);
@@ -2189,12 +2179,12 @@ static void write_tracepoints_only(const char *path)
 
 static void timeline_tracepoints_only(void)
 {
-	write_tracepoints_only(path_of("tp.data"));
-	CHECK_INT(run_decode(path_of("tp.data"), path_of("tp.txt"), "--timeline",
+	write_tracepoints_only(path_in(dir, "tp.data"));
+	CHECK_INT(run_decode(path_in(dir, "tp.data"), path_in(dir, "tp.txt"), "--timeline",
 			     NULL, NULL), MD_EXIT_OK, "tracepoints only");
-	check_same("tracepoints only", path_of("tp.txt"),
+	check_same("tracepoints only", path_in(dir, "tp.txt"),
 "            :100     100 [000]     7.000150000: sched:sched_switch: prev_comm=sh prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n");
-	CHECK_INT(run_decode(path_of("tp.data"), path_of("tp.txt"), NULL, NULL,
+	CHECK_INT(run_decode(path_in(dir, "tp.data"), path_in(dir, "tp.txt"), NULL, NULL,
 			     NULL), MD_EXIT_FILE, "no AUX data without --timeline");
 }
 
@@ -2211,9 +2201,9 @@ static char *perfetto_of(const char *recording, const char *a1)
 {
 	char err[512], *got;
 
-	CHECK_INT(run_decode(recording, path_of("out.pftrace"), "--format",
+	CHECK_INT(run_decode(recording, path_in(dir, "out.pftrace"), "--format",
 			     "perfetto", a1), MD_EXIT_OK, "--format perfetto");
-	got = pf_read(PF_SCHEMA, path_of("out.pftrace"), err, sizeof(err));
+	got = pf_read(PF_SCHEMA, path_in(dir, "out.pftrace"), err, sizeof(err));
 	CHECK(got != NULL, "%s as Perfetto reads it: %s", recording, err);
 	return got;
 }
@@ -2306,7 +2296,7 @@ static const char pf_switches_want[] =
  */
 static void perfetto_output(void)
 {
-	char *got = perfetto_of(path_of("example.mlx5diag"), NULL);
+	char *got = perfetto_of(path_in(dir, "example.mlx5diag"), NULL);
 	char *want = example_counters();
 
 	check_lines("tracks", got, "track ", pf_tracks_want);
@@ -2329,18 +2319,18 @@ static void perfetto_sched(void)
 	struct pdw w;
 
 	timeline_records(S_TYPE_OWN, 1000, 1001, to_stream, &perf);
-	write_timeline_recording(path_of("pf-tl.mlx5diag"), fmt, NULL, &perf);
-	got = perfetto_of(path_of("pf-tl.mlx5diag"), NULL);
+	write_timeline_recording(path_in(dir, "pf-tl.mlx5diag"), fmt, NULL, &perf);
+	got = perfetto_of(path_in(dir, "pf-tl.mlx5diag"), NULL);
 	check_lines("record --tracepoint: switches", got, "switch ", pf_switches_want);
 	check_lines("record --tracepoint: counters", got, "counter ", want);
 	check_lines("record --tracepoint: instants", got, "instant ", pf_instants_want);
 	free(got);
 	for (int pipe = 0; pipe < 2; pipe++) {
 		timeline_perfdata(&w, pipe, &tracing);
-		pdw_write(&w, path_of("pf-tl.data"));
+		pdw_write(&w, path_in(dir, "pf-tl.data"));
 		pdw_free(&w);
 		free(tracing.buf);
-		got = perfetto_of(path_of("pf-tl.data"), NULL);
+		got = perfetto_of(path_in(dir, "pf-tl.data"), NULL);
 		check_lines(pipe ? "perf.data (pipe): switches" :
 			    "perf.data (file): switches", got, "switch ",
 			    pf_switches_want);
@@ -2349,8 +2339,8 @@ static void perfetto_sched(void)
 		free(got);
 	}
 	/* tracepoints alone: no AUX data, no device */
-	write_tracepoints_only(path_of("pf-tp.data"));
-	got = perfetto_of(path_of("pf-tp.data"), NULL);
+	write_tracepoints_only(path_in(dir, "pf-tp.data"));
+	got = perfetto_of(path_in(dir, "pf-tp.data"), NULL);
 	check_lines("tracepoints alone", got, "",
 		    "switch 0 7000150000 pid=100 prev_comm=sh prev_pid=100 "
 		    "prev_prio=120 prev_state=1 next_comm=swapper/0 next_pid=0 "
@@ -2394,9 +2384,9 @@ static void perfetto_period_metrics(void)
 	smp.t_step = 200000;
 	stream_samples(&s, &smp);
 	stream_end(&s, 5, MLX5_DIAG_END_STOPPED);
-	write_recording(path_of("pf-period.mlx5diag"), &s, 0);
+	write_recording(path_in(dir, "pf-period.mlx5diag"), &s, 0);
 	stream_free(&s);
-	got = perfetto_of(path_of("pf-period.mlx5diag"), "--metrics");
+	got = perfetto_of(path_in(dir, "pf-period.mlx5diag"), "--metrics");
 	check_lines("tracks", got, "track ",
 		    "track " PF_DEVICE "\n"
 		    "track " PF_DEVICE "/port_1_rx_bytes UNIT_SIZE_BYTES\n"
@@ -2446,19 +2436,19 @@ static void perfetto_errors(void)
 	struct stream perf = { 0 };
 	char *fmt = sched_format(), *msg, *got, *pf, *bad;
 
-	CHECK_INT(run_decode(path_of("example.mlx5diag"), "/dev/full", "--format",
+	CHECK_INT(run_decode(path_in(dir, "example.mlx5diag"), "/dev/full", "--format",
 			     "perfetto", NULL), MD_EXIT_OUTPUT, "a small trace to /dev/full");
-	write_long_recording(path_of("pf-long.mlx5diag"));
-	CHECK_INT(run_decode(path_of("pf-long.mlx5diag"), "/dev/full", "--format",
+	write_long_recording(path_in(dir, "pf-long.mlx5diag"));
+	CHECK_INT(run_decode(path_in(dir, "pf-long.mlx5diag"), "/dev/full", "--format",
 			     "perfetto", NULL), MD_EXIT_OUTPUT, "2000 samples to /dev/full");
 
 	timeline_records(S_TYPE_OWN, 1000, 1001, to_stream, &perf);
 	perf.buf[168] = 20;	/* the first switch's raw size */
-	write_timeline_recording(path_of("pf-bad.mlx5diag"), fmt, NULL, &perf);
-	CHECK_INT(run_decode_err(path_of("pf-bad.mlx5diag"), path_of("pf-bad.out"),
-				 path_of("pf-bad.err"), "--format", "perfetto"),
+	write_timeline_recording(path_in(dir, "pf-bad.mlx5diag"), fmt, NULL, &perf);
+	CHECK_INT(run_decode_err(path_in(dir, "pf-bad.mlx5diag"), path_in(dir, "pf-bad.out"),
+				 path_in(dir, "pf-bad.err"), "--format", "perfetto"),
 		  MD_EXIT_FILE, "raw data shorter than the format");
-	msg = slurp(path_of("pf-bad.err"));
+	msg = slurp(path_in(dir, "pf-bad.err"));
 	CHECK(strstr(msg, "a sample of sched:sched_switch at 7.000150000 has raw "
 		     "data (20 bytes, type 118) that does not fit its format") != NULL,
 	      "raw data shorter than the format: %s", msg);
@@ -2469,11 +2459,11 @@ static void perfetto_errors(void)
 	bad = strdup(fmt);
 	memcpy(strstr(bad, "int prev_prio;\toffset:28;\tsize:4;"),
 	       "int prev_prio;\toffset:28;\tsize:3;", 32);
-	write_timeline_recording(path_of("pf-bad.mlx5diag"), bad, NULL, &perf);
-	CHECK_INT(run_decode_err(path_of("pf-bad.mlx5diag"), path_of("pf-bad.out"),
-				 path_of("pf-bad.err"), "--format", "perfetto"),
+	write_timeline_recording(path_in(dir, "pf-bad.mlx5diag"), bad, NULL, &perf);
+	CHECK_INT(run_decode_err(path_in(dir, "pf-bad.mlx5diag"), path_in(dir, "pf-bad.out"),
+				 path_in(dir, "pf-bad.err"), "--format", "perfetto"),
 		  MD_EXIT_FILE, "a prev_prio of 3 bytes");
-	msg = slurp(path_of("pf-bad.err"));
+	msg = slurp(path_in(dir, "pf-bad.err"));
 	CHECK(strstr(msg, "the format of sched:sched_switch has no number field "
 		     "prev_prio of 1, 2, 4 or 8 bytes") != NULL,
 	      "a prev_prio of 3 bytes: %s", msg);
@@ -2483,8 +2473,8 @@ static void perfetto_errors(void)
 	bad = strdup(fmt);
 	pf = strstr(bad, "print fmt:");
 	strcpy(pf, "print fmt: \"x=%d\", REC->prev_pid / REC->next_pid\n");
-	write_timeline_recording(path_of("pf-div.mlx5diag"), bad, NULL, &perf);
-	got = perfetto_of(path_of("pf-div.mlx5diag"), NULL);
+	write_timeline_recording(path_in(dir, "pf-div.mlx5diag"), bad, NULL, &perf);
+	got = perfetto_of(path_in(dir, "pf-div.mlx5diag"), NULL);
 	check_lines("a print fmt dividing by next_pid 0", got, "switch ",
 		    pf_switches_want);
 	free(got);
@@ -2503,7 +2493,7 @@ int main(void)
 		return 1;
 	}
 	example_stream(&s);
-	write_recording(path_of("example.mlx5diag"), &s, 100);
+	write_recording(path_in(dir, "example.mlx5diag"), &s, 100);
 	stream_free(&s);
 	RUN(text_output);
 	RUN(added_sink_gets_every_row);

@@ -39,16 +39,6 @@
 
 static char dir[] = "/tmp/mlx5diag-plot-test.XXXXXX";
 
-static char *path_of(const char *name)
-{
-	static char bufs[4][512];
-	static int next;
-	char *p = bufs[next++ % 4];
-
-	snprintf(p, sizeof(bufs[0]), "%s/%s", dir, name);
-	return p;
-}
-
 /* Run `mlx5-diag plot -q ARGS...` (NULL-terminated): its status. */
 static int run_plot(const char *a, ...)
 {
@@ -499,7 +489,7 @@ static void a_write(const char *name)
 	struct stream s;
 
 	a_stream(&s);
-	recording_write(path_of(name), s.buf, s.len, 4096);
+	recording_write(path_in(dir, name), s.buf, s.len, 4096);
 	stream_free(&s);
 }
 
@@ -522,9 +512,9 @@ static void png_follows_the_model(void)
 
 	a_write("a.mlx5diag");
 	snprintf(width, sizeof(width), "%u", A_WIDTH);
-	CHECK_INT(run_plot("--width", width, "-o", path_of("a.png"),
-			   path_of("a.mlx5diag"), NULL), MD_EXIT_OK, "plot to PNG");
-	if (png_open(&p, path_of("a.png")))
+	CHECK_INT(run_plot("--width", width, "-o", path_in(dir, "a.png"),
+			   path_in(dir, "a.mlx5diag"), NULL), MD_EXIT_OK, "plot to PNG");
+	if (png_open(&p, path_in(dir, "a.png")))
 		return;
 	CHECK_INT(plot_geometry(&g, A_WIDTH, 0, 2, 0, err, sizeof(err)), 0, err);
 	CHECK_INT(p.w, A_WIDTH, "PNG width");
@@ -603,9 +593,9 @@ static void png_zoom(void)
 	a_write("a.mlx5diag");
 	snprintf(width, sizeof(width), "%u", A_WIDTH);
 	CHECK_INT(run_plot("--width", width, "--from", "500ms", "--to", "0.6",
-			   "-o", path_of("zoom.png"), path_of("a.mlx5diag"), NULL),
+			   "-o", path_in(dir, "zoom.png"), path_in(dir, "a.mlx5diag"), NULL),
 		  MD_EXIT_OK, "plot --from --to");
-	if (png_open(&p, path_of("zoom.png")))
+	if (png_open(&p, path_in(dir, "zoom.png")))
 		return;
 	CHECK_INT(plot_geometry(&g, A_WIDTH, 0, 2, 0, err, sizeof(err)), 0, err);
 	a_reduce(&r, 0.5, 0.6);
@@ -636,9 +626,9 @@ static void perf_data_same_picture(void)
 
 	a_write("a.mlx5diag");
 	snprintf(width, sizeof(width), "%u", A_WIDTH);
-	CHECK_INT(run_plot("--width", width, "-o", path_of("a.png"),
-			   path_of("a.mlx5diag"), NULL), MD_EXIT_OK, "the recording");
-	if (png_open(&want, path_of("a.png")))
+	CHECK_INT(run_plot("--width", width, "-o", path_in(dir, "a.png"),
+			   path_in(dir, "a.mlx5diag"), NULL), MD_EXIT_OK, "the recording");
+	if (png_open(&want, path_in(dir, "a.png")))
 		return;
 	a_stream(&s);
 	for (int pipe = 0; pipe < 2; pipe++) {
@@ -647,12 +637,12 @@ static void perf_data_same_picture(void)
 		pdw_add_pmu(&w, 42, "mlx5_diag_0");
 		pdw_auxtrace_info(&w, 7, MLX5_DIAG_ABI_VERSION, 0, session, 1);
 		pdw_aux_stream(&w, 1, 1, s.buf, s.len, 65536);
-		pdw_write(&w, path_of("a.data"));
+		pdw_write(&w, path_in(dir, "a.data"));
 		pdw_free(&w);
-		CHECK_INT(run_plot("--width", width, "-o", path_of("p.png"),
-				   path_of("a.data"), NULL), MD_EXIT_OK,
+		CHECK_INT(run_plot("--width", width, "-o", path_in(dir, "p.png"),
+				   path_in(dir, "a.data"), NULL), MD_EXIT_OK,
 			  pipe ? "perf.data, pipe mode" : "perf.data");
-		if (png_open(&got, path_of("p.png")))
+		if (png_open(&got, path_in(dir, "p.png")))
 			continue;
 		CHECK(got.w == want.w && got.h == want.h && got.stride == want.stride &&
 		      !memcmp(got.data, want.data, (size_t)want.stride * want.h),
@@ -678,7 +668,7 @@ static void b_write(const char *name)
 	struct stream s;
 	size_t n = 0;
 
-	if (mdf_writer_open(&w, path_of(name)))
+	if (mdf_writer_open(&w, path_in(dir, name)))
 		abort();
 	sched_meta_add(&m, format);
 	if (mdf_meta_add(&m, "sample_id", "1000 tracepoint=0 cpu=0") ||
@@ -717,9 +707,9 @@ static void png_cpu_lanes(void)
 
 	b_write("b.mlx5diag");
 	snprintf(width, sizeof(width), "%u", A_WIDTH);
-	CHECK_INT(run_plot("--width", width, "--cpus", "-o", path_of("b.png"),
-			   path_of("b.mlx5diag"), NULL), MD_EXIT_OK, "plot --cpus");
-	if (png_open(&p, path_of("b.png")))
+	CHECK_INT(run_plot("--width", width, "--cpus", "-o", path_in(dir, "b.png"),
+			   path_in(dir, "b.mlx5diag"), NULL), MD_EXIT_OK, "plot --cpus");
+	if (png_open(&p, path_in(dir, "b.png")))
 		return;
 	CHECK_INT(plot_geometry(&g, A_WIDTH, 0, 2, 2, err, sizeof(err)), 0, err);
 	CHECK_INT(p.h, g.height, "PNG height with two CPU lanes");
@@ -781,9 +771,9 @@ static void pdf_one_page(void)
 
 	a_write("a.mlx5diag");
 	snprintf(width, sizeof(width), "%u", A_WIDTH);
-	CHECK_INT(run_plot("--width", width, "-o", path_of("a.pdf"),
-			   path_of("a.mlx5diag"), NULL), MD_EXIT_OK, "plot to PDF");
-	snprintf(cmd, sizeof(cmd), "pdfinfo %s 2>&1", path_of("a.pdf"));
+	CHECK_INT(run_plot("--width", width, "-o", path_in(dir, "a.pdf"),
+			   path_in(dir, "a.mlx5diag"), NULL), MD_EXIT_OK, "plot to PDF");
+	snprintf(cmd, sizeof(cmd), "pdfinfo %s 2>&1", path_in(dir, "a.pdf"));
 	CHECK_INT(run_cmd(cmd, out, sizeof(out)), 0, "pdfinfo (poppler-utils) reads it");
 	pages = strstr(out, "\nPages:");
 	size = strstr(out, "\nPage size:");
@@ -803,9 +793,9 @@ static void svg_document(void)
 
 	a_write("a.mlx5diag");
 	snprintf(width, sizeof(width), "%u", A_WIDTH);
-	CHECK_INT(run_plot("--width", width, "-o", path_of("a.svg"),
-			   path_of("a.mlx5diag"), NULL), MD_EXIT_OK, "plot to SVG");
-	svg = slurp(path_of("a.svg"));
+	CHECK_INT(run_plot("--width", width, "-o", path_in(dir, "a.svg"),
+			   path_in(dir, "a.mlx5diag"), NULL), MD_EXIT_OK, "plot to SVG");
+	svg = slurp(path_in(dir, "a.svg"));
 	plot_geometry(&g, A_WIDTH, 0, 2, 0, err, sizeof(err));
 	snprintf(want, sizeof(want), "<svg xmlns=\"http://www.w3.org/2000/svg\" "
 		 "xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"%upt\" "
@@ -918,52 +908,52 @@ static void bad_input_is_refused(void)
 	FILE *f;
 
 	a_write("a.mlx5diag");
-	CHECK_INT(run_plot("-o", path_of("x.gif"), path_of("a.mlx5diag"), NULL),
+	CHECK_INT(run_plot("-o", path_in(dir, "x.gif"), path_in(dir, "a.mlx5diag"), NULL),
 		  MD_EXIT_USAGE, "an unknown extension");
-	CHECK_INT(run_plot("--ids", "0x1020000100000002", "-o", path_of("x.png"),
-			   path_of("a.mlx5diag"), NULL), MD_EXIT_USAGE,
+	CHECK_INT(run_plot("--ids", "0x1020000100000002", "-o", path_in(dir, "x.png"),
+			   path_in(dir, "a.mlx5diag"), NULL), MD_EXIT_USAGE,
 		  "--ids not in the recording");
-	CHECK(!exists(path_of("x.png")), "nothing written for a refused plot");
-	CHECK_INT(run_plot("--ids", "port_1_rx_bytes,", "-o", path_of("x.png"),
-			   path_of("a.mlx5diag"), NULL), MD_EXIT_USAGE, "--ids a,");
-	CHECK_INT(run_plot("--from", "1", "--to", "0.5", path_of("a.mlx5diag"), NULL),
+	CHECK(!exists(path_in(dir, "x.png")), "nothing written for a refused plot");
+	CHECK_INT(run_plot("--ids", "port_1_rx_bytes,", "-o", path_in(dir, "x.png"),
+			   path_in(dir, "a.mlx5diag"), NULL), MD_EXIT_USAGE, "--ids a,");
+	CHECK_INT(run_plot("--from", "1", "--to", "0.5", path_in(dir, "a.mlx5diag"), NULL),
 		  MD_EXIT_USAGE, "--to before --from");
-	CHECK_INT(run_plot("--from", "-1", path_of("a.mlx5diag"), NULL),
+	CHECK_INT(run_plot("--from", "-1", path_in(dir, "a.mlx5diag"), NULL),
 		  MD_EXIT_USAGE, "--from negative");
-	CHECK_INT(run_plot("--from", "5", "-o", path_of("x.png"),
-			   path_of("a.mlx5diag"), NULL), MD_EXIT_USAGE,
+	CHECK_INT(run_plot("--from", "5", "-o", path_in(dir, "x.png"),
+			   path_in(dir, "a.mlx5diag"), NULL), MD_EXIT_USAGE,
 		  "--from after the end");
-	CHECK_INT(run_plot("--width", "299", path_of("a.mlx5diag"), NULL),
+	CHECK_INT(run_plot("--width", "299", path_in(dir, "a.mlx5diag"), NULL),
 		  MD_EXIT_USAGE, "--width too small");
-	CHECK_INT(run_plot("--height", "120", "-o", path_of("x.png"),
-			   path_of("a.mlx5diag"), NULL), MD_EXIT_USAGE,
+	CHECK_INT(run_plot("--height", "120", "-o", path_in(dir, "x.png"),
+			   path_in(dir, "a.mlx5diag"), NULL), MD_EXIT_USAGE,
 		  "--height too small for two lanes");
-	CHECK_INT(run_plot("--cpus", "-o", path_of("x.png"), path_of("a.mlx5diag"),
+	CHECK_INT(run_plot("--cpus", "-o", path_in(dir, "x.png"), path_in(dir, "a.mlx5diag"),
 			   NULL), MD_EXIT_USAGE, "--cpus without sched_switch");
-	CHECK_INT(run_plot("-o", path_of("x.png"), path_of("missing"), NULL),
+	CHECK_INT(run_plot("-o", path_in(dir, "x.png"), path_in(dir, "missing"), NULL),
 		  MD_EXIT_FILE, "no recording");
-	CHECK(!exists(path_of("x.png")), "nothing written for a missing recording");
-	CHECK_INT(run_plot("-o", path_of("nodir/x.png"), path_of("a.mlx5diag"), NULL),
+	CHECK(!exists(path_in(dir, "x.png")), "nothing written for a missing recording");
+	CHECK_INT(run_plot("-o", path_in(dir, "nodir/x.png"), path_in(dir, "a.mlx5diag"), NULL),
 		  MD_EXIT_OUTPUT, "an output that cannot be created");
-	CHECK_INT(run_plot("-o", path_of("a.mlx5diag"), path_of("a.mlx5diag"), NULL),
+	CHECK_INT(run_plot("-o", path_in(dir, "a.mlx5diag"), path_in(dir, "a.mlx5diag"), NULL),
 		  MD_EXIT_USAGE, "not a picture's name");
-	CHECK_INT(run_plot(path_of("a.mlx5diag"), path_of("a.mlx5diag"), NULL),
+	CHECK_INT(run_plot(path_in(dir, "a.mlx5diag"), path_in(dir, "a.mlx5diag"), NULL),
 		  MD_EXIT_USAGE, "two recordings");
-	CHECK_INT(run_plot("--bogus", path_of("a.mlx5diag"), NULL), MD_EXIT_USAGE,
+	CHECK_INT(run_plot("--bogus", path_in(dir, "a.mlx5diag"), NULL), MD_EXIT_USAGE,
 		  "an unknown option");
 
 	/* an existing picture stays when the new one fails */
-	f = fopen(path_of("keep.png"), "w");
+	f = fopen(path_in(dir, "keep.png"), "w");
 	fputs("old picture", f);
 	fclose(f);
-	CHECK_INT(run_plot("--ids", "nothing", "-o", path_of("keep.png"),
-			   path_of("a.mlx5diag"), NULL), MD_EXIT_USAGE, "--ids nothing");
-	before = slurp(path_of("keep.png"));
+	CHECK_INT(run_plot("--ids", "nothing", "-o", path_in(dir, "keep.png"),
+			   path_in(dir, "a.mlx5diag"), NULL), MD_EXIT_USAGE, "--ids nothing");
+	before = slurp(path_in(dir, "keep.png"));
 	CHECK_STR(before, "old picture", "the old picture kept");
 	free(before);
 
 	/* a recording named .png is not overwritten by its own picture */
-	rename(path_of("a.mlx5diag"), path_of("rec.png"));
+	rename(path_in(dir, "a.mlx5diag"), path_in(dir, "rec.png"));
 	CHECK_INT(chdir(dir), 0, "chdir");
 	CHECK_INT(run_plot("rec.png", NULL), MD_EXIT_OUTPUT,
 		  "the default output is the recording");
@@ -976,11 +966,11 @@ static void bad_input_is_refused(void)
 		.num_ids = 1, .ids = (const uint64_t[]){ A_RX_ID },
 		.period_ns = A_STEP, .identifier = "0000:08:00.0" });
 	stream_end(&s, 0, MLX5_DIAG_END_STOPPED);
-	recording_write(path_of("empty.mlx5diag"), s.buf, s.len, 0);
+	recording_write(path_in(dir, "empty.mlx5diag"), s.buf, s.len, 0);
 	stream_free(&s);
-	CHECK_INT(run_plot("-o", path_of("x.png"), path_of("empty.mlx5diag"), NULL),
+	CHECK_INT(run_plot("-o", path_in(dir, "x.png"), path_in(dir, "empty.mlx5diag"), NULL),
 		  MD_EXIT_FILE, "nothing to plot");
-	CHECK(!exists(path_of("x.png")), "nothing written for an empty recording");
+	CHECK(!exists(path_in(dir, "x.png")), "nothing written for an empty recording");
 }
 
 /*
@@ -1010,10 +1000,10 @@ static void far_from_the_start(void)
 	stream_time(&s, MLX5_DIAG_TS_RTC, A_D0, A_P0, 0);
 	stream_samples(&s, &d);
 	stream_end(&s, 2, MLX5_DIAG_END_STOPPED);
-	recording_write(path_of("far.mlx5diag"), s.buf, s.len, 0);
+	recording_write(path_in(dir, "far.mlx5diag"), s.buf, s.len, 0);
 	stream_free(&s);
-	CHECK_INT(run_plot("--from", "9999999.9", "-o", path_of("far.png"),
-			   path_of("far.mlx5diag"), NULL), MD_EXIT_OK,
+	CHECK_INT(run_plot("--from", "9999999.9", "-o", path_in(dir, "far.png"),
+			   path_in(dir, "far.mlx5diag"), NULL), MD_EXIT_OK,
 		  "one column 10^7 s from the start");
 }
 
@@ -1026,8 +1016,8 @@ static void defaults_and_selection(void)
 	a_write("a.mlx5diag");
 	CHECK_INT(chdir(dir), 0, "chdir");
 	CHECK_INT(run_plot("a.mlx5diag", NULL), MD_EXIT_OK, "plot RECORDING alone");
-	CHECK(exists(path_of("a.png")), "RECORDING's name with .png");
-	if (!png_open(&p, path_of("a.png"))) {
+	CHECK(exists(path_in(dir, "a.png")), "RECORDING's name with .png");
+	if (!png_open(&p, path_in(dir, "a.png"))) {
 		CHECK_INT(p.w, 1600, "default width");
 		cairo_surface_destroy(p.s);
 	}
@@ -1076,7 +1066,7 @@ static int plot_onto(int fd, const char *width, const char *fmt)
 	if (saved < 0 || dup2(fd, STDOUT_FILENO) < 0)
 		abort();
 	status = run_plot("--width", width, "--format", fmt, "-o", "-",
-			  path_of("a.mlx5diag"), NULL);
+			  path_in(dir, "a.mlx5diag"), NULL);
 	if (dup2(saved, STDOUT_FILENO) < 0)
 		abort();
 	close(saved);
@@ -1101,14 +1091,14 @@ static void plot_to_stdout(void)
 
 	a_write("a.mlx5diag");
 	snprintf(width, sizeof(width), "%u", A_WIDTH);
-	CHECK_INT(run_plot("--width", width, "-o", path_of("file.png"),
-			   path_of("a.mlx5diag"), NULL), MD_EXIT_OK, "-o FILE");
-	want = file_bytes(path_of("file.png"), &want_len);
+	CHECK_INT(run_plot("--width", width, "-o", path_in(dir, "file.png"),
+			   path_in(dir, "a.mlx5diag"), NULL), MD_EXIT_OK, "-o FILE");
+	want = file_bytes(path_in(dir, "file.png"), &want_len);
 
-	fd = open(path_of("out.png"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	fd = open(path_in(dir, "out.png"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	CHECK_INT(plot_onto(fd, width, "png"), MD_EXIT_OK, "-o - into a file");
 	close(fd);
-	got = file_bytes(path_of("out.png"), &got_len);
+	got = file_bytes(path_in(dir, "out.png"), &got_len);
 	CHECK(got_len == want_len && !memcmp(got, want, want_len),
 	      "-o - into a file: %zu bytes, -o FILE's %zu", got_len, want_len);
 	free(got);
@@ -1145,22 +1135,22 @@ static void plot_to_stdout(void)
 	free(got);
 	free(want);
 
-	fd = open(path_of("out.svg"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	fd = open(path_in(dir, "out.svg"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	CHECK_INT(plot_onto(fd, width, "SVG"), MD_EXIT_OK, "-o - --format SVG");
 	close(fd);
-	svg = slurp(path_of("out.svg"));
+	svg = slurp(path_in(dir, "out.svg"));
 	CHECK(!strncmp(svg, "<?xml", 5) && strstr(svg, "<svg "), "an SVG: %.100s",
 	      svg);
 	free(svg);
 
-	CHECK_INT(run_plot("-o", "-", path_of("a.mlx5diag"), NULL), MD_EXIT_USAGE,
+	CHECK_INT(run_plot("-o", "-", path_in(dir, "a.mlx5diag"), NULL), MD_EXIT_USAGE,
 		  "-o - without --format");
-	CHECK_INT(run_plot("--format", "gif", "-o", "-", path_of("a.mlx5diag"),
+	CHECK_INT(run_plot("--format", "gif", "-o", "-", path_in(dir, "a.mlx5diag"),
 			   NULL), MD_EXIT_USAGE, "--format gif");
-	CHECK_INT(run_plot("--format", "svg", "-o", path_of("x.png"),
-			   path_of("a.mlx5diag"), NULL), MD_EXIT_USAGE,
+	CHECK_INT(run_plot("--format", "svg", "-o", path_in(dir, "x.png"),
+			   path_in(dir, "a.mlx5diag"), NULL), MD_EXIT_USAGE,
 		  "--format svg -o x.png");
-	CHECK(access(path_of("x.png"), F_OK), "nothing written for a refused plot");
+	CHECK(access(path_in(dir, "x.png"), F_OK), "nothing written for a refused plot");
 	pty = posix_openpt(O_RDWR | O_NOCTTY);
 	CHECK(pty >= 0 && !grantpt(pty) && !unlockpt(pty), "a terminal: %s",
 	      strerror(errno));
