@@ -4,9 +4,10 @@
 # most data IDs it samples at once (16), then, on that perf.data, mlx5-diag
 # decode --format text and --format csv and the patched perf script, each
 # into a file whose lines are counted after the clock stops: lines and
-# values per second each (a decode line is a sample of 16 values, a perf
-# script line one value), all measured in this one run, and decode's
-# values per second against perf script's.
+# values per second each (a decode sample line holds 16 values, a perf
+# script value line "mlx5_diag: EVENT = VALUE seq N" one; perf's error
+# lines for lost samples, "lost N from seq S", hold none), all measured in
+# this one run, and decode's values per second against perf script's.
 #   scripts/vm-run selftests/mlx5_diag/bench/decode_rate.sh [SECS]
 . ./lib.sh
 . ./engine_lib.sh
@@ -64,7 +65,7 @@ rate "mlx5-diag decode --format csv" mlx5-diag decode -q --format csv /tmp/rate.
 report "mlx5-diag decode --format csv" $values
 csv=$VPS
 rate "perf script" perf script -i /tmp/rate.data
-report "perf script" "$(grep -c mlx5_diag /tmp/rate.out)"
+report "perf script" "$(grep -c 'mlx5_diag: .* = [0-9][0-9]* seq [0-9]' /tmp/rate.out)"
 perf=$VPS
 echo "values per second, decode text / perf script:" \
      "$(awk -v a="$text" -v b="$perf" 'BEGIN { printf "%.2f", b ? a / b : 0 }')," \
