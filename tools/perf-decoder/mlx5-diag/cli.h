@@ -18,7 +18,7 @@
  * mlx5diag_write_csv - decode the recording at RECORDING_PATH into OUT as
  * DOCA's telemetry_diag sample writes its CSV, columns named by NAMES (may
  * be NULL: then by the data ID's own name or its hex value). Errors go to
- * stderr. Returns an enum md_exit status.
+ * stderr. Returns an enum err_exit status.
  */
 int mlx5diag_write_csv(FILE *out, const char *recording_path,
 		       const struct decode_names *names);

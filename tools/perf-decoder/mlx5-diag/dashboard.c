@@ -322,7 +322,7 @@ static int derived_panels(struct board *b)
 	for (i = 0; i < ARRAY_LEN(table); i++) {
 		if (dashboard_promql(table[i].expr, table[i].scale, q, sizeof(q), err,
 				     sizeof(err))) {
-			md_err("exporter", "--dashboard: metric %s: %s", table[i].name, err);
+			err_print("exporter", "--dashboard: metric %s: %s", table[i].name, err);
 			return -1;
 		}
 		snprintf(title, sizeof(title), "%s (%s)", table[i].name, table[i].group);
@@ -357,8 +357,8 @@ static int metric_window_panels(struct board *b)
 		k = first_kind(table[i].expr);
 		if (!k || fam_metric_name(k, table[i].name, table[i].unit, name,
 					  sizeof(name), &factor)) {
-			md_err("exporter", "--dashboard: metric %s: no family name for "
-			       "its unit '%s'", table[i].name, table[i].unit);
+			err_print("exporter", "--dashboard: metric %s: no family name for "
+				  "its unit '%s'", table[i].name, table[i].unit);
 			return -1;
 		}
 		snprintf(q, sizeof(q), "{__name__=~\"%s_(max|min)\", " DEVICES "}", name);
@@ -467,13 +467,13 @@ int dashboard_write(FILE *out, const struct xcfg *c)
 		goto out;
 	add(&b, d, "panels", json_object_get(b.panels));
 	if (b.oom) {
-		md_err("exporter", "--dashboard: out of memory");
+		err_print("exporter", "--dashboard: out of memory");
 		goto out;
 	}
 	text = json_object_to_json_string_ext(d, JSON_C_TO_STRING_PRETTY |
 					      JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!text || fputs(text, out) < 0 || fputc('\n', out) < 0 || fflush(out)) {
-		md_err("exporter", "--dashboard: writing it failed");
+		err_print("exporter", "--dashboard: writing it failed");
 		goto out;
 	}
 	ret = 0;

@@ -70,7 +70,7 @@ static const char decode_usage[] =
 "5 its AUX stream is malformed (what was decoded before is written);\n"
 "6 the output could not be written.\n";
 
-/* Decode PATH with the sink SINK into OUT: an enum md_exit status. */
+/* Decode PATH with the sink SINK into OUT: an enum err_exit status. */
 static int decode(const char *path, const struct sink_ops *sink, FILE *out,
 		  const struct decode_names *names, int metrics, int quiet)
 {
@@ -79,8 +79,8 @@ static int decode(const char *path, const struct sink_ops *sink, FILE *out,
 	int ret;
 
 	if (!p) {
-		md_err("decode", "out of memory");
-		return MD_EXIT_OUTPUT;
+		err_print("decode", "out of memory");
+		return ERR_EXIT_OUTPUT;
 	}
 	p->path = path;
 	p->names = names;
@@ -123,19 +123,19 @@ int cmd_decode(int argc, char **argv)
 
 	args = decode_names_argv(argc, argv);
 	if (!args) {
-		md_err("decode", "out of memory");
-		return MD_EXIT_OUTPUT;
+		err_print("decode", "out of memory");
+		return ERR_EXIT_OUTPUT;
 	}
 	optind = 0;
 	opterr = 0;
-	ret = MD_EXIT_OK;
+	ret = ERR_EXIT_OK;
 	while (!ret && (c = getopt_long(argc, args, ":F:e:o:qh", decode_longopts,
 					NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			fputs(decode_usage, stdout);
 			free(args);
-			return MD_EXIT_OK;
+			return ERR_EXIT_OK;
 		case 'F':
 			format = optarg;
 			break;
@@ -158,17 +158,17 @@ int cmd_decode(int argc, char **argv)
 			quiet = 1;
 			break;
 		case ':':
-			ret = md_usage("decode", "%s needs a value", args[optind - 1]);
+			ret = err_usage("decode", "%s needs a value", args[optind - 1]);
 			break;
 		default:
-			ret = md_bad_option("decode", decode_longopts, optopt,
-					    args[optind - 1]);
+			ret = err_bad_option("decode", decode_longopts, optopt,
+					     args[optind - 1]);
 		}
 	}
 	if (!ret && optind < argc)
 		path = args[optind++];
 	if (!ret && optind < argc)
-		ret = md_usage("decode", "more than one recording: %s", args[optind]);
+		ret = err_usage("decode", "more than one recording: %s", args[optind]);
 	free(args);
 	if (ret)
 		return ret;
@@ -176,44 +176,44 @@ int cmd_decode(int argc, char **argv)
 		/* as DOCA's sample: write the file and exit, flags ignored */
 		outf = fopen(example, "w");
 		if (!outf || decode_names_write_example(outf) || fclose(outf)) {
-			md_err("decode", "%s: %s", example,
-			       strerror(errno));
-			return MD_EXIT_OUTPUT;
+			err_print("decode", "%s: %s", example,
+				  strerror(errno));
+			return ERR_EXIT_OUTPUT;
 		}
-		return MD_EXIT_OK;
+		return ERR_EXIT_OK;
 	}
 	if (!path)
-		return md_usage("decode", "no recording given");
+		return err_usage("decode", "no recording given");
 	sink = sink_find(format);
 	if (!sink) {
-		return md_usage("decode", "unknown format %s (%s)", format,
-				sink_names());
+		return err_usage("decode", "unknown format %s (%s)", format,
+				 sink_names());
 	}
 	if (timeline && strcmp(format, "text") && strcmp(format, "timeline"))
-		return md_usage("decode", "--timeline writes text, not --format %s",
-				format);
+		return err_usage("decode", "--timeline writes text, not --format %s",
+				 format);
 	if (timeline)
 		sink = sink_find("timeline");
 	if (sink->binary && !output && isatty(STDOUT_FILENO))
-		return md_usage("decode", "--format %s writes a binary trace: "
-				"give -o FILE or redirect standard output",
-				sink->name);
+		return err_usage("decode", "--format %s writes a binary trace: "
+				 "give -o FILE or redirect standard output",
+				 sink->name);
 	if (di && decode_names_load(&names, di, err, sizeof(err))) {
-		md_err("decode", "%s", err);
-		return MD_EXIT_NAMES;
+		err_print("decode", "%s", err);
+		return ERR_EXIT_NAMES;
 	}
 	outf = output ? fopen(output, "w") : stdout;
 	if (!outf) {
-		md_err("decode", "%s: %s", output,
-		       strerror(errno));
+		err_print("decode", "%s: %s", output,
+			  strerror(errno));
 		decode_names_free(&names);
-		return MD_EXIT_OUTPUT;
+		return ERR_EXIT_OUTPUT;
 	}
 	ret = decode(path, sink, outf, di ? &names : NULL, metrics, quiet);
-	if (output && fclose(outf) && ret == MD_EXIT_OK) {
-		md_err("decode", "%s: %s", output,
-		       strerror(errno));
-		ret = MD_EXIT_OUTPUT;
+	if (output && fclose(outf) && ret == ERR_EXIT_OK) {
+		err_print("decode", "%s: %s", output,
+			  strerror(errno));
+		ret = ERR_EXIT_OUTPUT;
 	}
 	decode_names_free(&names);
 	return ret;

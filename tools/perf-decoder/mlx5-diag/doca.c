@@ -152,7 +152,7 @@ int doca_parse(int argc, char **argv, struct doca_opts *d, char *err, size_t err
 		}
 		if (f == NR_FLAGS) {
 			snprintf(err, errlen, "unknown flag '%s'", a);
-			return MD_EXIT_USAGE;
+			return ERR_EXIT_USAGE;
 		}
 		if (doca_flags[f].arg) {
 			if (eq) {
@@ -161,7 +161,7 @@ int doca_parse(int argc, char **argv, struct doca_opts *d, char *err, size_t err
 				val = argv[++i];
 			} else {
 				snprintf(err, errlen, "%s needs a value", a);
-				return MD_EXIT_USAGE;
+				return ERR_EXIT_USAGE;
 			}
 		}
 		switch (f) {
@@ -174,13 +174,13 @@ int doca_parse(int argc, char **argv, struct doca_opts *d, char *err, size_t err
 		case F_LOG:
 		case F_SDK_LOG:
 			if (num_arg(a, val, 70, &v, err, errlen))
-				return MD_EXIT_USAGE;
+				return ERR_EXIT_USAGE;
 			d->note_log = 1;
 			break;
 		case F_JSON:
 			snprintf(err, errlen, "%s: reading the flags from a JSON file is not "
 				 "supported; give them on the command line", a);
-			return MD_EXIT_USAGE;
+			return ERR_EXIT_USAGE;
 		case F_PCI:
 			d->pci = val;
 			break;
@@ -190,49 +190,49 @@ int doca_parse(int argc, char **argv, struct doca_opts *d, char *err, size_t err
 		case F_OUTPUT:
 			if (!*val) {
 				snprintf(err, errlen, "%s: empty path", a);
-				return MD_EXIT_USAGE;
+				return ERR_EXIT_USAGE;
 			}
 			d->output = val;
 			break;
 		case F_RUN_TIME:
 			if (num_arg(a, val, UINT32_MAX, &v, err, errlen))
-				return MD_EXIT_USAGE;
+				return ERR_EXIT_USAGE;
 			d->run_time_s = (uint32_t)v;
 			break;
 		case F_PERIOD:
 			if (num_arg(a, val, UINT32_MAX, &v, err, errlen))
-				return MD_EXIT_USAGE;
+				return ERR_EXIT_USAGE;
 			if (!v) {
 				snprintf(err, errlen, "%s: the period must not be 0", a);
-				return MD_EXIT_USAGE;
+				return ERR_EXIT_USAGE;
 			}
 			d->period_ns = v;
 			break;
 		case F_LOG_NUM:
 			if (num_arg(a, val, UINT8_MAX, &v, err, errlen))
-				return MD_EXIT_USAGE;
+				return ERR_EXIT_USAGE;
 			d->log_num_samples = (unsigned int)v;
 			d->note_log_num = 1;
 			break;
 		case F_PER_READ:
 			if (num_arg(a, val, UINT8_MAX, &v, err, errlen))
-				return MD_EXIT_USAGE;
+				return ERR_EXIT_USAGE;
 			d->samples_per_read = (unsigned int)v;
 			d->note_per_read = 1;
 			break;
 		case F_MODE:
 			if (num_arg(a, val, 2, &v, err, errlen))
-				return MD_EXIT_USAGE;
+				return ERR_EXIT_USAGE;
 			if (v == 2) {
 				snprintf(err, errlen, "%s 2: on-demand mode takes no samples "
 					 "by itself; count with perf stat instead", a);
-				return MD_EXIT_USAGE;
+				return ERR_EXIT_USAGE;
 			}
 			d->mode = (int)v;
 			break;
 		case F_FORMAT:
 			if (num_arg(a, val, 2, &v, err, errlen))
-				return MD_EXIT_USAGE;
+				return ERR_EXIT_USAGE;
 			d->format = (int)v;
 			break;
 		case F_FORCE:
@@ -243,16 +243,16 @@ int doca_parse(int argc, char **argv, struct doca_opts *d, char *err, size_t err
 			break;
 		case F_RECONFIG:
 			if (num_arg(a, val, UINT32_MAX, &v, err, errlen))
-				return MD_EXIT_USAGE;
+				return ERR_EXIT_USAGE;
 			d->reconfig_ns = v;
 			break;
 		}
 	}
 	if (!d->help && !d->version && !d->example && !d->pci) {
 		snprintf(err, errlen, "PCI address must be provided (-p)");
-		return MD_EXIT_USAGE;
+		return ERR_EXIT_USAGE;
 	}
-	return MD_EXIT_OK;
+	return ERR_EXIT_OK;
 }
 
 /* The PMU whose function is the PCI address (md_pmu_pick). */
@@ -286,52 +286,52 @@ int cmd_doca(int argc, char **argv)
 
 	ret = doca_parse(argc, argv, &d, err, sizeof(err));
 	if (ret) {
-		return md_usage("doca", "%s", err);
+		return err_usage("doca", "%s", err);
 	}
 	if (d.help) {
 		fputs(doca_usage, stdout);
-		return MD_EXIT_OK;
+		return ERR_EXIT_OK;
 	}
 	if (d.version) {
 		printf("mlx5-diag doca (DOCA telemetry_diag sample flags)\n");
-		return MD_EXIT_OK;
+		return ERR_EXIT_OK;
 	}
 	if (d.example) {
 		/* the sample: "All other flags are ignored" */
 		out = fopen(d.example, "w");
 		if (!out || decode_names_write_example(out) || fclose(out)) {
-			md_err("doca", "%s: %s", d.example, strerror(errno));
-			return MD_EXIT_OUTPUT;
+			err_print("doca", "%s: %s", d.example, strerror(errno));
+			return ERR_EXIT_OUTPUT;
 		}
-		return MD_EXIT_OK;
+		return ERR_EXIT_OK;
 	}
 	if (d.note_log)
-		md_err("doca", "-l/--sdk-log-level: no DOCA logging here; ignored");
+		err_print("doca", "-l/--sdk-log-level: no DOCA logging here; ignored");
 	if (d.note_log_num)
-		md_err("doca", "-ns %u: the driver sizes the firmware "
-		       "buffer itself (caps/log_max_samples); ignored", d.log_num_samples);
+		err_print("doca", "-ns %u: the driver sizes the firmware "
+			  "buffer itself (caps/log_max_samples); ignored", d.log_num_samples);
 	if (d.note_per_read)
-		md_err("doca", "-sr %u: the driver drains the firmware "
-		       "buffer itself; ignored", d.samples_per_read);
+		err_print("doca", "-sr %u: the driver drains the firmware "
+			  "buffer itself; ignored", d.samples_per_read);
 	if (doca_pick(d.pci, dev, sizeof(dev), err, sizeof(err))) {
-		md_err("doca", "%s", err);
-		return MD_EXIT_DEVICE;
+		err_print("doca", "%s", err);
+		return ERR_EXIT_DEVICE;
 	}
 	if (d.data_ids && decode_names_load(&names, d.data_ids, err, sizeof(err))) {
-		md_err("doca", "%s", err);
-		return MD_EXIT_NAMES;
+		err_print("doca", "%s", err);
+		return ERR_EXIT_NAMES;
 	}
 	if (d.data_ids && (!names.nr || names.nr > MD_MAX_EVENTS)) {
-		md_err("doca", "%s: %zu data IDs (1 to %d)", d.data_ids,
-		       names.nr, MD_MAX_EVENTS);
+		err_print("doca", "%s: %zu data IDs (1 to %d)", d.data_ids,
+			  names.nr, MD_MAX_EVENTS);
 		decode_names_free(&names);
-		return MD_EXIT_NAMES;
+		return ERR_EXIT_NAMES;
 	}
 	nr = d.data_ids ? names.nr : sizeof(doca_default_ids) / sizeof(doca_default_ids[0]);
 	ev = calloc(nr, sizeof(*ev));
 	if (!ev) {
 		decode_names_free(&names);
-		return MD_EXIT_OUTPUT;
+		return ERR_EXIT_OUTPUT;
 	}
 	md_record_defaults(&o);
 	o.dev = dev;
@@ -351,21 +351,21 @@ int cmd_doca(int argc, char **argv)
 	o.quiet = 1;
 	fd = mkstemp(tmp);
 	if (fd < 0) {
-		md_err("doca", "%s: %s", tmp, strerror(errno));
-		ret = MD_EXIT_OUTPUT;
+		err_print("doca", "%s: %s", tmp, strerror(errno));
+		ret = ERR_EXIT_OUTPUT;
 		goto out;
 	}
 	close(fd);
 	o.output = tmp;
 	if (!d.run_time_s)
-		md_err("doca", "-rt 0: sampling until SIGINT");
+		err_print("doca", "-rt 0: sampling until SIGINT");
 	ret = md_record_run(&o);
-	if (ret && ret != MD_EXIT_ENDED)
+	if (ret && ret != ERR_EXIT_ENDED)
 		goto out_tmp;
 	out = fopen(d.output, "w");
 	if (!out) {
-		md_err("doca", "%s: %s", d.output, strerror(errno));
-		ret = MD_EXIT_OUTPUT;
+		err_print("doca", "%s: %s", d.output, strerror(errno));
+		ret = ERR_EXIT_OUTPUT;
 		goto out_tmp;
 	}
 	{
@@ -382,8 +382,8 @@ int cmd_doca(int argc, char **argv)
 		csv = mlx5diag_write_csv(out, tmp, d.data_ids ? &names : &defaults);
 
 		if (fclose(out) && !csv) {
-			md_err("doca", "%s: %s", d.output, strerror(errno));
-			csv = MD_EXIT_OUTPUT;
+			err_print("doca", "%s: %s", d.output, strerror(errno));
+			csv = ERR_EXIT_OUTPUT;
 		}
 		if (csv)
 			ret = csv;

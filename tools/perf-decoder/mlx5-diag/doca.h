@@ -25,7 +25,7 @@ struct doca_opts {
 };
 
 void doca_defaults(struct doca_opts *d);
-/* Parse the sample's flags (ARGV[0] is "doca"); MD_EXIT_OK or MD_EXIT_USAGE + ERR. */
+/* Parse the sample's flags (ARGV[0] is "doca"); ERR_EXIT_OK or ERR_EXIT_USAGE + ERR. */
 int doca_parse(int argc, char **argv, struct doca_opts *d, char *err, size_t errlen);
 
 #endif /* MLX5_DIAG_DOCA_H */

@@ -16,7 +16,7 @@ static void md_verr(const char *who, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
-void md_err(const char *who, const char *fmt, ...)
+void err_print(const char *who, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -25,7 +25,7 @@ void md_err(const char *who, const char *fmt, ...)
 	va_end(ap);
 }
 
-int md_usage(const char *who, const char *fmt, ...)
+int err_usage(const char *who, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -33,18 +33,18 @@ int md_usage(const char *who, const char *fmt, ...)
 	md_verr(who, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "(see mlx5-diag %s --help)\n", who);
-	return MD_EXIT_USAGE;
+	return ERR_EXIT_USAGE;
 }
 
-int md_bad_option(const char *who, const struct option *longopts, int opt,
-		  const char *arg)
+int err_bad_option(const char *who, const struct option *longopts, int opt,
+		   const char *arg)
 {
 	const struct option *o;
 
 	if (!opt)
-		return md_usage(who, "unknown option %s", arg);
+		return err_usage(who, "unknown option %s", arg);
 	for (o = longopts; o->name; o++)
 		if (o->val == opt)
-			return md_usage(who, "option --%s takes no value", o->name);
-	return md_usage(who, "unknown option -%c", opt);
+			return err_usage(who, "option --%s takes no value", o->name);
+	return err_usage(who, "unknown option -%c", opt);
 }

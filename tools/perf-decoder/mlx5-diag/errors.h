@@ -7,44 +7,44 @@
  * Exit statuses of mlx5-diag, one table for every subcommand (and for
  * mlx5diag_write_csv()); the usage texts list the ones they return.
  */
-enum md_exit {
-	MD_EXIT_OK		= 0,
-	MD_EXIT_USAGE		= 2,	/* bad option or argument */
-	MD_EXIT_NAMES		= 3,	/* the -di data-ID file */
-	MD_EXIT_FILE		= 4,	/* the recording is unreadable or not one */
-	MD_EXIT_STREAM		= 5,	/* its AUX stream is malformed */
-	MD_EXIT_OUTPUT		= 6,	/* the output could not be written */
-	MD_EXIT_DEVICE		= 7,	/* no such device or event; unreadable sysfs */
-	MD_EXIT_OPEN		= 8,	/* the kernel refused the session */
-	MD_EXIT_CMD		= 9,	/* the command could not be started */
-	MD_EXIT_ENDED		= 10,	/* the session ended early (AUX area full,
+enum err_exit {
+	ERR_EXIT_OK		= 0,
+	ERR_EXIT_USAGE		= 2,	/* bad option or argument */
+	ERR_EXIT_NAMES		= 3,	/* the -di data-ID file */
+	ERR_EXIT_FILE		= 4,	/* the recording is unreadable or not one */
+	ERR_EXIT_STREAM		= 5,	/* its AUX stream is malformed */
+	ERR_EXIT_OUTPUT		= 6,	/* the output could not be written */
+	ERR_EXIT_DEVICE		= 7,	/* no such device or event; unreadable sysfs */
+	ERR_EXIT_OPEN		= 8,	/* the kernel refused the session */
+	ERR_EXIT_CMD		= 9,	/* the command could not be started */
+	ERR_EXIT_ENDED		= 10,	/* the session ended early (AUX area full,
 					   device removed, engine taken) */
 };
 
 /*
- * md_err - one message on stderr: "mlx5-diag WHO: " (WHO NULL:
+ * err_print - one message on stderr: "mlx5-diag WHO: " (WHO NULL:
  * "mlx5-diag: "), FMT's text and a newline. Warnings say "warning: " in
  * their text.
  */
-void md_err(const char *who, const char *fmt, ...)
+void err_print(const char *who, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
- * md_usage - a bad option or argument of subcommand WHO: md_err()'s
- * message, then "(see mlx5-diag WHO --help)". Returns MD_EXIT_USAGE.
+ * err_usage - a bad option or argument of subcommand WHO: err_print()'s
+ * message, then "(see mlx5-diag WHO --help)". Returns ERR_EXIT_USAGE.
  */
-int md_usage(const char *who, const char *fmt, ...)
+int err_usage(const char *who, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 struct option;
 
 /*
- * md_bad_option - getopt_long's '?' in subcommand WHO, whose options are
+ * err_bad_option - getopt_long's '?' in subcommand WHO, whose options are
  * LONGOPTS: OPT is the option given a value it takes none of
  * (--metrics=1), an unknown short option (of a group maybe), or 0 for an
- * unknown long option, ARG. md_usage()'s message; returns MD_EXIT_USAGE.
+ * unknown long option, ARG. err_usage()'s message; returns ERR_EXIT_USAGE.
  */
-int md_bad_option(const char *who, const struct option *longopts, int opt,
-		  const char *arg);
+int err_bad_option(const char *who, const struct option *longopts, int opt,
+		   const char *arg);
 
 #endif /* MLX5_DIAG_ERRORS_H */

@@ -195,7 +195,7 @@ static int settings(int argc, char **argv, const char *config, struct xcfg *c,
 }
 
 /*
- * The mode options and the config path: MD_EXIT_OK, or MD_EXIT_USAGE
+ * The mode options and the config path: ERR_EXIT_OK, or ERR_EXIT_USAGE
  * with the message said.
  */
 static int parse_mode(int argc, char **argv, struct exporter_mode *m)
@@ -223,18 +223,18 @@ static int parse_mode(int argc, char **argv, struct exporter_mode *m)
 			m->help = 1;
 			break;
 		case ':':
-			return md_usage("exporter", "%s needs a value", argv[optind - 1]);
+			return err_usage("exporter", "%s needs a value", argv[optind - 1]);
 		case '?':
-			return md_bad_option("exporter", exporter_longopts, optopt,
-					     argv[optind - 1]);
+			return err_bad_option("exporter", exporter_longopts, optopt,
+					      argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		return md_usage("exporter", "unexpected argument '%s'", argv[optind]);
+		return err_usage("exporter", "unexpected argument '%s'", argv[optind]);
 	if (m->openmetrics && !m->once)
-		return md_usage("exporter", "--openmetrics is for --once (a scraper "
-				"asks the server for it)");
-	return MD_EXIT_OK;
+		return err_usage("exporter", "--openmetrics is for --once (a scraper "
+				 "asks the server for it)");
+	return ERR_EXIT_OK;
 }
 
 /* ---- devices ---- */
@@ -250,7 +250,7 @@ static void dev_log(const struct xdev *d, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	md_err("exporter", "%s (%s): %s", d->function, d->pmu, msg);
+	err_print("exporter", "%s (%s): %s", d->function, d->pmu, msg);
 }
 
 static void dev_close(struct exporter *x, struct xdev *d)
@@ -458,7 +458,7 @@ static void rescan(struct exporter *x)
 	x->scanned_ns = now;
 	n = md_pmu_scan(md_sysfs_root(), &pmus, err, sizeof(err));
 	if (n < 0) {
-		md_err("exporter", "%s", err);
+		err_print("exporter", "%s", err);
 		n = 0;
 	}
 	for (link = &x->devs; (d = *link);) {
@@ -483,7 +483,7 @@ static void rescan(struct exporter *x)
 		if (!d) {
 			d = calloc(1, sizeof(*d));
 			if (!d) {
-				md_err("exporter", "out of memory");
+				err_print("exporter", "out of memory");
 				break;
 			}
 			snprintf(d->pmu, sizeof(d->pmu), "%s", pmus[i].name);
@@ -611,13 +611,13 @@ static void reload(struct exporter *x)
 
 	if (settings(x->argc, x->argv, x->config_path, &next, x->cfg.once, err,
 		     sizeof(err))) {
-		md_err("exporter", "reload: %s; the running settings stay", err);
+		err_print("exporter", "reload: %s; the running settings stay", err);
 		return;
 	}
 	restart = xcfg_restart_needed(&x->cfg, &next);
 	if (restart) {
-		md_err("exporter", "reload: %s changed, which only a restart applies; "
-		       "nothing reloaded", restart);
+		err_print("exporter", "reload: %s changed, which only a restart applies; "
+			  "nothing reloaded", restart);
 		return;
 	}
 	pthread_mutex_lock(&x->lock);
@@ -629,7 +629,7 @@ static void reload(struct exporter *x)
 	}
 	rescan(x);
 	pthread_mutex_unlock(&x->lock);
-	md_err("exporter", "reloaded %s", x->config_path ? x->config_path : "the options");
+	err_print("exporter", "reloaded %s", x->config_path ? x->config_path : "the options");
 }
 
 /* The textfile or --once: one exposition written. */
@@ -640,18 +640,18 @@ static int write_exposition(struct exporter *x, enum expo_format format)
 	int ret;
 
 	if (collect(x, format, &text, &len, err, sizeof(err))) {
-		md_err("exporter", "the exposition failed: %s", err);
+		err_print("exporter", "the exposition failed: %s", err);
 		return -1;
 	}
 	if (x->cfg.once) {
 		ret = fwrite(text, 1, len, stdout) == len && !fflush(stdout) ? 0 : -1;
 		if (ret)
-			md_err("exporter", "writing the exposition: %s", strerror(errno));
+			err_print("exporter", "writing the exposition: %s", strerror(errno));
 	} else {
 		ret = textfile_write(x->cfg.textfile, TEXTFILE_NAME, text, len, err,
 				     sizeof(err));
 		if (ret)
-			md_err("exporter", "%s", err);
+			err_print("exporter", "%s", err);
 	}
 	free(text);
 	return ret;
@@ -708,8 +708,8 @@ static int loop(struct exporter *x, int sigfd)
 				if (writes)
 					next_write = clock_ns(CLOCK_MONOTONIC);
 			} else {
-				md_err("exporter", "stopping (signal %u)", si.ssi_signo);
-				return MD_EXIT_OK;
+				err_print("exporter", "stopping (signal %u)", si.ssi_signo);
+				return ERR_EXIT_OK;
 			}
 		}
 		pthread_mutex_lock(&x->lock);
@@ -724,9 +724,9 @@ static int loop(struct exporter *x, int sigfd)
 			next_write = clock_ns(CLOCK_MONOTONIC) + x->cfg.interval_ns;
 			if (write_exposition(x, x->cfg.once == 2 ? EXPO_OPENMETRICS :
 					     EXPO_PROMETHEUS) && x->cfg.once)
-				return MD_EXIT_OUTPUT;
+				return ERR_EXIT_OUTPUT;
 			if (x->cfg.once)
-				return MD_EXIT_OK;
+				return ERR_EXIT_OK;
 		}
 	}
 }
@@ -746,13 +746,13 @@ int cmd_exporter(int argc, char **argv)
 		return ret;
 	if (m.help) {
 		fputs(exporter_usage, stdout);
-		return MD_EXIT_OK;
+		return ERR_EXIT_OK;
 	}
 	if (settings(argc, argv, m.config, &x.cfg, m.once ? 1 + m.openmetrics : 0,
 		     err, sizeof(err)))
-		return md_usage("exporter", "%s", err);
+		return err_usage("exporter", "%s", err);
 	if (m.dashboard)
-		return dashboard_write(stdout, &x.cfg) ? MD_EXIT_OUTPUT : MD_EXIT_OK;
+		return dashboard_write(stdout, &x.cfg) ? ERR_EXIT_OUTPUT : ERR_EXIT_OK;
 	x.config_path = m.config;
 	x.argc = argc;
 	x.argv = argv;
@@ -768,8 +768,8 @@ int cmd_exporter(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	sigfd = signalfd(-1, &sigs, SFD_CLOEXEC);
 	if (sigfd < 0) {
-		md_err("exporter", "signalfd: %s", strerror(errno));
-		return MD_EXIT_CMD;
+		err_print("exporter", "signalfd: %s", strerror(errno));
+		return ERR_EXIT_CMD;
 	}
 	pthread_mutex_lock(&x.lock);
 	rescan(&x);
@@ -783,12 +783,12 @@ int cmd_exporter(int argc, char **argv)
 
 		srv = http_start(&o, collect, &x, err, sizeof(err));
 		if (!srv) {
-			md_err("exporter", "%s: %s", x.cfg.listen_text, err);
-			ret = MD_EXIT_CMD;
+			err_print("exporter", "%s: %s", x.cfg.listen_text, err);
+			ret = ERR_EXIT_CMD;
 			goto out;
 		}
-		md_err("exporter", "serving http://%s%s (port %u)", x.cfg.listen_text,
-		       HTTP_PATH, http_port(srv));
+		err_print("exporter", "serving http://%s%s (port %u)", x.cfg.listen_text,
+			  HTTP_PATH, http_port(srv));
 	}
 	ret = loop(&x, sigfd);
 out:

@@ -196,29 +196,29 @@ int cmd_list(int argc, char **argv)
 			break;
 		case 'h':
 			fputs(list_usage, stdout);
-			return MD_EXIT_OK;
+			return ERR_EXIT_OK;
 		default:
-			md_err("list", "unknown option '%s'", argv[optind - 1]);
+			err_print("list", "unknown option '%s'", argv[optind - 1]);
 			fputs(list_usage, stderr);
-			return MD_EXIT_USAGE;
+			return ERR_EXIT_USAGE;
 		}
 	}
 	if (argc - optind > 1) {
-		md_err("list", "one DEV at most");
+		err_print("list", "one DEV at most");
 		fputs(list_usage, stderr);
-		return MD_EXIT_USAGE;
+		return ERR_EXIT_USAGE;
 	}
 	n = md_pmu_scan(md_sysfs_root(), &pmus, err, sizeof(err));
 	if (n < 0) {
-		md_err(NULL, "%s", err);
-		return MD_EXIT_DEVICE;
+		err_print(NULL, "%s", err);
+		return ERR_EXIT_DEVICE;
 	}
 	if (optind < argc) {
 		idx = md_pmu_pick(pmus, n, argv[optind], err, sizeof(err));
 		if (idx < 0) {
-			md_err(NULL, "%s", err);
+			err_print(NULL, "%s", err);
 			md_pmus_free(pmus, n);
-			return MD_EXIT_DEVICE;
+			return ERR_EXIT_DEVICE;
 		}
 	}
 	if (!n)
@@ -227,5 +227,5 @@ int cmd_list(int argc, char **argv)
 		if (idx < 0 || idx == i)
 			list_pmu(&pmus[i], verbose);
 	md_pmus_free(pmus, n);
-	return MD_EXIT_OK;
+	return ERR_EXIT_OK;
 }

@@ -34,17 +34,17 @@ int main(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
-		return MD_EXIT_USAGE;
+		return ERR_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return MD_EXIT_OK;
+		return ERR_EXIT_OK;
 	}
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);
-	md_err(NULL, "unknown command '%s'", argv[1]);
+	err_print(NULL, "unknown command '%s'", argv[1]);
 	usage(stderr);
-	return MD_EXIT_USAGE;
+	return ERR_EXIT_USAGE;
 }

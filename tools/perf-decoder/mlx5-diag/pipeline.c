@@ -136,13 +136,13 @@ static void progress(struct pipeline *p)
 		return;
 	p->last_progress = now;
 	if (p->file_size)
-		md_err("decode", "%" PRIu64 " MiB of AUX data, %"
-		       PRIu64 " samples (%.0f%% of the file)",
-		       p->aux_bytes >> 20, p->samples,
-		       100.0 * (double)p->aux_bytes / (double)p->file_size);
+		err_print("decode", "%" PRIu64 " MiB of AUX data, %"
+			  PRIu64 " samples (%.0f%% of the file)",
+			  p->aux_bytes >> 20, p->samples,
+			  100.0 * (double)p->aux_bytes / (double)p->file_size);
 	else
-		md_err("decode", "%" PRIu64 " MiB of AUX data, %"
-		       PRIu64 " samples", p->aux_bytes >> 20, p->samples);
+		err_print("decode", "%" PRIu64 " MiB of AUX data, %"
+			  PRIu64 " samples", p->aux_bytes >> 20, p->samples);
 }
 
 /* Decode what is pending; keeps a cut record for the next chunk. */
@@ -191,14 +191,14 @@ static void summary(const struct pipeline *p)
 	uint64_t lost = p->lost[0] + p->lost[1] + p->lost[2] + p->lost[3] +
 			p->lost_other;
 
-	md_err("decode", "%" PRIu64 " samples in %" PRIu64
-	       " run%s, %" PRIu64 " lost (fw_overwrite %" PRIu64
-	       ", aux_full %" PRIu64 ", reset %" PRIu64 ", unaccounted %"
-	       PRIu64 "%s)", p->samples, p->runs, p->runs == 1 ? "" : "s",
-	       lost, p->lost[MLX5_DIAG_LOST_FW_OVERWRITE],
-	       p->lost[MLX5_DIAG_LOST_AUX_FULL], p->lost[MLX5_DIAG_LOST_RESET],
-	       p->lost[MLX5DIAG_LOST_UNACCOUNTED],
-	       p->lost_other ? ", other causes" : "");
+	err_print("decode", "%" PRIu64 " samples in %" PRIu64
+		  " run%s, %" PRIu64 " lost (fw_overwrite %" PRIu64
+		  ", aux_full %" PRIu64 ", reset %" PRIu64 ", unaccounted %"
+		  PRIu64 "%s)", p->samples, p->runs, p->runs == 1 ? "" : "s",
+		  lost, p->lost[MLX5_DIAG_LOST_FW_OVERWRITE],
+		  p->lost[MLX5_DIAG_LOST_AUX_FULL], p->lost[MLX5_DIAG_LOST_RESET],
+		  p->lost[MLX5DIAG_LOST_UNACCOUNTED],
+		  p->lost_other ? ", other causes" : "");
 }
 
 void pipeline_stream_begin(struct pipeline *p, const struct stream_info *si,
@@ -225,16 +225,16 @@ int pipeline_stream_end(struct pipeline *p, int ret)
 	if (p->sink.ops->stream_end)
 		p->sink.ops->stream_end(&p->sink);
 	if (ret == -ENOMEM) {
-		md_err("decode", "out of memory");
-		return MD_EXIT_OUTPUT;
+		err_print("decode", "out of memory");
+		return ERR_EXIT_OUTPUT;
 	}
 	if (ret < 0 && (msg = mlx5diag_error_message(&p->dec, &offset))) {
-		md_err("decode", "%s: %s byte %" PRIu64
-		       ": %s (%s)", p->path, p->stream_desc,
-		       p->stream_base + offset, msg, mlx5diag_strerror(ret));
-		return MD_EXIT_STREAM;
+		err_print("decode", "%s: %s byte %" PRIu64
+			  ": %s (%s)", p->path, p->stream_desc,
+			  p->stream_base + offset, msg, mlx5diag_strerror(ret));
+		return ERR_EXIT_STREAM;
 	}
-	return ret < 0 ? -1 : MD_EXIT_OK;
+	return ret < 0 ? -1 : ERR_EXIT_OK;
 }
 
 struct tl *pipeline_events(struct pipeline *p)
@@ -252,11 +252,11 @@ static int decode_input(struct pipeline *p, FILE *f)
 	if (got == sizeof(magic) && !memcmp(magic, PD_MAGIC, 8))
 		return source_perf(p, f);
 	if (got == sizeof(magic) && !memcmp(magic, PD_MAGIC_SWAPPED, 8)) {
-		md_err("decode", "%s: a perf.data of the other "
-		       "byte order (big-endian) is not supported", p->path);
+		err_print("decode", "%s: a perf.data of the other "
+			  "byte order (big-endian) is not supported", p->path);
 		if (f != stdin)
 			fclose(f);
-		return MD_EXIT_FILE;
+		return ERR_EXIT_FILE;
 	}
 	return source_mdf(p, f, magic, got);
 }
@@ -316,23 +316,23 @@ int pipeline_run(struct pipeline *p, const struct sink_ops *sink, FILE *out)
 
 	f = strcmp(p->path, "-") ? fopen(p->path, "rb") : stdin;
 	if (!f) {
-		md_err("decode", "%s: %s", p->path,
-		       strerror(errno));
-		return MD_EXIT_FILE;
+		err_print("decode", "%s: %s", p->path,
+			  strerror(errno));
+		return ERR_EXIT_FILE;
 	}
 	s->ops = sink;
 	s->out = out;
 	s->path = p->path;
 	s->priv = sink->priv_size ? calloc(1, sink->priv_size) : NULL;
 	if (pipeline_alloc(p) || (sink->priv_size && !s->priv)) {
-		md_err("decode", "out of memory");
-		status = MD_EXIT_OUTPUT;
+		err_print("decode", "out of memory");
+		status = ERR_EXIT_OUTPUT;
 		goto out;
 	}
 	if (sink->open && sink->open(s)) {
-		md_err("decode", "out of memory");
+		err_print("decode", "out of memory");
 		mlx5diag_decoder_exit(&p->dec);
-		status = MD_EXIT_OUTPUT;
+		status = ERR_EXIT_OUTPUT;
 		goto out;
 	}
 	p->start = monotonic_now();
@@ -345,9 +345,9 @@ int pipeline_run(struct pipeline *p, const struct sink_ops *sink, FILE *out)
 	if (fflush(s->out) && !s->write_error)
 		s->write_error = errno;
 	if (s->write_error) {
-		md_err("decode", "writing the output: %s",
-		       strerror(s->write_error));
-		status = MD_EXIT_OUTPUT;
+		err_print("decode", "writing the output: %s",
+			  strerror(s->write_error));
+		status = ERR_EXIT_OUTPUT;
 	}
 	if (!p->quiet)
 		summary(p);

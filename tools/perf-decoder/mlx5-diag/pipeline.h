@@ -164,7 +164,7 @@ struct sink_ops {
 	void (*stream_end)(struct sink *s);
 	/* the consumer of the recording's perf events, NULL: not wanted */
 	struct tl *(*events)(struct sink *s);
-	/* the decode ended with STATUS (enum md_exit): the new status */
+	/* the decode ended with STATUS (enum err_exit): the new status */
 	int (*finish)(struct sink *s, int status);
 	void (*summary)(struct sink *s);	/* to stderr, not with -q */
 	void (*close)(struct sink *s);
@@ -238,7 +238,7 @@ int pipeline_feed(struct pipeline *p, const void *data, size_t len);
  * pipeline_stream_end - the stream ended, RET being what feeding it
  * returned: 0, a negative errno of the decoder or -ENOMEM, or another
  * negative value for an error of the input (which the caller reports).
- * Returns an md_exit status, or -1 for the caller's error.
+ * Returns an err_exit status, or -1 for the caller's error.
  */
 int pipeline_stream_end(struct pipeline *p, int ret);
 
@@ -247,7 +247,7 @@ struct tl *pipeline_events(struct pipeline *p);
 
 /*
  * pipeline_run - decode P->path with the sink SINK writing to OUT.
- * Returns an enum md_exit status; errors are said on stderr.
+ * Returns an enum err_exit status; errors are said on stderr.
  */
 int pipeline_run(struct pipeline *p, const struct sink_ops *sink, FILE *out);
 

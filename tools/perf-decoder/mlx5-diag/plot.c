@@ -117,13 +117,13 @@ static int parse_ids(struct plot_args *a, const char *list)
 		n += *p == ',';
 	a->ids = a->ids_text ? calloc(n, sizeof(*a->ids)) : NULL;
 	if (!a->ids) {
-		md_err("plot", "out of memory");
-		return MD_EXIT_OUTPUT;
+		err_print("plot", "out of memory");
+		return ERR_EXIT_OUTPUT;
 	}
 	a->o.nr_ids = 0;
 	if (!*list || list[strlen(list) - 1] == ',' || strstr(list, ",,") ||
 	    *list == ',')
-		return md_usage("plot", "--ids '%s': an empty item", list);
+		return err_usage("plot", "--ids '%s': an empty item", list);
 	for (item = strtok_r(a->ids_text, ",", &save); item;
 	     item = strtok_r(NULL, ",", &save)) {
 		struct plot_id *id = &a->ids[a->o.nr_ids++];
@@ -142,8 +142,8 @@ static int parse_side(const char *opt, const char *s, unsigned int min,
 	uint64_t n;
 
 	if (md_parse_u64(s, PLOT_MAX_SIDE, &n) || n < min)
-		return md_usage("plot", "%s '%s': a number of pixels from %u to %u",
-				opt, s, min, PLOT_MAX_SIDE);
+		return err_usage("plot", "%s '%s': a number of pixels from %u to %u",
+				 opt, s, min, PLOT_MAX_SIDE);
 	*v = (unsigned int)n;
 	return 0;
 }
@@ -154,8 +154,8 @@ static int parse_time_opt(const char *opt, const char *s, int allow_zero,
 	const char *why = md_parse_time(s, NSEC_PER_SEC, allow_zero, ns);
 
 	if (why)
-		return md_usage("plot", "%s '%s': %s (seconds, 0.4 or 2, or with a "
-				"unit ns, us, ms or s: 500ms)", opt, s, why);
+		return err_usage("plot", "%s '%s': %s (seconds, 0.4 or 2, or with a "
+				 "unit ns, us, ms or s: 500ms)", opt, s, why);
 	return 0;
 }
 
@@ -166,8 +166,8 @@ static int parse(struct plot_args *a, int argc, char **argv)
 
 	args = decode_names_argv(argc, argv);
 	if (!args) {
-		md_err("plot", "out of memory");
-		return MD_EXIT_OUTPUT;
+		err_print("plot", "out of memory");
+		return ERR_EXIT_OUTPUT;
 	}
 	optind = 0;
 	opterr = 0;
@@ -184,8 +184,8 @@ static int parse(struct plot_args *a, int argc, char **argv)
 		case OPT_FORMAT:
 			a->have_format = 1;
 			if (plot_format_named(optarg, &a->format))
-				ret = md_usage("plot", "--format %s: png, svg or pdf",
-					       optarg);
+				ret = err_usage("plot", "--format %s: png, svg or pdf",
+						optarg);
 			break;
 		case OPT_IDS:
 			ret = parse_ids(a, optarg);
@@ -215,24 +215,24 @@ static int parse(struct plot_args *a, int argc, char **argv)
 			a->quiet = 1;
 			break;
 		case ':':
-			ret = md_usage("plot", "%s needs a value", args[optind - 1]);
+			ret = err_usage("plot", "%s needs a value", args[optind - 1]);
 			break;
 		default:
-			ret = md_bad_option("plot", plot_longopts, optopt,
-					    args[optind - 1]);
+			ret = err_bad_option("plot", plot_longopts, optopt,
+					     args[optind - 1]);
 		}
 	}
 	if (!ret && optind < argc)
 		a->path = args[optind++];
 	if (!ret && optind < argc)
-		ret = md_usage("plot", "more than one recording: %s", args[optind]);
+		ret = err_usage("plot", "more than one recording: %s", args[optind]);
 	free(args);
 	if (ret)
 		return ret;
 	if (!a->path)
-		return md_usage("plot", "no recording given");
+		return err_usage("plot", "no recording given");
 	if (a->o.to_ns && a->o.to_ns <= a->o.from_ns)
-		return md_usage("plot", "--to must come after --from");
+		return err_usage("plot", "--to must come after --from");
 	return 0;
 }
 
@@ -269,26 +269,26 @@ static int choose_output(struct plot_args *a)
 		a->o.output = default_output(a);
 	if (!strcmp(a->o.output, "-")) {
 		if (!a->have_format)
-			return md_usage("plot", "-o -: standard output has no "
-					"extension to tell the format: give "
-					"--format png, svg or pdf");
+			return err_usage("plot", "-o -: standard output has no "
+					 "extension to tell the format: give "
+					 "--format png, svg or pdf");
 		a->o.format = a->format;
 		if (a->format != PLOT_SVG && isatty(STDOUT_FILENO))
-			return md_usage("plot", "--format %s writes a binary "
-					"picture: redirect standard output or "
-					"give -o FILE", plot_format_name(a->format));
+			return err_usage("plot", "--format %s writes a binary "
+					 "picture: redirect standard output or "
+					 "give -o FILE", plot_format_name(a->format));
 		a->to_stdout = 1;
 		a->o.output = "standard output";
 		return 0;
 	}
 	if (plot_format_of(a->o.output, &a->o.format))
-		return md_usage("plot", "-o %s: the picture's name must end in "
-				".png, .svg or .pdf (or give -o - --format FMT)",
-				a->o.output);
+		return err_usage("plot", "-o %s: the picture's name must end in "
+				 ".png, .svg or .pdf (or give -o - --format FMT)",
+				 a->o.output);
 	if (a->have_format && a->o.format != a->format)
-		return md_usage("plot", "--format %s, but -o %s names %s",
-				plot_format_name(a->format), a->o.output,
-				plot_format_name(a->o.format));
+		return err_usage("plot", "--format %s, but -o %s names %s",
+				 plot_format_name(a->format), a->o.output,
+				 plot_format_name(a->o.format));
 	return 0;
 }
 
@@ -313,13 +313,13 @@ static int open_output(const struct plot_args *a, int *created)
 		fd = open(a->o.output, O_WRONLY | O_CLOEXEC);
 	}
 	if (fd < 0) {
-		md_err("plot", "%s: %s", a->o.output, strerror(errno));
+		err_print("plot", "%s: %s", a->o.output, strerror(errno));
 		return -1;
 	}
 	if (!*created && strcmp(a->path, "-") && !stat(a->path, &in) &&
 	    !fstat(fd, &out) && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
-		md_err("plot", "%s: is the recording; give another -o",
-		       a->o.output);
+		err_print("plot", "%s: is the recording; give another -o",
+			  a->o.output);
 		close(fd);
 		return -1;
 	}
@@ -337,7 +337,7 @@ static int write_output(const struct plot_args *a, int fd, const char *buf,
 	ssize_t n;
 
 	if (!a->to_stdout && ftruncate(fd, 0)) {
-		md_err("plot", "%s: %s", a->o.output, strerror(errno));
+		err_print("plot", "%s: %s", a->o.output, strerror(errno));
 		return -1;
 	}
 	while (done < len) {
@@ -345,8 +345,8 @@ static int write_output(const struct plot_args *a, int fd, const char *buf,
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			md_err("plot", "%s: %s", a->o.output,
-			       n < 0 ? strerror(errno) : "nothing written");
+			err_print("plot", "%s: %s", a->o.output,
+				  n < 0 ? strerror(errno) : "nothing written");
 			return -1;
 		}
 		done += (size_t)n;
@@ -354,7 +354,7 @@ static int write_output(const struct plot_args *a, int fd, const char *buf,
 	return 0;
 }
 
-/* Draw a->path into the output: an enum md_exit status. */
+/* Draw a->path into the output: an enum err_exit status. */
 static int plot(struct plot_args *a, const struct decode_names *names)
 {
 	struct pipeline *p = calloc(1, sizeof(*p));
@@ -364,18 +364,18 @@ static int plot(struct plot_args *a, const struct decode_names *names)
 	FILE *mem;
 
 	if (!p) {
-		md_err("plot", "out of memory");
-		return MD_EXIT_OUTPUT;
+		err_print("plot", "out of memory");
+		return ERR_EXIT_OUTPUT;
 	}
 	fd = open_output(a, &created);
 	if (fd < 0) {
 		free(p);
-		return MD_EXIT_OUTPUT;
+		return ERR_EXIT_OUTPUT;
 	}
 	mem = open_memstream(&buf, &len);
 	if (!mem) {
-		md_err("plot", "out of memory");
-		status = MD_EXIT_OUTPUT;
+		err_print("plot", "out of memory");
+		status = ERR_EXIT_OUTPUT;
 		goto out;
 	}
 	p->path = a->path;
@@ -384,20 +384,20 @@ static int plot(struct plot_args *a, const struct decode_names *names)
 	p->quiet = a->quiet;
 	p->sink.opts = &a->o;
 	status = pipeline_run(p, &sink_plot, mem);
-	if (fclose(mem) && (status == MD_EXIT_OK || status == MD_EXIT_STREAM)) {
-		md_err("plot", "out of memory");
-		status = MD_EXIT_OUTPUT;
+	if (fclose(mem) && (status == ERR_EXIT_OK || status == ERR_EXIT_STREAM)) {
+		err_print("plot", "out of memory");
+		status = ERR_EXIT_OUTPUT;
 	}
-	if ((status == MD_EXIT_OK || status == MD_EXIT_STREAM) &&
+	if ((status == ERR_EXIT_OK || status == ERR_EXIT_STREAM) &&
 	    write_output(a, fd, buf, len))
-		status = MD_EXIT_OUTPUT;
+		status = ERR_EXIT_OUTPUT;
 out:
 	if (!a->to_stdout && close(fd) &&
-	    (status == MD_EXIT_OK || status == MD_EXIT_STREAM)) {
-		md_err("plot", "%s: %s", a->o.output, strerror(errno));
-		status = MD_EXIT_OUTPUT;
+	    (status == ERR_EXIT_OK || status == ERR_EXIT_STREAM)) {
+		err_print("plot", "%s: %s", a->o.output, strerror(errno));
+		status = ERR_EXIT_OUTPUT;
 	}
-	if (status != MD_EXIT_OK && status != MD_EXIT_STREAM && created)
+	if (status != ERR_EXIT_OK && status != ERR_EXIT_STREAM && created)
 		unlink(a->o.output);
 	free(buf);
 	free(p);
@@ -415,15 +415,15 @@ int cmd_plot(int argc, char **argv)
 	a.o.width = DEFAULT_WIDTH;
 	ret = parse(&a, argc, argv);
 	if (ret) {
-		ret = ret < 0 ? MD_EXIT_OK : ret;
+		ret = ret < 0 ? ERR_EXIT_OK : ret;
 		goto out;
 	}
 	ret = choose_output(&a);
 	if (ret)
 		goto out;
 	if (a.di && decode_names_load(&names, a.di, err, sizeof(err))) {
-		md_err("plot", "%s", err);
-		ret = MD_EXIT_NAMES;
+		err_print("plot", "%s", err);
+		ret = ERR_EXIT_NAMES;
 		goto out;
 	}
 	ret = plot(&a, a.di ? &names : NULL);

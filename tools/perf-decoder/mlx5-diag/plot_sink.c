@@ -399,51 +399,51 @@ static int plot_finish(struct sink *s, int status)
 	unsigned int i;
 	int werr;
 
-	if ((status != MD_EXIT_OK && status != MD_EXIT_STREAM) || s->write_error)
+	if ((status != ERR_EXIT_OK && status != ERR_EXIT_STREAM) || s->write_error)
 		return status;
 	for (i = 0; i < x->o->nr_ids; i++)
 		if (!x->id_used[i]) {
-			md_err("plot", "--ids %s: no data ID or metric of the "
-			       "recording is %s", x->o->ids[i].text,
-			       x->o->ids[i].is_id ? "that ID or named so" : "named so");
-			return MD_EXIT_USAGE;
+			err_print("plot", "--ids %s: no data ID or metric of the "
+				  "recording is %s", x->o->ids[i].text,
+				  x->o->ids[i].is_id ? "that ID or named so" : "named so");
+			return ERR_EXIT_USAGE;
 		}
 	if (x->refused) {
-		md_err("plot", "%s: more than %u lanes (%u more): choose some "
-		       "with --ids", s->path, PLOT_MAX_LANES, x->refused);
-		return MD_EXIT_USAGE;
+		err_print("plot", "%s: more than %u lanes (%u more): choose some "
+			  "with --ids", s->path, PLOT_MAX_LANES, x->refused);
+		return ERR_EXIT_USAGE;
 	}
 	if (x->untimed)
-		md_err("plot", "%s: warning: %" PRIu64 " samples without a perf "
-		       "time (no TIME record before them) are not drawn", s->path,
-		       x->untimed);
+		err_print("plot", "%s: warning: %" PRIu64 " samples without a perf "
+			  "time (no TIME record before them) are not drawn", s->path,
+			  x->untimed);
 	if (!x->have_start || !x->nr_lanes) {
-		md_err("plot", "%s: no samples to plot", s->path);
-		return MD_EXIT_FILE;
+		err_print("plot", "%s: no samples to plot", s->path);
+		return ERR_EXIT_FILE;
 	}
 	if (!plot_reduce_columns(&x->reduce)) {
-		md_err("plot", "%s: no samples between --from and --to",
-		       s->path);
-		return MD_EXIT_USAGE;
+		err_print("plot", "%s: no samples between --from and --to",
+			  s->path);
+		return ERR_EXIT_USAGE;
 	}
 	if (x->tl) {
 		struct tl_switch *sw;
 		size_t n;
 
 		if (tl_sched_switches(x->tl, &sw, &n, err, sizeof(err))) {
-			md_err("plot", "%s: %s", s->path, err);
-			return MD_EXIT_FILE;
+			err_print("plot", "%s: %s", s->path, err);
+			return ERR_EXIT_FILE;
 		}
 		if (!n) {
-			md_err("plot", "%s: --cpus: the recording has no "
-			       "sched:sched_switch events (record --tracepoint "
-			       "sched:sched_switch, perf record -e sched:sched_switch)",
-			       s->path);
-			return MD_EXIT_USAGE;
+			err_print("plot", "%s: --cpus: the recording has no "
+				  "sched:sched_switch events (record --tracepoint "
+				  "sched:sched_switch, perf record -e sched:sched_switch)",
+				  s->path);
+			return ERR_EXIT_USAGE;
 		}
 		if (plot_sched_reduce(&x->sched, sw, n, &x->reduce)) {
-			md_err("plot", "out of memory");
-			return MD_EXIT_OUTPUT;
+			err_print("plot", "out of memory");
+			return ERR_EXIT_OUTPUT;
 		}
 	}
 	qsort(x->lanes, x->nr_lanes, sizeof(x->lanes[0]), by_order);
@@ -467,8 +467,8 @@ static int plot_finish(struct sink *s, int status)
 	titles(x, &pic);
 	if (plot_geometry(&geom, pic.width, pic.height, pic.nr_lanes,
 			  x->sched.nr_cpus, err, sizeof(err))) {
-		md_err("plot", "%s: %s", s->path, err);
-		return MD_EXIT_USAGE;
+		err_print("plot", "%s: %s", s->path, err);
+		return ERR_EXIT_USAGE;
 	}
 	if (plot_draw(&pic, x->o->format, s->out, &werr, err, sizeof(err))) {
 		/* a write error is the pipeline's to say */
@@ -476,8 +476,8 @@ static int plot_finish(struct sink *s, int status)
 			s->write_error = werr;
 			return status;
 		}
-		md_err("plot", "%s: %s", x->o->output, err);
-		return MD_EXIT_OUTPUT;
+		err_print("plot", "%s: %s", x->o->output, err);
+		return ERR_EXIT_OUTPUT;
 	}
 	return status;
 }
@@ -492,12 +492,12 @@ static void plot_summary(struct sink *s)
 		return;
 	plot_reduce_time(&x->reduce, 0, &a, &unused);
 	plot_reduce_time(&x->reduce, n - 1, &unused, &b);
-	md_err("plot", "%s: %u lane%s%s, %.6f s to %.6f s in %u columns of %.6g "
-	       "ms", x->o->output, x->nr_lanes, x->nr_lanes == 1 ? "" : "s",
-	       x->sched.nr_cpus ? " and CPU lanes" : "",
-	       (double)(int64_t)(a - x->start) / 1e9,
-	       (double)(int64_t)(b - x->start) / 1e9, n,
-	       (double)(b - a) / n / 1e6);
+	err_print("plot", "%s: %u lane%s%s, %.6f s to %.6f s in %u columns of %.6g "
+		  "ms", x->o->output, x->nr_lanes, x->nr_lanes == 1 ? "" : "s",
+		  x->sched.nr_cpus ? " and CPU lanes" : "",
+		  (double)(int64_t)(a - x->start) / 1e9,
+		  (double)(int64_t)(b - x->start) / 1e9, n,
+		  (double)(b - a) / n / 1e6);
 }
 
 static void plot_close(struct sink *s)

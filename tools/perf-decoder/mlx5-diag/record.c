@@ -185,13 +185,13 @@ int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
 		case 'e':
 			if (o->nr_events == MD_MAX_EVENTS) {
 				snprintf(err, errlen, "at most %d events", MD_MAX_EVENTS);
-				return MD_EXIT_USAGE;
+				return ERR_EXIT_USAGE;
 			}
 			o->events[o->nr_events++] = optarg;
 			break;
 		case 'p':
 			if (parse_time(optarg, 1, &o->period_ns, err, errlen))
-				return MD_EXIT_USAGE;
+				return ERR_EXIT_USAGE;
 			break;
 		case 'm':
 			if (!strcmp(optarg, "single")) {
@@ -201,7 +201,7 @@ int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
 			} else {
 				snprintf(err, errlen, "bad mode '%s': single or repetitive",
 					 optarg);
-				return MD_EXIT_USAGE;
+				return ERR_EXIT_USAGE;
 			}
 			break;
 		case OPT_SYNC:
@@ -216,7 +216,7 @@ int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
 		case OPT_FORMAT:
 			if (md_parse_u64(optarg, 2, &v)) {
 				snprintf(err, errlen, "bad format '%s': 0, 1 or 2", optarg);
-				return MD_EXIT_USAGE;
+				return ERR_EXIT_USAGE;
 			}
 			o->format = (int)v;
 			break;
@@ -228,45 +228,45 @@ int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
 			} else {
 				snprintf(err, errlen, "bad timestamp source '%s': frc or rtc",
 					 optarg);
-				return MD_EXIT_USAGE;
+				return ERR_EXIT_USAGE;
 			}
 			break;
 		case OPT_CLOCKID:
 			if (md_parse_clockid(optarg, &o->clockid, &o->clock_name)) {
 				snprintf(err, errlen, "bad clock '%s': monotonic, "
 					 "monotonic_raw, realtime, boottime, tai", optarg);
-				return MD_EXIT_USAGE;
+				return ERR_EXIT_USAGE;
 			}
 			break;
 		case 'a':
 			if (md_parse_u64(optarg, 1u << 20, &v) || !v || (v & (v - 1))) {
 				snprintf(err, errlen, "bad AUX pages '%s': a power of 2, "
 					 "1 to 1048576", optarg);
-				return MD_EXIT_USAGE;
+				return ERR_EXIT_USAGE;
 			}
 			o->aux_pages = (unsigned int)v;
 			break;
 		case 'o':
 			if (!*optarg) {
 				snprintf(err, errlen, "empty output file name");
-				return MD_EXIT_USAGE;
+				return ERR_EXIT_USAGE;
 			}
 			o->output = optarg;
 			break;
 		case OPT_DURATION:
 			if (parse_time(optarg, 1000000000ull, &o->duration_ns, err,
 				       errlen))
-				return MD_EXIT_USAGE;
+				return ERR_EXIT_USAGE;
 			break;
 		case OPT_THEN_PERIOD:
 			if (parse_time(optarg, 1, &o->reconfig_period_ns, err, errlen))
-				return MD_EXIT_USAGE;
+				return ERR_EXIT_USAGE;
 			break;
 		case 't':
 			if (o->nr_tracepoints == MD_MAX_TRACEPOINTS) {
 				snprintf(err, errlen, "at most %d tracepoints",
 					 MD_MAX_TRACEPOINTS);
-				return MD_EXIT_USAGE;
+				return ERR_EXIT_USAGE;
 			}
 			o->tracepoints[o->nr_tracepoints++] = optarg;
 			break;
@@ -281,26 +281,26 @@ int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
 				snprintf(err, errlen, "option -%c needs an argument", optopt);
 			else
 				snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
-			return MD_EXIT_USAGE;
+			return ERR_EXIT_USAGE;
 		}
 	}
 	if (!o->nr_events) {
 		snprintf(err, errlen, "no event: give at least one -e EVENT");
-		return MD_EXIT_USAGE;
+		return ERR_EXIT_USAGE;
 	}
 	if (o->clear && !o->sync) {
 		snprintf(err, errlen, "--clear needs --sync (the device clears "
 			 "counters only with synchronized start)");
-		return MD_EXIT_USAGE;
+		return ERR_EXIT_USAGE;
 	}
 	if (o->reconfig_period_ns && !o->duration_ns) {
 		snprintf(err, errlen, "--then-period needs --duration (the time "
 			 "recorded before and after the change)");
-		return MD_EXIT_USAGE;
+		return ERR_EXIT_USAGE;
 	}
 	if (optind < argc)
 		o->cmd = argv + optind;
-	return MD_EXIT_OK;
+	return ERR_EXIT_OK;
 }
 
 const char *md_open_error_hint(int err, int leader)
@@ -516,18 +516,18 @@ static int write_meta(struct session *s, const struct md_pmu *p, int cpu,
 		ret |= md_tp_meta(&s->tp, &m);
 	if (ret) {
 		mdf_meta_buf_free(&m);
-		md_err(NULL, "an event string has a newline");
-		return MD_EXIT_USAGE;
+		err_print(NULL, "an event string has a newline");
+		return ERR_EXIT_USAGE;
 	}
 	ret = mdf_write_chunk(&s->w, MDF_CHUNK_META, m.text, m.len);
 	mdf_meta_buf_free(&m);
 	if (!ret && s->tp.nr_tps)
 		ret = md_tp_synth_comms(&s->w);
 	if (ret) {
-		md_err(NULL, "%s: %s", o->output, s->w.err);
-		return MD_EXIT_OUTPUT;
+		err_print(NULL, "%s: %s", o->output, s->w.err);
+		return ERR_EXIT_OUTPUT;
 	}
-	return MD_EXIT_OK;
+	return ERR_EXIT_OK;
 }
 
 static int first_cpu(const struct md_pmu *p)
@@ -583,7 +583,7 @@ static int open_session(struct session *s, const struct md_pmu *p, int cpu,
 				"  %s\n", i ? "event" : "leader", o->events[i], p->name,
 				strerror(e), strerrorname_np(e) ? strerrorname_np(e) : "?",
 				md_open_error_hint(e, i == 0));
-			return MD_EXIT_OPEN;
+			return ERR_EXIT_OPEN;
 		}
 		s->fds[s->nr_fds++] = fd;
 	}
@@ -593,9 +593,9 @@ static int open_session(struct session *s, const struct md_pmu *p, int cpu,
 		       s->fds[0], 0);
 	if (s->base == MAP_FAILED) {
 		s->base = NULL;
-		md_err(NULL, "cannot map the data ring of %s: %s",
-		       p->name, strerror(errno));
-		return MD_EXIT_OPEN;
+		err_print(NULL, "cannot map the data ring of %s: %s",
+			  p->name, strerror(errno));
+		return ERR_EXIT_OPEN;
 	}
 	s->pc = s->base;
 	s->aux_len = o->aux_pages * (size_t)page;
@@ -613,9 +613,9 @@ static int open_session(struct session *s, const struct md_pmu *p, int cpu,
 			"over the locked-memory limit: use a smaller -a, or raise "
 			"/proc/sys/kernel/perf_event_mlock_kb or ulimit -l" :
 			"the driver has no AUX area for this event (no sampling support?)");
-		return MD_EXIT_OPEN;
+		return ERR_EXIT_OPEN;
 	}
-	return MD_EXIT_OK;
+	return ERR_EXIT_OK;
 }
 
 static void close_session(struct session *s)
@@ -636,14 +636,14 @@ static int start_child(struct session *s, char **cmd)
 
 	if (pipe2(p, O_CLOEXEC)) {
 		perror("mlx5-diag: pipe");
-		return MD_EXIT_CMD;
+		return ERR_EXIT_CMD;
 	}
 	s->child = fork();
 	if (s->child < 0) {
 		perror("mlx5-diag: fork");
 		close(p[0]);
 		close(p[1]);
-		return MD_EXIT_CMD;
+		return ERR_EXIT_CMD;
 	}
 	if (!s->child) {
 		signal(SIGINT, SIG_DFL);
@@ -661,12 +661,12 @@ static int start_child(struct session *s, char **cmd)
 	while (n < 0 && errno == EINTR);
 	close(p[0]);
 	if (n == sizeof(e)) {
-		md_err(NULL, "cannot run %s: %s", cmd[0], strerror(e));
+		err_print(NULL, "cannot run %s: %s", cmd[0], strerror(e));
 		waitpid(s->child, NULL, 0);
 		s->child = 0;
-		return MD_EXIT_CMD;
+		return ERR_EXIT_CMD;
 	}
-	return MD_EXIT_OK;
+	return ERR_EXIT_OK;
 }
 
 /* Drain until DEADLINE (CLOCK_MONOTONIC ns) or a stop condition. */
@@ -748,36 +748,36 @@ int md_record_run(const struct md_record_opts *o)
 	char err[512];
 
 	if (!cfg) {
-		md_err(NULL, "out of memory");
-		return MD_EXIT_OUTPUT;
+		err_print(NULL, "out of memory");
+		return ERR_EXIT_OUTPUT;
 	}
 	s.o = o;
-	ret = MD_EXIT_DEVICE;
+	ret = ERR_EXIT_DEVICE;
 	n = md_pmu_scan(md_sysfs_root(), &pmus, err, sizeof(err));
 	if (n < 0) {
-		md_err(NULL, "%s", err);
+		err_print(NULL, "%s", err);
 		goto out;
 	}
 	idx = md_pmu_pick(pmus, n, o->dev, err, sizeof(err));
 	if (idx < 0) {
-		md_err(NULL, "%s", err);
+		err_print(NULL, "%s", err);
 		goto out;
 	}
 	for (i = 0; i < o->nr_events; i++) {
 		if (md_parse_event(&pmus[idx], o->events[i], cfg[i], err, sizeof(err))) {
-			md_err(NULL, "%s", err);
+			err_print(NULL, "%s", err);
 			goto out;
 		}
 	}
 	cpu = first_cpu(&pmus[idx]);
 	if (cpu < 0 || pmus[idx].type < 0) {
-		md_err(NULL, "%s: unreadable type or cpumask in %s",
-		       pmus[idx].name, pmus[idx].dir);
+		err_print(NULL, "%s: unreadable type or cpumask in %s",
+			  pmus[idx].name, pmus[idx].dir);
 		goto out;
 	}
 	for (i = 0; i < o->nr_tracepoints; i++) {
 		if (md_tp_lookup(o->tracepoints[i], &tps[i], err, sizeof(err))) {
-			md_err(NULL, "%s", err);
+			err_print(NULL, "%s", err);
 			goto out;
 		}
 		nr_tps++;
@@ -788,12 +788,12 @@ int md_record_run(const struct md_record_opts *o)
 	if (nr_tps && md_tp_open(&s.tp, tps, nr_tps, o->clockid, &i)) {
 		if (i == EACCES || i == EPERM)
 			fprintf(stderr, "  %s\n", md_open_error_hint(EPERM, 0));
-		ret = MD_EXIT_OPEN;
+		ret = ERR_EXIT_OPEN;
 		goto out;
 	}
 	if (mdf_writer_open(&s.w, o->output)) {
-		md_err(NULL, "%s", s.w.err);
-		ret = MD_EXIT_OUTPUT;
+		err_print(NULL, "%s", s.w.err);
+		ret = ERR_EXIT_OUTPUT;
 		goto out;
 	}
 	ret = write_meta(&s, &pmus[idx], cpu, (const uint64_t (*)[3])cfg);
@@ -813,7 +813,7 @@ int md_record_run(const struct md_record_opts *o)
 
 		fprintf(stderr, "mlx5-diag: cannot enable the session: %s\n  %s\n",
 			strerror(e), md_open_error_hint(e, 1));
-		ret = MD_EXIT_OPEN;
+		ret = ERR_EXIT_OPEN;
 		goto out;
 	}
 	t0 = last_t = now_ns(CLOCK_MONOTONIC);
@@ -838,8 +838,8 @@ int md_record_run(const struct md_record_opts *o)
 		uint64_t p = o->reconfig_period_ns, t1;
 
 		if (ioctl(s.fds[0], PERF_EVENT_IOC_PERIOD, &p)) {
-			md_err(NULL, "cannot change the period to %" PRIu64
-			       " ns: %s", p, strerror(errno));
+			err_print(NULL, "cannot change the period to %" PRIu64
+				  " ns: %s", p, strerror(errno));
 		} else {
 			t1 = now_ns(CLOCK_MONOTONIC);
 			drain_until(&s, deadline_after(t1, o->duration_ns), 1, t0,
@@ -863,46 +863,46 @@ int md_record_run(const struct md_record_opts *o)
 	}
 	status_line(&s, t0, &last_t, &last_samples, 1);
 
-	ret = MD_EXIT_OK;
+	ret = ERR_EXIT_OK;
 	if (s.write_failed || mdf_writer_close(&s.w)) {
-		md_err(NULL, "%s: %s", o->output, s.w.err);
-		ret = MD_EXIT_OUTPUT;
+		err_print(NULL, "%s: %s", o->output, s.w.err);
+		ret = ERR_EXIT_OUTPUT;
 	}
 	if (s.truncated) {
-		md_err(NULL, "the AUX area filled up and the kernel stopped "
-		       "the session; use a larger -a (now %u pages)", o->aux_pages);
-		ret = ret ? ret : MD_EXIT_ENDED;
+		err_print(NULL, "the AUX area filled up and the kernel stopped "
+			  "the session; use a larger -a (now %u pages)", o->aux_pages);
+		ret = ret ? ret : ERR_EXIT_ENDED;
 	}
 	if (s.count.end_reason && s.count.end_reason != MLX5_DIAG_END_STOPPED) {
-		md_err(NULL, "the session ended early: %s",
-		       end_reason_text(s.count.end_reason));
+		err_print(NULL, "the session ended early: %s",
+			  end_reason_text(s.count.end_reason));
 		if (s.count.end_reason != MLX5_DIAG_END_FULL)
-			ret = ret ? ret : MD_EXIT_ENDED;
+			ret = ret ? ret : ERR_EXIT_ENDED;
 	}
 	if (s.count.bad)
-		md_err(NULL, "warning: a record of the AUX stream has a "
-		       "bad size; the recording may not decode");
+		err_print(NULL, "warning: a record of the AUX stream has a "
+			  "bad size; the recording may not decode");
 	if (s.lost_records)
-		md_err(NULL, "warning: %" PRIu64 " data-ring records lost",
-		       s.lost_records);
+		err_print(NULL, "warning: %" PRIu64 " data-ring records lost",
+			  s.lost_records);
 	if (s.tp.broken)
-		md_err(NULL, "warning: a tracepoint ring held a record "
-		       "of a bad size; the rest of that ring was not recorded");
+		err_print(NULL, "warning: a tracepoint ring held a record "
+			  "of a bad size; the rest of that ring was not recorded");
 	if (nr_tps && !o->quiet)
-		md_err(NULL, "%" PRIu64 " tracepoint events, %" PRIu64
-		       " lost", s.tp.samples, s.tp.lost);
+		err_print(NULL, "%" PRIu64 " tracepoint events, %" PRIu64
+			  " lost", s.tp.samples, s.tp.lost);
 	if (!o->quiet)
-		md_err(NULL, "%" PRIu64 " samples, %" PRIu64 " lost, %u run%s, "
-		       "%" PRIu64 " bytes of AUX data in %s", s.count.samples,
-		       s.count.lost, s.count.runs, s.count.runs == 1 ? "" : "s",
-		       s.aux_bytes, o->output);
+		err_print(NULL, "%" PRIu64 " samples, %" PRIu64 " lost, %u run%s, "
+			  "%" PRIu64 " bytes of AUX data in %s", s.count.samples,
+			  s.count.lost, s.count.runs, s.count.runs == 1 ? "" : "s",
+			  s.aux_bytes, o->output);
 	if (s.child) {
 		kill(s.child, SIGTERM);
 		waitpid(s.child, &s.child_status, 0);
 	} else if (o->cmd && !o->quiet && WIFEXITED(s.child_status) &&
 		   WEXITSTATUS(s.child_status)) {
-		md_err(NULL, "%s exited with status %d", o->cmd[0],
-		       WEXITSTATUS(s.child_status));
+		err_print(NULL, "%s exited with status %d", o->cmd[0],
+			  WEXITSTATUS(s.child_status));
 	}
 out:
 	if (s.w.f)
@@ -924,9 +924,9 @@ int cmd_record(int argc, char **argv)
 
 	ret = md_record_parse(argc, argv, &o, err, sizeof(err));
 	if (ret < 0)
-		return MD_EXIT_OK;
+		return ERR_EXIT_OK;
 	if (ret) {
-		return md_usage("record", "%s", err);
+		return err_usage("record", "%s", err);
 	}
 	return md_record_run(&o);
 }

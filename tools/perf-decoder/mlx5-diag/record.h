@@ -47,8 +47,8 @@ struct md_record_opts {
 void md_record_defaults(struct md_record_opts *o);
 
 /*
- * Parse record's arguments (ARGV[0] is "record"). Returns MD_EXIT_OK, or
- * MD_EXIT_USAGE with ERR set; -1 when help was asked and printed.
+ * Parse record's arguments (ARGV[0] is "record"). Returns ERR_EXIT_OK, or
+ * ERR_EXIT_USAGE with ERR set; -1 when help was asked and printed.
  */
 int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
 		    size_t errlen);
@@ -56,7 +56,7 @@ int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
 /* Parse a --clockid name or number. 0 or -1. */
 int md_parse_clockid(const char *s, clockid_t *id, const char **name);
 
-/* Open, run and drain the session; write the file. Returns an md_exit code. */
+/* Open, run and drain the session; write the file. Returns an err_exit code. */
 int md_record_run(const struct md_record_opts *o);
 
 /*

@@ -111,9 +111,9 @@ static int csv_finish(struct sink *s, int status)
 {
 	const struct csv *c = s->priv;
 
-	if (!c->header_done && status == MD_EXIT_OK)
-		md_err("decode", "%s: no session in the "
-		       "recording", s->path);
+	if (!c->header_done && status == ERR_EXIT_OK)
+		err_print("decode", "%s: no session in the "
+			  "recording", s->path);
 	return status;
 }
 

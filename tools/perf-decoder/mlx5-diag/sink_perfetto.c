@@ -653,11 +653,11 @@ static int perfetto_finish(struct sink *s, int status)
 	char err[256];
 	size_t n;
 
-	if ((status != MD_EXIT_OK && status != MD_EXIT_STREAM) || s->write_error)
+	if ((status != ERR_EXIT_OK && status != ERR_EXIT_STREAM) || s->write_error)
 		return status;
 	if (tl_sched_switches(x->tl, &v, &n, err, sizeof(err))) {
-		md_err("decode", "%s: %s", s->path, err);
-		return MD_EXIT_FILE;
+		err_print("decode", "%s: %s", s->path, err);
+		return ERR_EXIT_FILE;
 	}
 	put_switches(s, v, n);
 	free(v);
@@ -668,10 +668,10 @@ static void perfetto_summary(struct sink *s)
 {
 	struct perfetto *x = s->priv;
 
-	md_err("decode", "perfetto: %" PRIu64 " packets, %" PRIu64 " bytes; %"
-	       PRIu64 " sched_switch events (of %" PRIu64 " tracepoint events), %"
-	       PRIu64 " lost", x->packets, x->bytes, x->switches,
-	       tl_tracepoint_samples(x->tl), tl_lost_events(x->tl));
+	err_print("decode", "perfetto: %" PRIu64 " packets, %" PRIu64 " bytes; %"
+		  PRIu64 " sched_switch events (of %" PRIu64 " tracepoint events), %"
+		  PRIu64 " lost", x->packets, x->bytes, x->switches,
+		  tl_tracepoint_samples(x->tl), tl_lost_events(x->tl));
 }
 
 static void perfetto_close(struct sink *s)

@@ -211,10 +211,10 @@ static int timeline_finish(struct sink *s, int status)
 	struct timeline *x = s->priv;
 	char err[256];
 
-	if ((status == MD_EXIT_OK || status == MD_EXIT_STREAM) &&
+	if ((status == ERR_EXIT_OK || status == ERR_EXIT_STREAM) &&
 	    !s->write_error && tl_write(x->tl, s->out, err, sizeof(err))) {
-		md_err("decode", "%s: %s", s->path, err);
-		return MD_EXIT_FILE;
+		err_print("decode", "%s: %s", s->path, err);
+		return ERR_EXIT_FILE;
 	}
 	return status;
 }
@@ -223,9 +223,9 @@ static void timeline_summary(struct sink *s)
 {
 	struct timeline *x = s->priv;
 
-	md_err("decode", "%" PRIu64 " tracepoint events, %"
-	       PRIu64 " lost", tl_tracepoint_samples(x->tl),
-	       tl_lost_events(x->tl));
+	err_print("decode", "%" PRIu64 " tracepoint events, %"
+		  PRIu64 " lost", tl_tracepoint_samples(x->tl),
+		  tl_lost_events(x->tl));
 }
 
 static void timeline_close(struct sink *s)

@@ -26,8 +26,8 @@ struct mdf_source {
 
 static int meta_fail(struct mdf_source *m, const char *what, const char *v)
 {
-	md_err("decode", "%s: malformed META: %s '%.80s'",
-	       m->p->path, what, v);
+	err_print("decode", "%s: malformed META: %s '%.80s'",
+		  m->p->path, what, v);
 	return -1;
 }
 
@@ -87,7 +87,7 @@ static int mdf_timeline_meta(struct mdf_source *m, const struct mdf_reader *r)
 			char *g = realloc(tp[idx].text, tp[idx].len + add + 1);
 
 			if (!g) {
-				md_err("decode", "out of memory");
+				err_print("decode", "out of memory");
 				goto out;
 			}
 			tp[idx].text = g;
@@ -99,16 +99,16 @@ static int mdf_timeline_meta(struct mdf_source *m, const struct mdf_reader *r)
 	}
 	for (i = 0; i < TL_MAX_TPS; i++) {
 		if (!tp[i].set && tp[i].text) {
-			md_err("decode", "%s: malformed META: a "
-			       "format of tracepoint %d, which is not described",
-			       m->p->path, i);
+			err_print("decode", "%s: malformed META: a "
+				  "format of tracepoint %d, which is not described",
+				  m->p->path, i);
 			goto out;
 		}
 		if (tp[i].set && tl_tracepoint(m->tl, tp[i].config, tp[i].name,
 					       tp[i].text ? tp[i].text : "",
 					       tp[i].len, err, sizeof(err))) {
-			md_err("decode", "%s: %s", m->p->path,
-			       err);
+			err_print("decode", "%s: %s", m->p->path,
+				  err);
 			goto out;
 		}
 	}
@@ -125,7 +125,7 @@ static int mdf_timeline_meta(struct mdf_source *m, const struct mdf_reader *r)
 			goto out;
 		}
 		if (tl_event(m->tl, id, 2, tp[idx].config, tp[idx].sample_type, 0, 1)) {
-			md_err("decode", "out of memory");
+			err_print("decode", "out of memory");
 			goto out;
 		}
 	}
@@ -147,16 +147,16 @@ static int perf_chunk(struct mdf_source *m, const unsigned char *p, size_t len,
 		size_t size = len - off >= 8 ? pd_le16(p + off + 6) : 0;
 
 		if (size < 8 || size > len - off) {
-			md_err("decode", "%s: the PERF chunk at "
-			       "offset %" PRIu64 ": a record of %zu bytes at byte %zu "
-			       "of %zu", m->p->path, at, size, off, len);
+			err_print("decode", "%s: the PERF chunk at "
+				  "offset %" PRIu64 ": a record of %zu bytes at byte %zu "
+				  "of %zu", m->p->path, at, size, off, len);
 			m->input_error = 1;
 			return -1;
 		}
 		if (tl_perf_record(m->tl, p + off, size, err, sizeof(err))) {
-			md_err("decode", "%s: the PERF chunk at "
-			       "offset %" PRIu64 ", byte %zu: %s", m->p->path, at,
-			       off, err);
+			err_print("decode", "%s: the PERF chunk at "
+				  "offset %" PRIu64 ", byte %zu: %s", m->p->path, at,
+				  off, err);
 			m->input_error = 1;
 			return -1;
 		}
@@ -199,22 +199,22 @@ int source_mdf(struct pipeline *p, FILE *f, const unsigned char *head,
 
 	ret = mdf_reader_fopen(&r, f, p->path, head, head_len);
 	if (ret == MDF_E_MAGIC) {
-		md_err("decode", "%s: neither an mlx5-diag "
-		       "recording (MLX5DIAG) nor a perf.data file (PERFILE2)",
-		       p->path);
+		err_print("decode", "%s: neither an mlx5-diag "
+			  "recording (MLX5DIAG) nor a perf.data file (PERFILE2)",
+			  p->path);
 		mdf_reader_close(&r);
-		return MD_EXIT_FILE;
+		return ERR_EXIT_FILE;
 	}
 	if (ret) {
-		md_err("decode", "%s: %s", p->path,
-		       r.err[0] ? r.err : mdf_strerror(ret));
+		err_print("decode", "%s: %s", p->path,
+			  r.err[0] ? r.err : mdf_strerror(ret));
 		mdf_reader_close(&r);
-		return MD_EXIT_FILE;
+		return ERR_EXIT_FILE;
 	}
 	p->file_size = r.file_size;
 	if (m.tl && mdf_timeline_meta(&m, &r)) {
 		mdf_reader_close(&r);
-		return MD_EXIT_FILE;
+		return ERR_EXIT_FILE;
 	}
 	v = mdf_meta_get(&r, "pmu");
 	if (v)
@@ -224,10 +224,10 @@ int source_mdf(struct pipeline *p, FILE *f, const unsigned char *head,
 	pipeline_stream_begin(p, &si, 0);
 	status = pipeline_stream_end(p, mdf_chunks(&m, &r));
 	if (status < 0 && !m.input_error)
-		md_err("decode", "%s: %s", p->path,
-		       r.err[0] ? r.err : mdf_strerror(r.error));
+		err_print("decode", "%s: %s", p->path,
+			  r.err[0] ? r.err : mdf_strerror(r.error));
 	if (status < 0)
-		status = MD_EXIT_FILE;
+		status = ERR_EXIT_FILE;
 	mdf_reader_close(&r);
 	return status;
 }

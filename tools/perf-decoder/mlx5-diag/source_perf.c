@@ -70,7 +70,7 @@ static int perf_fail(struct pipeline *pl, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	md_err("decode", "%s: %s", pl->path, msg);
+	err_print("decode", "%s: %s", pl->path, msg);
 	return -1;
 }
 
@@ -251,7 +251,7 @@ static int perf_auxtrace(struct pipeline *pl, struct perf_input *in,
 		size_t n = left < PIECE_READ ? (size_t)left : PIECE_READ;
 
 		if (pd_read_payload(&in->r, in->piece, n)) {
-			md_err("decode", "%s", in->r.err);
+			err_print("decode", "%s", in->r.err);
 			return -1;
 		}
 		if (fwrite(in->piece, 1, n, in->spool) != n)
@@ -350,7 +350,7 @@ static int perf_scan(struct pipeline *pl, struct perf_input *in)
 			return -1;
 	}
 	if (ret < 0) {
-		md_err("decode", "%s", in->r.err);
+		err_print("decode", "%s", in->r.err);
 		return -1;
 	}
 	/* a timeline of tracepoint events alone is a timeline all the same */
@@ -358,8 +358,8 @@ static int perf_scan(struct pipeline *pl, struct perf_input *in)
 		return perf_fail(pl, "no mlx5_diag AUX data: the perf.data has no "
 				 "PERF_RECORD_AUXTRACE_INFO");
 	if (!in->have_info && !pl->quiet)
-		md_err("decode", "%s: no mlx5_diag AUX data, "
-		       "tracepoint events only", pl->path);
+		err_print("decode", "%s: no mlx5_diag AUX data, "
+			  "tracepoint events only", pl->path);
 	if (in->nr_streams > 1)
 		qsort(in->streams, in->nr_streams, sizeof(*in->streams),
 		      stream_cmp);
@@ -398,14 +398,14 @@ static int perf_decode_stream(struct pipeline *pl, struct perf_input *in,
 			size_t n = left < PIECE_READ ? (size_t)left : PIECE_READ;
 
 			if (read_aux(pl, src, off, in->piece, n))
-				return MD_EXIT_FILE;
+				return ERR_EXIT_FILE;
 			ret = pipeline_feed(pl, in->piece, n);
 			left -= n;
 			off += n;
 		}
 	}
 	status = pipeline_stream_end(pl, ret);
-	return status < 0 ? MD_EXIT_FILE : status;
+	return status < 0 ? ERR_EXIT_FILE : status;
 }
 
 /*
@@ -432,27 +432,27 @@ static int perf_decode_windows(struct pipeline *pl, struct perf_input *in,
 		if (!win) {
 			perf_fail(pl, "%s: out of memory for its %" PRIu64 " bytes",
 				  desc, w->len);
-			return MD_EXIT_OUTPUT;
+			return ERR_EXIT_OUTPUT;
 		}
 		if (read_aux(pl, src, w->off, win, (size_t)w->len)) {
 			free(win);
-			return MD_EXIT_FILE;
+			return ERR_EXIT_FILE;
 		}
 		start = mlx5diag_find_sync(win, (size_t)w->len);
 		if (start < 0) {
 			/* data not decoded: said even with -q */
-			md_err("decode", "%s: warning: %s (the "
-			       "PERF_RECORD_AUXTRACE at offset %" PRIu64 "): no chunk "
-			       "starts in its %" PRIu64 " bytes, none of it is decoded "
-			       "(a window smaller than one chunk of the driver)",
-			       pl->path, desc, w->ev_off, w->len);
+			err_print("decode", "%s: warning: %s (the "
+				  "PERF_RECORD_AUXTRACE at offset %" PRIu64 "): no chunk "
+				  "starts in its %" PRIu64 " bytes, none of it is decoded "
+				  "(a window smaller than one chunk of the driver)",
+				  pl->path, desc, w->ev_off, w->len);
 			free(win);
 			continue;
 		}
 		if (!pl->quiet)
-			md_err("decode", "%s: %s: %" PRIu64 " bytes, "
-			       "decoded from its first chunk at byte %ld", pl->path,
-			       desc, w->len, start);
+			err_print("decode", "%s: %s: %" PRIu64 " bytes, "
+				  "decoded from its first chunk at byte %ld", pl->path,
+				  desc, w->len, start);
 		in->si.desc = desc;
 		pipeline_stream_begin(pl, &in->si, (uint64_t)start);
 		for (size_t off = (size_t)start; off < w->len && !ret; ) {
@@ -465,9 +465,9 @@ static int perf_decode_windows(struct pipeline *pl, struct perf_input *in,
 		free(win);
 		status = pipeline_stream_end(pl, ret);
 		if (status)
-			return status < 0 ? MD_EXIT_FILE : status;
+			return status < 0 ? ERR_EXIT_FILE : status;
 	}
-	return MD_EXIT_OK;
+	return ERR_EXIT_OK;
 }
 
 /* The AUX data of one idx, as a stream or as snapshot windows. */
@@ -496,45 +496,45 @@ static int perf_decode_idx(struct pipeline *pl, struct perf_input *in,
 int source_perf(struct pipeline *pl, FILE *f)
 {
 	struct perf_input in;
-	int status = MD_EXIT_OK;
+	int status = ERR_EXIT_OK;
 	size_t i;
 
 	memset(&in, 0, sizeof(in));
 	in.tl = pipeline_events(pl);
 	if (pd_open(&in.r, f, pl->path)) {
-		md_err("decode", "%s", in.r.err);
-		status = MD_EXIT_FILE;
+		err_print("decode", "%s", in.r.err);
+		status = ERR_EXIT_FILE;
 		goto out;
 	}
 	in.piece = malloc(PIECE_READ);
 	if (!in.piece) {
-		md_err("decode", "out of memory");
-		status = MD_EXIT_OUTPUT;
+		err_print("decode", "out of memory");
+		status = ERR_EXIT_OUTPUT;
 		goto out;
 	}
 	pl->file_size = in.r.file_size;
 	if (perf_scan(pl, &in)) {
-		status = MD_EXIT_FILE;
+		status = ERR_EXIT_FILE;
 		goto out;
 	}
 	if (in.spool && fflush(in.spool)) {
 		perf_fail(pl, "writing a temporary file: %s", strerror(errno));
-		status = MD_EXIT_FILE;
+		status = ERR_EXIT_FILE;
 		goto out;
 	}
-	for (i = 0; i < in.nr_streams && status == MD_EXIT_OK; i++)
+	for (i = 0; i < in.nr_streams && status == ERR_EXIT_OK; i++)
 		status = perf_decode_idx(pl, &in, &in.streams[i]);
 	if (!pl->quiet && (in.aux_truncated || in.aux_collision))
-		md_err("decode", "%s: warning: PERF_RECORD_AUX "
-		       "flagged %" PRIu64 " time%s truncated (the AUX area filled "
-		       "and the kernel stopped the event: use larger -m ,PAGES) and %"
-		       PRIu64 " time%s collision", pl->path, in.aux_truncated,
-		       in.aux_truncated == 1 ? "" : "s", in.aux_collision,
-		       in.aux_collision == 1 ? "" : "s");
+		err_print("decode", "%s: warning: PERF_RECORD_AUX "
+			  "flagged %" PRIu64 " time%s truncated (the AUX area filled "
+			  "and the kernel stopped the event: use larger -m ,PAGES) and %"
+			  PRIu64 " time%s collision", pl->path, in.aux_truncated,
+			  in.aux_truncated == 1 ? "" : "s", in.aux_collision,
+			  in.aux_collision == 1 ? "" : "s");
 	if (!pl->quiet && in.lost_records)
-		md_err("decode", "%s: warning: %" PRIu64 " perf "
-		       "records lost (PERF_RECORD_LOST)", pl->path,
-		       in.lost_records);
+		err_print("decode", "%s: warning: %" PRIu64 " perf "
+			  "records lost (PERF_RECORD_LOST)", pl->path,
+			  in.lost_records);
 out:
 	pd_close(&in.r);
 	if (in.spool)

@@ -150,7 +150,7 @@ int md_tp_open(struct md_tp_session *s, struct md_tp *tps, int nr,
 	s->tps = tps;
 	s->nr_tps = nr;
 	if (!map || perf_cpu_map__nr(map) <= 0) {
-		md_err(NULL, "cannot read the online CPUs");
+		err_print(NULL, "cannot read the online CPUs");
 		perf_cpu_map__put(map);
 		return -1;
 	}
@@ -161,7 +161,7 @@ int md_tp_open(struct md_tp_session *s, struct md_tp *tps, int nr,
 	for (c = 0; s->fds && c < s->nr_cpus * nr; c++)
 		s->fds[c] = -1;
 	if (!s->fds || !s->ids || !s->rings) {
-		md_err(NULL, "out of memory");
+		err_print(NULL, "out of memory");
 		perf_cpu_map__put(map);
 		return -1;
 	}
@@ -192,25 +192,25 @@ int md_tp_open(struct md_tp_session *s, struct md_tp *tps, int nr,
 			fd = sys_perf_event_open(&a, cpu);
 			if (fd < 0) {
 				*errno_out = errno;
-				md_err(NULL, "cannot open tracepoint "
-				       "%s:%s on CPU %d: %s", tps[j].sys,
-				       tps[j].name, cpu, strerror(errno));
+				err_print(NULL, "cannot open tracepoint "
+					  "%s:%s on CPU %d: %s", tps[j].sys,
+					  tps[j].name, cpu, strerror(errno));
 				perf_cpu_map__put(map);
 				return -1;
 			}
 			*slot = fd;
 			if (ioctl(fd, PERF_EVENT_IOC_ID, &s->ids[c * nr + j])) {
 				*errno_out = errno;
-				md_err(NULL, "PERF_EVENT_IOC_ID: %s",
-				       strerror(errno));
+				err_print(NULL, "PERF_EVENT_IOC_ID: %s",
+					  strerror(errno));
 				perf_cpu_map__put(map);
 				return -1;
 			}
 			if (j) {
 				if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->fds[c * nr])) {
 					*errno_out = errno;
-					md_err(NULL, "cannot share CPU %d's "
-					       "ring: %s", cpu, strerror(errno));
+					err_print(NULL, "cannot share CPU %d's "
+						  "ring: %s", cpu, strerror(errno));
 					perf_cpu_map__put(map);
 					return -1;
 				}
@@ -222,8 +222,8 @@ int md_tp_open(struct md_tp_session *s, struct md_tp *tps, int nr,
 			if (s->rings[c].base == MAP_FAILED) {
 				*errno_out = errno;
 				s->rings[c].base = NULL;
-				md_err(NULL, "cannot map the tracepoint "
-				       "ring of CPU %d: %s", cpu, strerror(errno));
+				err_print(NULL, "cannot map the tracepoint "
+					  "ring of CPU %d: %s", cpu, strerror(errno));
 				perf_cpu_map__put(map);
 				return -1;
 			}

@@ -91,7 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (i = 0; i < names.nr; i++)
 			if (!names.entries[i].name)
 				abort();
-		if (sink_check_all(recording(), &names, 1) != MD_EXIT_OK)
+		if (sink_check_all(recording(), &names, 1) != ERR_EXIT_OK)
 			abort();
 	}
 	decode_names_free(&names);

@@ -43,8 +43,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	argv[argc++] = path;
 	argv[argc] = NULL;
 	ret = cmd_decode(argc, argv);
-	if (ret != MD_EXIT_OK && ret != MD_EXIT_FILE &&
-	    ret != MD_EXIT_STREAM)
+	if (ret != ERR_EXIT_OK && ret != ERR_EXIT_FILE &&
+	    ret != ERR_EXIT_STREAM)
 		abort();
 	close(fd);
 	return 0;

@@ -59,8 +59,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	p->names = data[0] & 2 ? &not_utf8_names : NULL;
 	p->sink.opts = &o;
 	ret = pipeline_run(p, &sink_plot, out);
-	if (ret != MD_EXIT_OK && ret != MD_EXIT_STREAM && ret != MD_EXIT_FILE &&
-	    ret != MD_EXIT_USAGE)
+	if (ret != ERR_EXIT_OK && ret != ERR_EXIT_STREAM && ret != ERR_EXIT_FILE &&
+	    ret != ERR_EXIT_USAGE)
 		abort();
 	fclose(out);
 	free(buf);

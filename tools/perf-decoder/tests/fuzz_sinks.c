@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			     path);
 	ret = sink_check_all(path, data[0] & 2 ? &awkward_names : NULL,
 			     data[0] & 1);
-	if (ret != MD_EXIT_OK && ret != MD_EXIT_STREAM)
+	if (ret != ERR_EXIT_OK && ret != ERR_EXIT_STREAM)
 		abort();
 	close(fd);
 	return 0;

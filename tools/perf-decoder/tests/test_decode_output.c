@@ -123,7 +123,7 @@ static void check_output(const char *name, const char *a1, const char *a2,
 	int ret;
 
 	ret = run_decode(path_in(dir, "example.mlx5diag"), path_in(dir, name), a1, a2, a3);
-	CHECK_INT(ret, MD_EXIT_OK, name);
+	CHECK_INT(ret, ERR_EXIT_OK, name);
 	got = slurp(path_in(dir, name));
 	CHECK(!strcmp(got, want), "%s:\n--- got ---\n%s\n--- want ---\n%s", name,
 	      got, want);
@@ -170,7 +170,7 @@ static void added_sink_gets_every_row(void)
 		return;
 	p->path = path_in(dir, "example.mlx5diag");
 	p->quiet = 1;
-	CHECK_INT(pipeline_run(p, &sink_list, stdout), MD_EXIT_OK,
+	CHECK_INT(pipeline_run(p, &sink_list, stdout), ERR_EXIT_OK,
 		  "the recording into the added sink");
 	/* text_want's five samples: run 0 seq 0, 1, 4 (2, 3 lost); run 1 seq 0, 1 */
 	CHECK_STR(rows_seen, "0/0/1000000 0/1/2000003 0/4/5000012 1/0/100 1/1/1000103 ",
@@ -200,7 +200,7 @@ static void csv_output(void)
 	if (!f)
 		return;
 	CHECK_INT(mlx5diag_write_csv(f, path_in(dir, "example.mlx5diag"), NULL),
-		  MD_EXIT_OK, "mlx5diag_write_csv");
+		  ERR_EXIT_OK, "mlx5diag_write_csv");
 	fclose(f);
 	got = slurp(path_in(dir, "write_csv.csv"));
 	CHECK(!strcmp(got, csv_want), "mlx5diag_write_csv writes the same:\n%s", got);
@@ -255,7 +255,7 @@ static void csv_integers_are_printfs(void)
 /*
  * A write error of the CSV sink's buffer is the decode's: to /dev/full, a
  * small output fails at the final flush, one of 2000 rows (more than the
- * sink's and stdio's buffers) at a row's fwrite; both exit MD_EXIT_OUTPUT.
+ * sink's and stdio's buffers) at a row's fwrite; both exit ERR_EXIT_OUTPUT.
  */
 /*
  * A recording of one run of 2000 samples of the three ICMC counters (more
@@ -289,16 +289,16 @@ static void csv_write_error(void)
 	char *got;
 
 	CHECK_INT(run_decode(path_in(dir, "example.mlx5diag"), "/dev/full", "--format",
-			     "csv", NULL), MD_EXIT_OUTPUT, "small CSV to /dev/full");
+			     "csv", NULL), ERR_EXIT_OUTPUT, "small CSV to /dev/full");
 	write_long_recording(path_in(dir, "long.mlx5diag"));
 	CHECK_INT(run_decode(path_in(dir, "long.mlx5diag"), path_in(dir, "long.csv"), "--format",
-			     "csv", NULL), MD_EXIT_OK, "2000 rows of CSV");
+			     "csv", NULL), ERR_EXIT_OK, "2000 rows of CSV");
 	got = slurp(path_in(dir, "long.csv"));
 	CHECK(got && strlen(got) > 3 * OUTBUF_SIZE,
 	      "2000 rows are more than the sink's buffer");
 	free(got);
 	CHECK_INT(run_decode(path_in(dir, "long.mlx5diag"), "/dev/full", "--format",
-			     "csv", NULL), MD_EXIT_OUTPUT, "2000 rows to /dev/full");
+			     "csv", NULL), ERR_EXIT_OUTPUT, "2000 rows to /dev/full");
 }
 
 static const char json_want[] =
@@ -435,7 +435,7 @@ static void check_decode(const char *name, const char *a1, const char *a2,
 	char *got;
 
 	CHECK_INT(run_decode(path_in(dir, "metrics.mlx5diag"), path_in(dir, name), a1, a2,
-			     a3), MD_EXIT_OK, name);
+			     a3), ERR_EXIT_OK, name);
 	got = slurp(path_in(dir, name));
 	CHECK(!strcmp(got, want), "%s:\n--- got ---\n%s\n--- want ---\n%s", name,
 	      got, want);
@@ -614,7 +614,7 @@ static void data_id_files(void)
 	char err[256], *got;
 	char *argv[] = { "decode", "--example-json", path_in(dir, "ex.json"), NULL };
 
-	CHECK_INT(cmd_decode(3, argv), MD_EXIT_OK, "--example-json");
+	CHECK_INT(cmd_decode(3, argv), ERR_EXIT_OK, "--example-json");
 	got = slurp(path_in(dir, "ex.json"));
 	CHECK(!strcmp(got, example_json), "example file:\n%s", got);
 	free(got);
@@ -648,7 +648,7 @@ static void named_columns(void)
 
 	ret = run_decode(path_in(dir, "example.mlx5diag"), path_in(dir, "named2.csv"), "-di",
 			 path_in(dir, "names.json"), "--format=csv");
-	CHECK_INT(ret, MD_EXIT_OK, "decode with -di");
+	CHECK_INT(ret, ERR_EXIT_OK, "decode with -di");
 	got = slurp(path_in(dir, "named2.csv"));
 	CHECK(!strncmp(got, "sample_id, sample_time_start, sample_time_end, rx1, tx \"1\"\n",
 		       strlen("sample_id, sample_time_start, sample_time_end, rx1, tx \"1\"\n")),
@@ -675,7 +675,7 @@ static void named_metrics_json(void)
 	p->names = &names;
 	p->metrics = 1;
 	p->quiet = 1;
-	CHECK_INT(pipeline_run(p, sink_find("json"), out), MD_EXIT_OK,
+	CHECK_INT(pipeline_run(p, sink_find("json"), out), ERR_EXIT_OK,
 		  "--format json --metrics -di names.json");
 	fclose(out);
 	out = NULL;
@@ -766,10 +766,10 @@ static void bad_data_id_files(void)
 	      !strcmp(err, want), "a NUL byte: %s", err);
 	CHECK_INT(run_decode(path_in(dir, "example.mlx5diag"), path_in(dir, "x"), "-di",
 			     path_in(dir, "bad.json"), NULL),
-		  MD_EXIT_NAMES, "decode with a bad -di file");
+		  ERR_EXIT_NAMES, "decode with a bad -di file");
 	CHECK_INT(run_decode(path_in(dir, "example.mlx5diag"), path_in(dir, "x"), "-di",
 			     path_in(dir, "missing.json"), NULL),
-		  MD_EXIT_NAMES, "decode with a missing -di file");
+		  ERR_EXIT_NAMES, "decode with a missing -di file");
 }
 
 static void exit_statuses(void)
@@ -778,18 +778,18 @@ static void exit_statuses(void)
 	char *got;
 
 	CHECK_INT(run_decode(path_in(dir, "example.mlx5diag"), path_in(dir, "x"), "--bogus",
-			     NULL, NULL), MD_EXIT_USAGE, "unknown flag");
+			     NULL, NULL), ERR_EXIT_USAGE, "unknown flag");
 	CHECK_INT(run_decode(path_in(dir, "example.mlx5diag"), path_in(dir, "x"), "--format",
-			     "xml", NULL), MD_EXIT_USAGE, "unknown format");
+			     "xml", NULL), ERR_EXIT_USAGE, "unknown format");
 	CHECK_INT(run_decode(NULL, path_in(dir, "x"), NULL, NULL, NULL),
-		  MD_EXIT_USAGE, "no recording");
+		  ERR_EXIT_USAGE, "no recording");
 	CHECK_INT(run_decode(path_in(dir, "nonexistent"), path_in(dir, "x"), NULL, NULL, NULL),
-		  MD_EXIT_FILE, "missing recording");
+		  ERR_EXIT_FILE, "missing recording");
 	write_file(path_in(dir, "not-a-recording"), "hello, world\n");
 	CHECK_INT(run_decode(path_in(dir, "not-a-recording"), path_in(dir, "x"), NULL, NULL,
-			     NULL), MD_EXIT_FILE, "not a recording");
+			     NULL), ERR_EXIT_FILE, "not a recording");
 	CHECK_INT(run_decode(path_in(dir, "example.mlx5diag"), "/nonexistent-dir/out",
-			     NULL, NULL, NULL), MD_EXIT_OUTPUT, "unwritable output");
+			     NULL, NULL, NULL), ERR_EXIT_OUTPUT, "unwritable output");
 
 	/* a stream cut inside its last record: what came before is written */
 	example_stream(&s);
@@ -797,7 +797,7 @@ static void exit_statuses(void)
 	write_recording(path_in(dir, "cut.mlx5diag"), &s, 64);
 	stream_free(&s);
 	CHECK_INT(run_decode(path_in(dir, "cut.mlx5diag"), path_in(dir, "cut.txt"), NULL,
-			     NULL, NULL), MD_EXIT_STREAM, "malformed stream");
+			     NULL, NULL), ERR_EXIT_STREAM, "malformed stream");
 	got = slurp(path_in(dir, "cut.txt"));
 	CHECK(strstr(got, "1 1 8.999460000~ 20015625") != NULL &&
 	      !strstr(got, "END run 1"), "decoded up to the bad record:\n%s", got);
@@ -815,7 +815,7 @@ static void recording_chunking_does_not_matter(void)
 		write_recording(path_in(dir, "chunked.mlx5diag"), &s, chunk);
 		CHECK_INT(run_decode(path_in(dir, "chunked.mlx5diag"),
 				     path_in(dir, "chunked.csv"), "--format", "csv",
-				     NULL), MD_EXIT_OK, "decodes");
+				     NULL), ERR_EXIT_OK, "decodes");
 		got = slurp(path_in(dir, "chunked.csv"));
 		CHECK(!strcmp(got, csv_want), "AUX chunks of %zu bytes", chunk);
 		free(got);
@@ -899,7 +899,7 @@ static void option_messages(void)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		CHECK_INT(run_decode_err(path_in(dir, "example.mlx5diag"), path_in(dir, "x"),
 					 path_in(dir, "x.err"), bad[i].arg, NULL),
-			  MD_EXIT_USAGE, bad[i].arg);
+			  ERR_EXIT_USAGE, bad[i].arg);
 		msg = slurp(path_in(dir, "x.err"));
 		CHECK(!strncmp(msg, bad[i].msg, strlen(bad[i].msg)),
 		      "%s: %s(want '%s')", bad[i].arg, msg, bad[i].msg);
@@ -1023,15 +1023,15 @@ static void perfdata_outputs(void)
 			pdw_write(&w, path_in(dir, "perf.data"));
 			pdw_free(&w);
 			CHECK_INT(run_decode(path_in(dir, "perf.data"), path_in(dir, "p.txt"),
-					     NULL, NULL, NULL), MD_EXIT_OK, "text");
+					     NULL, NULL, NULL), ERR_EXIT_OK, "text");
 			check_same(pipe ? "pipe text" : "file text", path_in(dir, "p.txt"),
 				   text_want);
 			CHECK_INT(run_decode(path_in(dir, "perf.data"), path_in(dir, "p.csv"),
-					     "--format", "csv", NULL), MD_EXIT_OK, "csv");
+					     "--format", "csv", NULL), ERR_EXIT_OK, "csv");
 			check_same(pipe ? "pipe csv" : "file csv", path_in(dir, "p.csv"),
 				   csv_want);
 			CHECK_INT(run_decode(path_in(dir, "perf.data"), path_in(dir, "p.json"),
-					     "--format", "json", NULL), MD_EXIT_OK,
+					     "--format", "json", NULL), ERR_EXIT_OK,
 				  "json");
 			check_same(pipe ? "pipe json" : "file json", path_in(dir, "p.json"),
 				   json_want);
@@ -1049,7 +1049,7 @@ static void perfdata_outputs(void)
 			fflush(stderr);
 			dup2(fd, 2);
 			close(fd);
-			CHECK_INT(cmd_decode(4, argv), MD_EXIT_OK, "not quiet");
+			CHECK_INT(cmd_decode(4, argv), ERR_EXIT_OK, "not quiet");
 			fflush(stderr);
 			dup2(save, 2);
 			close(save);
@@ -1078,7 +1078,7 @@ static void perfdata_outputs(void)
 			fflush(stderr);
 			dup2(fd, 2);
 			close(fd);
-			CHECK_INT(cmd_decode(4, argv), MD_EXIT_OK, "with losses");
+			CHECK_INT(cmd_decode(4, argv), ERR_EXIT_OK, "with losses");
 			fflush(stderr);
 			dup2(save, 2);
 			close(save);
@@ -1121,7 +1121,7 @@ static void perfdata_info_layout(void)
 		pdw_write(&w, path_in(dir, "info.data"));
 		pdw_free(&w);
 		CHECK_INT(run_decode(path_in(dir, "info.data"), path_in(dir, "info.txt"), NULL,
-				     NULL, NULL), MD_EXIT_OK, "record ABI 0");
+				     NULL, NULL), ERR_EXIT_OK, "record ABI 0");
 		check_same("record ABI 0", path_in(dir, "info.txt"), text_want);
 
 		example_perfdata_info(&w, pipe, 64, info,
@@ -1129,7 +1129,7 @@ static void perfdata_info_layout(void)
 		pdw_write(&w, path_in(dir, "info.data"));
 		pdw_free(&w);
 		CHECK_INT(run_decode_loud(path_in(dir, "info.data"), path_in(dir, "info.txt"),
-					  path_in(dir, "info.err"), NULL), MD_EXIT_OK,
+					  path_in(dir, "info.err"), NULL), ERR_EXIT_OK,
 			  "fields appended");
 		check_same("fields appended", path_in(dir, "info.txt"), text_want);
 		msg = slurp(path_in(dir, "info.err"));
@@ -1144,7 +1144,7 @@ static void perfdata_info_layout(void)
 		pdw_free(&w);
 		CHECK_INT(run_decode_err(path_in(dir, "info.data"), path_in(dir, "info.txt"),
 					 path_in(dir, "info.err"), NULL, NULL),
-			  MD_EXIT_FILE, "two sessions on one CPU");
+			  ERR_EXIT_FILE, "two sessions on one CPU");
 		msg = slurp(path_in(dir, "info.err"));
 		CHECK(strstr(msg, pipe ? "PERF_RECORD_AUXTRACE_INFO at offset 500: "
 			     "sessions 0 and 2 are both on CPU 1: their AUX data "
@@ -1175,7 +1175,7 @@ static void perfdata_two_streams(void)
 	small_stream(&b);
 	write_recording(path_in(dir, "b.mlx5diag"), &b, 64);
 	CHECK_INT(run_decode(path_in(dir, "b.mlx5diag"), path_in(dir, "b.txt"), NULL, NULL,
-			     NULL), MD_EXIT_OK, "the second stream alone");
+			     NULL), ERR_EXIT_OK, "the second stream alone");
 	want_a = strdup(text_want);
 	want_b = slurp(path_in(dir, "b.txt"));
 	CHECK(strstr(want_b, "SESSION run 0 sim:1 ") && strstr(want_b, "\n0 2 7.000"),
@@ -1209,7 +1209,7 @@ static void perfdata_two_streams(void)
 		pdw_write(&w, path_in(dir, "two.data"));
 		pdw_free(&w);
 		CHECK_INT(run_decode_loud(path_in(dir, "two.data"), path_in(dir, "two.txt"),
-					  path_in(dir, "two.err"), NULL), MD_EXIT_OK,
+					  path_in(dir, "two.err"), NULL), ERR_EXIT_OK,
 			  "two streams");
 		got = slurp(path_in(dir, "two.txt"));
 		CHECK(!strcmp(got, want), "%s mode:\n--- got ---\n%s\n--- want ---\n%s",
@@ -1221,7 +1221,7 @@ static void perfdata_two_streams(void)
 		free(got);
 		/* the timeline names each stream's PMU and CPU on its lines */
 		CHECK_INT(run_decode(path_in(dir, "two.data"), path_in(dir, "two.tl"),
-				     "--timeline", NULL, NULL), MD_EXIT_OK,
+				     "--timeline", NULL, NULL), ERR_EXIT_OK,
 			  "two streams, --timeline");
 		got = slurp(path_in(dir, "two.tl"));
 		{
@@ -1384,7 +1384,7 @@ static void perfdata_snapshot(void)
 		ev[1] = ev[0] + 48 + (c.chunk[3] - c.first_samples - 8) + 8;
 		ev[2] = ev[1] + 48 + (c.s.len - c.chunk[2] + 16) + 8;
 		CHECK_INT(run_decode_loud(path_in(dir, "snap.data"), path_in(dir, "snap.txt"),
-					  path_in(dir, "snap.err"), NULL), MD_EXIT_OK,
+					  path_in(dir, "snap.err"), NULL), ERR_EXIT_OK,
 			  pipe ? "snapshot windows (pipe)" : "snapshot windows");
 		check_same(pipe ? "snapshot windows (pipe)" : "snapshot windows",
 			   path_in(dir, "snap.txt"), snap_want);
@@ -1414,7 +1414,7 @@ static void perfdata_snapshot(void)
 		/* -q: the window not decoded is still said */
 		CHECK_INT(run_decode_err(path_in(dir, "snap.data"), path_in(dir, "snap.txt"),
 					 path_in(dir, "snap.err"), NULL, NULL),
-			  MD_EXIT_OK, "snapshot windows, -q");
+			  ERR_EXIT_OK, "snapshot windows, -q");
 		msg = slurp(path_in(dir, "snap.err"));
 		CHECK(strstr(msg, "warning: idx 1 (cpu 1) snapshot 3 (the "
 			     "PERF_RECORD_AUXTRACE at offset") &&
@@ -1432,7 +1432,7 @@ static void perfdata_snapshot(void)
 	pdw_write(&w, path_in(dir, "snap.data"));
 	pdw_free(&w);
 	CHECK_INT(run_decode_err(path_in(dir, "snap.data"), path_in(dir, "snap.txt"),
-				 path_in(dir, "snap.err"), NULL, NULL), MD_EXIT_STREAM,
+				 path_in(dir, "snap.err"), NULL, NULL), ERR_EXIT_STREAM,
 		  "a bad record in a window");
 	msg = slurp(path_in(dir, "snap.err"));
 	snprintf(want, sizeof(want), "snap.data: idx 1 (cpu 1) snapshot 2 byte "
@@ -1507,7 +1507,7 @@ static void perfdata_stdin(void)
 	pdw_write(&w, path_in(dir, "pipe.data"));
 	pdw_free(&w);
 	CHECK_INT(decode_from_pipe(path_in(dir, "pipe.data"), path_in(dir, "stdin.txt"),
-				   path_in(dir, "stdin.err")), MD_EXIT_OK,
+				   path_in(dir, "stdin.err")), ERR_EXIT_OK,
 		  "decode - of a pipe-mode stream");
 	check_same("decode -", path_in(dir, "stdin.txt"), text_want);
 
@@ -1515,7 +1515,7 @@ static void perfdata_stdin(void)
 	pdw_write(&w, path_in(dir, "file.data"));
 	pdw_free(&w);
 	CHECK_INT(decode_from_pipe(path_in(dir, "file.data"), path_in(dir, "stdin.txt"),
-				   path_in(dir, "stdin.err")), MD_EXIT_FILE,
+				   path_in(dir, "stdin.err")), ERR_EXIT_FILE,
 		  "decode - of a file-mode perf.data");
 	msg = slurp(path_in(dir, "stdin.err"));
 	CHECK(strstr(msg, "-: a perf.data in file mode must be a regular file") != NULL,
@@ -1531,7 +1531,7 @@ static void perfdata_stdin(void)
 		stream_free(&s);
 	}
 	CHECK_INT(decode_from_pipe(path_in(dir, "stdin.mlx5diag"), path_in(dir, "stdin.txt"),
-				   path_in(dir, "stdin.err")), MD_EXIT_OK,
+				   path_in(dir, "stdin.err")), ERR_EXIT_OK,
 		  "decode - of an mlx5-diag recording");
 	check_same("decode - (MLX5DIAG)", path_in(dir, "stdin.txt"), text_want);
 }
@@ -1561,16 +1561,16 @@ static void perfdata_truncated(void)
 				abort();
 			ret = run_decode_err(path_in(dir, "cut.data"), path_in(dir, "cut.txt"),
 					     path_in(dir, "cut.err"), NULL, NULL);
-			if (!pipe && ret != MD_EXIT_FILE) {
-				CHECK_INT(ret, MD_EXIT_FILE, "file mode cut");
+			if (!pipe && ret != ERR_EXIT_FILE) {
+				CHECK_INT(ret, ERR_EXIT_FILE, "file mode cut");
 				printf("#   at %zu of %zu bytes\n", cut, size);
 				bad++;
 			}
-			if (pipe && ret == MD_EXIT_OK)
+			if (pipe && ret == ERR_EXIT_OK)
 				ok++;
-			if (pipe && ret != MD_EXIT_OK && ret != MD_EXIT_FILE &&
-			    ret != MD_EXIT_STREAM) {
-				CHECK_INT(ret, MD_EXIT_FILE, "pipe mode cut");
+			if (pipe && ret != ERR_EXIT_OK && ret != ERR_EXIT_FILE &&
+			    ret != ERR_EXIT_STREAM) {
+				CHECK_INT(ret, ERR_EXIT_FILE, "pipe mode cut");
 				bad++;
 			}
 			if (bad > 5)
@@ -1619,87 +1619,87 @@ static void perfdata_malformed(void)
 	 * mode) */
 	static const struct patch list[] = {
 		{ "an event smaller than its header", 0, 6, 0, { 4, 0 }, 2,
-		  MD_EXIT_FILE, "malformed perf.data: the event at offset 440 "
+		  ERR_EXIT_FILE, "malformed perf.data: the event at offset 440 "
 		  "(type 70) has size 4, less than its header" },
 		{ "AUXTRACE smaller than its struct", 0, 62, 0, { 40, 0 }, 2,
-		  MD_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 496 has size 40 "
+		  ERR_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 496 has size 40 "
 		  "(at least 48)" },
 		{ "AUX data past the end of the file (pipe)", 1, 64, 0,
-		  { 0, 0, 0, 1 }, 4, MD_EXIT_FILE, "truncated perf.data: "
+		  { 0, 0, 0, 1 }, 4, ERR_EXIT_FILE, "truncated perf.data: "
 		  "PERF_RECORD_AUXTRACE at offset 556: 16777216 bytes of AUX data, the "
 		  "file ends 1456 bytes after the event" },
 		{ "AUX data past the data section", 0, 64, 0, { 0, 0, 0, 1 }, 4,
-		  MD_EXIT_FILE, "malformed perf.data: PERF_RECORD_AUXTRACE at "
+		  ERR_EXIT_FILE, "malformed perf.data: PERF_RECORD_AUXTRACE at "
 		  "offset 496: 16777216 bytes of AUX data run past the end of the data "
 		  "section at 2000" },
 		{ "an event past the end of the data section", 0, 1558, 0, { 16 },
-		  1, MD_EXIT_FILE, "malformed perf.data: the event at offset "
+		  1, ERR_EXIT_FILE, "malformed perf.data: the event at offset "
 		  "1992 (type 68, 16 bytes) runs past the end of the data section at "
 		  "2000" },
 		{ "AUX data not a multiple of 8", 0, 64, 0, { 60 }, 1,
-		  MD_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 496: 60 bytes of "
+		  ERR_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 496: 60 bytes of "
 		  "AUX data, not a multiple of 8" },
-		{ "another AUX type", 0, 8, 0, { 6 }, 1, MD_EXIT_FILE,
+		{ "another AUX type", 0, 8, 0, { 6 }, 1, ERR_EXIT_FILE,
 		  "PERF_RECORD_AUXTRACE_INFO at offset 440: AUX area data of type 6, "
 		  "not mlx5_diag (7)" },
 		{ "AUXTRACE_INFO without its private data", 0, 6, 0, { 32 }, 1,
-		  MD_EXIT_FILE, "PERF_RECORD_AUXTRACE_INFO at offset 440: 16 "
+		  ERR_EXIT_FILE, "PERF_RECORD_AUXTRACE_INFO at offset 440: 16 "
 		  "bytes of private data, mlx5_diag's has at least 24 (record ABI, "
 		  "flags, number of sessions)" },
-		{ "another ABI version", 1, 16, 0, { 2 }, 1, MD_EXIT_FILE,
+		{ "another ABI version", 1, 16, 0, { 2 }, 1, ERR_EXIT_FILE,
 		  "PERF_RECORD_AUXTRACE_INFO at offset 500: record ABI version 2, this "
 		  "decoder knows version 1" },
-		{ "an unknown flag", 0, 24, 0, { 2 }, 1, MD_EXIT_FILE,
+		{ "an unknown flag", 0, 24, 0, { 2 }, 1, ERR_EXIT_FILE,
 		  "PERF_RECORD_AUXTRACE_INFO at offset 440: flags 0x2 (this decoder "
 		  "knows bit 0, snapshot mode, alone)" },
-		{ "no session", 0, 32, 0, { 0 }, 1, MD_EXIT_FILE,
+		{ "no session", 0, 32, 0, { 0 }, 1, ERR_EXIT_FILE,
 		  "PERF_RECORD_AUXTRACE_INFO at offset 440: 0 mlx5_diag sessions "
 		  "(1 to 64)" },
-		{ "65 sessions", 1, 32, 0, { 65 }, 1, MD_EXIT_FILE,
+		{ "65 sessions", 1, 32, 0, { 65 }, 1, ERR_EXIT_FILE,
 		  "PERF_RECORD_AUXTRACE_INFO at offset 500: 65 mlx5_diag sessions "
 		  "(1 to 64)" },
-		{ "2 sessions in the room of 1", 0, 32, 0, { 2 }, 1, MD_EXIT_FILE,
+		{ "2 sessions in the room of 1", 0, 32, 0, { 2 }, 1, ERR_EXIT_FILE,
 		  "PERF_RECORD_AUXTRACE_INFO at offset 440: 40 bytes of private data, "
 		  "2 sessions need 56" },
 		{ "a PMU type of more than 32 bits", 0, 44, 0, { 1 }, 1,
-		  MD_EXIT_FILE, "PERF_RECORD_AUXTRACE_INFO at offset 440: "
+		  ERR_EXIT_FILE, "PERF_RECORD_AUXTRACE_INFO at offset 440: "
 		  "session 0: PMU type 4294967338" },
 		{ "a CPU of -1", 0, 48, 0, { 255, 255, 255, 255, 255, 255, 255, 255 },
-		  8, MD_EXIT_FILE, "PERF_RECORD_AUXTRACE_INFO at offset 440: "
+		  8, ERR_EXIT_FILE, "PERF_RECORD_AUXTRACE_INFO at offset 440: "
 		  "session 0: CPU 18446744073709551615" },
 		{ "AUX data of a CPU without a session", 0, 96, 0, { 7 }, 1,
-		  MD_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 496: AUX data of "
+		  ERR_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 496: AUX data of "
 		  "CPU 7, on which no session of the PERF_RECORD_AUXTRACE_INFO is "
 		  "(their CPUs: 1)" },
-		{ "an idx whose CPU changes", 1, 216, 0, { 2 }, 1, MD_EXIT_FILE,
+		{ "an idx whose CPU changes", 1, 216, 0, { 2 }, 1, ERR_EXIT_FILE,
 		  "PERF_RECORD_AUXTRACE at offset 676: AUX data of idx 1 on CPU 2, "
 		  "the idx's earlier data was on CPU 1" },
 		{ "AUXTRACE before AUXTRACE_INFO", 0, 0, 0, { 68 }, 1,
-		  MD_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 496 before any "
+		  ERR_EXIT_FILE, "PERF_RECORD_AUXTRACE at offset 496 before any "
 		  "PERF_RECORD_AUXTRACE_INFO" },
-		{ "a compressed event", 1, 56, 0, { 81 }, 1, MD_EXIT_FILE,
+		{ "a compressed event", 1, 56, 0, { 81 }, 1, ERR_EXIT_FILE,
 		  "PERF_RECORD_COMPRESSED at offset 556: a compressed perf.data" },
 		{ "a malformed record of the stream", 0, 104, 0, { 9 }, 1,
-		  MD_EXIT_STREAM, "idx 1 (cpu 1) AUX stream byte 0: " },
-		{ "a bad header size", 0, -1, 8, { 50 }, 1, MD_EXIT_FILE,
+		  ERR_EXIT_STREAM, "idx 1 (cpu 1) AUX stream byte 0: " },
+		{ "a bad header size", 0, -1, 8, { 50 }, 1, ERR_EXIT_FILE,
 		  "malformed perf.data header: size 50 (pipe mode: 16, file mode: 104)" },
-		{ "a bad pipe header size", 1, -1, 8, { 24 }, 1, MD_EXIT_FILE,
+		{ "a bad pipe header size", 1, -1, 8, { 24 }, 1, ERR_EXIT_FILE,
 		  "malformed perf.data header: size 24" },
-		{ "attr_size", 0, -1, 16, { 10 }, 1, MD_EXIT_FILE,
+		{ "attr_size", 0, -1, 16, { 10 }, 1, ERR_EXIT_FILE,
 		  "malformed perf.data header: attr_size 10" },
 		{ "the data section past the end", 0, -1, 48, { 0, 0, 0, 1 }, 4,
-		  MD_EXIT_FILE, "the data section at offset 440 of 16777216 "
+		  ERR_EXIT_FILE, "the data section at offset 440 of 16777216 "
 		  "bytes runs past the end of the file (2636 bytes)" },
 		{ "an ids section past the end", 0, -1, 280, { 0, 0, 1 }, 3,
-		  MD_EXIT_FILE, "an ids section at offset 104 of 65536 bytes "
+		  ERR_EXIT_FILE, "an ids section at offset 104 of 65536 bytes "
 		  "runs past the end of the file" },
 		{ "a big-endian perf.data", 0, -1, 0, "2ELIFREP", 8,
-		  MD_EXIT_FILE, "(big-endian) is not supported" },
+		  ERR_EXIT_FILE, "(big-endian) is not supported" },
 		{ "a HEADER_ATTR larger than its event", 1, -1, 28, { 200 }, 1,
-		  MD_EXIT_FILE, "PERF_RECORD_HEADER_ATTR at offset 16: malformed "
+		  ERR_EXIT_FILE, "PERF_RECORD_HEADER_ATTR at offset 16: malformed "
 		  "(attr.size 200 in 152 bytes)" },
 		{ "PMU mappings that run past their end", 1, -1, 352, { 0, 0, 1 },
-		  3, MD_EXIT_FILE, "malformed HEADER_PMU_MAPPINGS: 65536 PMUs in "
+		  3, ERR_EXIT_FILE, "malformed HEADER_PMU_MAPPINGS: 65536 PMUs in "
 		  "148 bytes" },
 	};
 	size_t i;
@@ -1923,23 +1923,23 @@ static void timeline_recording(void)
 	      perf.buf[6] == 64, "the two COMM records of time 0 are 64 bytes");
 	write_timeline_recording(path_in(dir, "tl.mlx5diag"), fmt, NULL, &perf);
 	CHECK_INT(run_decode(path_in(dir, "tl.mlx5diag"), path_in(dir, "tl.txt"),
-			     "--timeline", NULL, NULL), MD_EXIT_OK, "--timeline");
+			     "--timeline", NULL, NULL), ERR_EXIT_OK, "--timeline");
 	check_same("timeline", path_in(dir, "tl.txt"), timeline_want);
 	/* the sink by its registry name */
 	CHECK_INT(run_decode(path_in(dir, "tl.mlx5diag"), path_in(dir, "tl.txt"),
-			     "--format", "timeline", NULL), MD_EXIT_OK,
+			     "--format", "timeline", NULL), ERR_EXIT_OK,
 		  "--format timeline");
 	check_same("--format timeline", path_in(dir, "tl.txt"), timeline_want);
 	CHECK_INT(run_decode(path_in(dir, "tl.mlx5diag"), path_in(dir, "tl.txt"),
-			     "-di", path_in(dir, "none.json"), "--met"), MD_EXIT_NAMES,
+			     "-di", path_in(dir, "none.json"), "--met"), ERR_EXIT_NAMES,
 		  "-di, and --met for --metrics, after getopt_long");
 	/* without --timeline the PERF chunks are skipped */
 	CHECK_INT(run_decode(path_in(dir, "tl.mlx5diag"), path_in(dir, "tl.txt"), NULL, NULL,
-			     NULL), MD_EXIT_OK, "text");
+			     NULL), ERR_EXIT_OK, "text");
 	check_same("text of a recording with tracepoints", path_in(dir, "tl.txt"),
 		   text_want);
 	CHECK_INT(run_decode(path_in(dir, "tl.mlx5diag"), path_in(dir, "tl.txt"),
-			     "--timeline", "--format", "csv"), MD_EXIT_USAGE,
+			     "--timeline", "--format", "csv"), ERR_EXIT_USAGE,
 		  "--timeline with csv");
 	free(perf.buf);
 	free(fmt);
@@ -2027,7 +2027,7 @@ static void timeline_perf_data(void)
 		pdw_free(&w);
 		free(tracing.buf);
 		CHECK_INT(run_decode(path_in(dir, "tl.data"), path_in(dir, "tlp.txt"),
-				     "--timeline", NULL, NULL), MD_EXIT_OK,
+				     "--timeline", NULL, NULL), ERR_EXIT_OK,
 			  pipe ? "pipe mode" : "file mode");
 		check_same(pipe ? "perf.data timeline (pipe)" :
 			   "perf.data timeline (file)", path_in(dir, "tlp.txt"),
@@ -2073,7 +2073,7 @@ static void timeline_malformed(void)
 		write_timeline_recording(path_in(dir, "bad.mlx5diag"), fmt, NULL, &perf);
 		CHECK_INT(run_decode_err(path_in(dir, "bad.mlx5diag"), path_in(dir, "bad.txt"),
 					 path_in(dir, "bad.err"), "--timeline", NULL),
-			  MD_EXIT_FILE, bad[i].what);
+			  ERR_EXIT_FILE, bad[i].what);
 		msg = slurp(path_in(dir, "bad.err"));
 		CHECK(strstr(msg, bad[i].msg) != NULL, "%s: %s(want '%s')",
 		      bad[i].what, msg, bad[i].msg);
@@ -2085,7 +2085,7 @@ static void timeline_malformed(void)
 	write_timeline_recording(path_in(dir, "bad.mlx5diag"), "garbage", NULL, &perf);
 	CHECK_INT(run_decode_err(path_in(dir, "bad.mlx5diag"), path_in(dir, "bad.txt"),
 				 path_in(dir, "bad.err"), "--timeline", NULL),
-		  MD_EXIT_FILE, "a bad format");
+		  ERR_EXIT_FILE, "a bad format");
 	msg = slurp(path_in(dir, "bad.err"));
 	CHECK(strstr(msg, "the format of sched:sched_switch does not parse") != NULL,
 	      "a bad format: %s", msg);
@@ -2094,7 +2094,7 @@ static void timeline_malformed(void)
 				 NULL, &perf);
 	CHECK_INT(run_decode_err(path_in(dir, "bad.mlx5diag"), path_in(dir, "bad.txt"),
 				 path_in(dir, "bad.err"), "--timeline", NULL),
-		  MD_EXIT_FILE, "a format of another event");
+		  ERR_EXIT_FILE, "a format of another event");
 	msg = slurp(path_in(dir, "bad.err"));
 	CHECK(strstr(msg, "the format of sched:sched_switch is of event sched:x") != NULL,
 	      "a format of another event: %s", msg);
@@ -2103,7 +2103,7 @@ static void timeline_malformed(void)
 				 &perf);
 	CHECK_INT(run_decode_err(path_in(dir, "bad.mlx5diag"), path_in(dir, "bad.txt"),
 				 path_in(dir, "bad.err"), "--timeline", NULL),
-		  MD_EXIT_FILE, "a sample_id of no tracepoint");
+		  ERR_EXIT_FILE, "a sample_id of no tracepoint");
 	msg = slurp(path_in(dir, "bad.err"));
 	CHECK(strstr(msg, "malformed META: sample_id '7 tracepoint=3 cpu=0'") != NULL,
 	      "a sample_id of no tracepoint: %s", msg);
@@ -2121,7 +2121,7 @@ static void timeline_malformed(void)
 		write_timeline_recording(path_in(dir, "bad.mlx5diag"), div, NULL, &perf);
 		CHECK_INT(run_decode_err(path_in(dir, "bad.mlx5diag"), path_in(dir, "bad.txt"),
 					 path_in(dir, "bad.err"), "--timeline", NULL),
-			  MD_EXIT_FILE, "a format that divides by zero");
+			  ERR_EXIT_FILE, "a format that divides by zero");
 		msg = slurp(path_in(dir, "bad.err"));
 		CHECK(strstr(msg, "libtraceevent died of signal 8 (Floating point "
 			     "exception) formatting the tracepoint events: a format "
@@ -2134,7 +2134,7 @@ static void timeline_malformed(void)
 		write_timeline_recording(path_in(dir, "bad.mlx5diag"), mangled, NULL, &perf);
 		CHECK_INT(run_decode_err(path_in(dir, "bad.mlx5diag"), path_in(dir, "bad.txt"),
 					 path_in(dir, "bad.err"), "--timeline", NULL),
-			  MD_EXIT_FILE, "a mangled print fmt");
+			  ERR_EXIT_FILE, "a mangled print fmt");
 		msg = slurp(path_in(dir, "bad.err"));
 		CHECK(strstr(msg, "the format of sched:sched_switch does not parse") != NULL,
 		      "a mangled print fmt: %s", msg);
@@ -2181,11 +2181,11 @@ static void timeline_tracepoints_only(void)
 {
 	write_tracepoints_only(path_in(dir, "tp.data"));
 	CHECK_INT(run_decode(path_in(dir, "tp.data"), path_in(dir, "tp.txt"), "--timeline",
-			     NULL, NULL), MD_EXIT_OK, "tracepoints only");
+			     NULL, NULL), ERR_EXIT_OK, "tracepoints only");
 	check_same("tracepoints only", path_in(dir, "tp.txt"),
 "            :100     100 [000]     7.000150000: sched:sched_switch: prev_comm=sh prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n");
 	CHECK_INT(run_decode(path_in(dir, "tp.data"), path_in(dir, "tp.txt"), NULL, NULL,
-			     NULL), MD_EXIT_FILE, "no AUX data without --timeline");
+			     NULL), ERR_EXIT_FILE, "no AUX data without --timeline");
 }
 
 /* ---- --format perfetto ---- */
@@ -2202,7 +2202,7 @@ static char *perfetto_of(const char *recording, const char *a1)
 	char err[512], *got;
 
 	CHECK_INT(run_decode(recording, path_in(dir, "out.pftrace"), "--format",
-			     "perfetto", a1), MD_EXIT_OK, "--format perfetto");
+			     "perfetto", a1), ERR_EXIT_OK, "--format perfetto");
 	got = pf_read(PF_SCHEMA, path_in(dir, "out.pftrace"), err, sizeof(err));
 	CHECK(got != NULL, "%s as Perfetto reads it: %s", recording, err);
 	return got;
@@ -2427,7 +2427,7 @@ static void perfetto_period_metrics(void)
 /*
  * The sink's write errors are the decode's: to /dev/full a small trace
  * fails at the final flush, one of 2000 samples at a packet's fwrite;
- * both exit MD_EXIT_OUTPUT. Malformed sched_switch data is exit status 4
+ * both exit ERR_EXIT_OUTPUT. Malformed sched_switch data is exit status 4
  * (a print format that libtraceevent cannot print is no matter: the
  * trace has the fields, not their text).
  */
@@ -2437,17 +2437,17 @@ static void perfetto_errors(void)
 	char *fmt = sched_format(), *msg, *got, *pf, *bad;
 
 	CHECK_INT(run_decode(path_in(dir, "example.mlx5diag"), "/dev/full", "--format",
-			     "perfetto", NULL), MD_EXIT_OUTPUT, "a small trace to /dev/full");
+			     "perfetto", NULL), ERR_EXIT_OUTPUT, "a small trace to /dev/full");
 	write_long_recording(path_in(dir, "pf-long.mlx5diag"));
 	CHECK_INT(run_decode(path_in(dir, "pf-long.mlx5diag"), "/dev/full", "--format",
-			     "perfetto", NULL), MD_EXIT_OUTPUT, "2000 samples to /dev/full");
+			     "perfetto", NULL), ERR_EXIT_OUTPUT, "2000 samples to /dev/full");
 
 	timeline_records(S_TYPE_OWN, 1000, 1001, to_stream, &perf);
 	perf.buf[168] = 20;	/* the first switch's raw size */
 	write_timeline_recording(path_in(dir, "pf-bad.mlx5diag"), fmt, NULL, &perf);
 	CHECK_INT(run_decode_err(path_in(dir, "pf-bad.mlx5diag"), path_in(dir, "pf-bad.out"),
 				 path_in(dir, "pf-bad.err"), "--format", "perfetto"),
-		  MD_EXIT_FILE, "raw data shorter than the format");
+		  ERR_EXIT_FILE, "raw data shorter than the format");
 	msg = slurp(path_in(dir, "pf-bad.err"));
 	CHECK(strstr(msg, "a sample of sched:sched_switch at 7.000150000 has raw "
 		     "data (20 bytes, type 118) that does not fit its format") != NULL,
@@ -2462,7 +2462,7 @@ static void perfetto_errors(void)
 	write_timeline_recording(path_in(dir, "pf-bad.mlx5diag"), bad, NULL, &perf);
 	CHECK_INT(run_decode_err(path_in(dir, "pf-bad.mlx5diag"), path_in(dir, "pf-bad.out"),
 				 path_in(dir, "pf-bad.err"), "--format", "perfetto"),
-		  MD_EXIT_FILE, "a prev_prio of 3 bytes");
+		  ERR_EXIT_FILE, "a prev_prio of 3 bytes");
 	msg = slurp(path_in(dir, "pf-bad.err"));
 	CHECK(strstr(msg, "the format of sched:sched_switch has no number field "
 		     "prev_prio of 1, 2, 4 or 8 bytes") != NULL,

@@ -513,7 +513,7 @@ static void png_follows_the_model(void)
 	a_write("a.mlx5diag");
 	snprintf(width, sizeof(width), "%u", A_WIDTH);
 	CHECK_INT(run_plot("--width", width, "-o", path_in(dir, "a.png"),
-			   path_in(dir, "a.mlx5diag"), NULL), MD_EXIT_OK, "plot to PNG");
+			   path_in(dir, "a.mlx5diag"), NULL), ERR_EXIT_OK, "plot to PNG");
 	if (png_open(&p, path_in(dir, "a.png")))
 		return;
 	CHECK_INT(plot_geometry(&g, A_WIDTH, 0, 2, 0, err, sizeof(err)), 0, err);
@@ -594,7 +594,7 @@ static void png_zoom(void)
 	snprintf(width, sizeof(width), "%u", A_WIDTH);
 	CHECK_INT(run_plot("--width", width, "--from", "500ms", "--to", "0.6",
 			   "-o", path_in(dir, "zoom.png"), path_in(dir, "a.mlx5diag"), NULL),
-		  MD_EXIT_OK, "plot --from --to");
+		  ERR_EXIT_OK, "plot --from --to");
 	if (png_open(&p, path_in(dir, "zoom.png")))
 		return;
 	CHECK_INT(plot_geometry(&g, A_WIDTH, 0, 2, 0, err, sizeof(err)), 0, err);
@@ -627,7 +627,7 @@ static void perf_data_same_picture(void)
 	a_write("a.mlx5diag");
 	snprintf(width, sizeof(width), "%u", A_WIDTH);
 	CHECK_INT(run_plot("--width", width, "-o", path_in(dir, "a.png"),
-			   path_in(dir, "a.mlx5diag"), NULL), MD_EXIT_OK, "the recording");
+			   path_in(dir, "a.mlx5diag"), NULL), ERR_EXIT_OK, "the recording");
 	if (png_open(&want, path_in(dir, "a.png")))
 		return;
 	a_stream(&s);
@@ -640,7 +640,7 @@ static void perf_data_same_picture(void)
 		pdw_write(&w, path_in(dir, "a.data"));
 		pdw_free(&w);
 		CHECK_INT(run_plot("--width", width, "-o", path_in(dir, "p.png"),
-				   path_in(dir, "a.data"), NULL), MD_EXIT_OK,
+				   path_in(dir, "a.data"), NULL), ERR_EXIT_OK,
 			  pipe ? "perf.data, pipe mode" : "perf.data");
 		if (png_open(&got, path_in(dir, "p.png")))
 			continue;
@@ -708,7 +708,7 @@ static void png_cpu_lanes(void)
 	b_write("b.mlx5diag");
 	snprintf(width, sizeof(width), "%u", A_WIDTH);
 	CHECK_INT(run_plot("--width", width, "--cpus", "-o", path_in(dir, "b.png"),
-			   path_in(dir, "b.mlx5diag"), NULL), MD_EXIT_OK, "plot --cpus");
+			   path_in(dir, "b.mlx5diag"), NULL), ERR_EXIT_OK, "plot --cpus");
 	if (png_open(&p, path_in(dir, "b.png")))
 		return;
 	CHECK_INT(plot_geometry(&g, A_WIDTH, 0, 2, 2, err, sizeof(err)), 0, err);
@@ -772,7 +772,7 @@ static void pdf_one_page(void)
 	a_write("a.mlx5diag");
 	snprintf(width, sizeof(width), "%u", A_WIDTH);
 	CHECK_INT(run_plot("--width", width, "-o", path_in(dir, "a.pdf"),
-			   path_in(dir, "a.mlx5diag"), NULL), MD_EXIT_OK, "plot to PDF");
+			   path_in(dir, "a.mlx5diag"), NULL), ERR_EXIT_OK, "plot to PDF");
 	snprintf(cmd, sizeof(cmd), "pdfinfo %s 2>&1", path_in(dir, "a.pdf"));
 	CHECK_INT(run_cmd(cmd, out, sizeof(out)), 0, "pdfinfo (poppler-utils) reads it");
 	pages = strstr(out, "\nPages:");
@@ -794,7 +794,7 @@ static void svg_document(void)
 	a_write("a.mlx5diag");
 	snprintf(width, sizeof(width), "%u", A_WIDTH);
 	CHECK_INT(run_plot("--width", width, "-o", path_in(dir, "a.svg"),
-			   path_in(dir, "a.mlx5diag"), NULL), MD_EXIT_OK, "plot to SVG");
+			   path_in(dir, "a.mlx5diag"), NULL), ERR_EXIT_OK, "plot to SVG");
 	svg = slurp(path_in(dir, "a.svg"));
 	plot_geometry(&g, A_WIDTH, 0, 2, 0, err, sizeof(err));
 	snprintf(want, sizeof(want), "<svg xmlns=\"http://www.w3.org/2000/svg\" "
@@ -909,37 +909,37 @@ static void bad_input_is_refused(void)
 
 	a_write("a.mlx5diag");
 	CHECK_INT(run_plot("-o", path_in(dir, "x.gif"), path_in(dir, "a.mlx5diag"), NULL),
-		  MD_EXIT_USAGE, "an unknown extension");
+		  ERR_EXIT_USAGE, "an unknown extension");
 	CHECK_INT(run_plot("--ids", "0x1020000100000002", "-o", path_in(dir, "x.png"),
-			   path_in(dir, "a.mlx5diag"), NULL), MD_EXIT_USAGE,
+			   path_in(dir, "a.mlx5diag"), NULL), ERR_EXIT_USAGE,
 		  "--ids not in the recording");
 	CHECK(!exists(path_in(dir, "x.png")), "nothing written for a refused plot");
 	CHECK_INT(run_plot("--ids", "port_1_rx_bytes,", "-o", path_in(dir, "x.png"),
-			   path_in(dir, "a.mlx5diag"), NULL), MD_EXIT_USAGE, "--ids a,");
+			   path_in(dir, "a.mlx5diag"), NULL), ERR_EXIT_USAGE, "--ids a,");
 	CHECK_INT(run_plot("--from", "1", "--to", "0.5", path_in(dir, "a.mlx5diag"), NULL),
-		  MD_EXIT_USAGE, "--to before --from");
+		  ERR_EXIT_USAGE, "--to before --from");
 	CHECK_INT(run_plot("--from", "-1", path_in(dir, "a.mlx5diag"), NULL),
-		  MD_EXIT_USAGE, "--from negative");
+		  ERR_EXIT_USAGE, "--from negative");
 	CHECK_INT(run_plot("--from", "5", "-o", path_in(dir, "x.png"),
-			   path_in(dir, "a.mlx5diag"), NULL), MD_EXIT_USAGE,
+			   path_in(dir, "a.mlx5diag"), NULL), ERR_EXIT_USAGE,
 		  "--from after the end");
 	CHECK_INT(run_plot("--width", "299", path_in(dir, "a.mlx5diag"), NULL),
-		  MD_EXIT_USAGE, "--width too small");
+		  ERR_EXIT_USAGE, "--width too small");
 	CHECK_INT(run_plot("--height", "120", "-o", path_in(dir, "x.png"),
-			   path_in(dir, "a.mlx5diag"), NULL), MD_EXIT_USAGE,
+			   path_in(dir, "a.mlx5diag"), NULL), ERR_EXIT_USAGE,
 		  "--height too small for two lanes");
 	CHECK_INT(run_plot("--cpus", "-o", path_in(dir, "x.png"), path_in(dir, "a.mlx5diag"),
-			   NULL), MD_EXIT_USAGE, "--cpus without sched_switch");
+			   NULL), ERR_EXIT_USAGE, "--cpus without sched_switch");
 	CHECK_INT(run_plot("-o", path_in(dir, "x.png"), path_in(dir, "missing"), NULL),
-		  MD_EXIT_FILE, "no recording");
+		  ERR_EXIT_FILE, "no recording");
 	CHECK(!exists(path_in(dir, "x.png")), "nothing written for a missing recording");
 	CHECK_INT(run_plot("-o", path_in(dir, "nodir/x.png"), path_in(dir, "a.mlx5diag"), NULL),
-		  MD_EXIT_OUTPUT, "an output that cannot be created");
+		  ERR_EXIT_OUTPUT, "an output that cannot be created");
 	CHECK_INT(run_plot("-o", path_in(dir, "a.mlx5diag"), path_in(dir, "a.mlx5diag"), NULL),
-		  MD_EXIT_USAGE, "not a picture's name");
+		  ERR_EXIT_USAGE, "not a picture's name");
 	CHECK_INT(run_plot(path_in(dir, "a.mlx5diag"), path_in(dir, "a.mlx5diag"), NULL),
-		  MD_EXIT_USAGE, "two recordings");
-	CHECK_INT(run_plot("--bogus", path_in(dir, "a.mlx5diag"), NULL), MD_EXIT_USAGE,
+		  ERR_EXIT_USAGE, "two recordings");
+	CHECK_INT(run_plot("--bogus", path_in(dir, "a.mlx5diag"), NULL), ERR_EXIT_USAGE,
 		  "an unknown option");
 
 	/* an existing picture stays when the new one fails */
@@ -947,7 +947,7 @@ static void bad_input_is_refused(void)
 	fputs("old picture", f);
 	fclose(f);
 	CHECK_INT(run_plot("--ids", "nothing", "-o", path_in(dir, "keep.png"),
-			   path_in(dir, "a.mlx5diag"), NULL), MD_EXIT_USAGE, "--ids nothing");
+			   path_in(dir, "a.mlx5diag"), NULL), ERR_EXIT_USAGE, "--ids nothing");
 	before = slurp(path_in(dir, "keep.png"));
 	CHECK_STR(before, "old picture", "the old picture kept");
 	free(before);
@@ -955,7 +955,7 @@ static void bad_input_is_refused(void)
 	/* a recording named .png is not overwritten by its own picture */
 	rename(path_in(dir, "a.mlx5diag"), path_in(dir, "rec.png"));
 	CHECK_INT(chdir(dir), 0, "chdir");
-	CHECK_INT(run_plot("rec.png", NULL), MD_EXIT_OUTPUT,
+	CHECK_INT(run_plot("rec.png", NULL), ERR_EXIT_OUTPUT,
 		  "the default output is the recording");
 	CHECK(chdir("/") == 0, "chdir /");
 
@@ -969,7 +969,7 @@ static void bad_input_is_refused(void)
 	recording_write(path_in(dir, "empty.mlx5diag"), s.buf, s.len, 0);
 	stream_free(&s);
 	CHECK_INT(run_plot("-o", path_in(dir, "x.png"), path_in(dir, "empty.mlx5diag"), NULL),
-		  MD_EXIT_FILE, "nothing to plot");
+		  ERR_EXIT_FILE, "nothing to plot");
 	CHECK(!exists(path_in(dir, "x.png")), "nothing written for an empty recording");
 }
 
@@ -1003,7 +1003,7 @@ static void far_from_the_start(void)
 	recording_write(path_in(dir, "far.mlx5diag"), s.buf, s.len, 0);
 	stream_free(&s);
 	CHECK_INT(run_plot("--from", "9999999.9", "-o", path_in(dir, "far.png"),
-			   path_in(dir, "far.mlx5diag"), NULL), MD_EXIT_OK,
+			   path_in(dir, "far.mlx5diag"), NULL), ERR_EXIT_OK,
 		  "one column 10^7 s from the start");
 }
 
@@ -1015,7 +1015,7 @@ static void defaults_and_selection(void)
 
 	a_write("a.mlx5diag");
 	CHECK_INT(chdir(dir), 0, "chdir");
-	CHECK_INT(run_plot("a.mlx5diag", NULL), MD_EXIT_OK, "plot RECORDING alone");
+	CHECK_INT(run_plot("a.mlx5diag", NULL), ERR_EXIT_OK, "plot RECORDING alone");
 	CHECK(exists(path_in(dir, "a.png")), "RECORDING's name with .png");
 	if (!png_open(&p, path_in(dir, "a.png"))) {
 		CHECK_INT(p.w, 1600, "default width");
@@ -1023,12 +1023,12 @@ static void defaults_and_selection(void)
 	}
 	CHECK_INT(run_plot("--ids", "0x1160000d00000001,port_1_rx_bytes",
 			   "--metrics", "-o", "ids.png", "a.mlx5diag", NULL),
-		  MD_EXIT_OK, "--ids by number and by name");
+		  ERR_EXIT_OK, "--ids by number and by name");
 	CHECK_INT(run_plot("--ids", "port_1_rx_bytes_GBps", "--metrics", "-o",
-			   "m.png", "a.mlx5diag", NULL), MD_EXIT_OK,
+			   "m.png", "a.mlx5diag", NULL), ERR_EXIT_OK,
 		  "--ids of a metric");
 	CHECK_INT(run_plot("--ids", "port_1_rx_bytes_GBps", "-o", "m.png",
-			   "a.mlx5diag", NULL), MD_EXIT_USAGE,
+			   "a.mlx5diag", NULL), ERR_EXIT_USAGE,
 		  "a metric without --metrics");
 	/* names that are not UTF-8 are drawn, with '?' for what is not */
 	f = fopen("names.json", "w");
@@ -1036,7 +1036,7 @@ static void defaults_and_selection(void)
 	      "\"data_id\": \"0x1020000100000001\"}]}", f);
 	fclose(f);
 	CHECK_INT(run_plot("-di", "names.json", "-o", "names.png", "a.mlx5diag",
-			   NULL), MD_EXIT_OK, "a -di name that is not UTF-8");
+			   NULL), ERR_EXIT_OK, "a -di name that is not UTF-8");
 	CHECK(chdir("/") == 0, "chdir /");
 }
 
@@ -1092,11 +1092,11 @@ static void plot_to_stdout(void)
 	a_write("a.mlx5diag");
 	snprintf(width, sizeof(width), "%u", A_WIDTH);
 	CHECK_INT(run_plot("--width", width, "-o", path_in(dir, "file.png"),
-			   path_in(dir, "a.mlx5diag"), NULL), MD_EXIT_OK, "-o FILE");
+			   path_in(dir, "a.mlx5diag"), NULL), ERR_EXIT_OK, "-o FILE");
 	want = file_bytes(path_in(dir, "file.png"), &want_len);
 
 	fd = open(path_in(dir, "out.png"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	CHECK_INT(plot_onto(fd, width, "png"), MD_EXIT_OK, "-o - into a file");
+	CHECK_INT(plot_onto(fd, width, "png"), ERR_EXIT_OK, "-o - into a file");
 	close(fd);
 	got = file_bytes(path_in(dir, "out.png"), &got_len);
 	CHECK(got_len == want_len && !memcmp(got, want, want_len),
@@ -1128,7 +1128,7 @@ static void plot_to_stdout(void)
 	} while (n > 0 || (n < 0 && errno == EINTR));
 	close(p[0]);
 	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
-	      WEXITSTATUS(status) == MD_EXIT_OK, "-o - into a pipe: status 0x%x",
+	      WEXITSTATUS(status) == ERR_EXIT_OK, "-o - into a pipe: status 0x%x",
 	      status);
 	CHECK(got_len == want_len && !memcmp(got, want, want_len),
 	      "-o - into a pipe: %zu bytes, -o FILE's %zu", got_len, want_len);
@@ -1136,19 +1136,19 @@ static void plot_to_stdout(void)
 	free(want);
 
 	fd = open(path_in(dir, "out.svg"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	CHECK_INT(plot_onto(fd, width, "SVG"), MD_EXIT_OK, "-o - --format SVG");
+	CHECK_INT(plot_onto(fd, width, "SVG"), ERR_EXIT_OK, "-o - --format SVG");
 	close(fd);
 	svg = slurp(path_in(dir, "out.svg"));
 	CHECK(!strncmp(svg, "<?xml", 5) && strstr(svg, "<svg "), "an SVG: %.100s",
 	      svg);
 	free(svg);
 
-	CHECK_INT(run_plot("-o", "-", path_in(dir, "a.mlx5diag"), NULL), MD_EXIT_USAGE,
+	CHECK_INT(run_plot("-o", "-", path_in(dir, "a.mlx5diag"), NULL), ERR_EXIT_USAGE,
 		  "-o - without --format");
 	CHECK_INT(run_plot("--format", "gif", "-o", "-", path_in(dir, "a.mlx5diag"),
-			   NULL), MD_EXIT_USAGE, "--format gif");
+			   NULL), ERR_EXIT_USAGE, "--format gif");
 	CHECK_INT(run_plot("--format", "svg", "-o", path_in(dir, "x.png"),
-			   path_in(dir, "a.mlx5diag"), NULL), MD_EXIT_USAGE,
+			   path_in(dir, "a.mlx5diag"), NULL), ERR_EXIT_USAGE,
 		  "--format svg -o x.png");
 	CHECK(access(path_in(dir, "x.png"), F_OK), "nothing written for a refused plot");
 	pty = posix_openpt(O_RDWR | O_NOCTTY);
@@ -1158,14 +1158,14 @@ static void plot_to_stdout(void)
 		fd = open(ptsname(pty), O_RDWR | O_NOCTTY);
 		CHECK(fd >= 0 && isatty(fd), "the terminal's slave");
 		if (fd >= 0)
-			CHECK_INT(plot_onto(fd, width, "png"), MD_EXIT_USAGE,
+			CHECK_INT(plot_onto(fd, width, "png"), ERR_EXIT_USAGE,
 				  "a PNG for a terminal");
 		close(fd);
 		close(pty);
 	}
 
 	CHECK_INT(chdir(dir), 0, "chdir");
-	CHECK_INT(run_plot("--format", "pdf", "a.mlx5diag", NULL), MD_EXIT_OK,
+	CHECK_INT(run_plot("--format", "pdf", "a.mlx5diag", NULL), ERR_EXIT_OK,
 		  "--format pdf alone");
 	CHECK(!access("a.pdf", F_OK), "RECORDING's name with .pdf");
 	CHECK(chdir("/") == 0, "chdir /");

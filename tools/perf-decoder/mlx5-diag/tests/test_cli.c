@@ -216,7 +216,7 @@ static void test_record_args(void)
 	int r;
 
 	r = parse(&o, err, "-e", "icmc_hits", NULL);
-	EQ_INT(r, MD_EXIT_OK, "record -e icmc_hits (%s)", err);
+	EQ_INT(r, ERR_EXIT_OK, "record -e icmc_hits (%s)", err);
 	EQ_U64(o.period_ns, MD_DEFAULT_PERIOD_NS, "default period");
 	EQ_INT(o.mode, MLX5_DIAG_MODE_DEFAULT, "default mode");
 	EQ_INT(o.aux_pages, MD_DEFAULT_AUX_PAGES, "default AUX pages");
@@ -228,7 +228,7 @@ static void test_record_args(void)
 		  "-p", "200us", "-m", "single", "--sync", "--clear", "--format", "2",
 		  "--ts", "rtc", "--force", "--clockid", "boottime", "-a", "64", "-o",
 		  "/tmp/x", "-q", "--duration", "500ms", "--", "sleep", "1", NULL);
-	EQ_INT(r, MD_EXIT_OK, "every record option (%s)", err);
+	EQ_INT(r, ERR_EXIT_OK, "every record option (%s)", err);
 	EQ_STR(o.dev, "sim:1", "-d");
 	EQ_INT(o.nr_events, 2, "two -e");
 	EQ_STR(o.events[0], "port_rx_bytes,port=0", "the first -e leads");
@@ -243,7 +243,7 @@ static void test_record_args(void)
 	OK(o.cmd && !strcmp(o.cmd[0], "sleep") && !strcmp(o.cmd[1], "1"), "the command");
 
 	r = parse(&o, err, "-e", "icmc_hits", "true", "-x", NULL);
-	OK(r == MD_EXIT_OK && o.cmd && !strcmp(o.cmd[1], "-x"),
+	OK(r == ERR_EXIT_OK && o.cmd && !strcmp(o.cmd[1], "-x"),
 	   "options after the command are the command's");
 
 	static const struct { const char *a1, *a2, *msg; } bad[] = {
@@ -257,22 +257,22 @@ static void test_record_args(void)
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		r = parse(&o, err, "-e", "icmc_hits", bad[i].a1, bad[i].a2, NULL);
-		OK(r == MD_EXIT_USAGE && strstr(err, bad[i].msg), "record %s %s refused: %s",
+		OK(r == ERR_EXIT_USAGE && strstr(err, bad[i].msg), "record %s %s refused: %s",
 		   bad[i].a1, bad[i].a2 ? bad[i].a2 : "", err);
 	}
 	r = parse(&o, err, "-e", "icmc_hits", "--duration", "0.4", NULL);
-	OK(r == MD_EXIT_OK && o.duration_ns == 400000000ull,
+	OK(r == ERR_EXIT_OK && o.duration_ns == 400000000ull,
 	   "--duration 0.4 is 0.4 s: %s", err);
 	r = parse(&o, err, "-e", "icmc_hits", "--duration", "-1", NULL);
-	OK(r == MD_EXIT_USAGE && strstr(err, "bad duration '-1': negative"),
+	OK(r == ERR_EXIT_USAGE && strstr(err, "bad duration '-1': negative"),
 	   "--duration -1 refused: %s", err);
 	r = parse(&o, err, "-e", "icmc_hits", "-p", "1.5ms", NULL);
-	OK(r == MD_EXIT_USAGE && strstr(err, "a fraction only in seconds"),
+	OK(r == ERR_EXIT_USAGE && strstr(err, "a fraction only in seconds"),
 	   "-p 1.5ms refused, saying why: %s", err);
 	r = parse(&o, err, "-p", "1ms", NULL);
-	OK(r == MD_EXIT_USAGE && strstr(err, "no event"), "no -e refused: %s", err);
+	OK(r == ERR_EXIT_USAGE && strstr(err, "no event"), "no -e refused: %s", err);
 	r = parse(&o, err, "-e", "icmc_hits", "-p", NULL);
-	OK(r == MD_EXIT_USAGE && strstr(err, "-p needs an argument"),
+	OK(r == ERR_EXIT_USAGE && strstr(err, "-p needs an argument"),
 	   "-p without a value: %s", err);
 
 	clockid_t id;
@@ -312,7 +312,7 @@ static void test_doca_args(void)
 	int r;
 
 	r = doca(&d, err, "-p", "0000:08:00.0", NULL);
-	EQ_INT(r, MD_EXIT_OK, "doca -p (%s)", err);
+	EQ_INT(r, ERR_EXIT_OK, "doca -p (%s)", err);
 	EQ_STR(d.output, "/tmp/out.csv", "DOCA default output");
 	EQ_INT(d.run_time_s, 1, "DOCA default run time");
 	EQ_U64(d.period_ns, 100000, "DOCA default period");
@@ -323,7 +323,7 @@ static void test_doca_args(void)
 	r = doca(&d, err, "-p", "08:00.0", "-di", "/tmp/ids.json", "-o", "/tmp/o.csv",
 		 "-rt", "3", "-sp", "200000", "-ns", "12", "-sr", "64", "-sm", "0",
 		 "-of", "2", "-f", "-rs", "400000", "-l", "50", NULL);
-	EQ_INT(r, MD_EXIT_OK, "every DOCA flag, short (%s)", err);
+	EQ_INT(r, ERR_EXIT_OK, "every DOCA flag, short (%s)", err);
 	OK(!strcmp(d.pci, "08:00.0") && !strcmp(d.data_ids, "/tmp/ids.json") &&
 	   !strcmp(d.output, "/tmp/o.csv"), "-p -di -o");
 	OK(d.run_time_s == 3 && d.period_ns == 200000 && d.mode == 0 && d.format == 2 &&
@@ -336,12 +336,12 @@ static void test_doca_args(void)
 		 "--output-format=0", "--force-ownership", "--reconfig-sample-period=5",
 		 "--log-num-samples", "8", "--max-samples-per-read=16", "--sdk-log-level", "20",
 		 NULL);
-	EQ_INT(r, MD_EXIT_OK, "every DOCA flag, long (%s)", err);
+	EQ_INT(r, ERR_EXIT_OK, "every DOCA flag, long (%s)", err);
 	OK(!strcmp(d.pci, "sim:0") && d.period_ns == 300000 && d.format == 0 &&
 	   d.reconfig_ns == 5 && d.force && d.run_time_s == 2, "long forms with and without =");
 
 	r = doca(&d, err, "-e", "/tmp/ex.json", NULL);
-	OK(r == MD_EXIT_OK && !strcmp(d.example, "/tmp/ex.json"), "-e needs no -p");
+	OK(r == ERR_EXIT_OK && !strcmp(d.example, "/tmp/ex.json"), "-e needs no -p");
 
 	static const struct { const char *a1, *a2, *msg; } bad[] = {
 		{ "-sm", "2", "on-demand" }, { "-sm", "3", "not a number from 0 to 2" },
@@ -354,11 +354,11 @@ static void test_doca_args(void)
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		r = doca(&d, err, "-p", "sim:0", bad[i].a1, bad[i].a2, NULL);
-		OK(r == MD_EXIT_USAGE && strstr(err, bad[i].msg), "doca %s %s refused: %s",
+		OK(r == ERR_EXIT_USAGE && strstr(err, bad[i].msg), "doca %s %s refused: %s",
 		   bad[i].a1, bad[i].a2 ? bad[i].a2 : "", err);
 	}
 	r = doca(&d, err, "-sp", "1000", NULL);
-	OK(r == MD_EXIT_USAGE && strstr(err, "PCI address must be provided"),
+	OK(r == ERR_EXIT_USAGE && strstr(err, "PCI address must be provided"),
 	   "doca without -p: %s", err);
 }
 
@@ -416,7 +416,7 @@ static void test_exporter_args(void)
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		EQ_INT(exporter(msg, sizeof(msg), bad[i].a1, bad[i].a2, NULL),
-		       MD_EXIT_USAGE, "exporter %s %s refused", bad[i].a1,
+		       ERR_EXIT_USAGE, "exporter %s %s refused", bad[i].a1,
 		       bad[i].a2 ? bad[i].a2 : "");
 		snprintf(want, sizeof(want), "%s(see mlx5-diag exporter --help)\n",
 			 bad[i].msg);
@@ -519,7 +519,7 @@ static void test_tracepoints(const char *tracefs)
 
 	r = parse(&o, err, "-e", "icmc_hits", "-t", "sched:sched_switch",
 		  "--tracepoint", "irq:irq_handler_entry", NULL);
-	EQ_INT(r, MD_EXIT_OK, "two tracepoints (%s)", err);
+	EQ_INT(r, ERR_EXIT_OK, "two tracepoints (%s)", err);
 	EQ_INT(o.nr_tracepoints, 2, "-t and --tracepoint");
 	EQ_STR(o.tracepoints[1], "irq:irq_handler_entry", "in order");
 	argv[argc++] = "record";
@@ -531,7 +531,7 @@ static void test_tracepoints(const char *tracefs)
 	}
 	argv[argc] = NULL;
 	r = md_record_parse(argc, (char **)argv, &o, err, sizeof(err));
-	EQ_INT(r, MD_EXIT_USAGE, "17 tracepoints are refused");
+	EQ_INT(r, ERR_EXIT_USAGE, "17 tracepoints are refused");
 	OK(strstr(err, "at most 16 tracepoints") != NULL, "saying so: %s", err);
 
 	setenv("MLX5_DIAG_TRACEFS", tracefs, 1);
