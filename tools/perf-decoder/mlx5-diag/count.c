@@ -16,8 +16,8 @@ static uint64_t le(const unsigned char *p, int n)
 	return v;
 }
 
-/* The record in c->head is complete enough (MD_COUNT_HEAD bytes or all of it). */
-static void account(struct md_count *c, uint32_t size)
+/* The record in c->head is complete enough (COUNT_HEAD bytes or all of it). */
+static void account(struct count_state *c, uint32_t size)
 {
 	unsigned int type = (unsigned int)le(c->head, 2);
 
@@ -45,7 +45,7 @@ static void account(struct md_count *c, uint32_t size)
 	}
 }
 
-void md_count_feed(struct md_count *c, const void *buf, size_t len)
+void count_feed(struct count_state *c, const void *buf, size_t len)
 {
 	const unsigned char *p = buf;
 
@@ -62,7 +62,7 @@ void md_count_feed(struct md_count *c, const void *buf, size_t len)
 			continue;
 		}
 		/* gather the head of the next record */
-		want = c->have < 8 ? 8 : MD_COUNT_HEAD;
+		want = c->have < 8 ? 8 : COUNT_HEAD;
 		if (c->have >= 8) {
 			size = (uint32_t)le(c->head + 4, 4);
 			if (size < want)
@@ -82,7 +82,7 @@ void md_count_feed(struct md_count *c, const void *buf, size_t len)
 			c->bad = 1;
 			break;
 		}
-		if (c->have < (size < MD_COUNT_HEAD ? size : MD_COUNT_HEAD))
+		if (c->have < (size < COUNT_HEAD ? size : COUNT_HEAD))
 			continue;
 		account(c, size);
 		c->left = size - c->have;

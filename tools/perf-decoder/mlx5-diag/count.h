@@ -12,9 +12,9 @@
 #include <stdint.h>
 
 /* The bytes of a record the counter looks at: header + 16. */
-#define MD_COUNT_HEAD	24
+#define COUNT_HEAD	24
 
-struct md_count {
+struct count_state {
 	uint64_t samples;	/* in SAMPLES records */
 	uint64_t lost;		/* in LOST records */
 	uint64_t records;
@@ -24,11 +24,11 @@ struct md_count {
 	int bad;		/* a record size that is not a multiple of 8 or < 8 */
 	/* the record being walked */
 	uint64_t left;		/* bytes of it still to come */
-	unsigned char head[MD_COUNT_HEAD];
+	unsigned char head[COUNT_HEAD];
 	size_t have;		/* bytes of head[] filled */
 };
 
 /* Walk LEN more bytes of the stream. After a bad size it counts nothing more. */
-void md_count_feed(struct md_count *c, const void *buf, size_t len);
+void count_feed(struct count_state *c, const void *buf, size_t len);
 
 #endif /* MLX5_DIAG_COUNT_H */

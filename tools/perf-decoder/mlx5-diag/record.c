@@ -349,7 +349,7 @@ struct session {
 	uint64_t aux_tail;
 	struct mdf_writer w;
 	int write_failed;
-	struct md_count count;
+	struct count_state count;
 	uint64_t aux_bytes;
 	uint64_t truncated, partial, collision, lost_records;
 	pid_t child;
@@ -449,8 +449,8 @@ static void drain_aux(struct session *s)
 	lens[0] = first;
 	bufs[1] = s->aux;
 	lens[1] = len - first;
-	md_count_feed(&s->count, bufs[0], lens[0]);
-	md_count_feed(&s->count, bufs[1], lens[1]);
+	count_feed(&s->count, bufs[0], lens[0]);
+	count_feed(&s->count, bufs[1], lens[1]);
 	if (!s->write_failed &&
 	    mdf_write_chunkv(&s->w, MDF_CHUNK_AUX, bufs, lens, lens[1] ? 2 : 1))
 		s->write_failed = 1;

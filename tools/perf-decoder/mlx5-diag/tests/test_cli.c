@@ -475,7 +475,7 @@ static void build_stream(void)
 	put(&e, sizeof(e));
 }
 
-static int count_ok(const struct md_count *c)
+static int count_ok(const struct count_state *c)
 {
 	return c->samples == 7 && c->lost == 3 && c->runs == 1 && c->records == 6 &&
 	       c->end_reason == MLX5_DIAG_END_REMOVED && !c->bad && !c->left && !c->have;
@@ -483,28 +483,28 @@ static int count_ok(const struct md_count *c)
 
 static void test_count(void)
 {
-	struct md_count c;
+	struct count_state c;
 	size_t cut, bad_cuts = 0, i;
 
 	build_stream();
 	memset(&c, 0, sizeof(c));
-	md_count_feed(&c, stream, stream_len);
+	count_feed(&c, stream, stream_len);
 	OK(count_ok(&c), "counter: 7 samples, 3 lost, 1 run, 6 records, END reason");
 	for (cut = 0; cut <= stream_len; cut++) {
 		memset(&c, 0, sizeof(c));
-		md_count_feed(&c, stream, cut);
-		md_count_feed(&c, stream + cut, stream_len - cut);
+		count_feed(&c, stream, cut);
+		count_feed(&c, stream + cut, stream_len - cut);
 		bad_cuts += !count_ok(&c);
 	}
 	EQ_INT(bad_cuts, 0, "the same at every cut into two pieces");
 	memset(&c, 0, sizeof(c));
 	for (i = 0; i < stream_len; i++)
-		md_count_feed(&c, stream + i, 1);
+		count_feed(&c, stream + i, 1);
 	OK(count_ok(&c), "the same fed byte by byte");
 
 	memset(&c, 0, sizeof(c));
 	stream[4] = 12;		/* the SESSION record's size: not a multiple of 8 */
-	md_count_feed(&c, stream, stream_len);
+	count_feed(&c, stream, stream_len);
 	OK(c.bad && c.samples == 0, "a bad record size stops the count");
 }
 
