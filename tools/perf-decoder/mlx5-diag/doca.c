@@ -278,7 +278,7 @@ int cmd_doca(int argc, char **argv)
 	char def_names[sizeof(doca_default_ids) / sizeof(doca_default_ids[0])][32];
 	char err[512], dev[64], tmp[] = "/tmp/mlx5-diag-doca.XXXXXX";
 	char (*ev)[48] = NULL;
-	struct md_record_opts o;
+	struct record_opts o;
 	struct doca_opts d;
 	size_t i, nr;
 	FILE *out;
@@ -321,9 +321,9 @@ int cmd_doca(int argc, char **argv)
 		err_print("doca", "%s", err);
 		return ERR_EXIT_NAMES;
 	}
-	if (d.data_ids && (!names.nr || names.nr > MD_MAX_EVENTS)) {
+	if (d.data_ids && (!names.nr || names.nr > RECORD_MAX_EVENTS)) {
 		err_print("doca", "%s: %zu data IDs (1 to %d)", d.data_ids,
-			  names.nr, MD_MAX_EVENTS);
+			  names.nr, RECORD_MAX_EVENTS);
 		decode_names_free(&names);
 		return ERR_EXIT_NAMES;
 	}
@@ -333,7 +333,7 @@ int cmd_doca(int argc, char **argv)
 		decode_names_free(&names);
 		return ERR_EXIT_OUTPUT;
 	}
-	md_record_defaults(&o);
+	record_defaults(&o);
 	o.dev = dev;
 	for (i = 0; i < nr; i++) {
 		snprintf(ev[i], sizeof(ev[i]), "config=0x%" PRIx64,
@@ -359,7 +359,7 @@ int cmd_doca(int argc, char **argv)
 	o.output = tmp;
 	if (!d.run_time_s)
 		err_print("doca", "-rt 0: sampling until SIGINT");
-	ret = md_record_run(&o);
+	ret = record_run(&o);
 	if (ret && ret != ERR_EXIT_ENDED)
 		goto out_tmp;
 	out = fopen(d.output, "w");

@@ -37,17 +37,17 @@
 #define DATA_PAGES		16	/* data ring: PERF_RECORD_AUX and _LOST */
 #define POLL_MS			100
 
-void md_record_defaults(struct md_record_opts *o)
+void record_defaults(struct record_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->period_ns = MD_DEFAULT_PERIOD_NS;
+	o->period_ns = RECORD_DEFAULT_PERIOD_NS;
 	o->mode = MLX5_DIAG_MODE_DEFAULT;
 	o->format = MLX5_DIAG_FORMAT_0;
 	o->ts = MLX5_DIAG_TS_FRC;
 	o->clockid = CLOCK_MONOTONIC;
 	o->clock_name = "monotonic";
-	o->aux_pages = MD_DEFAULT_AUX_PAGES;
-	o->output = MD_DEFAULT_OUTPUT;
+	o->aux_pages = RECORD_DEFAULT_AUX_PAGES;
+	o->output = RECORD_DEFAULT_OUTPUT;
 }
 
 static const struct {
@@ -61,7 +61,7 @@ static const struct {
 	{ "tai", CLOCK_TAI },
 };
 
-int md_parse_clockid(const char *s, clockid_t *id, const char **name)
+int record_parse_clockid(const char *s, clockid_t *id, const char **name)
 {
 	uint64_t v;
 
@@ -167,13 +167,13 @@ static int parse_time(const char *s, uint64_t unit_ns, uint64_t *ns, char *err,
 	return -1;
 }
 
-int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
-		    size_t errlen)
+int record_parse(int argc, char **argv, struct record_opts *o, char *err,
+		 size_t errlen)
 {
 	uint64_t v;
 	int c;
 
-	md_record_defaults(o);
+	record_defaults(o);
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+d:e:p:m:a:o:t:qh", record_longopts,
@@ -183,8 +183,8 @@ int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
 			o->dev = optarg;
 			break;
 		case 'e':
-			if (o->nr_events == MD_MAX_EVENTS) {
-				snprintf(err, errlen, "at most %d events", MD_MAX_EVENTS);
+			if (o->nr_events == RECORD_MAX_EVENTS) {
+				snprintf(err, errlen, "at most %d events", RECORD_MAX_EVENTS);
 				return ERR_EXIT_USAGE;
 			}
 			o->events[o->nr_events++] = optarg;
@@ -232,7 +232,7 @@ int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
 			}
 			break;
 		case OPT_CLOCKID:
-			if (md_parse_clockid(optarg, &o->clockid, &o->clock_name)) {
+			if (record_parse_clockid(optarg, &o->clockid, &o->clock_name)) {
 				snprintf(err, errlen, "bad clock '%s': monotonic, "
 					 "monotonic_raw, realtime, boottime, tai", optarg);
 				return ERR_EXIT_USAGE;
@@ -263,9 +263,9 @@ int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
 				return ERR_EXIT_USAGE;
 			break;
 		case 't':
-			if (o->nr_tracepoints == MD_MAX_TRACEPOINTS) {
+			if (o->nr_tracepoints == RECORD_MAX_TRACEPOINTS) {
 				snprintf(err, errlen, "at most %d tracepoints",
-					 MD_MAX_TRACEPOINTS);
+					 RECORD_MAX_TRACEPOINTS);
 				return ERR_EXIT_USAGE;
 			}
 			o->tracepoints[o->nr_tracepoints++] = optarg;
@@ -303,7 +303,7 @@ int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
 	return ERR_EXIT_OK;
 }
 
-const char *md_open_error_hint(int err, int leader)
+const char *record_open_error_hint(int err, int leader)
 {
 	switch (err) {
 	case EBUSY:
@@ -337,8 +337,8 @@ const char *md_open_error_hint(int err, int leader)
 /* ---- the session ---- */
 
 struct session {
-	const struct md_record_opts *o;
-	int fds[MD_MAX_EVENTS];
+	const struct record_opts *o;
+	int fds[RECORD_MAX_EVENTS];
 	int nr_fds;
 	void *base;			/* user page + data ring */
 	size_t base_len, data_size;
@@ -488,7 +488,7 @@ static void status_line(struct session *s, uint64_t t0, uint64_t *last_t,
 static int write_meta(struct session *s, const struct md_pmu *p, int cpu,
 		      const uint64_t (*cfg)[3])
 {
-	const struct md_record_opts *o = s->o;
+	const struct record_opts *o = s->o;
 	struct mdf_meta_buf m = { 0 };
 	struct timespec rt;
 	int ret = 0, i;
@@ -547,7 +547,7 @@ static int first_cpu(const struct md_pmu *p)
 static int open_session(struct session *s, const struct md_pmu *p, int cpu,
 			const uint64_t (*cfg)[3])
 {
-	const struct md_record_opts *o = s->o;
+	const struct record_opts *o = s->o;
 	long page = sysconf(_SC_PAGESIZE);
 	int i;
 
@@ -582,7 +582,7 @@ static int open_session(struct session *s, const struct md_pmu *p, int cpu,
 			fprintf(stderr, "mlx5-diag: cannot open %s '%s' on %s: %s (%s)\n"
 				"  %s\n", i ? "event" : "leader", o->events[i], p->name,
 				strerror(e), strerrorname_np(e) ? strerrorname_np(e) : "?",
-				md_open_error_hint(e, i == 0));
+				record_open_error_hint(e, i == 0));
 			return ERR_EXIT_OPEN;
 		}
 		s->fds[s->nr_fds++] = fd;
@@ -736,14 +736,14 @@ static const char *end_reason_text(uint32_t r)
 	return "unknown reason";
 }
 
-int md_record_run(const struct md_record_opts *o)
+int record_run(const struct record_opts *o)
 {
-	uint64_t (*cfg)[3] = calloc(MD_MAX_EVENTS, sizeof(*cfg));
+	uint64_t (*cfg)[3] = calloc(RECORD_MAX_EVENTS, sizeof(*cfg));
 	uint64_t t0, last_t, last_samples = 0, end_wait;
 	struct sigaction sa = { 0 };
 	struct session s = { 0 };
 	struct md_pmu *pmus = NULL;
-	struct md_tp tps[MD_MAX_TRACEPOINTS];
+	struct md_tp tps[RECORD_MAX_TRACEPOINTS];
 	int n = 0, idx, cpu, i, ret, nr_tps = 0;
 	char err[512];
 
@@ -787,7 +787,7 @@ int md_record_run(const struct md_record_opts *o)
 		goto out;
 	if (nr_tps && md_tp_open(&s.tp, tps, nr_tps, o->clockid, &i)) {
 		if (i == EACCES || i == EPERM)
-			fprintf(stderr, "  %s\n", md_open_error_hint(EPERM, 0));
+			fprintf(stderr, "  %s\n", record_open_error_hint(EPERM, 0));
 		ret = ERR_EXIT_OPEN;
 		goto out;
 	}
@@ -812,7 +812,7 @@ int md_record_run(const struct md_record_opts *o)
 		int e = errno;
 
 		fprintf(stderr, "mlx5-diag: cannot enable the session: %s\n  %s\n",
-			strerror(e), md_open_error_hint(e, 1));
+			strerror(e), record_open_error_hint(e, 1));
 		ret = ERR_EXIT_OPEN;
 		goto out;
 	}
@@ -848,7 +848,7 @@ int md_record_run(const struct md_record_opts *o)
 	}
 	/* the driver's work drains to the disable and ends the run with END */
 	ioctl(s.fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
-	end_wait = now_ns(CLOCK_MONOTONIC) + MD_END_WAIT_MS * 1000000ull;
+	end_wait = now_ns(CLOCK_MONOTONIC) + RECORD_END_WAIT_MS * 1000000ull;
 	do {
 		drain_data(&s);
 		drain_aux(&s);
@@ -918,15 +918,15 @@ out:
 
 int cmd_record(int argc, char **argv)
 {
-	struct md_record_opts o;
+	struct record_opts o;
 	char err[256];
 	int ret;
 
-	ret = md_record_parse(argc, argv, &o, err, sizeof(err));
+	ret = record_parse(argc, argv, &o, err, sizeof(err));
 	if (ret < 0)
 		return ERR_EXIT_OK;
 	if (ret) {
 		return err_usage("record", "%s", err);
 	}
-	return md_record_run(&o);
+	return record_run(&o);
 }

@@ -10,20 +10,20 @@
 
 #include "errors.h"
 
-#define MD_MAX_EVENTS		64
-#define MD_MAX_TRACEPOINTS	16
-#define MD_DEFAULT_PERIOD_NS	1000000ull
-#define MD_DEFAULT_AUX_PAGES	256
-#define MD_DEFAULT_OUTPUT	"mlx5-diag.data"
+#define RECORD_MAX_EVENTS		64
+#define RECORD_MAX_TRACEPOINTS		16
+#define RECORD_DEFAULT_PERIOD_NS	1000000ull
+#define RECORD_DEFAULT_AUX_PAGES	256
+#define RECORD_DEFAULT_OUTPUT		"mlx5-diag.data"
 /*
  * How long END may take to arrive after DISABLE (the driver's work drains
  * the firmware's buffer once more first).
  */
-#define MD_END_WAIT_MS		5000
+#define RECORD_END_WAIT_MS		5000
 
-struct md_record_opts {
+struct record_opts {
 	const char *dev;			/* -d, NULL: the only device */
-	const char *events[MD_MAX_EVENTS];	/* -e, leader first */
+	const char *events[RECORD_MAX_EVENTS];	/* -e, leader first */
 	int nr_events;
 	uint64_t period_ns;			/* -p */
 	int mode;				/* MLX5_DIAG_MODE_* (0: default) */
@@ -39,30 +39,30 @@ struct md_record_opts {
 	char **cmd;				/* after --, NULL: none */
 	/* for doca: a second run at this period (0: none), written to the same file */
 	uint64_t reconfig_period_ns;
-	const char *tracepoints[MD_MAX_TRACEPOINTS];		/* --tracepoint SYS:NAME */
+	const char *tracepoints[RECORD_MAX_TRACEPOINTS];	/* --tracepoint SYS:NAME */
 	int nr_tracepoints;
 };
 
 /* Fill O with the defaults. */
-void md_record_defaults(struct md_record_opts *o);
+void record_defaults(struct record_opts *o);
 
 /*
  * Parse record's arguments (ARGV[0] is "record"). Returns ERR_EXIT_OK, or
  * ERR_EXIT_USAGE with ERR set; -1 when help was asked and printed.
  */
-int md_record_parse(int argc, char **argv, struct md_record_opts *o, char *err,
-		    size_t errlen);
+int record_parse(int argc, char **argv, struct record_opts *o, char *err,
+		 size_t errlen);
 
 /* Parse a --clockid name or number. 0 or -1. */
-int md_parse_clockid(const char *s, clockid_t *id, const char **name);
+int record_parse_clockid(const char *s, clockid_t *id, const char **name);
 
 /* Open, run and drain the session; write the file. Returns an err_exit code. */
-int md_record_run(const struct md_record_opts *o);
+int record_run(const struct record_opts *o);
 
 /*
  * The message for a perf_event_open() failure of event INDEX (0: the
  * leader) with errno ERR.
  */
-const char *md_open_error_hint(int err, int leader);
+const char *record_open_error_hint(int err, int leader);
 
 #endif /* MLX5_DIAG_RECORD_H */

@@ -192,7 +192,7 @@ static void test_events(void)
 	}
 }
 
-static int parse(struct md_record_opts *o, char *err, const char *first, ...)
+static int parse(struct record_opts *o, char *err, const char *first, ...)
 {
 	static char *argv[32];	/* o->cmd points into it */
 	int argc = 0;
@@ -206,21 +206,21 @@ static int parse(struct md_record_opts *o, char *err, const char *first, ...)
 	va_end(ap);
 	argv[argc] = NULL;
 	err[0] = '\0';
-	return md_record_parse(argc, argv, o, err, 256);
+	return record_parse(argc, argv, o, err, 256);
 }
 
 static void test_record_args(void)
 {
-	struct md_record_opts o;
+	struct record_opts o;
 	char err[256];
 	int r;
 
 	r = parse(&o, err, "-e", "icmc_hits", NULL);
 	EQ_INT(r, ERR_EXIT_OK, "record -e icmc_hits (%s)", err);
-	EQ_U64(o.period_ns, MD_DEFAULT_PERIOD_NS, "default period");
+	EQ_U64(o.period_ns, RECORD_DEFAULT_PERIOD_NS, "default period");
 	EQ_INT(o.mode, MLX5_DIAG_MODE_DEFAULT, "default mode");
-	EQ_INT(o.aux_pages, MD_DEFAULT_AUX_PAGES, "default AUX pages");
-	EQ_STR(o.output, MD_DEFAULT_OUTPUT, "default output");
+	EQ_INT(o.aux_pages, RECORD_DEFAULT_AUX_PAGES, "default AUX pages");
+	EQ_STR(o.output, RECORD_DEFAULT_OUTPUT, "default output");
 	EQ_INT(o.clockid, CLOCK_MONOTONIC, "default clock monotonic");
 	OK(o.cmd == NULL && o.dev == NULL, "no command, no device");
 
@@ -278,13 +278,13 @@ static void test_record_args(void)
 	clockid_t id;
 	const char *name;
 
-	OK(!md_parse_clockid("CLOCK_MONOTONIC_RAW", &id, &name) &&
+	OK(!record_parse_clockid("CLOCK_MONOTONIC_RAW", &id, &name) &&
 	   id == CLOCK_MONOTONIC_RAW && !strcmp(name, "monotonic_raw"), "clock by C name");
-	OK(!md_parse_clockid("7", &id, &name) && id == CLOCK_BOOTTIME, "clock by number");
-	OK(md_parse_clockid("2", &id, &name), "CPU-time clocks refused");
-	OK(strstr(md_open_error_hint(EBUSY, 1), "another agent") != NULL,
+	OK(!record_parse_clockid("7", &id, &name) && id == CLOCK_BOOTTIME, "clock by number");
+	OK(record_parse_clockid("2", &id, &name), "CPU-time clocks refused");
+	OK(strstr(record_open_error_hint(EBUSY, 1), "another agent") != NULL,
 	   "EBUSY says who may hold the engine");
-	OK(strstr(md_open_error_hint(EACCES, 1), "CAP_PERFMON") != NULL,
+	OK(strstr(record_open_error_hint(EACCES, 1), "CAP_PERFMON") != NULL,
 	   "EACCES names the capability");
 }
 
@@ -511,10 +511,10 @@ static void test_count(void)
 /* --tracepoint: repeatable, 16 at most; the tracefs lookup (fake tree) */
 static void test_tracepoints(const char *tracefs)
 {
-	struct md_record_opts o;
+	struct record_opts o;
 	struct md_tp tp;
 	char err[512];
-	const char *argv[2 * MD_MAX_TRACEPOINTS + 8];
+	const char *argv[2 * RECORD_MAX_TRACEPOINTS + 8];
 	int argc = 0, r, i;
 
 	r = parse(&o, err, "-e", "icmc_hits", "-t", "sched:sched_switch",
@@ -525,12 +525,12 @@ static void test_tracepoints(const char *tracefs)
 	argv[argc++] = "record";
 	argv[argc++] = "-e";
 	argv[argc++] = "icmc_hits";
-	for (i = 0; i <= MD_MAX_TRACEPOINTS; i++) {
+	for (i = 0; i <= RECORD_MAX_TRACEPOINTS; i++) {
 		argv[argc++] = "-t";
 		argv[argc++] = "sched:sched_switch";
 	}
 	argv[argc] = NULL;
-	r = md_record_parse(argc, (char **)argv, &o, err, sizeof(err));
+	r = record_parse(argc, (char **)argv, &o, err, sizeof(err));
 	EQ_INT(r, ERR_EXIT_USAGE, "17 tracepoints are refused");
 	OK(strstr(err, "at most 16 tracepoints") != NULL, "saying so: %s", err);
 
