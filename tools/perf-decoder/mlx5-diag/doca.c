@@ -255,19 +255,19 @@ int doca_parse(int argc, char **argv, struct doca_opts *d, char *err, size_t err
 	return ERR_EXIT_OK;
 }
 
-/* The PMU whose function is the PCI address (md_pmu_pick). */
+/* The PMU whose function is the PCI address (pmu_pick). */
 static int doca_pick(const char *pci, char *dev, size_t len, char *err, size_t errlen)
 {
-	struct md_pmu *pmus;
+	struct pmu *pmus;
 	int n, idx;
 
-	n = md_pmu_scan(md_sysfs_root(), &pmus, err, errlen);
+	n = pmu_scan(pmu_sysfs_root(), &pmus, err, errlen);
 	if (n < 0)
 		return -1;
-	idx = md_pmu_pick(pmus, n, pci, err, errlen);
+	idx = pmu_pick(pmus, n, pci, err, errlen);
 	if (idx >= 0)
 		snprintf(dev, len, "%s", pmus[idx].name);
-	md_pmus_free(pmus, n);
+	pmu_scan_free(pmus, n);
 	return idx < 0 ? -1 : 0;
 }
 

@@ -315,7 +315,7 @@ static unsigned int cap_u32(const struct xdev *d, const char *name)
 	uint64_t v;
 
 	snprintf(dir, sizeof(dir), "%s/caps", d->dir);
-	if (md_read_line(dir, name, buf, sizeof(buf)) || md_parse_u64(buf, UINT32_MAX, &v))
+	if (pmu_read_line(dir, name, buf, sizeof(buf)) || md_parse_u64(buf, UINT32_MAX, &v))
 		return 0;
 	return (unsigned int)v;
 }
@@ -335,7 +335,7 @@ static void read_kinds(const struct xdev *d, struct xcfg_device_caps *caps)
 		const char *term;
 
 		if (e->d_name[0] == '.' || strchr(e->d_name, '.') ||
-		    md_read_line(dir, e->d_name, line, sizeof(line)))
+		    pmu_read_line(dir, e->d_name, line, sizeof(line)))
 			continue;
 		term = strstr(line, "kind=");
 		if (term && sscanf(term + 5, "%" SCNx64, &kind) == 1)
@@ -353,7 +353,7 @@ static void dev_open(struct exporter *x, struct xdev *d)
 
 	d->tried_ns = clock_ns(CLOCK_MONOTONIC);
 	snprintf(dir, sizeof(dir), "%s/caps", d->dir);
-	if (md_read_line(dir, "dialect", d->dialect, sizeof(d->dialect)))
+	if (pmu_read_line(dir, "dialect", d->dialect, sizeof(d->dialect)))
 		snprintf(d->dialect, sizeof(d->dialect), "unknown");
 	d->freq_khz = cap_u32(d, "device_frequency_khz");
 	d->caps = (struct xcfg_device_caps){
@@ -402,7 +402,7 @@ static void dev_open(struct exporter *x, struct xdev *d)
 }
 
 /* Whether the settings export PMU P (its number, name or function). */
-static int wanted(const struct xcfg *c, const struct md_pmu *p)
+static int wanted(const struct xcfg *c, const struct pmu *p)
 {
 	char num[16];
 	unsigned int i;
@@ -450,13 +450,13 @@ static void dev_remove(struct exporter *x, struct xdev **link)
 static void rescan(struct exporter *x)
 {
 	uint64_t now = clock_ns(CLOCK_MONOTONIC);
-	struct md_pmu *pmus = NULL;
+	struct pmu *pmus = NULL;
 	struct xdev *d, **link;
 	char err[256], state[32];
 	int n, i;
 
 	x->scanned_ns = now;
-	n = md_pmu_scan(md_sysfs_root(), &pmus, err, sizeof(err));
+	n = pmu_scan(pmu_sysfs_root(), &pmus, err, sizeof(err));
 	if (n < 0) {
 		err_print("exporter", "%s", err);
 		n = 0;
@@ -501,7 +501,7 @@ static void rescan(struct exporter *x)
 		if (!d->open || x->cfg.sample_ns)
 			continue;
 		/* counting: the engine taken by another agent stops the counts */
-		if (!md_read_line(d->dir, "engine/state", state, sizeof(state)) &&
+		if (!pmu_read_line(d->dir, "engine/state", state, sizeof(state)) &&
 		    !strcmp(state, "foreign"))
 			dev_down(d, "engine_taken", "another agent has the engine; "
 				 "the counts stop until it lets go");
@@ -510,7 +510,7 @@ static void rescan(struct exporter *x)
 			dev_log(d, "up again: the engine is the driver's");
 		}
 	}
-	md_pmus_free(pmus, n);
+	pmu_scan_free(pmus, n);
 }
 
 /* Fold what the sessions delivered; a session that ended is closed. */

@@ -103,7 +103,7 @@ static void event_with_fields(const char *alias_def, const char *name, char *out
 	}
 }
 
-static void list_pmu(const struct md_pmu *p, int verbose)
+static void list_pmu(const struct pmu *p, int verbose)
 {
 	char dir[PATH_MAX + 16], buf[4096], shown[640], unit[64], uname[320];
 	char **names;
@@ -155,7 +155,7 @@ static void list_pmu(const struct md_pmu *p, int verbose)
 	if (verbose) {
 		printf("  format:\n");
 		for (i = 0; i < p->nr_fields; i++) {
-			const struct md_field *f = &p->fields[i];
+			const struct pmu_field *f = &p->fields[i];
 
 			char bits[16];
 
@@ -183,7 +183,7 @@ int cmd_list(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct md_pmu *pmus;
+	struct pmu *pmus;
 	int verbose = 0, n, c, i, idx = -1;
 	char err[512];
 
@@ -208,16 +208,16 @@ int cmd_list(int argc, char **argv)
 		fputs(list_usage, stderr);
 		return ERR_EXIT_USAGE;
 	}
-	n = md_pmu_scan(md_sysfs_root(), &pmus, err, sizeof(err));
+	n = pmu_scan(pmu_sysfs_root(), &pmus, err, sizeof(err));
 	if (n < 0) {
 		err_print(NULL, "%s", err);
 		return ERR_EXIT_DEVICE;
 	}
 	if (optind < argc) {
-		idx = md_pmu_pick(pmus, n, argv[optind], err, sizeof(err));
+		idx = pmu_pick(pmus, n, argv[optind], err, sizeof(err));
 		if (idx < 0) {
 			err_print(NULL, "%s", err);
-			md_pmus_free(pmus, n);
+			pmu_scan_free(pmus, n);
 			return ERR_EXIT_DEVICE;
 		}
 	}
@@ -226,6 +226,6 @@ int cmd_list(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		if (idx < 0 || idx == i)
 			list_pmu(&pmus[i], verbose);
-	md_pmus_free(pmus, n);
+	pmu_scan_free(pmus, n);
 	return ERR_EXIT_OK;
 }

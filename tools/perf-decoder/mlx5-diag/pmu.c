@@ -24,14 +24,14 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-const char *md_sysfs_root(void)
+const char *pmu_sysfs_root(void)
 {
 	const char *r = getenv("MLX5_DIAG_SYSFS");
 
-	return r && *r ? r : MD_SYSFS_DEFAULT;
+	return r && *r ? r : PMU_SYSFS_DEFAULT;
 }
 
-int md_read_line(const char *dir, const char *name, char *buf, size_t len)
+int pmu_read_line(const char *dir, const char *name, char *buf, size_t len)
 {
 	char path[PATH_MAX];
 	FILE *f;
@@ -77,7 +77,7 @@ int md_parse_u64(const char *s, uint64_t max, uint64_t *v)
 	return 0;
 }
 
-int md_parse_format(const char *spec, struct md_field *f)
+int pmu_parse_format(const char *spec, struct pmu_field *f)
 {
 	unsigned long lo, hi;
 	const char *colon = strchr(spec, ':');
@@ -111,11 +111,11 @@ int md_parse_format(const char *spec, struct md_field *f)
 
 static int field_cmp(const void *a, const void *b)
 {
-	return strcmp(((const struct md_field *)a)->name,
-		      ((const struct md_field *)b)->name);
+	return strcmp(((const struct pmu_field *)a)->name,
+		      ((const struct pmu_field *)b)->name);
 }
 
-static int load_fields(struct md_pmu *p, char *err, size_t errlen)
+static int load_fields(struct pmu *p, char *err, size_t errlen)
 {
 	char dir[PATH_MAX + 16], spec[128];
 	struct dirent *de;
@@ -129,7 +129,7 @@ static int load_fields(struct md_pmu *p, char *err, size_t errlen)
 		return -1;
 	}
 	while ((de = readdir(d))) {
-		struct md_field *f;
+		struct pmu_field *f;
 
 		if (de->d_name[0] == '.')
 			continue;
@@ -144,8 +144,8 @@ static int load_fields(struct md_pmu *p, char *err, size_t errlen)
 			p->fields = f;
 		}
 		f = &p->fields[p->nr_fields];
-		if (md_read_line(dir, de->d_name, spec, sizeof(spec)) ||
-		    md_parse_format(spec, f) ||
+		if (pmu_read_line(dir, de->d_name, spec, sizeof(spec)) ||
+		    pmu_parse_format(spec, f) ||
 		    strlen(de->d_name) >= sizeof(f->name)) {
 			set_err(err, errlen, "%s/%s: cannot parse '%s' (want configN:LO-HI)",
 				dir, de->d_name, spec);
@@ -163,21 +163,21 @@ static int load_fields(struct md_pmu *p, char *err, size_t errlen)
 
 static int pmu_cmp(const void *a, const void *b)
 {
-	const struct md_pmu *x = a, *y = b;
+	const struct pmu *x = a, *y = b;
 
 	return (x->number > y->number) - (x->number < y->number);
 }
 
-void md_pmus_free(struct md_pmu *pmus, int n)
+void pmu_scan_free(struct pmu *pmus, int n)
 {
 	for (int i = 0; i < n; i++)
 		free(pmus[i].fields);
 	free(pmus);
 }
 
-int md_pmu_scan(const char *root, struct md_pmu **pmus, char *err, size_t errlen)
+int pmu_scan(const char *root, struct pmu **pmus, char *err, size_t errlen)
 {
-	struct md_pmu *v = NULL;
+	struct pmu *v = NULL;
 	struct dirent *de;
 	int n = 0, cap = 0;
 	char buf[64];
@@ -190,11 +190,11 @@ int md_pmu_scan(const char *root, struct md_pmu **pmus, char *err, size_t errlen
 		return -1;
 	}
 	while ((de = readdir(d))) {
-		const char *num = de->d_name + strlen(MD_PMU_PREFIX);
-		struct md_pmu *p;
+		const char *num = de->d_name + strlen(PMU_NAME_PREFIX);
+		struct pmu *p;
 		uint64_t number;
 
-		if (strncmp(de->d_name, MD_PMU_PREFIX, strlen(MD_PMU_PREFIX)) ||
+		if (strncmp(de->d_name, PMU_NAME_PREFIX, strlen(PMU_NAME_PREFIX)) ||
 		    md_parse_u64(num, UINT_MAX, &number) || !strncmp(num, "0x", 2) ||
 		    strlen(de->d_name) >= sizeof(p->name))
 			continue;
@@ -214,13 +214,13 @@ int md_pmu_scan(const char *root, struct md_pmu **pmus, char *err, size_t errlen
 		p->number = (unsigned int)number;
 		snprintf(p->dir, sizeof(p->dir), "%s/%s", root, de->d_name);
 		p->type = -1;
-		if (!md_read_line(p->dir, "type", buf, sizeof(buf)))
+		if (!pmu_read_line(p->dir, "type", buf, sizeof(buf)))
 			p->type = atoi(buf);
-		if (md_read_line(p->dir, "function", p->function, sizeof(p->function)))
+		if (pmu_read_line(p->dir, "function", p->function, sizeof(p->function)))
 			p->function[0] = '\0';
-		if (md_read_line(p->dir, "cpumask", p->cpumask, sizeof(p->cpumask)))
+		if (pmu_read_line(p->dir, "cpumask", p->cpumask, sizeof(p->cpumask)))
 			p->cpumask[0] = '\0';
-		p->gone = !md_read_line(p->dir, "engine/state", buf, sizeof(buf)) &&
+		p->gone = !pmu_read_line(p->dir, "engine/state", buf, sizeof(buf)) &&
 			  !strcmp(buf, "gone");
 		if (load_fields(p, err, errlen))
 			goto fail;
@@ -231,19 +231,19 @@ int md_pmu_scan(const char *root, struct md_pmu **pmus, char *err, size_t errlen
 	return n;
 fail:
 	closedir(d);
-	md_pmus_free(v, n);
+	pmu_scan_free(v, n);
 	return -1;
 }
 
-int md_pmu_pick(const struct md_pmu *pmus, int n, const char *dev, char *err,
-		size_t errlen)
+int pmu_pick(const struct pmu *pmus, int n, const char *dev, char *err,
+	     size_t errlen)
 {
 	uint64_t number;
 	int i;
 
 	if (n == 0) {
 		set_err(err, errlen, "no mlx5_diag device (no %s* PMU in %s; is the "
-			"mlx5_diag module loaded?)", MD_PMU_PREFIX, md_sysfs_root());
+			"mlx5_diag module loaded?)", PMU_NAME_PREFIX, pmu_sysfs_root());
 		return -1;
 	}
 	if (!dev) {
@@ -279,7 +279,7 @@ int md_pmu_pick(const struct md_pmu *pmus, int n, const char *dev, char *err,
 	return -1;
 }
 
-static const struct md_field *find_field(const struct md_pmu *p, const char *name)
+static const struct pmu_field *find_field(const struct pmu *p, const char *name)
 {
 	for (size_t i = 0; i < p->nr_fields; i++)
 		if (!strcmp(p->fields[i].name, name))
@@ -288,13 +288,13 @@ static const struct md_field *find_field(const struct md_pmu *p, const char *nam
 }
 
 /* Apply NAME=VALUE; VALUE "?" marks a field the user must give (*need). */
-static int apply_term(const struct md_pmu *p, const char *term, uint64_t cfg[3],
+static int apply_term(const struct pmu *p, const char *term, uint64_t cfg[3],
 		      char (*need)[64], size_t *nr_need, const char *what,
 		      char *err, size_t errlen)
 {
 	const char *eq = strchr(term, '=');
-	struct md_field raw, fname;
-	const struct md_field *f;
+	struct pmu_field raw, fname;
+	const struct pmu_field *f;
 	uint64_t v, max, mask;
 	size_t nlen;
 
@@ -352,7 +352,7 @@ static int apply_term(const struct md_pmu *p, const char *term, uint64_t cfg[3],
 	return 0;
 }
 
-static int apply_terms(const struct md_pmu *p, char *list, uint64_t cfg[3],
+static int apply_terms(const struct pmu *p, char *list, uint64_t cfg[3],
 		       char (*need)[64], size_t *nr_need, const char *what,
 		       char *err, size_t errlen)
 {
@@ -364,8 +364,8 @@ static int apply_terms(const struct md_pmu *p, char *list, uint64_t cfg[3],
 	return 0;
 }
 
-int md_parse_event(const struct md_pmu *p, const char *str, uint64_t config[3],
-		   char *err, size_t errlen)
+int pmu_parse_event(const struct pmu *p, const char *str, uint64_t config[3],
+		    char *err, size_t errlen)
 {
 	char need[16][64], alias[256], *s, *rest;
 	size_t nr_need = 0, i;
@@ -392,7 +392,7 @@ int md_parse_event(const struct md_pmu *p, const char *str, uint64_t config[3],
 		rest = s[n] ? s + n + 1 : s + n;
 		s[n] = '\0';
 		snprintf(dir, sizeof(dir), "%s/events", p->dir);
-		if (strchr(s, '.') || md_read_line(dir, s, alias, sizeof(alias))) {
+		if (strchr(s, '.') || pmu_read_line(dir, s, alias, sizeof(alias))) {
 			set_err(err, errlen, "%s has no event '%s' (see 'mlx5-diag list')",
 				p->name, s);
 			goto out;

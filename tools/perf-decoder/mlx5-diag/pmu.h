@@ -11,17 +11,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MD_SYSFS_DEFAULT	"/sys/bus/event_source/devices"
-#define MD_PMU_PREFIX		"mlx5_diag_"
+#define PMU_SYSFS_DEFAULT	"/sys/bus/event_source/devices"
+#define PMU_NAME_PREFIX		"mlx5_diag_"
 
 /* A format/ field: bits LO..HI of config (word 0), config1 or config2. */
-struct md_field {
+struct pmu_field {
 	char name[64];
 	int word;
 	unsigned int lo, hi;
 };
 
-struct md_pmu {
+struct pmu {
 	char name[64];		/* mlx5_diag_<n> */
 	unsigned int number;	/* <n> */
 	char dir[PATH_MAX];
@@ -29,37 +29,37 @@ struct md_pmu {
 	char function[128];	/* the device served: PCI function or sim:<n> */
 	char cpumask[128];
 	int gone;			/* engine/state "gone": its device left */
-	struct md_field *fields;
+	struct pmu_field *fields;
 	size_t nr_fields;
 };
 
 /*
  * The sysfs directory of the event sources: $MLX5_DIAG_SYSFS (the host
- * tests point it at a fake tree) or MD_SYSFS_DEFAULT.
+ * tests point it at a fake tree) or PMU_SYSFS_DEFAULT.
  */
-const char *md_sysfs_root(void);
+const char *pmu_sysfs_root(void);
 
 /*
  * Every mlx5_diag_<n> under ROOT, sorted by <n>, with its type, cpumask,
  * function and format fields. Returns the number found (0: none) or -1
  * with ERR set.
  */
-int md_pmu_scan(const char *root, struct md_pmu **pmus, char *err, size_t errlen);
-void md_pmus_free(struct md_pmu *pmus, int n);
+int pmu_scan(const char *root, struct pmu **pmus, char *err, size_t errlen);
+void pmu_scan_free(struct pmu *pmus, int n);
 
 /*
  * DEV names a PMU: its number ("0"), its name ("mlx5_diag_0") or its
  * function ("0000:08:00.0", "sim:1"). NULL DEV: the only PMU there is.
  * Returns the index in PMUS or -1 with ERR set.
  */
-int md_pmu_pick(const struct md_pmu *pmus, int n, const char *dev, char *err,
-		size_t errlen);
+int pmu_pick(const struct pmu *pmus, int n, const char *dev, char *err,
+	     size_t errlen);
 
 /* Read the first line of DIR/NAME into BUF, without the newline; 0 or -1. */
-int md_read_line(const char *dir, const char *name, char *buf, size_t len);
+int pmu_read_line(const char *dir, const char *name, char *buf, size_t len);
 
 /* Parse "config:0-7", "config1:63" into F (F->name is not touched); 0 or -1. */
-int md_parse_format(const char *spec, struct md_field *f);
+int pmu_parse_format(const char *spec, struct pmu_field *f);
 
 /*
  * Parse an event string for PMU into CONFIG[3] (config, config1, config2):
@@ -69,8 +69,8 @@ int md_parse_format(const char *spec, struct md_field *f);
  * be given by the user. VALUE is decimal or 0x hex and must fit the field.
  * Returns 0 or -1 with ERR set.
  */
-int md_parse_event(const struct md_pmu *pmu, const char *str, uint64_t config[3],
-		   char *err, size_t errlen);
+int pmu_parse_event(const struct pmu *pmu, const char *str, uint64_t config[3],
+		    char *err, size_t errlen);
 
 /*
  * Parse a time, the one way every time option is parsed: a decimal number

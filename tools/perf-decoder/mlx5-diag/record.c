@@ -485,7 +485,7 @@ static void status_line(struct session *s, uint64_t t0, uint64_t *last_t,
 		fputc('\n', stderr);
 }
 
-static int write_meta(struct session *s, const struct md_pmu *p, int cpu,
+static int write_meta(struct session *s, const struct pmu *p, int cpu,
 		      const uint64_t (*cfg)[3])
 {
 	const struct record_opts *o = s->o;
@@ -530,7 +530,7 @@ static int write_meta(struct session *s, const struct md_pmu *p, int cpu,
 	return ERR_EXIT_OK;
 }
 
-static int first_cpu(const struct md_pmu *p)
+static int first_cpu(const struct pmu *p)
 {
 	struct perf_cpu_map *map;
 	int cpu = -1;
@@ -544,7 +544,7 @@ static int first_cpu(const struct md_pmu *p)
 	return cpu;
 }
 
-static int open_session(struct session *s, const struct md_pmu *p, int cpu,
+static int open_session(struct session *s, const struct pmu *p, int cpu,
 			const uint64_t (*cfg)[3])
 {
 	const struct record_opts *o = s->o;
@@ -742,7 +742,7 @@ int record_run(const struct record_opts *o)
 	uint64_t t0, last_t, last_samples = 0, end_wait;
 	struct sigaction sa = { 0 };
 	struct session s = { 0 };
-	struct md_pmu *pmus = NULL;
+	struct pmu *pmus = NULL;
 	struct md_tp tps[RECORD_MAX_TRACEPOINTS];
 	int n = 0, idx, cpu, i, ret, nr_tps = 0;
 	char err[512];
@@ -753,18 +753,18 @@ int record_run(const struct record_opts *o)
 	}
 	s.o = o;
 	ret = ERR_EXIT_DEVICE;
-	n = md_pmu_scan(md_sysfs_root(), &pmus, err, sizeof(err));
+	n = pmu_scan(pmu_sysfs_root(), &pmus, err, sizeof(err));
 	if (n < 0) {
 		err_print(NULL, "%s", err);
 		goto out;
 	}
-	idx = md_pmu_pick(pmus, n, o->dev, err, sizeof(err));
+	idx = pmu_pick(pmus, n, o->dev, err, sizeof(err));
 	if (idx < 0) {
 		err_print(NULL, "%s", err);
 		goto out;
 	}
 	for (i = 0; i < o->nr_events; i++) {
-		if (md_parse_event(&pmus[idx], o->events[i], cfg[i], err, sizeof(err))) {
+		if (pmu_parse_event(&pmus[idx], o->events[i], cfg[i], err, sizeof(err))) {
 			err_print(NULL, "%s", err);
 			goto out;
 		}
@@ -911,7 +911,7 @@ out:
 	for (i = 0; i < nr_tps; i++)
 		md_tp_free(&tps[i]);
 	close_session(&s);
-	md_pmus_free(pmus, n > 0 ? n : 0);
+	pmu_scan_free(pmus, n > 0 ? n : 0);
 	free(cfg);
 	return ret;
 }

@@ -85,28 +85,28 @@ static void test_time(void)
 
 static void test_format(void)
 {
-	struct md_field f;
+	struct pmu_field f;
 
-	OK(!md_parse_format("config:0-7", &f) && f.word == 0 && f.lo == 0 && f.hi == 7,
+	OK(!pmu_parse_format("config:0-7", &f) && f.word == 0 && f.lo == 0 && f.hi == 7,
 	   "format config:0-7");
-	OK(!md_parse_format("config1:63", &f) && f.word == 1 && f.lo == 63 && f.hi == 63,
+	OK(!pmu_parse_format("config1:63", &f) && f.word == 1 && f.lo == 63 && f.hi == 63,
 	   "format config1:63");
-	OK(!md_parse_format("config2:0-63", &f) && f.word == 2, "format config2:0-63");
-	OK(md_parse_format("config3:0", &f), "format config3 refused");
-	OK(md_parse_format("config:7-0", &f), "format reversed range refused");
-	OK(md_parse_format("config:64", &f), "format bit 64 refused");
-	OK(md_parse_format("config:0-7,32-35", &f), "format split range refused");
-	OK(md_parse_format("config0-7", &f), "format without colon refused");
+	OK(!pmu_parse_format("config2:0-63", &f) && f.word == 2, "format config2:0-63");
+	OK(pmu_parse_format("config3:0", &f), "format config3 refused");
+	OK(pmu_parse_format("config:7-0", &f), "format reversed range refused");
+	OK(pmu_parse_format("config:64", &f), "format bit 64 refused");
+	OK(pmu_parse_format("config:0-7,32-35", &f), "format split range refused");
+	OK(pmu_parse_format("config0-7", &f), "format without colon refused");
 }
 
-static struct md_pmu *pmus;
+static struct pmu *pmus;
 static int nr_pmus;
 
 static void test_scan(const char *root)
 {
 	char err[512];
 
-	nr_pmus = md_pmu_scan(root, &pmus, err, sizeof(err));
+	nr_pmus = pmu_scan(root, &pmus, err, sizeof(err));
 	EQ_INT(nr_pmus, 2, "two mlx5_diag PMUs in the fake tree (%s)", err);
 	if (nr_pmus != 2)
 		exit(tap_done());
@@ -116,20 +116,20 @@ static void test_scan(const char *root)
 	EQ_STR(pmus[1].cpumask, "1", "cpumask of mlx5_diag_1");
 	EQ_INT(pmus[0].nr_fields, 17, "format fields of mlx5_diag_0");
 
-	EQ_INT(md_pmu_pick(pmus, 2, "0", err, sizeof(err)), 0, "pick by number 0");
-	EQ_INT(md_pmu_pick(pmus, 2, "1", err, sizeof(err)), 1, "pick by number 1");
-	EQ_INT(md_pmu_pick(pmus, 2, "mlx5_diag_1", err, sizeof(err)), 1, "pick by name");
-	EQ_INT(md_pmu_pick(pmus, 2, "sim:0", err, sizeof(err)), 0, "pick by function");
-	EQ_INT(md_pmu_pick(pmus, 2, "0000:08:00.0", err, sizeof(err)), 1,
+	EQ_INT(pmu_pick(pmus, 2, "0", err, sizeof(err)), 0, "pick by number 0");
+	EQ_INT(pmu_pick(pmus, 2, "1", err, sizeof(err)), 1, "pick by number 1");
+	EQ_INT(pmu_pick(pmus, 2, "mlx5_diag_1", err, sizeof(err)), 1, "pick by name");
+	EQ_INT(pmu_pick(pmus, 2, "sim:0", err, sizeof(err)), 0, "pick by function");
+	EQ_INT(pmu_pick(pmus, 2, "0000:08:00.0", err, sizeof(err)), 1,
 	       "pick by PCI address");
-	EQ_INT(md_pmu_pick(pmus, 2, "08:00.0", err, sizeof(err)), 1,
+	EQ_INT(pmu_pick(pmus, 2, "08:00.0", err, sizeof(err)), 1,
 	       "pick by PCI address without domain");
-	EQ_INT(md_pmu_pick(pmus, 2, "2", err, sizeof(err)), -1, "no PMU 2");
+	EQ_INT(pmu_pick(pmus, 2, "2", err, sizeof(err)), -1, "no PMU 2");
 	OK(strstr(err, "no mlx5_diag device '2'") != NULL, "the error names it: %s", err);
-	EQ_INT(md_pmu_pick(pmus, 2, "0x1", err, sizeof(err)), -1, "no hex device numbers");
-	EQ_INT(md_pmu_pick(pmus, 2, NULL, err, sizeof(err)), -1, "two devices need -d");
-	EQ_INT(md_pmu_pick(pmus, 1, NULL, err, sizeof(err)), 0, "one device is the default");
-	EQ_INT(md_pmu_pick(pmus, 0, "0", err, sizeof(err)), -1, "no devices at all");
+	EQ_INT(pmu_pick(pmus, 2, "0x1", err, sizeof(err)), -1, "no hex device numbers");
+	EQ_INT(pmu_pick(pmus, 2, NULL, err, sizeof(err)), -1, "two devices need -d");
+	EQ_INT(pmu_pick(pmus, 1, NULL, err, sizeof(err)), 0, "one device is the default");
+	EQ_INT(pmu_pick(pmus, 0, "0", err, sizeof(err)), -1, "no devices at all");
 	OK(strstr(err, "module loaded") != NULL, "the error says what to check: %s", err);
 }
 
@@ -176,7 +176,7 @@ static void test_events(void)
 	char err[512];
 
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
-		int r = md_parse_event(&pmus[0], good[i].s, cfg, err, sizeof(err));
+		int r = pmu_parse_event(&pmus[0], good[i].s, cfg, err, sizeof(err));
 
 		OK(!r && cfg[0] == good[i].c0 && cfg[1] == good[i].c1 && cfg[2] == good[i].c2,
 		   "event '%s' (%s)", good[i].s, r ? err : "parsed");
@@ -185,7 +185,7 @@ static void test_events(void)
 			       cfg[0], cfg[1], cfg[2]);
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		int r = md_parse_event(&pmus[0], bad[i].s, cfg, err, sizeof(err));
+		int r = pmu_parse_event(&pmus[0], bad[i].s, cfg, err, sizeof(err));
 
 		OK(r && strstr(err, bad[i].msg), "event '%s' refused: %s", bad[i].s,
 		   r ? err : "(accepted)");
@@ -562,7 +562,7 @@ int main(void)
 {
 	const char *data = getenv("MD_TESTDATA");
 	char root[1024], err[256];
-	struct md_pmu *none;
+	struct pmu *none;
 
 	if (!data) {
 		fprintf(stderr, "MD_TESTDATA: the fake sysfs tree (tests/sysfs)\n");
@@ -572,7 +572,7 @@ int main(void)
 	test_time();
 	test_format();
 	test_scan(root);
-	EQ_INT(md_pmu_scan("/nonexistent-sysfs", &none, err, sizeof(err)), -1,
+	EQ_INT(pmu_scan("/nonexistent-sysfs", &none, err, sizeof(err)), -1,
 	       "a missing sysfs directory is an error: %s", err);
 	test_events();
 	test_record_args();
@@ -581,6 +581,6 @@ int main(void)
 	test_count();
 	snprintf(root, sizeof(root), "%s/../../../tests/tracefs/events", data);
 	test_tracepoints(root);
-	md_pmus_free(pmus, nr_pmus);
+	pmu_scan_free(pmus, nr_pmus);
 	return tap_done();
 }
