@@ -17,6 +17,7 @@
 
 #include <linux/mlx5_diag.h>
 
+#include "args.h"
 #include "cli.h"
 #include "pmu.h"
 #include "record.h"
@@ -120,7 +121,7 @@ void doca_defaults(struct doca_opts *d)
 static int num_arg(const char *flag, const char *v, uint64_t max, uint64_t *out,
 		   char *err, size_t errlen)
 {
-	if (md_parse_u64(v, max, out)) {
+	if (args_parse_u64(v, max, out)) {
 		snprintf(err, errlen, "%s: '%s' is not a number from 0 to %" PRIu64,
 			 flag, v, max);
 		return -1;

@@ -27,6 +27,7 @@
 #include <perf/core.h>
 #include <perf/cpumap.h>
 
+#include "args.h"
 #include "cli.h"
 #include "counting.h"
 #include "dashboard.h"
@@ -315,7 +316,7 @@ static unsigned int cap_u32(const struct xdev *d, const char *name)
 	uint64_t v;
 
 	snprintf(dir, sizeof(dir), "%s/caps", d->dir);
-	if (pmu_read_line(dir, name, buf, sizeof(buf)) || md_parse_u64(buf, UINT32_MAX, &v))
+	if (pmu_read_line(dir, name, buf, sizeof(buf)) || args_parse_u64(buf, UINT32_MAX, &v))
 		return 0;
 	return (unsigned int)v;
 }

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "exporter_config.h"
-#include "pmu.h"
+#include "args.h"
 
 static const char *const key_names[] = {
 	[XCFG_LISTEN] = "listen", [XCFG_MAX_CONNECTIONS] = "max-connections",
@@ -127,7 +127,7 @@ static int parse_duration(const char *key, const char *value, uint64_t unit_ns,
 
 	if (one_word(key, value, w, sizeof(w), err, errlen))
 		return -1;
-	why = md_parse_time(w, unit_ns, 0, ns);
+	why = args_parse_time(w, unit_ns, 0, ns);
 	if (!why && *ns < min_ns)
 		why = "too short";
 	if (why) {
@@ -162,8 +162,8 @@ static int parse_ranges(const char *field, const char *s, uint32_t max,
 		dash = strchr(item, '-');
 		if (dash)
 			*dash = '\0';
-		if (md_parse_u64(item, max, &lo) ||
-		    (dash && md_parse_u64(dash + 1, max, &hi)))
+		if (args_parse_u64(item, max, &lo) ||
+		    (dash && args_parse_u64(dash + 1, max, &hi)))
 			goto bad;
 		if (!dash)
 			hi = lo;
@@ -268,7 +268,7 @@ static int parse_le(struct xcfg *c, const char *value, char *err, size_t errlen)
 				 "bins)", XCFG_MAX_LE);
 			return -1;
 		}
-		why = md_parse_time(w, UINT64_C(1000000000), 0, &ns);
+		why = args_parse_time(w, UINT64_C(1000000000), 0, &ns);
 		if (!why && n && ns <= prev)
 			why = "not above the bound before it";
 		if (why) {
@@ -320,7 +320,7 @@ int xcfg_apply(struct xcfg *c, const char *key, const char *value,
 	case XCFG_MAX_CONNECTIONS:
 		if (one_word(key, value, w, 32, err, errlen))
 			return -1;
-		if (md_parse_u64(w, 1024, &v) || !v) {
+		if (args_parse_u64(w, 1024, &v) || !v) {
 			snprintf(err, errlen, "max-connections: '%s' is not 1-1024", w);
 			return -1;
 		}

@@ -51,7 +51,7 @@ MD_DECODE_SRCS := $(addprefix $(MD_SRC)/,decode.c data_ids.c data_kinds.c pipeli
 # families, the HTTP server, the textfile mode, the kinds it exports, its
 # configuration, folding and scrapes, the dashboard.
 MD_EXPORTER_SRCS := $(addprefix $(MD_SRC)/,exposition.c http_server.c textfile.c \
-	families.c exporter_config.c pmu.c fold.c scrape.c dashboard.c)
+	families.c exporter_config.c pmu.c args.c fold.c scrape.c dashboard.c)
 # what test_exporter adds: the decode pipeline, the stream writer and the
 # kernel catalog's reader
 MD_EXPORTER_TEST_SRCS := $(MD_DECODE_SRCS) $(addprefix $(MD_SRC)/,perfdata.c \

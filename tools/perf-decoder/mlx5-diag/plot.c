@@ -13,10 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "cli.h"
 #include "pipeline.h"
 #include "plot.h"
-#include "pmu.h"
 
 #define DEFAULT_WIDTH	1600
 
@@ -129,7 +129,7 @@ static int parse_ids(struct plot_args *a, const char *list)
 		struct plot_id *id = &a->ids[a->o.nr_ids++];
 
 		id->text = item;
-		id->is_id = !md_parse_u64(item, UINT64_MAX, &id->id);
+		id->is_id = !args_parse_u64(item, UINT64_MAX, &id->id);
 	}
 	a->o.ids = a->ids;
 	return 0;
@@ -141,7 +141,7 @@ static int parse_side(const char *opt, const char *s, unsigned int min,
 {
 	uint64_t n;
 
-	if (md_parse_u64(s, PLOT_MAX_SIDE, &n) || n < min)
+	if (args_parse_u64(s, PLOT_MAX_SIDE, &n) || n < min)
 		return err_usage("plot", "%s '%s': a number of pixels from %u to %u",
 				 opt, s, min, PLOT_MAX_SIDE);
 	*v = (unsigned int)n;
@@ -151,7 +151,7 @@ static int parse_side(const char *opt, const char *s, unsigned int min,
 static int parse_time_opt(const char *opt, const char *s, int allow_zero,
 			  uint64_t *ns)
 {
-	const char *why = md_parse_time(s, NSEC_PER_SEC, allow_zero, ns);
+	const char *why = args_parse_time(s, NSEC_PER_SEC, allow_zero, ns);
 
 	if (why)
 		return err_usage("plot", "%s '%s': %s (seconds, 0.4 or 2, or with a "

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
+
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -53,27 +55,6 @@ int pmu_read_line(const char *dir, const char *name, char *buf, size_t len)
 	nl = strchr(buf, '\n');
 	if (nl)
 		*nl = '\0';
-	return 0;
-}
-
-int md_parse_u64(const char *s, uint64_t max, uint64_t *v)
-{
-	const char *p = s;
-	int base = 10;
-	char *end;
-
-	if (!strncmp(p, "0x", 2) || !strncmp(p, "0X", 2)) {
-		base = 16;
-		p += 2;
-		if (!isxdigit((unsigned char)*p))
-			return -1;
-	} else if (!isdigit((unsigned char)*p)) {
-		return -1;
-	}
-	errno = 0;
-	*v = strtoull(p, &end, base);
-	if (errno || *end || *v > max)
-		return -1;
 	return 0;
 }
 
@@ -195,7 +176,7 @@ int pmu_scan(const char *root, struct pmu **pmus, char *err, size_t errlen)
 		uint64_t number;
 
 		if (strncmp(de->d_name, PMU_NAME_PREFIX, strlen(PMU_NAME_PREFIX)) ||
-		    md_parse_u64(num, UINT_MAX, &number) || !strncmp(num, "0x", 2) ||
+		    args_parse_u64(num, UINT_MAX, &number) || !strncmp(num, "0x", 2) ||
 		    strlen(de->d_name) >= sizeof(p->name))
 			continue;
 		if (n == cap) {
@@ -253,7 +234,7 @@ int pmu_pick(const struct pmu *pmus, int n, const char *dev, char *err,
 			"(see 'mlx5-diag list')", n);
 		return -1;
 	}
-	if (!md_parse_u64(dev, UINT_MAX, &number) && strncmp(dev, "0x", 2)) {
+	if (!args_parse_u64(dev, UINT_MAX, &number) && strncmp(dev, "0x", 2)) {
 		for (i = 0; i < n; i++)
 			if (pmus[i].number == number)
 				return i;
@@ -332,7 +313,7 @@ static int apply_term(const struct pmu *p, const char *term, uint64_t cfg[3],
 		return 0;
 	}
 	max = f->hi - f->lo == 63 ? UINT64_MAX : (1ull << (f->hi - f->lo + 1)) - 1;
-	if (md_parse_u64(eq + 1, UINT64_MAX, &v)) {
+	if (args_parse_u64(eq + 1, UINT64_MAX, &v)) {
 		set_err(err, errlen, "%s: %s: '%s' is not a number", what,
 			fname.name, eq + 1);
 		return -1;
@@ -412,55 +393,4 @@ int pmu_parse_event(const struct pmu *p, const char *str, uint64_t config[3],
 out:
 	free(s);
 	return ret;
-}
-
-const char *md_parse_time(const char *s, uint64_t default_unit_ns,
-			  int allow_zero, uint64_t *ns)
-{
-	static const struct { const char *name; uint64_t ns; } units[] = {
-		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
-	};
-	uint64_t v, frac = 0, unit = default_unit_ns;
-	unsigned int digits = 0;
-	const char *rest;
-	char *end;
-	size_t i;
-
-	if (*s == '-')
-		return "negative";
-	if (!isdigit((unsigned char)*s))
-		return "not a number";
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return "too large";
-	rest = end;
-	if (*rest == '.') {
-		for (rest++; isdigit((unsigned char)*rest); rest++, digits++) {
-			if (digits == 9)
-				return "finer than 1 ns";
-			frac = frac * 10 + (uint64_t)(*rest - '0');
-		}
-		if (!digits)
-			return "not a number";
-	}
-	if (*rest) {
-		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-			if (!strcmp(rest, units[i].name))
-				break;
-		if (i == sizeof(units) / sizeof(units[0]))
-			return "unknown unit";
-		unit = units[i].ns;
-	}
-	if (digits && unit != 1000000000)
-		return "a fraction only in seconds";
-	for (; digits && digits < 9; digits++)
-		frac *= 10;
-	if (v > (UINT64_MAX - frac) / unit)
-		return "too large";
-	v = v * unit + frac;
-	if (!v && !allow_zero)
-		return "zero";
-	*ns = v;
-	return NULL;
 }

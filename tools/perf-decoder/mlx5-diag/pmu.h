@@ -72,18 +72,4 @@ int pmu_parse_format(const char *spec, struct pmu_field *f);
 int pmu_parse_event(const struct pmu *pmu, const char *str, uint64_t config[3],
 		    char *err, size_t errlen);
 
-/*
- * Parse a time, the one way every time option is parsed: a decimal number
- * with an optional unit ns, us, ms or s (none: DEFAULT_UNIT_NS ns per
- * unit), a fraction of at most 9 digits in seconds alone (0.4, 1.5s) into
- * *NS. NULL, or why S is refused: "negative", "not a number", "unknown
- * unit", "a fraction only in seconds", "finer than 1 ns", "too large",
- * "zero" (when !ALLOW_ZERO).
- */
-const char *md_parse_time(const char *s, uint64_t default_unit_ns,
-			  int allow_zero, uint64_t *ns);
-
-/* Parse an unsigned decimal or 0x-hex integer that must be <= MAX. 0 or -1. */
-int md_parse_u64(const char *s, uint64_t max, uint64_t *v);
-
 #endif /* MLX5_DIAG_PMU_H */

@@ -27,6 +27,7 @@
 #include <linux/perf_event.h>
 #include <perf/cpumap.h>
 
+#include "args.h"
 #include "cli.h"
 #include "count.h"
 #include "file.h"
@@ -73,7 +74,7 @@ int record_parse_clockid(const char *s, clockid_t *id, const char **name)
 			return 0;
 		}
 	}
-	if (md_parse_u64(s, 64, &v))
+	if (args_parse_u64(s, 64, &v))
 		return -1;
 	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
 		if (clocks[i].id == (clockid_t)v) {
@@ -153,7 +154,7 @@ static const struct option record_longopts[] = {
 static int parse_time(const char *s, uint64_t unit_ns, uint64_t *ns, char *err,
 		      size_t errlen)
 {
-	const char *why = md_parse_time(s, unit_ns, 0, ns);
+	const char *why = args_parse_time(s, unit_ns, 0, ns);
 
 	if (!why)
 		return 0;
@@ -214,7 +215,7 @@ int record_parse(int argc, char **argv, struct record_opts *o, char *err,
 			o->force = 1;
 			break;
 		case OPT_FORMAT:
-			if (md_parse_u64(optarg, 2, &v)) {
+			if (args_parse_u64(optarg, 2, &v)) {
 				snprintf(err, errlen, "bad format '%s': 0, 1 or 2", optarg);
 				return ERR_EXIT_USAGE;
 			}
@@ -239,7 +240,7 @@ int record_parse(int argc, char **argv, struct record_opts *o, char *err,
 			}
 			break;
 		case 'a':
-			if (md_parse_u64(optarg, 1u << 20, &v) || !v || (v & (v - 1))) {
+			if (args_parse_u64(optarg, 1u << 20, &v) || !v || (v & (v - 1))) {
 				snprintf(err, errlen, "bad AUX pages '%s': a power of 2, "
 					 "1 to 1048576", optarg);
 				return ERR_EXIT_USAGE;

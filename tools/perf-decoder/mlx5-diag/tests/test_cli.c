@@ -13,6 +13,7 @@
 
 #include <linux/mlx5_diag.h>
 
+#include "../args.h"
 #include "../cli.h"
 #include "../count.h"
 #include "../doca.h"
@@ -33,16 +34,16 @@ static void test_time(void)
 
 	for (size_t i = 0; i < 5; i++) {
 		v = 0;
-		OK(!md_parse_time(good[i].s, 1, 0, &v) && v == good[i].ns,
+		OK(!args_parse_time(good[i].s, 1, 0, &v) && v == good[i].ns,
 		   "period '%s' is %" PRIu64 " ns (got %" PRIu64 ")", good[i].s,
 		   good[i].ns, v);
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		OK(md_parse_time(bad[i], 1, 0, &v), "period '%s' is refused", bad[i]);
-	OK(md_parse_time("0x10", 1, 0, &v), "period in hex is refused");
-	OK(!md_parse_time("2", 1000000000ull, 0, &v) && v == 2000000000ull,
+		OK(args_parse_time(bad[i], 1, 0, &v), "period '%s' is refused", bad[i]);
+	OK(args_parse_time("0x10", 1, 0, &v), "period in hex is refused");
+	OK(!args_parse_time("2", 1000000000ull, 0, &v) && v == 2000000000ull,
 	   "a duration without unit is in seconds");
-	OK(!md_parse_time("0", 1, 1, &v) && v == 0, "zero where zero is allowed");
+	OK(!args_parse_time("0", 1, 1, &v) && v == 0, "zero where zero is allowed");
 
 	/* decimal seconds, and why a time is refused */
 	static const struct { const char *s; uint64_t unit, ns; } frac[] = {
@@ -62,25 +63,25 @@ static void test_time(void)
 	};
 	for (size_t i = 0; i < sizeof(frac) / sizeof(frac[0]); i++) {
 		v = 0;
-		OK(!md_parse_time(frac[i].s, frac[i].unit, 0, &v) && v == frac[i].ns,
+		OK(!args_parse_time(frac[i].s, frac[i].unit, 0, &v) && v == frac[i].ns,
 		   "time '%s' is %" PRIu64 " ns (got %" PRIu64 ")", frac[i].s,
 		   frac[i].ns, v);
 	}
 	for (size_t i = 0; i < sizeof(why) / sizeof(why[0]); i++) {
-		const char *got = md_parse_time(why[i].s, 1000000000ull, 0, &v);
+		const char *got = args_parse_time(why[i].s, 1000000000ull, 0, &v);
 
 		OK(got && !strcmp(got, why[i].why), "time '%s' refused as %s: %s",
 		   why[i].s, why[i].why, got ? got : "accepted");
 	}
 
-	OK(!md_parse_u64("0x1f", 31, &v) && v == 31, "u64 hex at its max");
-	OK(md_parse_u64("0x20", 31, &v), "u64 over its max");
-	OK(md_parse_u64("0x", 31, &v), "u64 '0x' alone");
-	OK(md_parse_u64("12a", 1000, &v), "u64 trailing junk");
-	OK(md_parse_u64("-1", UINT64_MAX, &v), "u64 negative");
-	OK(!md_parse_u64("18446744073709551615", UINT64_MAX, &v) && v == UINT64_MAX,
+	OK(!args_parse_u64("0x1f", 31, &v) && v == 31, "u64 hex at its max");
+	OK(args_parse_u64("0x20", 31, &v), "u64 over its max");
+	OK(args_parse_u64("0x", 31, &v), "u64 '0x' alone");
+	OK(args_parse_u64("12a", 1000, &v), "u64 trailing junk");
+	OK(args_parse_u64("-1", UINT64_MAX, &v), "u64 negative");
+	OK(!args_parse_u64("18446744073709551615", UINT64_MAX, &v) && v == UINT64_MAX,
 	   "u64 max");
-	OK(md_parse_u64("18446744073709551616", UINT64_MAX, &v), "u64 overflow");
+	OK(args_parse_u64("18446744073709551616", UINT64_MAX, &v), "u64 overflow");
 }
 
 static void test_format(void)
