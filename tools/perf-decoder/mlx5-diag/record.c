@@ -355,7 +355,7 @@ struct session {
 	uint64_t truncated, partial, collision, lost_records;
 	pid_t child;
 	int child_status;
-	struct md_tp_session tp;	/* --tracepoint */
+	struct tp_session tp;	/* --tracepoint */
 };
 
 static volatile sig_atomic_t got_stop, got_chld;
@@ -462,7 +462,7 @@ static void drain_aux(struct session *s)
 
 static void drain_tp(struct session *s)
 {
-	if (s->tp.nr_tps && !s->write_failed && md_tp_drain(&s->tp, &s->w))
+	if (s->tp.nr_tps && !s->write_failed && tp_drain(&s->tp, &s->w))
 		s->write_failed = 1;
 }
 
@@ -514,7 +514,7 @@ static int write_meta(struct session *s, const struct pmu *p, int cpu,
 		ret |= mdf_meta_add_event(&m, (unsigned int)i, cfg[i][0], cfg[i][1],
 					  cfg[i][2], o->events[i]);
 	if (s->tp.nr_tps)
-		ret |= md_tp_meta(&s->tp, &m);
+		ret |= tp_meta(&s->tp, &m);
 	if (ret) {
 		mdf_meta_buf_free(&m);
 		err_print(NULL, "an event string has a newline");
@@ -523,7 +523,7 @@ static int write_meta(struct session *s, const struct pmu *p, int cpu,
 	ret = mdf_write_chunk(&s->w, MDF_CHUNK_META, m.text, m.len);
 	mdf_meta_buf_free(&m);
 	if (!ret && s->tp.nr_tps)
-		ret = md_tp_synth_comms(&s->w);
+		ret = tp_synth_comms(&s->w);
 	if (ret) {
 		err_print(NULL, "%s: %s", o->output, s->w.err);
 		return ERR_EXIT_OUTPUT;
@@ -744,7 +744,7 @@ int record_run(const struct record_opts *o)
 	struct sigaction sa = { 0 };
 	struct session s = { 0 };
 	struct pmu *pmus = NULL;
-	struct md_tp tps[RECORD_MAX_TRACEPOINTS];
+	struct tp_event tps[RECORD_MAX_TRACEPOINTS];
 	int n = 0, idx, cpu, i, ret, nr_tps = 0;
 	char err[512];
 
@@ -777,7 +777,7 @@ int record_run(const struct record_opts *o)
 		goto out;
 	}
 	for (i = 0; i < o->nr_tracepoints; i++) {
-		if (md_tp_lookup(o->tracepoints[i], &tps[i], err, sizeof(err))) {
+		if (tp_lookup(o->tracepoints[i], &tps[i], err, sizeof(err))) {
 			err_print(NULL, "%s", err);
 			goto out;
 		}
@@ -786,7 +786,7 @@ int record_run(const struct record_opts *o)
 	ret = open_session(&s, &pmus[idx], cpu, (const uint64_t (*)[3])cfg);
 	if (ret)
 		goto out;
-	if (nr_tps && md_tp_open(&s.tp, tps, nr_tps, o->clockid, &i)) {
+	if (nr_tps && tp_open(&s.tp, tps, nr_tps, o->clockid, &i)) {
 		if (i == EACCES || i == EPERM)
 			fprintf(stderr, "  %s\n", record_open_error_hint(EPERM, 0));
 		ret = ERR_EXIT_OPEN;
@@ -808,7 +808,7 @@ int record_run(const struct record_opts *o)
 	sigaction(SIGCHLD, &sa, NULL);
 
 	if (nr_tps)
-		md_tp_enable(&s.tp, 1);
+		tp_enable(&s.tp, 1);
 	if (ioctl(s.fds[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP)) {
 		int e = errno;
 
@@ -824,7 +824,7 @@ int record_run(const struct record_opts *o)
 			/* nothing was recorded: no file */
 			ioctl(s.fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
 			if (nr_tps)
-				md_tp_enable(&s.tp, 0);
+				tp_enable(&s.tp, 0);
 			mdf_writer_close(&s.w);
 			if (strcmp(o->output, "-"))
 				unlink(o->output);
@@ -859,7 +859,7 @@ int record_run(const struct record_opts *o)
 		usleep(5000);
 	} while (now_ns(CLOCK_MONOTONIC) < end_wait);
 	if (nr_tps) {
-		md_tp_enable(&s.tp, 0);
+		tp_enable(&s.tp, 0);
 		drain_tp(&s);
 	}
 	status_line(&s, t0, &last_t, &last_samples, 1);
@@ -908,9 +908,9 @@ int record_run(const struct record_opts *o)
 out:
 	if (s.w.f)
 		mdf_writer_close(&s.w);
-	md_tp_close(&s.tp);
+	tp_close(&s.tp);
 	for (i = 0; i < nr_tps; i++)
-		md_tp_free(&tps[i]);
+		tp_free(&tps[i]);
 	close_session(&s);
 	pmu_scan_free(pmus, n > 0 ? n : 0);
 	free(cfg);

@@ -22,7 +22,7 @@
 
 #define FORMAT_MAX	(64u << 10)
 
-const char *md_tracefs_events(void)
+const char *tp_tracefs_events(void)
 {
 	static const char *const dirs[] = {
 		"/sys/kernel/tracing/events", "/sys/kernel/debug/tracing/events",
@@ -78,9 +78,9 @@ static char *read_text(const char *path, size_t max, size_t *len)
 	return buf;
 }
 
-int md_tp_lookup(const char *spec, struct md_tp *tp, char *err, size_t errlen)
+int tp_lookup(const char *spec, struct tp_event *tp, char *err, size_t errlen)
 {
-	const char *colon = strchr(spec, ':'), *dir = md_tracefs_events();
+	const char *colon = strchr(spec, ':'), *dir = tp_tracefs_events();
 	char path[4096], *text, *end;
 	unsigned long long id;
 	size_t len;
@@ -120,13 +120,13 @@ int md_tp_lookup(const char *spec, struct md_tp *tp, char *err, size_t errlen)
 	}
 	if (memchr(tp->format, '\0', len)) {
 		snprintf(err, errlen, "%s: has a NUL byte", path);
-		md_tp_free(tp);
+		tp_free(tp);
 		return -1;
 	}
 	return 0;
 }
 
-void md_tp_free(struct md_tp *tp)
+void tp_free(struct tp_event *tp)
 {
 	free(tp->format);
 	tp->format = NULL;
@@ -138,8 +138,8 @@ static int sys_perf_event_open(struct perf_event_attr *attr, int cpu)
 			    PERF_FLAG_FD_CLOEXEC);
 }
 
-int md_tp_open(struct md_tp_session *s, struct md_tp *tps, int nr,
-	       clockid_t clockid, int *errno_out)
+int tp_open(struct tp_session *s, struct tp_event *tps, int nr,
+	    clockid_t clockid, int *errno_out)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	struct perf_cpu_map *map = perf_cpu_map__new_online_cpus();
@@ -165,7 +165,7 @@ int md_tp_open(struct md_tp_session *s, struct md_tp *tps, int nr,
 		perf_cpu_map__put(map);
 		return -1;
 	}
-	s->data_size = MD_TP_DATA_PAGES * (size_t)page;
+	s->data_size = TP_DATA_PAGES * (size_t)page;
 	s->base_len = s->data_size + (size_t)page;
 	for (c = 0; c < s->nr_cpus; c++) {
 		int cpu = perf_cpu_map__cpu(map, c).cpu;
@@ -180,7 +180,7 @@ int md_tp_open(struct md_tp_session *s, struct md_tp *tps, int nr,
 			a.type = PERF_TYPE_TRACEPOINT;
 			a.config = tps[j].id;
 			a.sample_period = 1;
-			a.sample_type = MD_TP_SAMPLE_TYPE;
+			a.sample_type = TP_SAMPLE_TYPE;
 			a.disabled = 1;
 			a.sample_id_all = 1;
 			a.use_clockid = 1;
@@ -233,18 +233,18 @@ int md_tp_open(struct md_tp_session *s, struct md_tp *tps, int nr,
 	return 0;
 }
 
-int md_tp_meta(const struct md_tp_session *s, struct mdf_meta_buf *m)
+int tp_meta(const struct tp_session *s, struct mdf_meta_buf *m)
 {
 	int ret = mdf_meta_addf(m, "long_size", "%zu", sizeof(long));
 	int j, c;
 
 	for (j = 0; j < s->nr_tps; j++) {
-		const struct md_tp *tp = &s->tps[j];
+		const struct tp_event *tp = &s->tps[j];
 		const char *line = tp->format;
 
 		ret |= mdf_meta_addf(m, "tracepoint", "%d config=%" PRIu64
 				     " sample_type=0x%llx name=%s:%s", j, tp->id,
-				     MD_TP_SAMPLE_TYPE, tp->sys, tp->name);
+				     TP_SAMPLE_TYPE, tp->sys, tp->name);
 		/* one line each; the reader joins them with newlines */
 		while (*line) {
 			size_t n = strcspn(line, "\n");
@@ -270,7 +270,7 @@ static void put32(unsigned char *p, uint32_t v)
 
 /*
  * PERF_RECORD_COMM { pid, tid, comm (NUL, padded to 8) } and the
- * sample_id of MD_TP_SAMPLE_TYPE: pid, tid, time 0, cpu 0, id 0.
+ * sample_id of TP_SAMPLE_TYPE: pid, tid, time 0, cpu 0, id 0.
  */
 static size_t comm_record(unsigned char *p, uint32_t pid, uint32_t tid,
 			  const char *comm)
@@ -291,7 +291,7 @@ static size_t comm_record(unsigned char *p, uint32_t pid, uint32_t tid,
 	return h.size;
 }
 
-int md_tp_synth_comms(struct mdf_writer *w)
+int tp_synth_comms(struct mdf_writer *w)
 {
 	unsigned char *buf = NULL;
 	size_t len = 0, cap = 0;
@@ -343,7 +343,7 @@ int md_tp_synth_comms(struct mdf_writer *w)
 	return ret;
 }
 
-void md_tp_enable(struct md_tp_session *s, int on)
+void tp_enable(struct tp_session *s, int on)
 {
 	for (int i = 0; i < s->nr_cpus * s->nr_tps; i++)
 		if (s->fds[i] >= 0)
@@ -361,10 +361,10 @@ static void ring_read(void *dst, const unsigned char *ring, size_t size,
 	memcpy((char *)dst + first, ring, len - first);
 }
 
-int md_tp_drain(struct md_tp_session *s, struct mdf_writer *w)
+int tp_drain(struct tp_session *s, struct mdf_writer *w)
 {
 	for (int c = 0; c < s->nr_cpus; c++) {
-		struct md_tp_ring *r = &s->rings[c];
+		struct tp_ring *r = &s->rings[c];
 		struct perf_event_mmap_page *pc = r->base;
 		const unsigned char *ring;
 		uint64_t head, t;
@@ -412,7 +412,7 @@ int md_tp_drain(struct md_tp_session *s, struct mdf_writer *w)
 	return 0;
 }
 
-void md_tp_close(struct md_tp_session *s)
+void tp_close(struct tp_session *s)
 {
 	int i;
 

@@ -16,28 +16,28 @@
 #include "file.h"
 
 /* Pages of each CPU's data ring (a power of 2). */
-#define MD_TP_DATA_PAGES	64
+#define TP_DATA_PAGES	64
 /* sample_type of the tracepoint events: IDENTIFIER | TID | TIME | CPU | RAW */
-#define MD_TP_SAMPLE_TYPE	0x10486ull
+#define TP_SAMPLE_TYPE	0x10486ull
 
-struct md_tp {
+struct tp_event {
 	char sys[64], name[64];
 	uint64_t id;		/* events/SYS/NAME/id: attr.config */
 	char *format;		/* events/SYS/NAME/format */
 };
 
-struct md_tp_ring {
+struct tp_ring {
 	int cpu;
 	void *base;		/* user page + data ring */
 	uint64_t tail;
 };
 
-struct md_tp_session {
-	struct md_tp *tps;
+struct tp_session {
+	struct tp_event *tps;
 	int nr_tps;
 	int *fds;		/* nr_cpus * nr_tps, CPU-major */
 	uint64_t *ids;		/* the sample id of each fd */
-	struct md_tp_ring *rings;
+	struct tp_ring *rings;
 	int nr_cpus;
 	size_t base_len, data_size;
 	uint64_t samples, lost;	/* counted while draining */
@@ -48,30 +48,30 @@ struct md_tp_session {
  * The tracefs events directory (MLX5_DIAG_TRACEFS, else
  * /sys/kernel/tracing/events, else /sys/kernel/debug/tracing/events).
  */
-const char *md_tracefs_events(void);
+const char *tp_tracefs_events(void);
 
 /* Read SPEC's ("sched:sched_switch") id and format. 0, or -1 with ERR. */
-int md_tp_lookup(const char *spec, struct md_tp *tp, char *err, size_t errlen);
-void md_tp_free(struct md_tp *tp);
+int tp_lookup(const char *spec, struct tp_event *tp, char *err, size_t errlen);
+void tp_free(struct tp_event *tp);
 
 /*
  * Open every tracepoint on every online CPU with CLOCKID, disabled; map
  * one data ring per CPU. 0, or -1 with a message on stderr (ERRNO_OUT:
  * the failing errno).
  */
-int md_tp_open(struct md_tp_session *s, struct md_tp *tps, int nr,
-	       clockid_t clockid, int *errno_out);
+int tp_open(struct tp_session *s, struct tp_event *tps, int nr,
+	    clockid_t clockid, int *errno_out);
 /* META lines: long_size, tracepoint, tracepoint_format, sample_id. */
-int md_tp_meta(const struct md_tp_session *s, struct mdf_meta_buf *m);
+int tp_meta(const struct tp_session *s, struct mdf_meta_buf *m);
 /*
  * A PERF chunk of PERF_RECORD_COMM records (time 0) for the threads that
  * exist now, as perf synthesizes them. 0 or the writer's error.
  */
-int md_tp_synth_comms(struct mdf_writer *w);
+int tp_synth_comms(struct mdf_writer *w);
 /* PERF_EVENT_IOC_ENABLE / _DISABLE on every event. */
-void md_tp_enable(struct md_tp_session *s, int on);
+void tp_enable(struct tp_session *s, int on);
 /* Copy each ring's new records into PERF chunks. 0 or the writer's error. */
-int md_tp_drain(struct md_tp_session *s, struct mdf_writer *w);
-void md_tp_close(struct md_tp_session *s);
+int tp_drain(struct tp_session *s, struct mdf_writer *w);
+void tp_close(struct tp_session *s);
 
 #endif /* MLX5_DIAG_TPRECORD_H */

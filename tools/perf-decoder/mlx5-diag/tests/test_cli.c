@@ -513,7 +513,7 @@ static void test_count(void)
 static void test_tracepoints(const char *tracefs)
 {
 	struct record_opts o;
-	struct md_tp tp;
+	struct tp_event tp;
 	char err[512];
 	const char *argv[2 * RECORD_MAX_TRACEPOINTS + 8];
 	int argc = 0, r, i;
@@ -536,23 +536,23 @@ static void test_tracepoints(const char *tracefs)
 	OK(strstr(err, "at most 16 tracepoints") != NULL, "saying so: %s", err);
 
 	setenv("MLX5_DIAG_TRACEFS", tracefs, 1);
-	EQ_STR(md_tracefs_events(), tracefs, "MLX5_DIAG_TRACEFS names the events dir");
-	r = md_tp_lookup("sched:sched_switch", &tp, err, sizeof(err));
+	EQ_STR(tp_tracefs_events(), tracefs, "MLX5_DIAG_TRACEFS names the events dir");
+	r = tp_lookup("sched:sched_switch", &tp, err, sizeof(err));
 	EQ_INT(r, 0, "sched:sched_switch is found (%s)", err);
 	EQ_U64(tp.id, 118, "its id");
 	OK(tp.format && !strncmp(tp.format, "name: sched_switch\nID: 118\nformat:\n", 35),
 	   "its format text");
 	EQ_STR(tp.sys, "sched", "system");
 	EQ_STR(tp.name, "sched_switch", "name");
-	md_tp_free(&tp);
-	r = md_tp_lookup("sched:nosuch", &tp, err, sizeof(err));
+	tp_free(&tp);
+	r = tp_lookup("sched:nosuch", &tp, err, sizeof(err));
 	EQ_INT(r, -1, "a missing tracepoint");
 	OK(strstr(err, "no tracepoint sched:nosuch: ") && strstr(err, "No such file"),
 	   "says which and why: %s", err);
 	static const char *const bad[] = { "sched", "sched:", ":x", "a/b:c", "s:c d",
 					   "sched:sched_switch:x" };
 	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
-		r = md_tp_lookup(bad[k], &tp, err, sizeof(err));
+		r = tp_lookup(bad[k], &tp, err, sizeof(err));
 		OK(r == -1 && strstr(err, "bad tracepoint"), "'%s' is refused: %s",
 		   bad[k], err);
 	}
