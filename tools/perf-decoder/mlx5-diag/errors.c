@@ -6,7 +6,7 @@
 
 #include "errors.h"
 
-static void md_verr(const char *who, const char *fmt, va_list ap)
+static void err_vprint(const char *who, const char *fmt, va_list ap)
 {
 	if (who)
 		fprintf(stderr, "mlx5-diag %s: ", who);
@@ -21,7 +21,7 @@ void err_print(const char *who, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	md_verr(who, fmt, ap);
+	err_vprint(who, fmt, ap);
 	va_end(ap);
 }
 
@@ -30,7 +30,7 @@ int err_usage(const char *who, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	md_verr(who, fmt, ap);
+	err_vprint(who, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "(see mlx5-diag %s --help)\n", who);
 	return ERR_EXIT_USAGE;

@@ -34,7 +34,7 @@
 #include "pmu.h"
 #include "tprecord.h"
 
-#define MD_VERSION		"0.1"
+#define RECORD_VERSION		"0.1"
 #define DATA_PAGES		16	/* data ring: PERF_RECORD_AUX and _LOST */
 #define POLL_MS			100
 
@@ -495,7 +495,7 @@ static int write_meta(struct session *s, const struct pmu *p, int cpu,
 	int ret = 0, i;
 
 	clock_gettime(CLOCK_REALTIME, &rt);
-	ret |= mdf_meta_add(&m, "tool", "mlx5-diag record " MD_VERSION);
+	ret |= mdf_meta_add(&m, "tool", "mlx5-diag record " RECORD_VERSION);
 	ret |= mdf_meta_add(&m, "pmu", p->name);
 	ret |= mdf_meta_addf(&m, "pmu_type", "%d", p->type);
 	ret |= mdf_meta_add(&m, "identifier", p->function);
