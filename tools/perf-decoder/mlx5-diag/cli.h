@@ -21,7 +21,7 @@
  * stderr. Returns an enum err_exit status.
  */
 int mlx5diag_write_csv(FILE *out, const char *recording_path,
-		       const struct decode_names *names);
+		       const struct data_id_names *names);
 
 int cmd_decode(int argc, char **argv);
 int cmd_plot(int argc, char **argv);

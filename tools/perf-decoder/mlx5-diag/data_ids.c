@@ -90,7 +90,7 @@ enum data_unit data_id_unit(uint64_t id)
 	return k ? k->unit : DATA_UNIT_UNKNOWN;
 }
 
-char **decode_names_argv(int argc, char **argv)
+char **data_id_names_argv(int argc, char **argv)
 {
 	char **args = calloc((size_t)argc + 1, sizeof(*args));
 
@@ -135,7 +135,7 @@ static int example_entry(struct json_object *array, uint64_t id)
 	return 0;
 }
 
-int decode_names_write_example(FILE *out)
+int data_id_names_write_example(FILE *out)
 {
 	size_t i, n = sizeof(doca_example_ids) / sizeof(doca_example_ids[0]);
 	struct json_object *root = json_object_new_object();
@@ -161,7 +161,7 @@ out:
 	return ret;
 }
 
-void decode_names_free(struct decode_names *names)
+void data_id_names_free(struct data_id_names *names)
 {
 	size_t i;
 
@@ -286,7 +286,7 @@ static const char *member_string(struct json_object *e, const char *key,
 }
 
 /* Entry E, { "name": "...", "data_id": "0x..." }: NULL, or what is wrong. */
-static const char *entry_name(struct json_object *e, struct decode_name *out,
+static const char *entry_name(struct json_object *e, struct data_id_name *out,
 			      char *why, size_t whylen)
 {
 	static const char *const keys[] = { "name", "data_id" };
@@ -320,8 +320,8 @@ static const char *entry_name(struct json_object *e, struct decode_name *out,
 	return NULL;
 }
 
-int decode_names_load(struct decode_names *names, const char *path,
-		      char *err, size_t errlen)
+int data_id_names_load(struct data_id_names *names, const char *path,
+		       char *err, size_t errlen)
 {
 	struct json_object *root, *ids;
 	const char *why = NULL;
@@ -367,7 +367,7 @@ int decode_names_load(struct decode_names *names, const char *path,
 	json_object_put(root);
 	return 0;
 fail:
-	decode_names_free(names);
+	data_id_names_free(names);
 	json_object_put(root);
 	return -1;
 }

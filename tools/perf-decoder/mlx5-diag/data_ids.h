@@ -13,13 +13,13 @@
 #define DATA_ID_KIND(id)	((uint32_t)((id) >> 32))
 
 /* Names for data IDs, as DOCA's -di JSON file gives them. */
-struct decode_name {
+struct data_id_name {
 	uint64_t data_id;
 	char *name;
 };
 
-struct decode_names {
-	struct decode_name *entries;
+struct data_id_names {
+	struct data_id_name *entries;
 	size_t nr;
 };
 
@@ -41,27 +41,27 @@ enum data_unit data_id_unit(uint64_t id);
 int data_id_instance_name(uint64_t id, char *buf, size_t len);
 
 /*
- * decode_names_load - read a DOCA telemetry_diag data-ID file with json-c:
+ * data_id_names_load - read a DOCA telemetry_diag data-ID file with json-c:
  *   { "data-ids": [ { "name": "port_0_rx_bytes", "data_id": "0x1020..." }, ... ] }
  * Returns 0, or -1 with a message in ERR (ERRLEN bytes) naming the file
  * and where: "byte N" of malformed JSON, "data-ids[I]" of a bad entry.
  */
-int decode_names_load(struct decode_names *names, const char *path,
-		      char *err, size_t errlen);
-void decode_names_free(struct decode_names *names);
+int data_id_names_load(struct data_id_names *names, const char *path,
+		       char *err, size_t errlen);
+void data_id_names_free(struct data_id_names *names);
 
 /*
- * decode_names_argv - ARGV (ARGC) with DOCA's -di, a two-letter flag, as
+ * data_id_names_argv - ARGV (ARGC) with DOCA's -di, a two-letter flag, as
  * --data-ids for getopt_long: a new array, NULL-terminated, of ARGV's
  * strings (free() the array only), or NULL when out of memory.
  */
-char **decode_names_argv(int argc, char **argv);
+char **data_id_names_argv(int argc, char **argv);
 
 /*
- * decode_names_write_example - write DOCA's example data-ID file (its
+ * data_id_names_write_example - write DOCA's example data-ID file (its
  * default data IDs, in json-c's pretty layout) to OUT. Returns 0 or -1
  * (errno set).
  */
-int decode_names_write_example(FILE *out);
+int data_id_names_write_example(FILE *out);
 
 #endif /* MLX5_DIAG_DATA_IDS_H */

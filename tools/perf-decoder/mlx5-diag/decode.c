@@ -72,7 +72,7 @@ static const char decode_usage[] =
 
 /* Decode PATH with the sink SINK into OUT: an enum err_exit status. */
 static int decode(const char *path, const struct sink_ops *sink, FILE *out,
-		  const struct decode_names *names, int metrics, int quiet)
+		  const struct data_id_names *names, int metrics, int quiet)
 {
 	/* on the heap: the item batch is large */
 	struct pipeline *p = calloc(1, sizeof(*p));
@@ -92,7 +92,7 @@ static int decode(const char *path, const struct sink_ops *sink, FILE *out,
 }
 
 int mlx5diag_write_csv(FILE *outf, const char *recording_path,
-		       const struct decode_names *names)
+		       const struct data_id_names *names)
 {
 	return decode(recording_path, sink_find("csv"), outf, names, 0, 1);
 }
@@ -115,13 +115,13 @@ int cmd_decode(int argc, char **argv)
 {
 	const char *format = "text", *di = NULL, *example = NULL;
 	const char *output = NULL, *path = NULL;
-	struct decode_names names = { NULL, 0 };
+	struct data_id_names names = { NULL, 0 };
 	const struct sink_ops *sink;
 	int metrics = 0, quiet = 0, timeline = 0, c, ret;
 	char err[512], **args;
 	FILE *outf;
 
-	args = decode_names_argv(argc, argv);
+	args = data_id_names_argv(argc, argv);
 	if (!args) {
 		err_print("decode", "out of memory");
 		return ERR_EXIT_OUTPUT;
@@ -175,7 +175,7 @@ int cmd_decode(int argc, char **argv)
 	if (example) {
 		/* as DOCA's sample: write the file and exit, flags ignored */
 		outf = fopen(example, "w");
-		if (!outf || decode_names_write_example(outf) || fclose(outf)) {
+		if (!outf || data_id_names_write_example(outf) || fclose(outf)) {
 			err_print("decode", "%s: %s", example,
 				  strerror(errno));
 			return ERR_EXIT_OUTPUT;
@@ -198,7 +198,7 @@ int cmd_decode(int argc, char **argv)
 		return err_usage("decode", "--format %s writes a binary trace: "
 				 "give -o FILE or redirect standard output",
 				 sink->name);
-	if (di && decode_names_load(&names, di, err, sizeof(err))) {
+	if (di && data_id_names_load(&names, di, err, sizeof(err))) {
 		err_print("decode", "%s", err);
 		return ERR_EXIT_NAMES;
 	}
@@ -206,7 +206,7 @@ int cmd_decode(int argc, char **argv)
 	if (!outf) {
 		err_print("decode", "%s: %s", output,
 			  strerror(errno));
-		decode_names_free(&names);
+		data_id_names_free(&names);
 		return ERR_EXIT_OUTPUT;
 	}
 	ret = decode(path, sink, outf, di ? &names : NULL, metrics, quiet);
@@ -215,6 +215,6 @@ int cmd_decode(int argc, char **argv)
 			  strerror(errno));
 		ret = ERR_EXIT_OUTPUT;
 	}
-	decode_names_free(&names);
+	data_id_names_free(&names);
 	return ret;
 }

@@ -274,8 +274,8 @@ static int doca_pick(const char *pci, char *dev, size_t len, char *err, size_t e
 
 int cmd_doca(int argc, char **argv)
 {
-	struct decode_names names = { NULL, 0 }, defaults;
-	struct decode_name def_entries[sizeof(doca_default_ids) / sizeof(doca_default_ids[0])];
+	struct data_id_names names = { NULL, 0 }, defaults;
+	struct data_id_name def_entries[sizeof(doca_default_ids) / sizeof(doca_default_ids[0])];
 	char def_names[sizeof(doca_default_ids) / sizeof(doca_default_ids[0])][32];
 	char err[512], dev[64], tmp[] = "/tmp/mlx5-diag-doca.XXXXXX";
 	char (*ev)[48] = NULL;
@@ -300,7 +300,7 @@ int cmd_doca(int argc, char **argv)
 	if (d.example) {
 		/* the sample: "All other flags are ignored" */
 		out = fopen(d.example, "w");
-		if (!out || decode_names_write_example(out) || fclose(out)) {
+		if (!out || data_id_names_write_example(out) || fclose(out)) {
 			err_print("doca", "%s: %s", d.example, strerror(errno));
 			return ERR_EXIT_OUTPUT;
 		}
@@ -318,20 +318,20 @@ int cmd_doca(int argc, char **argv)
 		err_print("doca", "%s", err);
 		return ERR_EXIT_DEVICE;
 	}
-	if (d.data_ids && decode_names_load(&names, d.data_ids, err, sizeof(err))) {
+	if (d.data_ids && data_id_names_load(&names, d.data_ids, err, sizeof(err))) {
 		err_print("doca", "%s", err);
 		return ERR_EXIT_NAMES;
 	}
 	if (d.data_ids && (!names.nr || names.nr > RECORD_MAX_EVENTS)) {
 		err_print("doca", "%s: %zu data IDs (1 to %d)", d.data_ids,
 			  names.nr, RECORD_MAX_EVENTS);
-		decode_names_free(&names);
+		data_id_names_free(&names);
 		return ERR_EXIT_NAMES;
 	}
 	nr = d.data_ids ? names.nr : sizeof(doca_default_ids) / sizeof(doca_default_ids[0]);
 	ev = calloc(nr, sizeof(*ev));
 	if (!ev) {
-		decode_names_free(&names);
+		data_id_names_free(&names);
 		return ERR_EXIT_OUTPUT;
 	}
 	record_defaults(&o);
@@ -393,6 +393,6 @@ out_tmp:
 	unlink(tmp);
 out:
 	free(ev);
-	decode_names_free(&names);
+	data_id_names_free(&names);
 	return ret;
 }

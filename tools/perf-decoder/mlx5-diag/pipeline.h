@@ -204,7 +204,7 @@ void fmt_perf_time(uint64_t t, char *buf, size_t len);
 struct pipeline {
 	const char *path;		/* the input, "-": standard input */
 	int quiet, metrics;
-	const struct decode_names *names;	/* NULL: default names */
+	const struct data_id_names *names;	/* NULL: default names */
 	struct sink sink;
 
 	struct mlx5diag_decoder dec;

@@ -164,7 +164,7 @@ static int parse(struct plot_args *a, int argc, char **argv)
 	int c, ret = 0;
 	char **args;
 
-	args = decode_names_argv(argc, argv);
+	args = data_id_names_argv(argc, argv);
 	if (!args) {
 		err_print("plot", "out of memory");
 		return ERR_EXIT_OUTPUT;
@@ -355,7 +355,7 @@ static int write_output(const struct plot_args *a, int fd, const char *buf,
 }
 
 /* Draw a->path into the output: an enum err_exit status. */
-static int plot(struct plot_args *a, const struct decode_names *names)
+static int plot(struct plot_args *a, const struct data_id_names *names)
 {
 	struct pipeline *p = calloc(1, sizeof(*p));
 	char *buf = NULL;
@@ -406,7 +406,7 @@ out:
 
 int cmd_plot(int argc, char **argv)
 {
-	struct decode_names names = { NULL, 0 };
+	struct data_id_names names = { NULL, 0 };
 	struct plot_args a;
 	char err[512];
 	int ret;
@@ -421,13 +421,13 @@ int cmd_plot(int argc, char **argv)
 	ret = choose_output(&a);
 	if (ret)
 		goto out;
-	if (a.di && decode_names_load(&names, a.di, err, sizeof(err))) {
+	if (a.di && data_id_names_load(&names, a.di, err, sizeof(err))) {
 		err_print("plot", "%s", err);
 		ret = ERR_EXIT_NAMES;
 		goto out;
 	}
 	ret = plot(&a, a.di ? &names : NULL);
-	decode_names_free(&names);
+	data_id_names_free(&names);
 out:
 	free(a.ids_text);
 	free(a.ids);

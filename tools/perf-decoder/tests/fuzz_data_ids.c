@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target of the DOCA data-ID file reader (json-c): the input is
- * the file, read by decode_names_load() as `mlx5-diag decode -di` and
+ * the file, read by data_id_names_load() as `mlx5-diag decode -di` and
  * `mlx5-diag doca -di` read it, from seeds that `gen_corpus --data-ids`
  * writes. A refusal must name the file and say why; names it accepts name
  * the columns of a recording of this target's (the data IDs of those
@@ -70,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct decode_names names = { (void *)1, 1 };	/* the reader resets it */
+	struct data_id_names names = { (void *)1, 1 };	/* the reader resets it */
 	char path[64], err[512];
 	size_t i;
 	int fd;
@@ -80,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	err[0] = '\0';
-	if (decode_names_load(&names, path, err, sizeof(err))) {
+	if (data_id_names_load(&names, path, err, sizeof(err))) {
 		/* "PATH: why", entries freed */
 		if (strncmp(err, path, strlen(path)) || strncmp(err + strlen(path), ": ", 2) ||
 		    !err[strlen(path) + 2] || names.nr || names.entries)
@@ -94,7 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (sink_check_all(recording(), &names, 1) != ERR_EXIT_OK)
 			abort();
 	}
-	decode_names_free(&names);
+	data_id_names_free(&names);
 	close(fd);
 	return 0;
 }

@@ -22,13 +22,13 @@
 #include "sink_check.h"
 
 /* gen_corpus.c's data IDs, named with bytes cairo would refuse */
-static struct decode_name not_utf8[] = {
+static struct data_id_name not_utf8[] = {
 	{ 0x1020000100000001ull, "rx \xff\xfe" },
 	{ 0x1140000100000001ull, "tx \xc3(\xe2\x82 \xed\xa0\x80" },
 	{ 0x1180000200000000ull, "hit \xf4\x90\x80\x80 \xc0\xaf" },
 };
 
-static const struct decode_names not_utf8_names = {
+static const struct data_id_names not_utf8_names = {
 	not_utf8, sizeof(not_utf8) / sizeof(not_utf8[0]),
 };
 

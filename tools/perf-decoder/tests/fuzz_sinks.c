@@ -25,14 +25,14 @@
 #define LONG_NAME_50 "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
 
 /* gen_corpus.c's data IDs, and what to call them */
-static struct decode_name awkward[] = {
+static struct data_id_name awkward[] = {
 	{ 0x1020000100000001ull, "rx \"quoted\" \\back\\slash, comma" },
 	{ 0x1140000100000001ull, "tx\ttab\nnewline\r\x01\x1f\x7f caf\xc3\xa9 \xff" },
 	{ 0x1180000200000000ull,
 	  LONG_NAME_50 LONG_NAME_50 LONG_NAME_50 LONG_NAME_50 "_hit" },
 };
 
-static const struct decode_names awkward_names = {
+static const struct data_id_names awkward_names = {
 	awkward, sizeof(awkward) / sizeof(awkward[0]),
 };
 

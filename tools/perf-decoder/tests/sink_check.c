@@ -95,7 +95,7 @@ static void check_trace(const char *buf, size_t len)
 
 /* PATH through OPS (NULL: mlx5diag_write_csv()); its output checked. */
 static int check_one(const char *path, const struct sink_ops *ops,
-		     const struct decode_names *names, int metrics)
+		     const struct data_id_names *names, int metrics)
 {
 	struct pipeline *p = calloc(1, sizeof(*p));
 	char *buf = NULL;
@@ -127,7 +127,7 @@ static int check_one(const char *path, const struct sink_ops *ops,
 	return status;
 }
 
-int sink_check_all(const char *path, const struct decode_names *names,
+int sink_check_all(const char *path, const struct data_id_names *names,
 		   int metrics)
 {
 	const struct sink_ops *ops;

@@ -36,7 +36,7 @@ int recording_memfd(const void *aux, size_t len, size_t chunk, char *path);
  * (protobuf-c unpacks it) and no other output holds a NUL byte. Returns
  * the status.
  */
-int sink_check_all(const char *path, const struct decode_names *names,
+int sink_check_all(const char *path, const struct data_id_names *names,
 		   int metrics);
 
 /*

@@ -610,7 +610,7 @@ static void default_names_follow_the_catalog(void)
 
 static void data_id_files(void)
 {
-	struct decode_names names;
+	struct data_id_names names;
 	char err[256], *got;
 	char *argv[] = { "decode", "--example-json", path_in(dir, "ex.json"), NULL };
 
@@ -618,21 +618,21 @@ static void data_id_files(void)
 	got = slurp(path_in(dir, "ex.json"));
 	CHECK(!strcmp(got, example_json), "example file:\n%s", got);
 	free(got);
-	CHECK_INT(decode_names_load(&names, path_in(dir, "ex.json"), err, sizeof(err)),
+	CHECK_INT(data_id_names_load(&names, path_in(dir, "ex.json"), err, sizeof(err)),
 		  0, "the example file loads back");
 	CHECK(names.nr == 4 && names.entries[3].data_id == 0x1140000300000000ull &&
 	      !strcmp(names.entries[3].name, "port_0_tx_packets"), "its entries");
-	decode_names_free(&names);
+	data_id_names_free(&names);
 
 	/* json-c decodes \u escapes beyond ASCII into UTF-8 */
 	write_file(path_in(dir, "utf8.json"),
 		   "{\"data-ids\": [{\"name\": \"caf\\u00e9 \\ud834\\udd1e\", "
 		   "\"data_id\": \"0x1\"}]}");
-	CHECK(!decode_names_load(&names, path_in(dir, "utf8.json"), err, sizeof(err)) &&
+	CHECK(!data_id_names_load(&names, path_in(dir, "utf8.json"), err, sizeof(err)) &&
 	      names.nr == 1 &&
 	      !strcmp(names.entries[0].name, "caf\xc3\xa9 \xf0\x9d\x84\x9e"),
 	      "a name with \\u escapes: %s", names.nr ? names.entries[0].name : err);
-	decode_names_free(&names);
+	data_id_names_free(&names);
 
 	write_file(path_in(dir, "names.json"),
 		   "{ \"other\": [1, {\"x\": null}], \"data-ids\": [\n"
@@ -664,11 +664,11 @@ static void named_metrics_json(void)
 {
 	struct pipeline *p = calloc(1, sizeof(*p));
 	FILE *out = fopen(path_in(dir, "named.json"), "w");
-	struct decode_names names = { NULL, 0 };
+	struct data_id_names names = { NULL, 0 };
 	char err[256] = "", *got;
 
-	CHECK(p && out && !decode_names_load(&names, path_in(dir, "names.json"), err,
-					     sizeof(err)), "set up: %s", err);
+	CHECK(p && out && !data_id_names_load(&names, path_in(dir, "names.json"), err,
+					      sizeof(err)), "set up: %s", err);
 	if (!p || !out || !names.nr)
 		goto out;
 	p->path = path_in(dir, "example.mlx5diag");
@@ -688,7 +688,7 @@ static void named_metrics_json(void)
 out:
 	if (out)
 		fclose(out);
-	decode_names_free(&names);
+	data_id_names_free(&names);
 	free(p);
 }
 
@@ -740,7 +740,7 @@ static void bad_data_id_files(void)
 		{ "{\"data-ids\": [{\"name\": \"a\", \"data_id\": \"0x1\"}]}\n{}", "byte 48",
 		  "text after the JSON object" },
 	};
-	struct decode_names names;
+	struct data_id_names names;
 	char err[256], want[512];
 	size_t i;
 
@@ -750,8 +750,8 @@ static void bad_data_id_files(void)
 			 bad[i].where ? bad[i].where : "",
 			 bad[i].where && bad[i].why ? ": " : "",
 			 bad[i].why ? bad[i].why : ": ");
-		CHECK(decode_names_load(&names, path_in(dir, "bad.json"), err,
-					sizeof(err)) == -1 && !names.nr &&
+		CHECK(data_id_names_load(&names, path_in(dir, "bad.json"), err,
+					 sizeof(err)) == -1 && !names.nr &&
 		      (bad[i].why ? !strcmp(err, want) :
 		       !strncmp(err, want, strlen(want)) && strlen(err) > strlen(want)),
 		      "refused: %s\n#     said:  %s\n#     want: %s%s", bad[i].text,
@@ -762,7 +762,7 @@ static void bad_data_id_files(void)
 
 	write_bytes(path_in(dir, "bad.json"), nul, sizeof(nul) - 1);
 	snprintf(want, sizeof(want), "%s: byte 25: a NUL byte", path_in(dir, "bad.json"));
-	CHECK(decode_names_load(&names, path_in(dir, "bad.json"), err, sizeof(err)) == -1 &&
+	CHECK(data_id_names_load(&names, path_in(dir, "bad.json"), err, sizeof(err)) == -1 &&
 	      !strcmp(err, want), "a NUL byte: %s", err);
 	CHECK_INT(run_decode(path_in(dir, "example.mlx5diag"), path_in(dir, "x"), "-di",
 			     path_in(dir, "bad.json"), NULL),
