@@ -15,13 +15,13 @@
 #include "errors.h"
 
 /*
- * mlx5diag_write_csv - decode the recording at RECORDING_PATH into OUT as
+ * decode_doca_csv - decode the recording at RECORDING_PATH into OUT as
  * DOCA's telemetry_diag sample writes its CSV, columns named by NAMES (may
  * be NULL: then by the data ID's own name or its hex value). Errors go to
  * stderr. Returns an enum err_exit status.
  */
-int mlx5diag_write_csv(FILE *out, const char *recording_path,
-		       const struct data_id_names *names);
+int decode_doca_csv(FILE *out, const char *recording_path,
+		    const struct data_id_names *names);
 
 int cmd_decode(int argc, char **argv);
 int cmd_plot(int argc, char **argv);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `mlx5-diag decode`: its arguments, and the sink they choose for the
- * decode pipeline (pipeline.h); mlx5diag_write_csv() for `mlx5-diag doca`.
+ * decode pipeline (pipeline.h); decode_doca_csv() for `mlx5-diag doca`.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -91,8 +91,8 @@ static int decode(const char *path, const struct sink_ops *sink, FILE *out,
 	return ret;
 }
 
-int mlx5diag_write_csv(FILE *outf, const char *recording_path,
-		       const struct data_id_names *names)
+int decode_doca_csv(FILE *outf, const char *recording_path,
+		    const struct data_id_names *names)
 {
 	return decode(recording_path, sink_find("csv"), outf, names, 0, 1);
 }

@@ -380,7 +380,7 @@ int cmd_doca(int argc, char **argv)
 		}
 		defaults.entries = def_entries;
 		defaults.nr = sizeof(def_entries) / sizeof(def_entries[0]);
-		csv = mlx5diag_write_csv(out, tmp, d.data_ids ? &names : &defaults);
+		csv = decode_doca_csv(out, tmp, d.data_ids ? &names : &defaults);
 
 		if (fclose(out) && !csv) {
 			err_print("doca", "%s: %s", d.output, strerror(errno));

@@ -5,7 +5,7 @@
 
 /*
  * Exit statuses of mlx5-diag, one table for every subcommand (and for
- * mlx5diag_write_csv()); the usage texts list the ones they return.
+ * decode_doca_csv()); the usage texts list the ones they return.
  */
 enum err_exit {
 	ERR_EXIT_OK		= 0,

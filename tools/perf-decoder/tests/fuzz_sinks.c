@@ -3,7 +3,7 @@
  * libFuzzer target of the decode pipeline's sinks, on fuzz_decode.c's
  * inputs (gen_corpus.c's seeds): 4 steering bytes, then an AUX stream,
  * written as a recording and decoded through every sink of the registry
- * and mlx5diag_write_csv() (sink_check.h).
+ * and decode_doca_csv() (sink_check.h).
  *   byte 0: bit 0: --metrics; bit 1: columns named by an awkward -di table
  *           (quotes, backslashes, control characters, commas, UTF-8, a
  *           name longer than a column's)

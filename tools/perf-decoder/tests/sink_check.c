@@ -93,7 +93,7 @@ static void check_trace(const char *buf, size_t len)
 	perfetto__protos__trace__free_unpacked(t, NULL);
 }
 
-/* PATH through OPS (NULL: mlx5diag_write_csv()); its output checked. */
+/* PATH through OPS (NULL: decode_doca_csv()); its output checked. */
 static int check_one(const char *path, const struct sink_ops *ops,
 		     const struct data_id_names *names, int metrics)
 {
@@ -112,7 +112,7 @@ static int check_one(const char *path, const struct sink_ops *ops,
 		p->quiet = 1;
 		status = pipeline_run(p, ops, out);
 	} else {
-		status = mlx5diag_write_csv(out, path, names);
+		status = decode_doca_csv(out, path, names);
 	}
 	if (fclose(out))
 		abort();

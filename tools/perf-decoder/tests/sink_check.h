@@ -29,7 +29,7 @@ int recording_memfd(const void *aux, size_t len, size_t chunk, char *path);
 /*
  * sink_check_all - decode the recording at PATH (quiet, columns named by
  * NAMES, NULL: default names; METRICS: --metrics) through every sink of
- * the registry and through mlx5diag_write_csv(), as `mlx5-diag doca` does,
+ * the registry and through decode_doca_csv(), as `mlx5-diag doca` does,
  * each into a memory stream. Aborts unless every decode ends with the same
  * status, every line of the JSON lines sink is a JSON object with a
  * "type" (json-c, strict), a binary sink's output is a Perfetto trace

@@ -199,11 +199,11 @@ static void csv_output(void)
 	CHECK(f != NULL, "open");
 	if (!f)
 		return;
-	CHECK_INT(mlx5diag_write_csv(f, path_in(dir, "example.mlx5diag"), NULL),
-		  ERR_EXIT_OK, "mlx5diag_write_csv");
+	CHECK_INT(decode_doca_csv(f, path_in(dir, "example.mlx5diag"), NULL),
+		  ERR_EXIT_OK, "decode_doca_csv");
 	fclose(f);
 	got = slurp(path_in(dir, "write_csv.csv"));
-	CHECK(!strcmp(got, csv_want), "mlx5diag_write_csv writes the same:\n%s", got);
+	CHECK(!strcmp(got, csv_want), "decode_doca_csv writes the same:\n%s", got);
 	free(got);
 }
 
