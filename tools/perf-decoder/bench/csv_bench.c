@@ -17,7 +17,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "pipeline.h"
+#include "run.h"
+#include "sink.h"
 
 #define NUM_IDS		16
 #define NR_ROWS		32768

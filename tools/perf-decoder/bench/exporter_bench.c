@@ -21,6 +21,7 @@
 #include "fold.h"
 #include "pipeline.h"
 #include "scrape.h"
+#include "sink.h"
 #include "stream_writer.h"
 
 #define NUM_IDS		16

@@ -14,7 +14,7 @@
 #include "dashboard.h"
 #include "errors.h"
 #include "families.h"
-#include "pipeline.h"
+#include "metrics.h"
 
 #define DEVICES		"device=~\"$device\""
 #define WINDOW		"[$__rate_interval]"
@@ -148,7 +148,7 @@ int dashboard_promql(const char *expr, const char *scale, char *out,
 	int n;
 
 	out[0] = '\0';
-	if (metric_compile(&m, expr, scale, NULL, 0, &why) == 0)
+	if (metrics_compile(&m, expr, scale, NULL, 0, &why) == 0)
 		why = translate(&m, t);
 	if (!why) {
 		n = strcmp(scale, "1") ? snprintf(out, outlen, "(%s) * %s", t[0].q, scale) :

@@ -13,11 +13,11 @@
 
 /*
  * dashboard_promql - metrics.def's expression EXPR (times SCALE),
- * compiled by metrics.c (metric_compile), as PromQL over the exporter's
+ * compiled by metrics.c (metrics_compile), as PromQL over the exporter's
  * counters: each event the rate of its counter (ns events in ns per
  * second), duration_time 1, which is exact for an expression whose every
  * term has as many events over it as under it (a ratio of increases, an
- * increase per second). Returns 0, or -1 with why in ERR (metric_compile's
+ * increase per second). Returns 0, or -1 with why in ERR (metrics_compile's
  * refusal, an expression that is not so).
  */
 int dashboard_promql(const char *expr, const char *scale, char *out,

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "pipeline.h"
+#include "sink.h"
 
 static const char decode_usage[] =
 "usage: mlx5-diag decode [--format text|csv|json|timeline|perfetto | --timeline]\n"

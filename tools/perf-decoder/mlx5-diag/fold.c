@@ -98,7 +98,7 @@ static void fold_amount(struct fold_series *fs, const struct run *r,
 	double rate;
 
 	fs->total += amount;
-	if (column_rate(r, col, &rate))
+	if (metrics_column_rate(r, col, &rate))
 		return;
 	if (!fs->n || rate > fs->peak_rate)
 		fs->peak_rate = rate;

@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "pipeline.h"
+#include "sink.h"
 
 struct fold_series {
 	uint64_t data_id;

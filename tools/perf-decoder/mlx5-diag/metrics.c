@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pipeline.h"
+#include "data_ids.h"
+#include "metrics.h"
+#include "run.h"
 
 enum md_class { MD_CLASS_COUNTER, MD_CLASS_STAT_SUM };
 enum md_group { MD_GROUP_GLOBAL, MD_GROUP_PORT, MD_GROUP_PORT_PRIO,
@@ -41,7 +43,7 @@ static const struct md_metric {
 
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* Compiling one expression (metric_compile). */
+/* Compiling one expression (metrics_compile). */
 struct compile {
 	const char *p;
 	const struct run *r;
@@ -200,8 +202,8 @@ static int expr(struct compile *c)
 	}
 }
 
-int metric_compile(struct metric *m, const char *expr_text, const char *scale,
-		   const struct run *r, unsigned int anchor, const char **err)
+int metrics_compile(struct metric *m, const char *expr_text, const char *scale,
+		    const struct run *r, unsigned int anchor, const char **err)
 {
 	struct compile c = { .p = expr_text, .r = r, .anchor = anchor, .m = m,
 			     .group = -1 };
@@ -243,8 +245,8 @@ void metrics_plan(struct run *r)
 		for (j = 0; j < ARRAY_LEN(md_metrics); j++) {
 			struct metric *m = &r->metrics[r->nr_metrics];
 
-			if (metric_compile(m, md_metrics[j].expr,
-					   md_metrics[j].scale, r, i, NULL) ||
+			if (metrics_compile(m, md_metrics[j].expr,
+					    md_metrics[j].scale, r, i, NULL) ||
 			    data_id_instance_name(r->cols[i].data_id, inst,
 						  sizeof(inst)))
 				continue;
@@ -266,8 +268,8 @@ int metrics_table_check(char *err, size_t errlen)
 	size_t i, k;
 
 	for (i = 0; i < ARRAY_LEN(md_metrics); i++) {
-		if (metric_compile(&m[i], md_metrics[i].expr,
-				   md_metrics[i].scale, NULL, 0, &why)) {
+		if (metrics_compile(&m[i], md_metrics[i].expr,
+				    md_metrics[i].scale, NULL, 0, &why)) {
 			snprintf(err, errlen, "metric %s (%s): %s",
 				 md_metrics[i].name, md_metrics[i].expr, why);
 			return -1;
@@ -333,7 +335,7 @@ static int interval_ns(const struct run *r, const struct column *anchor,
 	return 0;
 }
 
-int column_rate(const struct run *r, const struct column *col, double *rate)
+int metrics_column_rate(const struct run *r, const struct column *col, double *rate)
 {
 	uint64_t ticks, hz, amount;
 

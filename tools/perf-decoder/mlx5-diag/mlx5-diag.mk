@@ -39,8 +39,9 @@ $(MD_GEN)/%.pb-c.c $(MD_GEN)/%.pb-c.h: $(MD_SRC)/%.proto
 	@mkdir -p $(MD_GEN)
 	protoc-c --proto_path=$(MD_SRC) --c_out=$(MD_GEN) $<
 
-# `mlx5-diag decode`, its pipeline (pipeline.h): the command, the data-ID
-# names and kinds, the loop and metrics, the sources and the sinks (one file each),
+# `mlx5-diag decode`, its pipeline (pipeline.h, run.h, metrics.h, source.h,
+# sink.h): the command, the data-ID names and kinds, the loop and metrics,
+# the sources and the sinks (one file each),
 # outbuf.c their output buffer, the Perfetto schema's code; and errors.c,
 # the messages of every subcommand.
 MD_DECODE_SRCS := $(addprefix $(MD_SRC)/,decode.c data_ids.c data_kinds.c pipeline.c metrics.c \

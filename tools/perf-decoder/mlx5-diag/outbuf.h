@@ -2,7 +2,7 @@
 /*
  * A sink's output buffer: text and integers appended without printf, the
  * buffer written with one fwrite() when the sink says (at the end of a
- * line) or when it fills. For sinks (pipeline.h); write errors go to the
+ * line) or when it fills. For sinks (sink.h); write errors go to the
  * sink's write_error.
  */
 #ifndef MLX5_DIAG_OUTBUF_H
@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "pipeline.h"
+#include "sink.h"
 
 /* the room outbuf_room() leaves: the appends after it may take that much */
 #define OUTBUF_FIELD	128

@@ -13,8 +13,12 @@
 #include <time.h>
 
 #include "errors.h"
+#include "metrics.h"
 #include "perfdata.h"
 #include "pipeline.h"
+#include "run.h"
+#include "sink.h"
+#include "source.h"
 
 static double monotonic_now(void)
 {

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "pipeline.h"
 #include "plot.h"
+#include "run.h"
 
 #define DEFAULT_WIDTH	1600
 

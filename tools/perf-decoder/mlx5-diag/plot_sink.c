@@ -12,9 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data_ids.h"
 #include "errors.h"
-#include "pipeline.h"
+#include "metrics.h"
 #include "plot.h"
+#include "run.h"
+#include "sink.h"
 #include "timeline.h"
 
 /* A device: its runs share its lanes and marks. */
@@ -275,7 +278,7 @@ static void plot_sample(struct sink *s, const struct run *r,
 		l = &x->lanes[x->col_lane[i]];
 		if (!l->pl.rate)
 			v = (double)r->cols[i].value;
-		else if (column_rate(r, &r->cols[i], &v))
+		else if (metrics_column_rate(r, &r->cols[i], &v))
 			continue;
 		plot_reduce_put(&x->reduce, l->pl.cells, (unsigned int)col, v);
 	}

@@ -11,7 +11,8 @@
 
 #include "errors.h"
 #include "outbuf.h"
-#include "pipeline.h"
+#include "run.h"
+#include "sink.h"
 
 struct csv {
 	char layout[64];		/* what the last header was for */
@@ -52,7 +53,7 @@ static void csv_session(struct sink *s, const struct run *r)
 		sink_printf(s, ", %s", r->metrics[i].name);
 }
 
-/* Device time as fmt_dev_time() prints it: FRC clocks, RTC s.nnnnnnnnn. */
+/* Device time as sink_fmt_dev_time() prints it: FRC clocks, RTC s.nnnnnnnnn. */
 static void csv_dev_time(struct outbuf *b, const struct run *r, uint64_t t)
 {
 	uint32_t sec, ns;

@@ -6,7 +6,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "pipeline.h"
+#include "run.h"
+#include "sink.h"
 
 /* A JSON string of S (names come from files: escape them). */
 static void json_string(struct sink *s, const char *str)

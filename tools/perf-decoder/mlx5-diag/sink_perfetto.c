@@ -15,9 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data_ids.h"
 #include "errors.h"
 #include "perfetto_trace.pb-c.h"
-#include "pipeline.h"
+#include "run.h"
+#include "sink.h"
 #include "timeline.h"
 
 /* The schema's generated names, shorter */

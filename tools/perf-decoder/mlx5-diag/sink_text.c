@@ -7,7 +7,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "pipeline.h"
+#include "run.h"
+#include "sink.h"
 
 static void text_session(struct sink *s, const struct run *r)
 {
@@ -23,8 +24,8 @@ static void text_sample(struct sink *s, const struct run *r,
 	char t0[32], t1[32];
 	unsigned int i;
 
-	fmt_perf_time(w->perf_time, t0, sizeof(t0));
-	fmt_dev_time(r, w->dev_time, t1, sizeof(t1));
+	sink_fmt_perf_time(w->perf_time, t0, sizeof(t0));
+	sink_fmt_dev_time(r, w->dev_time, t1, sizeof(t1));
 	sink_printf(s, "%u %" PRIu64 " %s%s %s", r->session.run, w->seq, t0,
 		    w->flags & MLX5DIAG_F_TIME_EXTRAPOLATED ? "~" : "", t1);
 	for (i = 0; i < r->nr_cols; i++)

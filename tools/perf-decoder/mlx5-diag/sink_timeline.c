@@ -13,7 +13,8 @@
 #include <string.h>
 
 #include "errors.h"
-#include "pipeline.h"
+#include "run.h"
+#include "sink.h"
 #include "timeline.h"
 
 struct timeline {
@@ -144,7 +145,7 @@ static void timeline_sample(struct sink *s, const struct run *r,
 		s->write_error = ENOMEM;
 		return;
 	}
-	fmt_dev_time(r, w->dev_time, t, sizeof(t));
+	sink_fmt_dev_time(r, w->dev_time, t, sizeof(t));
 	fprintf(m, "run %u seq %" PRIu64 " dev %s", r->session.run, w->seq, t);
 	for (i = 0; i < r->nr_cols; i++)
 		fprintf(m, " %s=%" PRIu64, r->cols[i].name, r->cols[i].value);

@@ -9,7 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pipeline.h"
+#include "run.h"
+#include "sink.h"
 
 /* Every sink, one line each: X(name) for `const struct sink_ops sink_name`. */
 #define SINKS(X)	\
@@ -81,7 +82,7 @@ void sink_printf(struct sink *s, const char *fmt, ...)
 	va_end(ap);
 }
 
-void fmt_dev_time(const struct run *r, uint64_t t, char *buf, size_t len)
+void sink_fmt_dev_time(const struct run *r, uint64_t t, char *buf, size_t len)
 {
 	uint32_t s, ns;
 
@@ -93,7 +94,7 @@ void fmt_dev_time(const struct run *r, uint64_t t, char *buf, size_t len)
 	}
 }
 
-void fmt_perf_time(uint64_t t, char *buf, size_t len)
+void sink_fmt_perf_time(uint64_t t, char *buf, size_t len)
 {
 	snprintf(buf, len, "%" PRIu64 ".%09" PRIu64, t / NSEC_PER_SEC,
 		 t % NSEC_PER_SEC);

@@ -14,6 +14,8 @@
 #include "file.h"
 #include "perfdata.h"
 #include "pipeline.h"
+#include "sink.h"
+#include "source.h"
 #include "timeline.h"
 
 #define TL_MAX_TPS	64

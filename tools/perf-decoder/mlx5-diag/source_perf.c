@@ -16,6 +16,8 @@
 #include "errors.h"
 #include "perfdata.h"
 #include "pipeline.h"
+#include "sink.h"
+#include "source.h"
 #include "timeline.h"
 
 #define PIECE_READ	(1u << 20)	/* AUX bytes of perf.data read at once */

@@ -17,6 +17,7 @@
 #include "file.h"
 #include "perfetto_trace.pb-c.h"
 #include "pipeline.h"
+#include "sink.h"
 #include "sink_check.h"
 
 void recording_write(const char *path, const void *aux, size_t len,

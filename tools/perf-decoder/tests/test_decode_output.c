@@ -19,12 +19,15 @@
 #include "cli.h"
 #include "file.h"
 #include "kernel_catalog.h"
+#include "metrics.h"
 #include "outbuf.h"
 #include "perfdata_writer.h"
 #include "perfetto_reader.h"
 #include "pipeline.h"
+#include "run.h"
 #include "runner.h"
 #include "sched_writer.h"
+#include "sink.h"
 #include "sink_check.h"
 #include "stream_writer.h"
 
@@ -462,7 +465,7 @@ static double eval_icmc(const char *expr, const char *scale,
 
 	r.session.ts_source = MLX5_DIAG_TS_RTC;
 	r.metrics = &m;
-	if (metric_compile(&m, expr, scale, &r, anchor, err))
+	if (metrics_compile(&m, expr, scale, &r, anchor, err))
 		return -2;
 	r.nr_metrics = 1;
 	metrics_compute(&r, &w);

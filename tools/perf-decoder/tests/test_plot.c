@@ -29,9 +29,10 @@
 #include "cli.h"
 #include "data_ids.h"
 #include "file.h"
+#include "metrics.h"
 #include "perfdata_writer.h"
-#include "pipeline.h"
 #include "plot.h"
+#include "run.h"
 #include "runner.h"
 #include "sched_writer.h"
 #include "sink_check.h"
@@ -865,31 +866,31 @@ static void counter_rates(void)
 	memset(&r, 0, sizeof(r));
 	r.session.ts_source = MLX5_DIAG_TS_RTC;
 	r.session.out_format = MLX5_DIAG_FORMAT_2;
-	CHECK_INT(column_rate(&r, &col, &v), -1, "no previous sample");
+	CHECK_INT(metrics_column_rate(&r, &col, &v), -1, "no previous sample");
 	r.have_prev = 1;
-	CHECK_INT(column_rate(&r, &col, &v), 0, "format 2");
+	CHECK_INT(metrics_column_rate(&r, &col, &v), 0, "format 2");
 	CHECK(v == 0x20 * 1e6, "0x20 in 1000 ns: %g", v);
 	r.session.ts_source = MLX5_DIAG_TS_FRC;
 	r.session.freq_khz = 500000;
 	col.prev_value = 0;
 	col.value = 1000;
-	CHECK_INT(column_rate(&r, &col, &v), 0, "FRC");
+	CHECK_INT(metrics_column_rate(&r, &col, &v), 0, "FRC");
 	CHECK(v == 1000 * 1e9 / 2000, "1000 in 1000 clocks of 2 ns: %g", v);
 	r.session.clear = 1;
 	r.session.sync = 1;
 	r.session.period_ns_actual = 4000;
 	r.have_prev = 0;
-	CHECK_INT(column_rate(&r, &col, &v), 0, "clear and sync");
+	CHECK_INT(metrics_column_rate(&r, &col, &v), 0, "clear and sync");
 	CHECK(v == 1000 * 1e9 / 4000, "1000 a period of 4000 ns: %g", v);
 	col.dev_time = col.prev_dev_time;
 	r.session.sync = 0;
 	r.have_prev = 1;
-	CHECK_INT(column_rate(&r, &col, &v), -1, "no time between the samples");
+	CHECK_INT(metrics_column_rate(&r, &col, &v), -1, "no time between the samples");
 	col.dev_time = col.prev_dev_time - 1;
-	CHECK_INT(column_rate(&r, &col, &v), -1, "a device time going back");
+	CHECK_INT(metrics_column_rate(&r, &col, &v), -1, "a device time going back");
 	col.dev_time = col.prev_dev_time + 1000;
 	r.session.freq_khz = 0;
-	CHECK_INT(column_rate(&r, &col, &v), -1, "FRC without a frequency");
+	CHECK_INT(metrics_column_rate(&r, &col, &v), -1, "FRC without a frequency");
 }
 
 /* ---- the command ---- */

@@ -42,6 +42,7 @@
 #include "../families.h"
 #include "../fold.h"
 #include "../http_server.h"
+#include "../pipeline.h"
 #include "../scrape.h"
 #include "../textfile.h"
 #include "kernel_catalog.h"
