@@ -79,15 +79,16 @@ static void number(double v, char *buf, size_t len)
 static const char *binary(struct term *l, const struct term *r, enum metric_op_kind op)
 {
 	static const char *const sym[] = {
-		[MOP_ADD] = "+", [MOP_SUB] = "-", [MOP_MUL] = "*", [MOP_DIV] = "/",
+		[METRIC_OP_ADD] = "+", [METRIC_OP_SUB] = "-",
+		[METRIC_OP_MUL] = "*", [METRIC_OP_DIV] = "/",
 	};
-	int binds = op == MOP_ADD || op == MOP_SUB ? 1 : 2;
-	int rparen = r->binds < binds || (r->binds == binds && (op == MOP_SUB ||
-								 op == MOP_DIV));
+	int binds = op == METRIC_OP_ADD || op == METRIC_OP_SUB ? 1 : 2;
+	int rparen = r->binds < binds || (r->binds == binds && (op == METRIC_OP_SUB ||
+								 op == METRIC_OP_DIV));
 	char q[sizeof(l->q)];
 	int n;
 
-	if ((op == MOP_ADD || op == MOP_SUB) && l->degree != r->degree)
+	if ((op == METRIC_OP_ADD || op == METRIC_OP_SUB) && l->degree != r->degree)
 		return "terms of unlike dimensions added";
 	n = snprintf(q, sizeof(q), l->binds < binds ? "(%s) %s " : "%s %s ", l->q,
 		     sym[op]);
@@ -96,7 +97,7 @@ static const char *binary(struct term *l, const struct term *r, enum metric_op_k
 			     r->q) >= sizeof(q) - (size_t)n)
 		return "the PromQL is too long";
 	memcpy(l->q, q, sizeof(q));
-	l->degree += op == MOP_MUL ? r->degree : op == MOP_DIV ? -r->degree : 0;
+	l->degree += op == METRIC_OP_MUL ? r->degree : op == METRIC_OP_DIV ? -r->degree : 0;
 	l->binds = binds;
 	return NULL;
 }
@@ -111,23 +112,23 @@ static const char *translate(const struct metric *m, struct term *t)
 		const struct metric_op *op = &m->ops[i];
 
 		switch (op->kind) {
-		case MOP_COL:
+		case METRIC_OP_COL:
 			why = event_rate(&t[n++], op->data_kind);
 			break;
-		case MOP_TIME:
+		case METRIC_OP_TIME:
 			snprintf(t[n].q, sizeof(t[n].q), "1");
 			t[n].degree = 1;
 			t[n++].binds = 3;
 			break;
-		case MOP_NUM:
+		case METRIC_OP_NUM:
 			number(op->num, t[n].q, sizeof(t[n].q));
 			t[n].degree = 0;
 			t[n++].binds = 3;
 			break;
-		case MOP_ADD:
-		case MOP_SUB:
-		case MOP_MUL:
-		case MOP_DIV:
+		case METRIC_OP_ADD:
+		case METRIC_OP_SUB:
+		case METRIC_OP_MUL:
+		case METRIC_OP_DIV:
 			n--;
 			why = binary(&t[n - 1], &t[n], op->kind);
 			break;

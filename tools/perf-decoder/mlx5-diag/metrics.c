@@ -99,7 +99,7 @@ static int event_column(struct compile *c, const struct md_event *e)
 
 static int identifier(struct compile *c, const char *name, size_t len)
 {
-	struct metric_op op = { .kind = MOP_TIME };
+	struct metric_op op = { .kind = METRIC_OP_TIME };
 	const struct md_event *e;
 	int col;
 
@@ -124,7 +124,7 @@ static int identifier(struct compile *c, const char *name, size_t len)
 	if (c->group < 0)
 		c->first_kind = e->kind;
 	c->group = (int)e->group;
-	op.kind = MOP_COL;
+	op.kind = METRIC_OP_COL;
 	op.counter = e->class == MD_CLASS_COUNTER;
 	op.data_kind = e->kind;
 	return emit(c, op);
@@ -135,7 +135,7 @@ static int expr(struct compile *c);
 /* factor: NUMBER | IDENTIFIER | ( expr ) */
 static int factor(struct compile *c)
 {
-	struct metric_op op = { .kind = MOP_NUM };
+	struct metric_op op = { .kind = METRIC_OP_NUM };
 	const char *start;
 	char *end;
 
@@ -171,7 +171,7 @@ static int factor(struct compile *c)
 /* term: factor { (* | /) factor } */
 static int term(struct compile *c)
 {
-	struct metric_op op = { .kind = MOP_MUL };
+	struct metric_op op = { .kind = METRIC_OP_MUL };
 
 	if (factor(c))
 		return -1;
@@ -179,7 +179,7 @@ static int term(struct compile *c)
 		skip_ws(c);
 		if (*c->p != '*' && *c->p != '/')
 			return 0;
-		op.kind = *c->p++ == '*' ? MOP_MUL : MOP_DIV;
+		op.kind = *c->p++ == '*' ? METRIC_OP_MUL : METRIC_OP_DIV;
 		if (factor(c) || emit(c, op))
 			return -1;
 	}
@@ -188,7 +188,7 @@ static int term(struct compile *c)
 /* expr: term { (+ | -) term } */
 static int expr(struct compile *c)
 {
-	struct metric_op op = { .kind = MOP_ADD };
+	struct metric_op op = { .kind = METRIC_OP_ADD };
 
 	if (term(c))
 		return -1;
@@ -196,7 +196,7 @@ static int expr(struct compile *c)
 		skip_ws(c);
 		if (*c->p != '+' && *c->p != '-')
 			return 0;
-		op.kind = *c->p++ == '+' ? MOP_ADD : MOP_SUB;
+		op.kind = *c->p++ == '+' ? METRIC_OP_ADD : METRIC_OP_SUB;
 		if (term(c) || emit(c, op))
 			return -1;
 	}
@@ -370,7 +370,7 @@ static int metric_value(const struct run *r, const struct metric *m,
 		const struct column *col = &r->cols[op->col];
 
 		switch (op->kind) {
-		case MOP_COL:
+		case METRIC_OP_COL:
 			if (!op->counter)
 				st[n++] = (double)col->value;
 			else if (r->have_prev || r->session.clear)
@@ -378,27 +378,27 @@ static int metric_value(const struct run *r, const struct metric *m,
 			else
 				return -1;
 			break;
-		case MOP_TIME:
+		case METRIC_OP_TIME:
 			if (interval_ns(r, &r->cols[m->anchor], &st[n]))
 				return -1;
 			st[n++] *= 1e-9;
 			break;
-		case MOP_NUM:
+		case METRIC_OP_NUM:
 			st[n++] = op->num;
 			break;
-		case MOP_ADD:
+		case METRIC_OP_ADD:
 			n--;
 			st[n - 1] += st[n];
 			break;
-		case MOP_SUB:
+		case METRIC_OP_SUB:
 			n--;
 			st[n - 1] -= st[n];
 			break;
-		case MOP_MUL:
+		case METRIC_OP_MUL:
 			n--;
 			st[n - 1] *= st[n];
 			break;
-		case MOP_DIV:
+		case METRIC_OP_DIV:
 			n--;
 			if (st[n] == 0)
 				return -1;

@@ -18,20 +18,20 @@ struct run;
  * columns into a program for a stack machine (metrics.c).
  */
 enum metric_op_kind {
-	MOP_COL,			/* a column's amount over the interval */
-	MOP_TIME,			/* duration_time: the interval in s */
-	MOP_NUM,			/* a number */
-	MOP_ADD, MOP_SUB, MOP_MUL, MOP_DIV,
+	METRIC_OP_COL,			/* a column's amount over the interval */
+	METRIC_OP_TIME,			/* duration_time: the interval in s */
+	METRIC_OP_NUM,			/* a number */
+	METRIC_OP_ADD, METRIC_OP_SUB, METRIC_OP_MUL, METRIC_OP_DIV,
 };
 
 #define METRIC_MAX_OPS	16
 
 struct metric_op {
 	enum metric_op_kind kind;
-	unsigned int col;		/* MOP_COL: column index */
-	uint32_t data_kind;		/* MOP_COL: its event's data-ID kind */
-	int counter;			/* MOP_COL: its increase, not its value */
-	double num;			/* MOP_NUM */
+	unsigned int col;		/* METRIC_OP_COL: column index */
+	uint32_t data_kind;		/* METRIC_OP_COL: its event's data-ID kind */
+	int counter;			/* METRIC_OP_COL: its increase, not its value */
+	double num;			/* METRIC_OP_NUM */
 };
 
 struct metric {
@@ -75,7 +75,7 @@ uint64_t metrics_counter_delta(const struct run *r, const struct column *col);
  * metrics_compile - compile EXPR (metrics.def's syntax) times SCALE into M
  * on R's columns, its first event on column ANCHOR and every other event
  * on a column of the same instance; R NULL: check EXPR against the events
- * of metrics.def only (each MOP_COL then names its event by data_kind, no
+ * of metrics.def only (each METRIC_OP_COL then names its event by data_kind, no
  * column). Returns 0, or -1 with the reason in *ERR (when not NULL).
  */
 int metrics_compile(struct metric *m, const char *expr, const char *scale,

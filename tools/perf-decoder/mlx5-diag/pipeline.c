@@ -156,7 +156,7 @@ static int decode_pending(struct pipeline *p)
 	int ret;
 
 	do {
-		size_t size = p->pend_len - done, count = ITEM_BATCH, i;
+		size_t size = p->pend_len - done, count = PIPELINE_ITEM_BATCH, i;
 
 		ret = mlx5diag_decode(&p->dec, p->pend + done, &size, p->items,
 				      &count);

@@ -17,7 +17,7 @@
 #include "run.h"
 #include "sink.h"
 
-#define ITEM_BATCH	1024
+#define PIPELINE_ITEM_BATCH	1024
 
 struct pipeline {
 	const char *path;		/* the input, "-": standard input */
@@ -26,7 +26,7 @@ struct pipeline {
 	struct sink sink;
 
 	struct mlx5diag_decoder dec;
-	struct mlx5diag_item items[ITEM_BATCH];
+	struct mlx5diag_item items[PIPELINE_ITEM_BATCH];
 	uint8_t *pend;			/* bytes of a record cut by a chunk */
 	size_t pend_len, pend_cap;
 
