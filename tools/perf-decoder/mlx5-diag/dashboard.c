@@ -54,7 +54,7 @@ static const char *event_rate(struct term *t, uint32_t kind)
 		return "an event whose kind data_kinds.def lacks";
 	fam_base_name(k, name, sizeof(name));
 	/* the event counts ns, the family seconds */
-	snprintf(t->q, sizeof(t->q), k->unit == DATA_UNIT_NS ?
+	snprintf(t->q, sizeof(t->q), k->unit == DATA_KIND_UNIT_NS ?
 		 "(rate(%s_total{" DEVICES "}" WINDOW ") * 1e9)" :
 		 "rate(%s_total{" DEVICES "}" WINDOW ")", name);
 	t->degree = 1;
@@ -302,14 +302,14 @@ static const struct data_kind *first_kind(const char *expr)
 static void legend_of(const struct data_kind *k, const char *tail, char *buf,
 		      size_t len)
 {
-	const enum data_field *fields;
+	const enum data_kind_field *fields;
 	unsigned int nr = k ? data_kind_fields(k->group, &fields) : 0, i;
 	size_t n = (size_t)snprintf(buf, len, "{{device}}");
 
 	for (i = 0; i < nr && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, " %s {{%s}}",
-				      data_field_name(fields[i]),
-				      data_field_name(fields[i]));
+				      data_kind_field_name(fields[i]),
+				      data_kind_field_name(fields[i]));
 	if (n < len)
 		snprintf(buf + n, len - n, "%s", tail);
 }

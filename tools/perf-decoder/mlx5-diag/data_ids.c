@@ -30,39 +30,39 @@ int data_id_instance_name(uint64_t id, char *buf, size_t len)
 	if (!k)
 		return -1;
 	switch (k->group) {
-	case DATA_GROUP_GLOBAL:
+	case DATA_KIND_GROUP_GLOBAL:
 		snprintf(buf, len, "global");
 		break;
-	case DATA_GROUP_PORT:
-		snprintf(buf, len, "port_%u", data_field_value(DATA_F_PORT, id));
+	case DATA_KIND_GROUP_PORT:
+		snprintf(buf, len, "port_%u", data_kind_field_value(DATA_KIND_F_PORT, id));
 		break;
-	case DATA_GROUP_PORT_PRIO:
-		snprintf(buf, len, "port_%u_prio_%u", data_field_value(DATA_F_PORT, id),
-			 data_field_value(DATA_F_PRIO, id));
+	case DATA_KIND_GROUP_PORT_PRIO:
+		snprintf(buf, len, "port_%u_prio_%u", data_kind_field_value(DATA_KIND_F_PORT, id),
+			 data_kind_field_value(DATA_KIND_F_PRIO, id));
 		break;
-	case DATA_GROUP_HOST:
-		snprintf(buf, len, "host_%u", data_field_value(DATA_F_HOST, id));
+	case DATA_KIND_GROUP_HOST:
+		snprintf(buf, len, "host_%u", data_kind_field_value(DATA_KIND_F_HOST, id));
 		break;
-	case DATA_GROUP_FUNCTION:
-		snprintf(buf, len, "func_%u", data_field_value(DATA_F_FUNCTION, id));
+	case DATA_KIND_GROUP_FUNCTION:
+		snprintf(buf, len, "func_%u", data_kind_field_value(DATA_KIND_F_FUNCTION, id));
 		break;
-	case DATA_GROUP_PCIE_LINK:
+	case DATA_KIND_GROUP_PCIE_LINK:
 		snprintf(buf, len, "pcie_%02x%02x%02x",
-			 data_field_value(DATA_F_LINK_ZZ, id),
-			 data_field_value(DATA_F_LINK_YY, id),
-			 data_field_value(DATA_F_LINK, id));
+			 data_kind_field_value(DATA_KIND_F_LINK_ZZ, id),
+			 data_kind_field_value(DATA_KIND_F_LINK_YY, id),
+			 data_kind_field_value(DATA_KIND_F_LINK, id));
 		break;
-	case DATA_GROUP_PCIE_LINK_TCLASS:
+	case DATA_KIND_GROUP_PCIE_LINK_TCLASS:
 		snprintf(buf, len, "pcie_%02x%02x_tclass_%u",
-			 data_field_value(DATA_F_LINK_YY, id),
-			 data_field_value(DATA_F_LINK, id),
-			 data_field_value(DATA_F_TCLASS, id));
+			 data_kind_field_value(DATA_KIND_F_LINK_YY, id),
+			 data_kind_field_value(DATA_KIND_F_LINK, id),
+			 data_kind_field_value(DATA_KIND_F_TCLASS, id));
 		break;
-	case DATA_GROUP_PCIE_LINK_BIN:
+	case DATA_KIND_GROUP_PCIE_LINK_BIN:
 		snprintf(buf, len, "pcie_%02x%02x_bin_%u",
-			 data_field_value(DATA_F_LINK_YY, id),
-			 data_field_value(DATA_F_LINK, id),
-			 data_field_value(DATA_F_BIN, id));
+			 data_kind_field_value(DATA_KIND_F_LINK_YY, id),
+			 data_kind_field_value(DATA_KIND_F_LINK, id),
+			 data_kind_field_value(DATA_KIND_F_BIN, id));
 		break;
 	}
 	return 0;
@@ -83,11 +83,11 @@ void data_id_default_name(uint64_t id, char *buf, size_t len)
 		snprintf(buf, len, "%s_%s", inst, data_kind_by_id(id)->doca_name);
 }
 
-enum data_unit data_id_unit(uint64_t id)
+enum data_kind_unit data_id_unit(uint64_t id)
 {
 	const struct data_kind *k = data_kind_by_id(id);
 
-	return k ? k->unit : DATA_UNIT_UNKNOWN;
+	return k ? k->unit : DATA_KIND_UNIT_UNKNOWN;
 }
 
 char **data_id_names_argv(int argc, char **argv)

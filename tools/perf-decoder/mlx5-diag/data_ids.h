@@ -31,7 +31,7 @@ struct data_id_names {
 void data_id_default_name(uint64_t id, char *buf, size_t len);
 
 /* data_id_unit - the unit of a data ID's values (of its kind). */
-enum data_unit data_id_unit(uint64_t id);
+enum data_kind_unit data_id_unit(uint64_t id);
 
 /*
  * data_id_instance_name - the instance part of that name (port_0,

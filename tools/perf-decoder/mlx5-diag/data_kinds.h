@@ -12,23 +12,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum data_group {
-	DATA_GROUP_GLOBAL, DATA_GROUP_PORT, DATA_GROUP_PORT_PRIO,
-	DATA_GROUP_HOST, DATA_GROUP_FUNCTION, DATA_GROUP_PCIE_LINK,
-	DATA_GROUP_PCIE_LINK_TCLASS, DATA_GROUP_PCIE_LINK_BIN,
+enum data_kind_group {
+	DATA_KIND_GROUP_GLOBAL, DATA_KIND_GROUP_PORT, DATA_KIND_GROUP_PORT_PRIO,
+	DATA_KIND_GROUP_HOST, DATA_KIND_GROUP_FUNCTION, DATA_KIND_GROUP_PCIE_LINK,
+	DATA_KIND_GROUP_PCIE_LINK_TCLASS, DATA_KIND_GROUP_PCIE_LINK_BIN,
 };
 
-enum data_class {
-	DATA_CLASS_COUNTER, DATA_CLASS_STAT_SUM, DATA_CLASS_STAT_MAX,
-	DATA_CLASS_STAT_MIN,
+enum data_kind_class {
+	DATA_KIND_CLASS_COUNTER, DATA_KIND_CLASS_STAT_SUM, DATA_KIND_CLASS_STAT_MAX,
+	DATA_KIND_CLASS_STAT_MIN,
 };
 
 /* What a data ID's values count. */
-enum data_unit {
-	DATA_UNIT_UNKNOWN,	/* a kind not in DOCA's table */
-	DATA_UNIT_COUNT,	/* events, packets: no unit */
-	DATA_UNIT_BYTES,
-	DATA_UNIT_NS,
+enum data_kind_unit {
+	DATA_KIND_UNIT_UNKNOWN,	/* a kind not in DOCA's table */
+	DATA_KIND_UNIT_COUNT,	/* events, packets: no unit */
+	DATA_KIND_UNIT_BYTES,
+	DATA_KIND_UNIT_NS,
 };
 
 /*
@@ -36,21 +36,22 @@ enum data_unit {
  * YY and ZZ bytes are not labelled (the kernel's events/ aliases do not
  * ask for them either) but name the link in decode's default names.
  */
-enum data_field {
-	DATA_F_PORT, DATA_F_PRIO, DATA_F_HOST, DATA_F_FUNCTION, DATA_F_LINK,
-	DATA_F_TCLASS, DATA_F_BIN, DATA_F_LINK_YY, DATA_F_LINK_ZZ,
-	DATA_NR_FIELDS
+enum data_kind_field {
+	DATA_KIND_F_PORT, DATA_KIND_F_PRIO, DATA_KIND_F_HOST, DATA_KIND_F_FUNCTION,
+	DATA_KIND_F_LINK, DATA_KIND_F_TCLASS, DATA_KIND_F_BIN, DATA_KIND_F_LINK_YY,
+	DATA_KIND_F_LINK_ZZ,
+	DATA_KIND_NR_FIELDS
 };
 
-#define DATA_MAX_FIELDS	2	/* labelled fields of one group */
+#define DATA_KIND_MAX_FIELDS	2	/* labelled fields of one group */
 
 struct data_kind {
 	uint32_t kind;			/* data ID bits 63:32 */
 	const char *event;		/* the kernel catalog's events/ name */
 	const char *doca_name;		/* DOCA's sample's: rx_bytes, icmc_hit */
-	enum data_group group;
-	enum data_class class;
-	enum data_unit unit;
+	enum data_kind_group group;
+	enum data_kind_class class;
+	enum data_kind_unit unit;
 	const char *help;
 };
 
@@ -70,20 +71,20 @@ const struct data_kind *data_kind_by_id(uint64_t id);
  * data_kind_fields - the labelled fields of GROUP, in label order: their
  * number.
  */
-unsigned int data_kind_fields(enum data_group group,
-			      const enum data_field **fields);
+unsigned int data_kind_fields(enum data_kind_group group,
+			      const enum data_kind_field **fields);
 
-/* data_field_name - "port", "prio", "host", "function", "link", ... */
-const char *data_field_name(enum data_field f);
+/* data_kind_field_name - "port", "prio", "host", "function", "link", ... */
+const char *data_kind_field_name(enum data_kind_field f);
 
-/* data_field_by_name - the field NAME, or -1. */
-int data_field_by_name(const char *name);
+/* data_kind_field_by_name - the field NAME, or -1. */
+int data_kind_field_by_name(const char *name);
 
-/* data_field_max - the largest value the data ID holds for field F. */
-uint32_t data_field_max(enum data_field f);
+/* data_kind_field_max - the largest value the data ID holds for field F. */
+uint32_t data_kind_field_max(enum data_kind_field f);
 
-/* data_field_value - field F of data ID ID. */
-uint32_t data_field_value(enum data_field f, uint64_t id);
+/* data_kind_field_value - field F of data ID ID. */
+uint32_t data_kind_field_value(enum data_kind_field f, uint64_t id);
 
 /*
  * data_kind_id - the data ID of kind K with VALUES, one per labelled field

@@ -186,7 +186,7 @@ bad:
 static int parse_export(struct xcfg *c, const char *value, char *err, size_t errlen)
 {
 	struct xcfg_export e = { 0 };
-	const enum data_field *fields;
+	const enum data_kind_field *fields;
 	const char *p = value;
 	char word[256], *eq;
 	unsigned int nr, i, given = 0;
@@ -219,7 +219,7 @@ static int parse_export(struct xcfg *c, const char *value, char *err, size_t err
 		eq = strchr(word, '=');
 		if (eq)
 			*eq = '\0';
-		f = data_field_by_name(word);
+		f = data_kind_field_by_name(word);
 		for (i = 0; i < nr && (int)fields[i] != f; i++)
 			;
 		if (!eq || i == nr) {
@@ -234,7 +234,7 @@ static int parse_export(struct xcfg *c, const char *value, char *err, size_t err
 			return -1;
 		}
 		given |= 1u << i;
-		if (parse_ranges(word, eq + 1, data_field_max(fields[i]),
+		if (parse_ranges(word, eq + 1, data_kind_field_max(fields[i]),
 				 &e.fields[i], err, errlen))
 			return -1;
 	}
@@ -446,18 +446,18 @@ int xcfg_check(const struct xcfg *c, char *err, size_t errlen)
 	for (i = 0; i < c->nr_exports; i++) {
 		const struct data_kind *k = c->exports[i].kind;
 
-		if (k->group == DATA_GROUP_PORT_PRIO && !c->per_prio) {
+		if (k->group == DATA_KIND_GROUP_PORT_PRIO && !c->per_prio) {
 			snprintf(err, errlen, "export %s: per-priority series are "
 				 "off (per-prio yes turns them on)", k->event);
 			return -1;
 		}
-		if (k->group == DATA_GROUP_PCIE_LINK_BIN && !c->per_bin) {
+		if (k->group == DATA_KIND_GROUP_PCIE_LINK_BIN && !c->per_bin) {
 			snprintf(err, errlen, "export %s: per-bin series are off "
 				 "(per-bin yes turns them on)", k->event);
 			return -1;
 		}
-		if ((k->class == DATA_CLASS_STAT_MAX || k->class == DATA_CLASS_STAT_MIN) &&
-		    !c->sample_ns) {
+		if ((k->class == DATA_KIND_CLASS_STAT_MAX ||
+		     k->class == DATA_KIND_CLASS_STAT_MIN) && !c->sample_ns) {
 			snprintf(err, errlen, "export %s: a maximum or minimum is "
 				 "only sampled (sample PERIOD), never counted",
 				 k->event);
@@ -502,25 +502,25 @@ const char *xcfg_restart_needed(const struct xcfg *old, const struct xcfg *new)
 /* ---- a device's selection ---- */
 
 /* How many values field F has on a device of CAPS. */
-static uint32_t field_count(enum data_field f, const struct xcfg_device_caps *caps)
+static uint32_t field_count(enum data_kind_field f, const struct xcfg_device_caps *caps)
 {
 	switch (f) {
-	case DATA_F_PORT:
+	case DATA_KIND_F_PORT:
 		return caps->num_ports;
-	case DATA_F_HOST:
+	case DATA_KIND_F_HOST:
 		return caps->num_hosts;
-	case DATA_F_FUNCTION:
+	case DATA_KIND_F_FUNCTION:
 		return caps->num_functions;
-	case DATA_F_LINK:
+	case DATA_KIND_F_LINK:
 		return caps->num_pcie_links;
-	case DATA_F_PRIO:
-	case DATA_F_TCLASS:
+	case DATA_KIND_F_PRIO:
+	case DATA_KIND_F_TCLASS:
 		return 8;
-	case DATA_F_LINK_YY:
-	case DATA_F_LINK_ZZ:
+	case DATA_KIND_F_LINK_YY:
+	case DATA_KIND_F_LINK_ZZ:
 		return 1;		/* not labelled: 0 */
-	case DATA_F_BIN:
-	case DATA_NR_FIELDS:
+	case DATA_KIND_F_BIN:
+	case DATA_KIND_NR_FIELDS:
 		break;
 	}
 	return XCFG_MAX_LE;
@@ -561,10 +561,10 @@ static int select_export(struct xcfg_selection *sel, const struct xcfg_export *e
 			 const struct xcfg_device_caps *caps, char *err,
 			 size_t errlen)
 {
-	const enum data_field *fields;
+	const enum data_kind_field *fields;
 	unsigned int nr = data_kind_fields(e->kind->group, &fields), i, j;
-	uint32_t lo[DATA_MAX_FIELDS], hi[DATA_MAX_FIELDS], v[DATA_MAX_FIELDS];
-	unsigned int range[DATA_MAX_FIELDS] = { 0 };
+	uint32_t lo[DATA_KIND_MAX_FIELDS], hi[DATA_KIND_MAX_FIELDS], v[DATA_KIND_MAX_FIELDS];
+	unsigned int range[DATA_KIND_MAX_FIELDS] = { 0 };
 
 	if (!has_kind(caps, e->kind)) {
 		snprintf(err, errlen, "export %s: the device has no such event "
@@ -577,15 +577,15 @@ static int select_export(struct xcfg_selection *sel, const struct xcfg_export *e
 
 		if (!count) {
 			snprintf(err, errlen, "export %s: the device has no %s",
-				 e->kind->event, data_field_name(fields[i]));
+				 e->kind->event, data_kind_field_name(fields[i]));
 			return -1;
 		}
 		for (j = 0; j < r->nr; j++) {
 			if (r->r[j].hi >= count) {
 				snprintf(err, errlen, "export %s: %s %u: the device "
 					 "has %s 0-%u", e->kind->event,
-					 data_field_name(fields[i]), r->r[j].hi,
-					 data_field_name(fields[i]), count - 1);
+					 data_kind_field_name(fields[i]), r->r[j].hi,
+					 data_kind_field_name(fields[i]), count - 1);
 				return -1;
 			}
 		}
@@ -635,7 +635,7 @@ static int select_events(struct xcfg_selection *sel, const char *const *events,
 			 size_t errlen)
 {
 	struct xcfg_export e = { 0 };
-	const enum data_field *fields;
+	const enum data_kind_field *fields;
 	unsigned int nr, f;
 	size_t i;
 
@@ -661,13 +661,13 @@ static int select_events(struct xcfg_selection *sel, const char *const *events,
 static int select_histograms(struct xcfg_selection *sel, char *err, size_t errlen)
 {
 	const struct data_kind *total = data_kind_by_event("pcie_read_latency_total_ns");
-	uint32_t v[DATA_MAX_FIELDS];
+	uint32_t v[DATA_KIND_MAX_FIELDS];
 	unsigned int n = sel->nr, i, j;
 
 	for (i = 0; i < n; i++) {
 		const struct data_kind *bins = sel->kinds[i];
 
-		if (bins->group != DATA_GROUP_PCIE_LINK_BIN)
+		if (bins->group != DATA_KIND_GROUP_PCIE_LINK_BIN)
 			continue;
 		data_kind_instance(bins, sel->ids[i], v);
 		for (v[1] = 0; v[1] < XCFG_MAX_LE; v[1]++) {

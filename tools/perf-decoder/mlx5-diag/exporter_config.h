@@ -33,7 +33,7 @@ struct xcfg_ranges {
 /* An export line: a kind and, per field of its group, which values. */
 struct xcfg_export {
 	const struct data_kind *kind;
-	struct xcfg_ranges fields[DATA_MAX_FIELDS];
+	struct xcfg_ranges fields[DATA_KIND_MAX_FIELDS];
 };
 
 /* Where a setting was made, for "given twice" (0: not given). */

@@ -9,7 +9,7 @@ void fam_base_name(const struct data_kind *k, char *buf, size_t len)
 {
 	size_t n = strlen(k->event);
 
-	if (k->unit == DATA_UNIT_NS && n > 3)
+	if (k->unit == DATA_KIND_UNIT_NS && n > 3)
 		snprintf(buf, len, "mlx5_diag_%.*s_seconds", (int)(n - 3), k->event);
 	else
 		snprintf(buf, len, "mlx5_diag_%s", k->event);
@@ -18,12 +18,12 @@ void fam_base_name(const struct data_kind *k, char *buf, size_t len)
 const char *fam_unit_name(const struct data_kind *k)
 {
 	switch (k->unit) {
-	case DATA_UNIT_BYTES:
+	case DATA_KIND_UNIT_BYTES:
 		return "bytes";
-	case DATA_UNIT_NS:
+	case DATA_KIND_UNIT_NS:
 		return "seconds";
-	case DATA_UNIT_COUNT:
-	case DATA_UNIT_UNKNOWN:
+	case DATA_KIND_UNIT_COUNT:
+	case DATA_KIND_UNIT_UNKNOWN:
 		break;
 	}
 	return "";
@@ -47,22 +47,22 @@ static const struct {
 };
 
 /* The prefix of a group's event names (the kernel catalog's). */
-static const char *group_prefix(enum data_group group)
+static const char *group_prefix(enum data_kind_group group)
 {
 	switch (group) {
-	case DATA_GROUP_PORT:
+	case DATA_KIND_GROUP_PORT:
 		return "port_";
-	case DATA_GROUP_PORT_PRIO:
+	case DATA_KIND_GROUP_PORT_PRIO:
 		return "port_prio_";
-	case DATA_GROUP_HOST:
+	case DATA_KIND_GROUP_HOST:
 		return "host_";
-	case DATA_GROUP_FUNCTION:
+	case DATA_KIND_GROUP_FUNCTION:
 		return "function_";
-	case DATA_GROUP_PCIE_LINK:
-	case DATA_GROUP_PCIE_LINK_TCLASS:
-	case DATA_GROUP_PCIE_LINK_BIN:
+	case DATA_KIND_GROUP_PCIE_LINK:
+	case DATA_KIND_GROUP_PCIE_LINK_TCLASS:
+	case DATA_KIND_GROUP_PCIE_LINK_BIN:
 		return "pcie_";
-	case DATA_GROUP_GLOBAL:
+	case DATA_KIND_GROUP_GLOBAL:
 		break;
 	}
 	return "";

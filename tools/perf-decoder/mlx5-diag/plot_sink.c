@@ -167,10 +167,10 @@ static void lane_kind(struct lane *l, const struct column *col)
 {
 	l->pl.rate = col->vclass == MLX5_DIAG_VCLASS_COUNTER;
 	switch (data_id_unit(col->data_id)) {
-	case DATA_UNIT_BYTES:
+	case DATA_KIND_UNIT_BYTES:
 		l->pl.unit = PLOT_UNIT_BYTES;
 		break;
-	case DATA_UNIT_NS:
+	case DATA_KIND_UNIT_NS:
 		l->pl.unit = PLOT_UNIT_NS;
 		break;
 	default:

@@ -31,30 +31,30 @@ void scrape_begin(struct expo_set *s)
 
 /* The labels of ID: device, then its fields; values kept in VALS. */
 struct id_labels {
-	struct expo_label l[1 + DATA_MAX_FIELDS];
-	char vals[DATA_MAX_FIELDS][16];
+	struct expo_label l[1 + DATA_KIND_MAX_FIELDS];
+	char vals[DATA_KIND_MAX_FIELDS][16];
 	unsigned int n;
 };
 
 static void id_labels(struct id_labels *il, const char *device,
 		      const struct data_kind *k, uint64_t id)
 {
-	const enum data_field *fields;
-	uint32_t v[DATA_MAX_FIELDS];
+	const enum data_kind_field *fields;
+	uint32_t v[DATA_KIND_MAX_FIELDS];
 	unsigned int nr = data_kind_fields(k->group, &fields), i;
 
 	data_kind_instance(k, id, v);
 	il->l[0] = (struct expo_label){ "device", device };
 	for (i = 0; i < nr; i++) {
 		snprintf(il->vals[i], sizeof(il->vals[i]), "%" PRIu32, v[i]);
-		il->l[i + 1] = (struct expo_label){ data_field_name(fields[i]), il->vals[i] };
+		il->l[i + 1] = (struct expo_label){ data_kind_field_name(fields[i]), il->vals[i] };
 	}
 	il->n = nr + 1;
 }
 
 static struct expo_num amount(const struct data_kind *k, uint64_t v)
 {
-	return k->unit == DATA_UNIT_NS ? expo_nanos(v) : expo_u64(v);
+	return k->unit == DATA_KIND_UNIT_NS ? expo_nanos(v) : expo_u64(v);
 }
 
 static void state_families(struct expo_set *s, const struct scrape_device *d)
@@ -118,8 +118,8 @@ static void window_families(struct expo_set *s, const struct data_kind *k,
 		return;
 	fam_base_name(k, name, sizeof(name));
 	switch (k->class) {
-	case DATA_CLASS_COUNTER:
-	case DATA_CLASS_STAT_SUM:
+	case DATA_KIND_CLASS_COUNTER:
+	case DATA_KIND_CLASS_STAT_SUM:
 		strncat(name, "_peak_per_second", sizeof(name) - strlen(name) - 1);
 		snprintf(help, sizeof(help), "The largest rate of one sample period "
 			 "since the last scrape: %s", k->help);
@@ -127,8 +127,8 @@ static void window_families(struct expo_set *s, const struct data_kind *k,
 							  help), il->l, il->n),
 			       expo_f64(fs->peak_rate));
 		break;
-	case DATA_CLASS_STAT_MAX:
-	case DATA_CLASS_STAT_MIN:
+	case DATA_KIND_CLASS_STAT_MAX:
+	case DATA_KIND_CLASS_STAT_MIN:
 		snprintf(help, sizeof(help), "%s, of the samples since the last scrape",
 			 k->help);
 		expo_set_value(expo_metric(s, expo_family(s, name, EXPO_GAUGE,
@@ -210,7 +210,7 @@ static void histogram(struct expo_set *s, const struct xcfg *c,
 	const struct data_kind *bins = d->sel->kinds[first];
 	const struct data_kind *total = data_kind_by_event("pcie_read_latency_total_ns");
 	uint64_t cum[XCFG_MAX_LE], count = 0;
-	uint32_t v[DATA_MAX_FIELDS];
+	uint32_t v[DATA_KIND_MAX_FIELDS];
 	char link[16];
 	struct expo_label l[] = { { "device", d->device }, { "link", link } };
 	struct expo_metric *m;
@@ -250,12 +250,12 @@ int scrape_device(struct expo_set *s, const struct xcfg *c,
 		const struct data_kind *k = d->sel->kinds[i];
 		struct expo_metric *m;
 
-		if (k->group == DATA_GROUP_PCIE_LINK_BIN && c->nr_le) {
+		if (k->group == DATA_KIND_GROUP_PCIE_LINK_BIN && c->nr_le) {
 			histogram(s, c, d, i);
 			continue;
 		}
 		id_labels(&il, d->device, k, d->sel->ids[i]);
-		if (k->class == DATA_CLASS_COUNTER || k->class == DATA_CLASS_STAT_SUM) {
+		if (k->class == DATA_KIND_CLASS_COUNTER || k->class == DATA_KIND_CLASS_STAT_SUM) {
 			fam_base_name(k, name, sizeof(name));
 			m = expo_metric(s, expo_family(s, name, EXPO_COUNTER,
 						       fam_unit_name(k), k->help),

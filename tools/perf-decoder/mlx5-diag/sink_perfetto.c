@@ -280,11 +280,11 @@ static uint64_t track(struct sink *s, const char *key, const char *name,
 static pf_unit column_unit(uint64_t data_id)
 {
 	switch (data_id_unit(data_id)) {
-	case DATA_UNIT_COUNT:
+	case DATA_KIND_UNIT_COUNT:
 		return PF(COUNTER_DESCRIPTOR__UNIT__UNIT_COUNT);
-	case DATA_UNIT_BYTES:
+	case DATA_KIND_UNIT_BYTES:
 		return PF(COUNTER_DESCRIPTOR__UNIT__UNIT_SIZE_BYTES);
-	case DATA_UNIT_NS:
+	case DATA_KIND_UNIT_NS:
 		return PF(COUNTER_DESCRIPTOR__UNIT__UNIT_TIME_NS);
 	default:
 		return PF(COUNTER_DESCRIPTOR__UNIT__UNIT_UNSPECIFIED);

@@ -34,7 +34,7 @@ static void check_settings(const struct xcfg *c)
 			abort();
 	for (i = 0; i < c->nr_exports; i++) {
 		const struct xcfg_export *e = &c->exports[i];
-		const enum data_field *fields;
+		const enum data_kind_field *fields;
 		unsigned int nr;
 
 		if (!e->kind)
@@ -47,7 +47,7 @@ static void check_settings(const struct xcfg *c)
 				abort();
 			for (j = 0; j < r->nr; j++)
 				if (r->r[j].lo > r->r[j].hi ||
-				    r->r[j].hi > data_field_max(fields[f]))
+				    r->r[j].hi > data_kind_field_max(fields[f]))
 					abort();
 		}
 	}

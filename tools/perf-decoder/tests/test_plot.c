@@ -841,12 +841,12 @@ static void labels_in_natural_units(void)
 				  cases[i].rate, buf, sizeof(buf));
 		CHECK_STR(buf, cases[i].want, "label");
 	}
-	CHECK_INT(data_id_unit(A_RX_ID), DATA_UNIT_BYTES, "port rx bytes");
-	CHECK_INT(data_id_unit(0x1160000500000001ull), DATA_UNIT_NS,
+	CHECK_INT(data_id_unit(A_RX_ID), DATA_KIND_UNIT_BYTES, "port rx bytes");
+	CHECK_INT(data_id_unit(0x1160000500000001ull), DATA_KIND_UNIT_NS,
 		  "PCIe write stall ns");
-	CHECK_INT(data_id_unit(0x1160000c00000001ull), DATA_UNIT_COUNT,
+	CHECK_INT(data_id_unit(0x1160000c00000001ull), DATA_KIND_UNIT_COUNT,
 		  "read packets: events");
-	CHECK_INT(data_id_unit(0x7777000000000000ull), DATA_UNIT_UNKNOWN,
+	CHECK_INT(data_id_unit(0x7777000000000000ull), DATA_KIND_UNIT_UNKNOWN,
 		  "an unknown kind");
 }
 

@@ -1025,12 +1025,12 @@ static void test_families(void)
 	static const char *const classes[] = { "COUNTER", "STAT_SUM", "STAT_MAX",
 					       "STAT_MIN" };
 	static const char *const units[] = {
-		[DATA_UNIT_UNKNOWN] = "?", [DATA_UNIT_COUNT] = "NONE",
-		[DATA_UNIT_BYTES] = "BYTES", [DATA_UNIT_NS] = "NS",
+		[DATA_KIND_UNIT_UNKNOWN] = "?", [DATA_KIND_UNIT_COUNT] = "NONE",
+		[DATA_KIND_UNIT_BYTES] = "BYTES", [DATA_KIND_UNIT_NS] = "NS",
 	};
 	struct catalog_row rows[64];
 	const struct data_kind *k;
-	uint32_t v[DATA_MAX_FIELDS];
+	uint32_t v[DATA_KIND_MAX_FIELDS];
 	char name[128];
 	int n, i, bad = 0, nr_kinds = 0;
 
@@ -1049,8 +1049,9 @@ static void test_families(void)
 	}
 	for (nr_kinds = 0; data_kind_at((size_t)nr_kinds); nr_kinds++) {
 		k = data_kind_at((size_t)nr_kinds);
-		if ((k->unit == DATA_UNIT_BYTES && !strstr(k->event, "_bytes")) ||
-		    (k->unit == DATA_UNIT_NS && strcmp(k->event + strlen(k->event) - 3, "_ns"))) {
+		if ((k->unit == DATA_KIND_UNIT_BYTES && !strstr(k->event, "_bytes")) ||
+		    (k->unit == DATA_KIND_UNIT_NS &&
+		     strcmp(k->event + strlen(k->event) - 3, "_ns"))) {
 			printf("# %s: its name does not end in its unit\n", k->event);
 			bad++;
 		}
@@ -1076,8 +1077,8 @@ static void test_families(void)
 	fam_base_name(data_kind_by_event("port_rx_bytes"), name, sizeof(name));
 	EQ_STR(name, "mlx5_diag_port_rx_bytes", "bytes as they are");
 	OK(data_kind_by_id(0x0401) == NULL, "a 16-bit firmware counter is no kind of it");
-	EQ_INT(data_field_max(DATA_F_FUNCTION), 65535, "a function is 16 bits");
-	EQ_INT(data_field_max(DATA_F_PRIO), 15, "a priority 4 bits");
+	EQ_INT(data_kind_field_max(DATA_KIND_F_FUNCTION), 65535, "a function is 16 bits");
+	EQ_INT(data_kind_field_max(DATA_KIND_F_PRIO), 15, "a priority 4 bits");
 }
 
 /* ---- the configuration ---- */
@@ -1894,10 +1895,11 @@ static void test_metric_names(void)
 		"mlx5_diag_icmc_miss_rate", "mlx5_diag_icmc_accesses_per_second",
 	};
 	static const char *const prefixes[] = {
-		[DATA_GROUP_GLOBAL] = "", [DATA_GROUP_PORT] = "port_",
-		[DATA_GROUP_PORT_PRIO] = "port_prio_", [DATA_GROUP_HOST] = "host_",
-		[DATA_GROUP_FUNCTION] = "function_", [DATA_GROUP_PCIE_LINK] = "pcie_",
-		[DATA_GROUP_PCIE_LINK_TCLASS] = "pcie_", [DATA_GROUP_PCIE_LINK_BIN] = "pcie_",
+		[DATA_KIND_GROUP_GLOBAL] = "", [DATA_KIND_GROUP_PORT] = "port_",
+		[DATA_KIND_GROUP_PORT_PRIO] = "port_prio_", [DATA_KIND_GROUP_HOST] = "host_",
+		[DATA_KIND_GROUP_FUNCTION] = "function_", [DATA_KIND_GROUP_PCIE_LINK] = "pcie_",
+		[DATA_KIND_GROUP_PCIE_LINK_TCLASS] = "pcie_",
+		[DATA_KIND_GROUP_PCIE_LINK_BIN] = "pcie_",
 	};
 	const struct data_kind *k;
 	char name[176];
@@ -2131,7 +2133,8 @@ static void test_shipped_files(void)
 	for (i = 0; (k = data_kind_at(i)); i++) {
 		fam_base_name(k, name, sizeof(name));
 		snprintf(want, sizeof(want), "``%s%s``", name,
-			 k->class == DATA_CLASS_COUNTER || k->class == DATA_CLASS_STAT_SUM ? "_total" : "");
+			 k->class == DATA_KIND_CLASS_COUNTER ||
+			 k->class == DATA_KIND_CLASS_STAT_SUM ? "_total" : "");
 		if (!strstr(doc, want)) {
 			printf("# the admin guide lacks %s\n", want);
 			missing++;
