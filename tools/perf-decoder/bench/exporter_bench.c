@@ -123,7 +123,7 @@ static void build(struct stream *st, const struct xcfg_selection *sel)
 static double sample_cost(const struct stream *st, const struct sink_ops *sink,
 			  void *priv, FILE *out, int metrics)
 {
-	struct stream_info si = { .desc = "bench", .pmu = "mlx5_diag_0" };
+	struct sink_stream si = { .desc = "bench", .pmu = "mlx5_diag_0" };
 	struct pipeline p = { .path = "bench", .quiet = 1, .metrics = metrics };
 	double t0;
 
@@ -159,7 +159,7 @@ int main(int argc, char **argv)
 	build(&st, &sel);
 	fold_init(&f);
 	{
-		struct stream_info si = { .desc = "bench", .pmu = "mlx5_diag_0" };
+		struct sink_stream si = { .desc = "bench", .pmu = "mlx5_diag_0" };
 		struct pipeline p = { .path = "bench", .quiet = 1, .metrics = 1 };
 
 		pipeline_init(&p, &fold_sink, &f, NULL);

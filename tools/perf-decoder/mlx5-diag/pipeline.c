@@ -205,7 +205,7 @@ static void summary(const struct pipeline *p)
 		  p->lost_other ? ", other causes" : "");
 }
 
-void pipeline_stream_begin(struct pipeline *p, const struct stream_info *si,
+void pipeline_stream_begin(struct pipeline *p, const struct sink_stream *si,
 			   uint64_t base)
 {
 	mlx5diag_decoder_reset(&p->dec);

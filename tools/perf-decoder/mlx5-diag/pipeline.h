@@ -46,7 +46,7 @@ struct pipeline {
  * pipeline_stream_begin - a new AUX stream: the decoder and the columns
  * start afresh. BASE: where in the stream its first fed byte is.
  */
-void pipeline_stream_begin(struct pipeline *p, const struct stream_info *si,
+void pipeline_stream_begin(struct pipeline *p, const struct sink_stream *si,
 			   uint64_t base);
 
 /* pipeline_feed - LEN bytes of the stream; 0 or a negative errno. */

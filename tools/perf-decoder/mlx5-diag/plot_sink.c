@@ -78,7 +78,7 @@ static int plot_open(struct sink *s)
 	return 0;
 }
 
-static void plot_stream_begin(struct sink *s, const struct stream_info *si)
+static void plot_stream_begin(struct sink *s, const struct sink_stream *si)
 {
 	struct plot_state *x = s->priv;
 

@@ -98,7 +98,7 @@ int sampling_open(struct sampling *s, const char *pmu_name, int type, int cpu,
 		  uint64_t period_ns, const struct xcfg_selection *sel, char *err,
 		  size_t errlen)
 {
-	struct stream_info si = { .desc = s->desc, .pmu = pmu_name,
+	struct sink_stream si = { .desc = s->desc, .pmu = pmu_name,
 				  .cpu = (unsigned int)cpu };
 	int ret;
 

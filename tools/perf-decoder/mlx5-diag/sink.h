@@ -15,7 +15,7 @@
 #include "run.h"
 
 /* An AUX stream of the input: one run after another. */
-struct stream_info {
+struct sink_stream {
 	const char *desc;		/* "AUX stream", in messages */
 	const char *pmu;		/* the PMU that recorded it */
 	unsigned int cpu;
@@ -33,7 +33,7 @@ struct sink_ops {
 	int binary;				/* writes bytes, not text */
 	size_t priv_size;			/* of sink->priv, zeroed */
 	int (*open)(struct sink *s);		/* 0, or -1: out of memory */
-	void (*stream_begin)(struct sink *s, const struct stream_info *si);
+	void (*stream_begin)(struct sink *s, const struct sink_stream *si);
 	void (*session)(struct sink *s, const struct run *r);
 	void (*sample)(struct sink *s, const struct run *r, const struct row *w);
 	void (*lost)(struct sink *s, const struct mlx5diag_item *it);

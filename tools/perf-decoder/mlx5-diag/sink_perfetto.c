@@ -412,7 +412,7 @@ static int perfetto_open(struct sink *s)
 	return x->tl ? 0 : -1;
 }
 
-static void perfetto_stream_begin(struct sink *s, const struct stream_info *si)
+static void perfetto_stream_begin(struct sink *s, const struct sink_stream *si)
 {
 	struct perfetto *x = s->priv;
 

@@ -107,7 +107,7 @@ static int timeline_open(struct sink *s)
 	return x->tl ? 0 : -1;
 }
 
-static void timeline_stream_begin(struct sink *s, const struct stream_info *si)
+static void timeline_stream_begin(struct sink *s, const struct sink_stream *si)
 {
 	struct timeline *x = s->priv;
 

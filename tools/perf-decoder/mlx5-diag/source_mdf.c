@@ -194,7 +194,7 @@ int source_mdf(struct pipeline *p, FILE *f, const unsigned char *head,
 	       size_t head_len)
 {
 	struct mdf_source m = { p, pipeline_events(p), 0 };
-	struct stream_info si = { "AUX stream", "mlx5_diag", 0 };
+	struct sink_stream si = { "AUX stream", "mlx5_diag", 0 };
 	struct mdf_reader r;
 	const char *v;
 	int ret, status;

@@ -53,7 +53,7 @@ struct perf_input {
 	/* what perf says was lost: PERF_RECORD_AUX flags, PERF_RECORD_LOST */
 	uint64_t aux_truncated, aux_collision, lost_records;
 	unsigned char *piece;		/* AUX bytes read */
-	struct stream_info si;		/* of the idx being decoded */
+	struct sink_stream si;		/* of the idx being decoded */
 	char pmu[64];
 	/* the perf events' consumer, or NULL; what it was given so far */
 	struct tl *tl;

@@ -1575,7 +1575,7 @@ static void test_fold(void)
 		.ids = ids, .vclass = vclass, .period_ns = 1000,
 		.identifier = "sim:0",
 	};
-	struct stream_info si = { .desc = "AUX stream", .pmu = "mlx5_diag_0" };
+	struct sink_stream si = { .desc = "AUX stream", .pmu = "mlx5_diag_0" };
 	struct pipeline p = { .path = "fold test", .quiet = 1 };
 	struct xcfg_selection sel = { .nr = 4 };
 	struct scrape_device d = {
@@ -1737,7 +1737,7 @@ static void test_fold_metrics(void)
 		.ids = ids, .vclass = vclass, .period_ns = 1000,
 		.identifier = "sim:0",
 	};
-	struct stream_info si = { .desc = "AUX stream", .pmu = "mlx5_diag_0" };
+	struct sink_stream si = { .desc = "AUX stream", .pmu = "mlx5_diag_0" };
 	struct pipeline p = { .path = "fold test", .quiet = 1, .metrics = 1 };
 	struct xcfg_selection sel = { .nr = 5 };
 	struct scrape_device d = {
