@@ -2024,23 +2024,50 @@ static int dashboard_rules(const char *dash, char *rules, size_t len, int *nr)
 	return n < len ? 0 : -1;
 }
 
-static void test_dashboard(void)
+/* The dashboard of settings "KEY VALUE" lines KEYS, in *TEXT (to free). */
+static int dashboard_of(const char *keys, char **text)
 {
-	static char rules[65536];
-	char *text = NULL, out[4096], err[256];
+	char err[256];
 	size_t len = 0;
 	struct xcfg c;
 	FILE *f;
-	int nr, st;
+	int ret;
 
 	xcfg_defaults(&c);
-	xcfg_apply(&c, "sample", "1ms", 1, err, sizeof(err));
-	xcfg_apply(&c, "per-bin", "yes", 2, err, sizeof(err));
-	xcfg_apply(&c, "histogram-le", "1us 2us", 3, err, sizeof(err));
-	f = open_memstream(&text, &len);
-	EQ_INT(dashboard_write(f, &c), 0, "the dashboard of a sampling exporter with "
-	       "a histogram");
+	if (xcfg_parse(&c, keys, strlen(keys), "test", err, sizeof(err))) {
+		printf("#   %s\n", err);
+		return -1;
+	}
+	f = open_memstream(text, &len);
+	ret = dashboard_write(f, &c);
 	fclose(f);
+	return ret;
+}
+
+static void test_dashboard(void)
+{
+	static char rules[65536];
+	char *text = NULL, out[4096];
+	int nr, st;
+
+	EQ_INT(dashboard_of("sample 1ms\nper-bin yes\nhistogram-le 1us 2us\n", &text), 0,
+	       "the dashboard of a sampling exporter of the default set with a histogram");
+	OK(!dashboard_rules(text, rules, sizeof(rules), &nr) && nr == 22,
+	   "is JSON with 22 panel queries (got %d): up, the 8 of metrics.def's 10 "
+	   "whose events the default set has (not the per-priority bandwidths), 2 "
+	   "peaks, those 8 metrics' windows, samples, losses, the 99th percentile", nr);
+	OK(!strstr(text, "prio"), "no panel of per-priority data, which it does not export");
+	free(text);
+	text = NULL;
+	EQ_INT(dashboard_of("export port_rx_bytes port=0\nsample 1ms\n", &text), 0,
+	       "the dashboard of one export");
+	OK(!dashboard_rules(text, rules, sizeof(rules), &nr) && nr == 6,
+	   "has 6 panel queries (got %d): up, the receive bandwidth, its peak and "
+	   "window, samples, losses", nr);
+	free(text);
+	text = NULL;
+	EQ_INT(dashboard_of("sample 1ms\nper-prio yes\nper-bin yes\nhistogram-le 1us 2us\n",
+			    &text), 0, "the dashboard with per-priority data too");
 	OK(!dashboard_rules(text, rules, sizeof(rules), &nr) && nr == 26,
 	   "is JSON with 26 panel queries (got %d): up, 10 of metrics.def, 2 "
 	   "peaks, 10 metrics' windows, samples, losses, the 99th percentile", nr);
