@@ -1,6 +1,7 @@
 # shellcheck shell=sh
 # Helpers for the exporter's selftests (test_exporter, test_prometheus):
 # the data IDs they read, its log's lines, the model's sampling windows.
+# shellcheck disable=SC2034 # the IDs are for the tests that source it
 # Sourced after lib.sh, engine_lib.sh and record_lib.sh; t and window
 # read PC and HZ, the session's sample period in clocks and its clock in Hz.
 
