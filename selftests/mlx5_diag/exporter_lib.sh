@@ -73,3 +73,26 @@ window() {
 		}
 		printf "%d %.17g %d %d %.17g %.17g\n", s, pk, mx, mn, mmax, mmin }'
 }
+
+# latency_exporter ERR ARGS...: mlx5-diag exporter sampling sim:0 every
+# 1 ms (port 0's bytes received, link 0's read latency extremes and bins
+# as a histogram of bounds 1 to 4 ns; 14 data IDs with the totals), with
+# ARGS, its log in ERR. Once it samples (a check) and its session runs:
+# XPID its pid, PC and HZ the session's period in clocks and clock in Hz.
+latency_exporter() {
+	err=$1
+	shift
+	mlx5-diag exporter --device sim:0 --sample 1ms \
+		--export 'port_rx_bytes port=0' --export 'pcie_read_latency_max_ns link=0' \
+		--export 'pcie_read_latency_min_ns link=0' --per-bin \
+		--export 'pcie_read_latency_hist_packets link=0' \
+		--histogram-le '1ns 2ns 3ns 4ns' "$@" 2>"$err" &
+	XPID=$!
+	check "the exporter samples 14 data IDs of sim:0" \
+		wait_for logged "$err" "$DEV0: up: sampling 14 data IDs" 1
+	grid_wait 0 "$(pmu_of_sim 0)" >/tmp/grid.0
+	# shellcheck disable=SC2046 # "E P": two words
+	set -- $(cat /tmp/grid.0)
+	PC=$2
+	HZ=$(( $(cat "$SIM/dev0/caps/device_frequency_khz") * 1000 ))
+}

@@ -91,21 +91,9 @@ wait $xc
 expect_eq "SIGTERM: exit 0" "$?" 0
 
 # ---- sampling: the window's values against the model ----
-P0=$(pmu_of_sim 0)
 sim_manual 0
-mlx5-diag exporter --device sim:0 --sample 1ms --textfile /tmp/xs --interval 3600 \
-	--export 'port_rx_bytes port=0' --export 'pcie_read_latency_max_ns link=0' \
-	--export 'pcie_read_latency_min_ns link=0' --per-bin \
-	--export 'pcie_read_latency_hist_packets link=0' \
-	--histogram-le '1ns 2ns 3ns 4ns' 2>/tmp/xs.err &
-xs=$!
-check "the exporter samples 14 data IDs of sim:0" \
-	wait_for logged /tmp/xs.err "$DEV0: up: sampling 14 data IDs" 1
-grid_wait 0 "$P0" >/tmp/grid.0
-# shellcheck disable=SC2046 # "E P": two words
-set -- $(cat /tmp/grid.0)
-PC=$2
-HZ=$(( $(cat "$SIM/dev0/caps/device_frequency_khz") * 1000 ))
+latency_exporter /tmp/xs.err --textfile /tmp/xs --interval 3600
+xs=$XPID
 diag "sample period: $PC clocks at $HZ Hz"
 F=/tmp/xs/mlx5_diag.prom
 scrape $xs $F

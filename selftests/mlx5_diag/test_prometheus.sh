@@ -61,16 +61,9 @@ raw_samples() {
 # stored QUERY: the values of QUERY's answer now, one line
 stored() { pq "$1" | vector_values | tr '\n' ' ' | sed 's/ $//'; }
 
-# prom_until COMMAND...: until COMMAND succeeds, asking every 0.25 s; fails
-# after 1200 tries (5 min or more: Prometheus scrapes every 2 s)
-prom_until() {
-	tries=0
-	until "$@"; do
-		tries=$((tries + 1))
-		[ $tries -ge 1200 ] && return 1
-		sleep 0.25
-	done
-}
+# prom_until COMMAND...: until COMMAND succeeds, asking every 0.25 s;
+# fails after 1200 tries (5 min or more: Prometheus scrapes every 2 s)
+prom_until() { wait_every 0.25 1200 "$@"; }
 
 stored_is() { [ "$(stored "$1")" = "$2" ]; }
 # prom_wait QUERY VALUES: until Prometheus answers QUERY with VALUES
@@ -134,7 +127,6 @@ wait $xp
 expect_eq "SIGTERM: exit 0" "$?" 0
 
 # ---- sampling: the windows Prometheus stored, against the model ----
-P0=$(pmu_of_sim 0)
 SAMPLES='mlx5_diag_samples_total{device="sim:0"}'
 PEAK='mlx5_diag_port_rx_bytes_peak_per_second{device="sim:0",port="0"}'
 LATMAX='mlx5_diag_pcie_read_latency_max_seconds{device="sim:0",link="0"}'
@@ -142,19 +134,8 @@ LATMIN='mlx5_diag_pcie_read_latency_min_seconds{device="sim:0",link="0"}'
 RMAX='mlx5_diag_port_rx_bytes_per_second_max{device="sim:0",port="0"}'
 RMIN='mlx5_diag_port_rx_bytes_per_second_min{device="sim:0",port="0"}'
 BUCKETS='mlx5_diag_pcie_read_latency_seconds_bucket{device="sim:0",link="0"}'
-mlx5-diag exporter --device sim:0 --sample 1ms \
-	--export 'port_rx_bytes port=0' --export 'pcie_read_latency_max_ns link=0' \
-	--export 'pcie_read_latency_min_ns link=0' --per-bin \
-	--export 'pcie_read_latency_hist_packets link=0' \
-	--histogram-le '1ns 2ns 3ns 4ns' 2>/tmp/xs.err &
-xs=$!
-check "the exporter samples 14 data IDs of sim:0" \
-	wait_for logged /tmp/xs.err "$DEV0: up: sampling 14 data IDs" 1
-grid_wait 0 "$P0" >/tmp/grid.0
-# shellcheck disable=SC2046 # "E P": two words
-set -- $(cat /tmp/grid.0)
-PC=$2
-HZ=$(( $(cat "$SIM/dev0/caps/device_frequency_khz") * 1000 ))
+latency_exporter /tmp/xs.err
+xs=$XPID
 check "Prometheus stored no sample folded before the clock moves" prom_wait "$SAMPLES" 0
 step_samples 0 8
 check "8 samples folded, in Prometheus" prom_wait "$SAMPLES" 8
