@@ -60,8 +60,8 @@ expect_eq "sim:0 is up" "$(value $F 'mlx5_diag_up{device="sim:0"}')" 1
 expect_eq "sim:1 is down, reason busy" \
 	"$(value $F 'mlx5_diag_up{device="sim:1",reason="busy"}')" 0
 expect_eq "and has no counter" "$(grep -c 'device="sim:1",port' $F)" 0
-check "device info: sim:0, model64, 156250 kHz" grep -qF \
-	"mlx5_diag_device_info{device=\"sim:0\",pmu=\"$P0\",dialect=\"model64\",frequency_khz=\"156250\"} 1" $F
+check "device info: sim:0, firmware 28.0.0, model64, 156250 kHz" grep -qF \
+	"mlx5_diag_device_info{device=\"sim:0\",pmu=\"$P0\",firmware_version=\"28.0.0\",dialect=\"model64\",frequency_khz=\"156250\"} 1" $F
 sim_advance 0 3000000
 scrape $xc $F
 expect_eq "port 0 bytes received: the model's over 5 ms" \

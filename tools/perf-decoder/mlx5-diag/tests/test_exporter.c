@@ -1400,12 +1400,14 @@ static void test_scrape_counting(void)
 	};
 	struct xcfg_selection sel;
 	struct scrape_device d = {
-		.device = "sim:0", .pmu = "mlx5_diag_0", .dialect = "model64",
+		.device = "sim:0", .pmu = "mlx5_diag_0", .firmware_version = "28.0.0",
+		.dialect = "model64",
 		.freq_khz = 156250, .up = 1, .sel = &sel, .counts = counts,
 		.created_ns = 1700000000000000000ull,
 	};
 	struct scrape_device down = {
-		.device = "0000:08:00.0", .pmu = "mlx5_diag_1", .dialect = "model64",
+		.device = "0000:08:00.0", .pmu = "mlx5_diag_1", .firmware_version = "28.0.0",
+		.dialect = "model64",
 		.freq_khz = 156250, .up = 0, .reason = "busy", .sel = &sel,
 	};
 	struct expo_set s;
@@ -1423,10 +1425,10 @@ static void test_scrape_counting(void)
 "# TYPE mlx5_diag_up gauge\n"
 "mlx5_diag_up{device=\"0000:08:00.0\",reason=\"busy\"} 0\n"
 "mlx5_diag_up{device=\"sim:0\"} 1\n"
-"# HELP mlx5_diag_device_info The device a PMU serves, its firmware dialect and clock\n"
+"# HELP mlx5_diag_device_info The device a PMU serves, its firmware version and dialect, its clock\n"
 "# TYPE mlx5_diag_device_info gauge\n"
-"mlx5_diag_device_info{device=\"0000:08:00.0\",pmu=\"mlx5_diag_1\",dialect=\"model64\",frequency_khz=\"156250\"} 1\n"
-"mlx5_diag_device_info{device=\"sim:0\",pmu=\"mlx5_diag_0\",dialect=\"model64\",frequency_khz=\"156250\"} 1\n"
+"mlx5_diag_device_info{device=\"0000:08:00.0\",pmu=\"mlx5_diag_1\",firmware_version=\"28.0.0\",dialect=\"model64\",frequency_khz=\"156250\"} 1\n"
+"mlx5_diag_device_info{device=\"sim:0\",pmu=\"mlx5_diag_0\",firmware_version=\"28.0.0\",dialect=\"model64\",frequency_khz=\"156250\"} 1\n"
 "# HELP mlx5_diag_port_rx_bytes_total Bytes received on the physical port\n"
 "# TYPE mlx5_diag_port_rx_bytes_total counter\n"
 "mlx5_diag_port_rx_bytes_total{device=\"sim:0\",port=\"0\"} 1000\n"
@@ -1470,7 +1472,8 @@ static void test_scrape_histogram(void)
 	static const uint64_t counts[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 123456 };
 	struct xcfg_selection sel;
 	struct scrape_device d = {
-		.device = "sim:0", .pmu = "mlx5_diag_0", .dialect = "model64",
+		.device = "sim:0", .pmu = "mlx5_diag_0", .firmware_version = "28.0.0",
+		.dialect = "model64",
 		.freq_khz = 156250, .up = 1, .sel = &sel, .counts = counts,
 		.created_ns = 1700000000000000000ull,
 	};
@@ -1494,8 +1497,8 @@ static void test_scrape_histogram(void)
 "# HELP mlx5_diag_up Whether the exporter reads the device: 1, or 0 with the reason\n"
 "mlx5_diag_up{device=\"sim:0\"} 1\n"
 "# TYPE mlx5_diag_device info\n"
-"# HELP mlx5_diag_device The device a PMU serves, its firmware dialect and clock\n"
-"mlx5_diag_device_info{device=\"sim:0\",pmu=\"mlx5_diag_0\",dialect=\"model64\",frequency_khz=\"156250\"} 1\n"
+"# HELP mlx5_diag_device The device a PMU serves, its firmware version and dialect, its clock\n"
+"mlx5_diag_device_info{device=\"sim:0\",pmu=\"mlx5_diag_0\",firmware_version=\"28.0.0\",dialect=\"model64\",frequency_khz=\"156250\"} 1\n"
 "# TYPE mlx5_diag_pcie_read_latency_seconds histogram\n"
 "# UNIT mlx5_diag_pcie_read_latency_seconds seconds\n"
 "# HELP mlx5_diag_pcie_read_latency_seconds Latency of the device's PCIe reads on the link, by the bins of pcie_read_latency_hist_packets with the configured bounds\n"
@@ -1517,9 +1520,9 @@ static void test_scrape_histogram(void)
 "# HELP mlx5_diag_up Whether the exporter reads the device: 1, or 0 with the reason\n"
 "# TYPE mlx5_diag_up gauge\n"
 "mlx5_diag_up{device=\"sim:0\"} 1\n"
-"# HELP mlx5_diag_device_info The device a PMU serves, its firmware dialect and clock\n"
+"# HELP mlx5_diag_device_info The device a PMU serves, its firmware version and dialect, its clock\n"
 "# TYPE mlx5_diag_device_info gauge\n"
-"mlx5_diag_device_info{device=\"sim:0\",pmu=\"mlx5_diag_0\",dialect=\"model64\",frequency_khz=\"156250\"} 1\n"
+"mlx5_diag_device_info{device=\"sim:0\",pmu=\"mlx5_diag_0\",firmware_version=\"28.0.0\",dialect=\"model64\",frequency_khz=\"156250\"} 1\n"
 "# HELP mlx5_diag_pcie_read_latency_seconds Latency of the device's PCIe reads on the link, by the bins of pcie_read_latency_hist_packets with the configured bounds\n"
 "# TYPE mlx5_diag_pcie_read_latency_seconds histogram\n"
 "mlx5_diag_pcie_read_latency_seconds_bucket{device=\"sim:0\",link=\"1\",le=\"5e-07\"} 1\n"
@@ -1577,7 +1580,8 @@ static void test_fold(void)
 	struct pipeline p = { .path = "fold test", .quiet = 1 };
 	struct xcfg_selection sel = { .nr = 4 };
 	struct scrape_device d = {
-		.device = "sim:0", .pmu = "mlx5_diag_0", .dialect = "model64",
+		.device = "sim:0", .pmu = "mlx5_diag_0", .firmware_version = "28.0.0",
+		.dialect = "model64",
 		.freq_khz = 1000000, .up = 1, .sel = &sel,
 		.created_ns = 1700000000000000000ull,
 	};
@@ -1626,9 +1630,9 @@ static void test_fold(void)
 "# HELP mlx5_diag_up Whether the exporter reads the device: 1, or 0 with the reason\n"
 "# TYPE mlx5_diag_up gauge\n"
 "mlx5_diag_up{device=\"sim:0\"} 1\n"
-"# HELP mlx5_diag_device_info The device a PMU serves, its firmware dialect and clock\n"
+"# HELP mlx5_diag_device_info The device a PMU serves, its firmware version and dialect, its clock\n"
 "# TYPE mlx5_diag_device_info gauge\n"
-"mlx5_diag_device_info{device=\"sim:0\",pmu=\"mlx5_diag_0\",dialect=\"model64\",frequency_khz=\"1000000\"} 1\n"
+"mlx5_diag_device_info{device=\"sim:0\",pmu=\"mlx5_diag_0\",firmware_version=\"28.0.0\",dialect=\"model64\",frequency_khz=\"1000000\"} 1\n"
 "# HELP mlx5_diag_samples_total Device samples folded since the exporter started sampling\n"
 "# TYPE mlx5_diag_samples_total counter\n"
 "mlx5_diag_samples_total{device=\"sim:0\"} 4\n"
@@ -1739,7 +1743,8 @@ static void test_fold_metrics(void)
 	struct pipeline p = { .path = "fold test", .quiet = 1, .metrics = 1 };
 	struct xcfg_selection sel = { .nr = 5 };
 	struct scrape_device d = {
-		.device = "sim:0", .pmu = "mlx5_diag_0", .dialect = "model64",
+		.device = "sim:0", .pmu = "mlx5_diag_0", .firmware_version = "28.0.0",
+		.dialect = "model64",
 		.freq_khz = 1000000, .up = 1, .sel = &sel,
 		.created_ns = 1700000000000000000ull,
 	};
