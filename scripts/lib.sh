@@ -153,6 +153,11 @@ build_test_modules() {
 # switching itself off), RCU stalls and hung tasks, and any backtrace.
 SPLAT_RE='BUG:|WARNING:|KASAN|UBSAN|possible circular locking|inconsistent lock state|possible recursive locking|sleeping function called from invalid context|scheduling while atomic|Kernel panic|general protection fault|Oops|Call Trace|suspected memory leak|Kernel memory leak detector disabled|ODEBUG|detected (expedited )?stall|blocked for more than'
 
+# free_port: a TCP port of the loopback that nothing listens on now
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
 # Copy a dynamically linked binary and the libraries it loads into root $2 as $3.
 install_with_libs() {
 	local bin=$1 root=$2 dest=$3 lib

@@ -78,17 +78,23 @@ sim_model() {
 	echo "$2 $3 $4" >"$SIM/dev$1/model" && cat "$SIM/dev$1/model"
 }
 
-# wait_for COMMAND...: until COMMAND (a program or a shell function)
-# succeeds, trying every 10 ms; fails after 6000 tries (60 s or more: a
+# wait_every SECS TRIES COMMAND...: until COMMAND (a program or a shell
+# function) succeeds, trying every SECS s; fails after TRIES tries (a
 # loaded host only makes the wait longer, never a check wrong).
-wait_for() {
+wait_every() {
+	every=$1
+	most=$2
+	shift 2
 	tries=0
 	until "$@"; do
 		tries=$((tries + 1))
-		[ $tries -ge 6000 ] && return 1
-		sleep 0.01
+		[ $tries -ge "$most" ] && return 1
+		sleep "$every"
 	done
 }
+
+# wait_for COMMAND...: wait_every 10 ms, 6000 tries (60 s or more)
+wait_for() { wait_every 0.01 6000 "$@"; }
 
 # file_ge FILE N: FILE holds a number of at least N
 file_ge() { [ "$(cat "$1")" -ge "$2" ]; }

@@ -15,26 +15,7 @@
 . ./lib.sh
 . ./engine_lib.sh
 . ./record_lib.sh
-
-RX=0x1020000100000000
-RX1=0x1020000100000001
-HITS=0x1180000200000000
-PKTS=0x1160000c00000000
-TOTAL=0x1160000b00000000
-LMAX=0x1160000d00000000
-LMIN=0x1160000e00000000
-BIN=0x1160000f		# bin b of link 0: BIN << 32 | b << 16
-
-# value FILE SERIES: the value of SERIES (name{labels}) in FILE
-value() { awk -v k="$2" '$1 == k { print $2 }' "$1"; }
-
-# ns_text NS: NS as the exporter writes seconds (exact, no trailing 0)
-ns_text() {
-	awk -v ns="$1" 'BEGIN {
-		s = int(ns / 1000000000); f = ns - s * 1000000000
-		if (!f) { print s; exit }
-		t = sprintf("%09d", f); sub(/0+$/, "", t); print s "." t }'
-}
+. ./exporter_lib.sh
 
 # scrape PID FILE: have exporter PID write FILE now, and wait for it
 scrape() {
@@ -42,13 +23,6 @@ scrape() {
 	kill -USR1 "$1"
 	wait_for test -s "$2"
 }
-
-# logged FILE RE N: FILE has at least N lines matching RE (basic regex)
-logged() { [ "$(grep -c "$2" "$1")" -ge "$3" ]; }
-
-# the log's name of emulated device N's PMU, whatever its number
-DEV0='sim:0 (mlx5_diag_[0-9]*)'
-DEV1='sim:1 (mlx5_diag_[0-9]*)'
 
 P0=$(pmu_of_sim 0)
 rm -rf /tmp/xc /tmp/xs
@@ -86,8 +60,8 @@ expect_eq "sim:0 is up" "$(value $F 'mlx5_diag_up{device="sim:0"}')" 1
 expect_eq "sim:1 is down, reason busy" \
 	"$(value $F 'mlx5_diag_up{device="sim:1",reason="busy"}')" 0
 expect_eq "and has no counter" "$(grep -c 'device="sim:1",port' $F)" 0
-check "device info: sim:0, model64, 156250 kHz" grep -qF \
-	"mlx5_diag_device_info{device=\"sim:0\",pmu=\"$P0\",dialect=\"model64\",frequency_khz=\"156250\"} 1" $F
+check "device info: sim:0, firmware 28.0.0, model64, 156250 kHz" grep -qF \
+	"mlx5_diag_device_info{device=\"sim:0\",pmu=\"$P0\",firmware_version=\"28.0.0\",dialect=\"model64\",frequency_khz=\"156250\"} 1" $F
 sim_advance 0 3000000
 scrape $xc $F
 expect_eq "port 0 bytes received: the model's over 5 ms" \
@@ -117,68 +91,17 @@ wait $xc
 expect_eq "SIGTERM: exit 0" "$?" 0
 
 # ---- sampling: the window's values against the model ----
-P0=$(pmu_of_sim 0)
 sim_manual 0
-mlx5-diag exporter --device sim:0 --sample 1ms --textfile /tmp/xs --interval 3600 \
-	--export 'port_rx_bytes port=0' --export 'pcie_read_latency_max_ns link=0' \
-	--export 'pcie_read_latency_min_ns link=0' --per-bin \
-	--export 'pcie_read_latency_hist_packets link=0' \
-	--histogram-le '1ns 2ns 3ns 4ns' 2>/tmp/xs.err &
-xs=$!
-check "the exporter samples 14 data IDs of sim:0" \
-	wait_for logged /tmp/xs.err "$DEV0: up: sampling 14 data IDs" 1
-grid_wait 0 "$P0" >/tmp/grid.0
-# shellcheck disable=SC2046 # "E P": two words
-set -- $(cat /tmp/grid.0)
-PC=$2
-HZ=$(( $(cat "$SIM/dev0/caps/device_frequency_khz") * 1000 ))
+latency_exporter /tmp/xs.err --textfile /tmp/xs --interval 3600
+xs=$XPID
 diag "sample period: $PC clocks at $HZ Hz"
 F=/tmp/xs/mlx5_diag.prom
 scrape $xs $F
 expect_eq "nothing folded before the clock moves" \
 	"$(value $F 'mlx5_diag_samples_total{device="sim:0"}')" 0
 
-# t J: engine ns of sample J (due at E + (J + 1) P; t -1 is 0)
-t() {
-	if [ "$1" -lt 0 ]; then
-		echo 0
-	else
-		clocks_ns 0 $(( ($1 + 1) * PC ))
-	fi
-}
 
-# window FIRST LAST: "TOTAL PEAK MAX MIN RMAX RMIN" of samples FIRST..LAST
-# by the model: the counter's increases (the run's first sample has none),
-# the largest times Hz over the period, the latency statistics' extremes,
-# and the largest and smallest increase over the period in seconds as
-# metrics.def's rx_bytes_GBps takes it (duration_time: clocks * 1e6 / kHz
-# ns, times 1e-9) before its scale
-window() {
-	inc=""
-	mx=0
-	mn=0
-	j=$1
-	while [ "$j" -le "$2" ]; do
-		[ "$j" -gt 0 ] && inc="$inc $(sim_model 0 $RX "$(t $((j - 1)))" "$(t "$j")")"
-		v=$(sim_model 0 $LMAX "$(t $((j - 1)))" "$(t "$j")")
-		[ "$v" -gt "$mx" ] && mx=$v
-		v=$(sim_model 0 $LMIN "$(t $((j - 1)))" "$(t "$j")")
-		[ "$v" -gt 0 ] && { [ "$mn" = 0 ] || [ "$v" -lt "$mn" ]; } && mn=$v
-		j=$((j + 1))
-	done
-	echo "$inc" | awk -v hz="$HZ" -v p="$PC" -v mx="$mx" -v mn="$mn" '{
-		sec = p * 1e6 / (hz / 1000) * 1e-9
-		for (i = 1; i <= NF; i++) {
-			s += $i; r = $i * hz / p; if (r > pk) pk = r
-			m = $i / sec
-			if (i == 1 || m > mmax) mmax = m
-			if (i == 1 || m < mmin) mmin = m
-		}
-		printf "%d %.17g %d %d %.17g %.17g\n", s, pk, mx, mn, mmax, mmin }'
-}
 
-# same_number A B: A and B are the same double
-same_number() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 == b + 0 && a != "") }'; }
 
 step_samples 0 8
 scrape $xs $F

@@ -2,7 +2,8 @@
 # Removal with events open: nothing of the provider is touched afterwards
 # (function and engine files stay readable), counts freeze, new opens get
 # ENODEV, the same PMU comes back with the device and its open events count
-# again, exactly; a kept PMU goes once no event is left. Then 200 removals
+# again, exactly; a kept PMU goes once no event is left; a device back with
+# other firmware gets a new PMU. Then 200 removals
 # while other processes open, read and close events.
 . ./lib.sh
 . ./engine_lib.sh
@@ -54,6 +55,27 @@ check "and goes after its last event closed" wait_for test ! -d "$PMUS/$P"
 echo 1 >"$D/present"
 P=$(pmu_of_sim 1)
 check "the device is back as a PMU ($P)" test -n "$P"
+
+# back with other firmware while an event is open: a new PMU, which tells
+# the new version; the old one stays for its event, then goes
+count_until /tmp/rm.release "$P/icmc_hits/"
+pid=$!
+wait_state "$P" count
+echo 0 >"$D/present"
+echo 28.41.1000 >"$D/firmware_version"
+echo 1 >"$D/present"
+NEW=$(pmu_of_sim 1)
+check "back with firmware 28.41.1000: a new PMU ($NEW), not $P" test "$NEW" != "$P"
+expect_eq "its firmware_version" "$(cat "$PMUS/$NEW/firmware_version")" 28.41.1000
+expect_eq "the old PMU's, kept for its event" "$(cat "$PMUS/$P/firmware_version")" 28.0.0
+check "the new firmware is logged" sh -c \
+	"dmesg | grep -q 'is back with firmware 28.41.1000 (was 28.0.0): it gets a new PMU'"
+touch /tmp/rm.release
+wait $pid
+check "the old PMU goes after its last event closed" wait_for test ! -d "$PMUS/$P"
+echo 28.0.0 >"$D/firmware_version"
+sim_readd 1
+P=$(pmu_of_sim 1)
 
 # ---- 200 removals while other processes open, read and close events
 rm -f /tmp/rm.stop

@@ -1,7 +1,7 @@
 #!/bin/sh
 # sysfs discovery: one PMU per emulated device, format/, events/, caps/,
-# cpumask, identifier (the dialect) and function as the emulator's default
-# capabilities say, and perf list showing every event.
+# cpumask, identifier (the dialect), function and firmware_version as the
+# emulator's default capabilities say, and perf list showing every event.
 . ./lib.sh
 
 n=$(ls -d "$PMUS"/mlx5_diag_* 2>/dev/null | wc -l)
@@ -65,6 +65,8 @@ expect_eq "function sim:0" "$(cat "$P0/function")" "sim:0"
 expect_eq "function sim:1" "$(cat "$P1/function")" "sim:1"
 expect_eq "identifier: the firmware dialect (sim:0)" "$(cat "$P0/identifier")" model64
 expect_eq "identifier: the firmware dialect (sim:1)" "$(cat "$P1/identifier")" model64
+expect_eq "firmware_version: the emulator's (sim:0)" "$(cat "$P0/firmware_version")" 28.0.0
+check "the probe logs it" sh -c "dmesg | grep -q ': sim:0, firmware 28.0.0, model64 dialect'"
 
 # perf 6.6 and later list mlx5_diag_0, mlx5_diag_1 as one mlx5_diag/ entry;
 # older perf (Debian's 6.1) lists each PMU

@@ -14,6 +14,7 @@
 
 #define MLX5_DIAG_AUX_DEV_NAME		"diag"
 #define MLX5_DIAG_IDENTIFIER_LEN	32
+#define MLX5_DIAG_FW_VERSION_LEN	24	/* "65535.65535.65535" */
 
 struct mlx5_diag_aux_dev;
 
@@ -65,11 +66,16 @@ struct mlx5_diag_aux_ops {
  * @identifier: what the device serves, shown in the PMU's sysfs
  *	"function" file and named in SESSION records: a PCI function name
  *	("0000:08:00.0") or "sim:<n>" for an emulated device
+ * @firmware_version: the running firmware's version as the device's
+ *	initialization segment gives it, "major.minor.subminor" in decimal
+ *	(mlx5_core's fw_rev_maj(), fw_rev_min(), fw_rev_sub()), set before
+ *	the device is added
  */
 struct mlx5_diag_aux_dev {
 	struct auxiliary_device adev;
 	const struct mlx5_diag_aux_ops *ops;
 	char identifier[MLX5_DIAG_IDENTIFIER_LEN];
+	char firmware_version[MLX5_DIAG_FW_VERSION_LEN];
 };
 
 static inline struct mlx5_diag_aux_dev *

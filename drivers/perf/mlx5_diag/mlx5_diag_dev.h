@@ -22,6 +22,9 @@
  * @node: in the driver's device list
  * @name: the PMU name, mlx5_diag_<index>
  * @identifier: the provider's identifier (sysfs "function"), copied at probe
+ * @firmware_version: the provider's firmware version (sysfs
+ *	"firmware_version"), copied at probe
+ * @firmware_version: the provider's firmware version, copied at probe
  * @index: n of the name
  * @node_id: NUMA node of the provider's device at probe
  * @attached: a provider's device is bound (under the device list lock)
@@ -42,6 +45,7 @@ struct mlx5_diag_dev {
 	struct list_head node;
 	char name[MLX5_DIAG_PMU_NAME_LEN];
 	char identifier[MLX5_DIAG_IDENTIFIER_LEN];
+	char firmware_version[MLX5_DIAG_FW_VERSION_LEN];
 	int index;
 	int node_id;
 	bool attached;

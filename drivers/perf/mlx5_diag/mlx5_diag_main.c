@@ -73,8 +73,9 @@ static void mlx5_diag_reap_fn(struct work_struct *work)
 
 /*
  * A PMU kept after its device left (its events still open), for the same
- * identifier and the same capabilities (so the same events and formats):
- * its events count again.
+ * identifier, firmware version and capabilities (so the same events and
+ * formats): its events count again. Other firmware (an upgrade, say) gets a
+ * new PMU, whose sysfs tells the version.
  */
 static struct mlx5_diag_dev *mlx5_diag_reattach(struct mlx5_diag_aux_dev *aux)
 {
@@ -87,6 +88,12 @@ static struct mlx5_diag_dev *mlx5_diag_reattach(struct mlx5_diag_aux_dev *aux)
 	list_for_each_entry(dd, &mlx5_diag_devs, node) {
 		if (dd->attached || strcmp(dd->identifier, aux->identifier))
 			continue;
+		if (strcmp(dd->firmware_version, aux->firmware_version)) {
+			pr_info("%s: %s is back with firmware %s (was %s): it gets a new PMU\n",
+				dd->name, aux->identifier, aux->firmware_version,
+				dd->firmware_version);
+			return NULL;
+		}
 		mlx5_diag_fw_init(&fw, dd->name, aux);
 		if (mlx5_diag_fw_query_caps(&fw, &caps, &dialect))
 			return NULL;
@@ -119,6 +126,8 @@ static struct mlx5_diag_dev *mlx5_diag_dev_create(struct mlx5_diag_aux_dev *aux)
 	}
 	snprintf(dd->name, sizeof(dd->name), "mlx5_diag_%d", dd->index);
 	strscpy(dd->identifier, aux->identifier, sizeof(dd->identifier));
+	strscpy(dd->firmware_version, aux->firmware_version,
+		sizeof(dd->firmware_version));
 	dd->node_id = dev_to_node(&aux->adev.dev);
 	mlx5_diag_fw_init(&dd->fw, dd->name, aux);
 	ret = mlx5_diag_fw_query_caps(&dd->fw, &dd->fw.caps, &dd->fw.dialect);
@@ -168,8 +177,8 @@ static int mlx5_diag_probe(struct auxiliary_device *adev,
 	dd->attached = true;
 	mutex_unlock(&mlx5_diag_devs_lock);
 	auxiliary_set_drvdata(adev, dd);
-	dev_info(&adev->dev, "%s: %s, %s dialect, %u data ID kinds, up to %u at once%s\n",
-		 dd->name, dd->identifier, dd->fw.dialect->name,
+	dev_info(&adev->dev, "%s: %s, firmware %s, %s dialect, %u data ID kinds, up to %u at once%s\n",
+		 dd->name, dd->identifier, dd->firmware_version, dd->fw.dialect->name,
 		 dd->fw.caps.num_entries, dd->fw.caps.max_ids,
 		 again ? " (re-attached: open events count again)" : "");
 	return 0;

@@ -254,6 +254,9 @@ static void mlx5_diag_mlx5_add(struct pci_dev *pdev)
 	md->diag.ops = &mlx5_diag_mlx5_ops;
 	strscpy(md->diag.identifier, pci_name(pdev),
 		sizeof(md->diag.identifier));
+	snprintf(md->diag.firmware_version, sizeof(md->diag.firmware_version),
+		 "%u.%u.%u", fw_rev_maj(md->mdev), fw_rev_min(md->mdev),
+		 fw_rev_sub(md->mdev));
 
 	adev = &md->diag.adev;
 	adev->name = MLX5_DIAG_AUX_DEV_NAME;

@@ -3,7 +3,8 @@
  * sysfs of an mlx5_diag PMU: what the device can do (caps/), how an event
  * is written (format/, generated from the field table), which events it
  * offers (events/, from the catalog and the device's capability list), the
- * engine's state and counters (engine/), cpumask, identifier and function.
+ * engine's state and counters (engine/), cpumask, identifier, function and
+ * firmware_version.
  */
 #include <linux/cpumask.h>
 #include <linux/device.h>
@@ -334,7 +335,7 @@ static const struct attribute_group mlx5_diag_engine_group = {
 	.attrs = mlx5_diag_engine_attrs,
 };
 
-/* ---- cpumask, identifier, function ---- */
+/* ---- cpumask, identifier, function, firmware_version ---- */
 
 static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
@@ -368,10 +369,20 @@ static ssize_t function_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(function);
 
+/* The firmware's version when the device was added: copied, like function. */
+static ssize_t firmware_version_show(struct device *dev,
+				     struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  mlx5_diag_dev_from_sysfs(dev)->firmware_version);
+}
+static DEVICE_ATTR_RO(firmware_version);
+
 static struct attribute *mlx5_diag_common_attrs[] = {
 	&dev_attr_cpumask.attr,
 	&dev_attr_identifier.attr,
 	&dev_attr_function.attr,
+	&dev_attr_firmware_version.attr,
 	NULL
 };
 

@@ -314,7 +314,28 @@ static void legend_of(const struct data_kind *k, const char *tail, char *buf,
 		snprintf(buf + n, len - n, "%s", tail);
 }
 
-static int derived_panels(struct board *b)
+/* C exports every event of metric EXPR (a metric that does not compile: no). */
+static int exported(const struct xcfg *c, const char *expr, const char *scale)
+{
+	const struct data_kind *k;
+	const char *why;
+	struct metric m;
+	unsigned int i;
+
+	if (metric_compile(&m, expr, scale, NULL, 0, &why))
+		return 0;
+	for (i = 0; i < m.nr_ops; i++) {
+		if (m.ops[i].kind != MOP_COL)
+			continue;
+		k = data_kind_of(m.ops[i].data_kind);
+		if (!k || !xcfg_exports_kind(c, k))
+			return 0;
+	}
+	return 1;
+}
+
+/* The metrics of metrics.def whose events C exports: no panel stays empty. */
+static int derived_panels(struct board *b, const struct xcfg *c)
 {
 	char q[2048], title[256], unit[64], err[512], legend[128];
 	size_t i;
@@ -326,6 +347,8 @@ static int derived_panels(struct board *b)
 			err_print("exporter", "--dashboard: metric %s: %s", table[i].name, err);
 			return -1;
 		}
+		if (!exported(c, table[i].expr, table[i].scale))
+			continue;
 		snprintf(title, sizeof(title), "%s (%s)", table[i].name, table[i].group);
 		grafana_unit(table[i].unit, unit, sizeof(unit));
 		legend_of(first_kind(table[i].expr), "", legend, sizeof(legend));
@@ -346,8 +369,11 @@ static const char *grafana_base_unit(const char *unit)
 	return "suffix:/s";
 }
 
-/* Each metric's largest and smallest value of one sample between scrapes. */
-static int metric_window_panels(struct board *b)
+/*
+ * Each exported metric's largest and smallest value of one sample between
+ * scrapes.
+ */
+static int metric_window_panels(struct board *b, const struct xcfg *c)
 {
 	char q[512], name[176], title[256], legend[160];
 	const struct data_kind *k;
@@ -355,6 +381,8 @@ static int metric_window_panels(struct board *b)
 	size_t i;
 
 	for (i = 0; i < ARRAY_LEN(table); i++) {
+		if (!exported(c, table[i].expr, table[i].scale))
+			continue;
 		k = first_kind(table[i].expr);
 		if (!k || fam_metric_name(k, table[i].name, table[i].unit, name,
 					  sizeof(name), &factor)) {
@@ -381,6 +409,8 @@ static int sampling_panels(struct board *b, const struct xcfg *c)
 	row(b, "High resolution (--sample)");
 	for (i = 0; i < ARRAY_LEN(peaks); i++) {
 		k = data_kind_by_event(peaks[i]);
+		if (!xcfg_exports_kind(c, k))
+			continue;
 		fam_base_name(k, name, sizeof(name));
 		snprintf(q, sizeof(q), "%s_peak_per_second{" DEVICES "}", name);
 		snprintf(title, sizeof(title), "%s: peak of one sample period", k->event);
@@ -389,7 +419,7 @@ static int sampling_panels(struct board *b, const struct xcfg *c)
 		      "scrapes, next to the average of the derived panels",
 		      q, legend, "Bps");
 	}
-	if (metric_window_panels(b))
+	if (metric_window_panels(b, c))
 		return -1;
 	panel(b, "Samples folded per second", "Device samples the exporter folded",
 	      "rate(mlx5_diag_samples_total{" DEVICES "}" WINDOW ")", "{{device}}",
@@ -397,7 +427,7 @@ static int sampling_panels(struct board *b, const struct xcfg *c)
 	panel(b, "Samples lost per second", "Device samples lost before they "
 	      "were folded, by cause", "rate(mlx5_diag_lost_samples_total{" DEVICES
 	      "}" WINDOW ")", "{{device}} {{cause}}", "none");
-	if (c->nr_le)
+	if (c->nr_le && xcfg_exports_kind(c, data_kind_by_event("pcie_read_latency_hist_packets")))
 		panel(b, "PCIe read latency, 99th percentile",
 		      "histogram_quantile() over the latency bins with the "
 		      "configured bounds",
@@ -462,7 +492,7 @@ int dashboard_write(FILE *out, const struct xcfg *c)
 	panel(&b, "Devices up", "1: the exporter reads the device; 0: it does "
 	      "not, and the reason label says why", "mlx5_diag_up{" DEVICES "}",
 	      "{{device}} {{reason}}", "none");
-	if (derived_panels(&b))
+	if (derived_panels(&b, c))
 		goto out;
 	if (c->sample_ns && sampling_panels(&b, c))
 		goto out;

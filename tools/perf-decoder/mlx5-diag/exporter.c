@@ -88,6 +88,7 @@ struct xdev {
 	char function[128];
 	char dir[PATH_MAX];
 	char dialect[32];
+	char firmware_version[32];
 	int type, cpu;
 	unsigned int freq_khz;
 	struct xcfg_device_caps caps;
@@ -356,6 +357,9 @@ static void dev_open(struct exporter *x, struct xdev *d)
 	snprintf(dir, sizeof(dir), "%s/caps", d->dir);
 	if (pmu_read_line(dir, "dialect", d->dialect, sizeof(d->dialect)))
 		snprintf(d->dialect, sizeof(d->dialect), "unknown");
+	if (md_read_line(d->dir, "firmware_version", d->firmware_version,
+			 sizeof(d->firmware_version)))
+		snprintf(d->firmware_version, sizeof(d->firmware_version), "unknown");
 	d->freq_khz = cap_u32(d, "device_frequency_khz");
 	d->caps = (struct xcfg_device_caps){
 		.num_ports = cap_u32(d, "num_ports"),
@@ -551,7 +555,8 @@ static int collect_locked(struct exporter *x, struct expo_set *s)
 	scrape_begin(s);
 	for (d = x->devs; d; d = d->next, i++) {
 		struct scrape_device sd = {
-			.device = d->function, .pmu = d->pmu, .dialect = d->dialect,
+			.device = d->function, .pmu = d->pmu,
+			.firmware_version = d->firmware_version, .dialect = d->dialect,
 			.freq_khz = d->freq_khz, .up = d->up, .reason = d->reason,
 			.sel = &d->sel, .counts = d->counts,
 			.created_ns = d->created_ns,

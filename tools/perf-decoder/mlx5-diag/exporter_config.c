@@ -686,6 +686,35 @@ static int select_histograms(struct xcfg_selection *sel, char *err, size_t errle
 	return 0;
 }
 
+/* EVENT is one of the N names of LIST. */
+static int listed(const char *const *list, size_t n, const char *event)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(list[i], event))
+			return 1;
+	return 0;
+}
+
+int xcfg_exports_kind(const struct xcfg *c, const struct data_kind *k)
+{
+	unsigned int i;
+
+	if (c->nr_exports) {
+		for (i = 0; i < c->nr_exports; i++)
+			if (c->exports[i].kind == k)
+				return 1;
+		return 0;
+	}
+	return listed(default_exports, sizeof(default_exports) / sizeof(default_exports[0]),
+		      k->event) ||
+	       (c->per_prio && listed(prio_exports, sizeof(prio_exports) /
+				      sizeof(prio_exports[0]), k->event)) ||
+	       (c->per_bin && listed(bin_exports, sizeof(bin_exports) /
+				     sizeof(bin_exports[0]), k->event));
+}
+
 int xcfg_select(const struct xcfg *c, const struct xcfg_device_caps *caps,
 		struct xcfg_selection *sel, char *err, size_t errlen)
 {

@@ -102,6 +102,12 @@ int xcfg_check(const struct xcfg *c, char *err, size_t errlen);
  */
 const char *xcfg_restart_needed(const struct xcfg *old, const struct xcfg *new);
 
+/*
+ * Whether C exports data of kind K, on a device that has it: one of its
+ * exports, or of the default set (with per-prio, per-bin) when it has none.
+ */
+int xcfg_exports_kind(const struct xcfg *c, const struct data_kind *k);
+
 #define XCFG_MAX_KINDS	128
 
 /*

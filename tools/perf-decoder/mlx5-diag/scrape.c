@@ -15,7 +15,7 @@
 #include "scrape.h"
 
 #define HELP_UP		"Whether the exporter reads the device: 1, or 0 with the reason"
-#define HELP_DEVICE	"The device a PMU serves, its firmware dialect and clock"
+#define HELP_DEVICE	"The device a PMU serves, its firmware version and dialect, its clock"
 #define HELP_SAMPLES	"Device samples folded since the exporter started sampling"
 #define HELP_LOST	"Device samples lost before the exporter could fold them, by cause"
 #define HELP_PERIOD	"The sample period the device runs"
@@ -63,7 +63,8 @@ static void state_families(struct expo_set *s, const struct scrape_device *d)
 	char freq[16];
 	struct expo_label info[] = {
 		{ "device", d->device }, { "pmu", d->pmu },
-		{ "dialect", d->dialect }, { "frequency_khz", freq },
+		{ "firmware_version", d->firmware_version }, { "dialect", d->dialect },
+		{ "frequency_khz", freq },
 	};
 
 	snprintf(freq, sizeof(freq), "%u", d->freq_khz);
@@ -72,7 +73,7 @@ static void state_families(struct expo_set *s, const struct scrape_device *d)
 				   up, d->up ? 1 : 2),
 		       expo_u64(d->up ? 1 : 0));
 	expo_metric(s, expo_family(s, "mlx5_diag_device", EXPO_INFO, NULL, HELP_DEVICE),
-		    info, 4);
+		    info, 5);
 }
 
 static void sampling_families(struct expo_set *s, const struct scrape_device *d)

@@ -17,6 +17,7 @@
 struct scrape_device {
 	const char *device;		/* its function: the device label */
 	const char *pmu;		/* mlx5_diag_<n> */
+	const char *firmware_version;	/* its PMU's firmware_version */
 	const char *dialect;		/* caps/dialect */
 	unsigned int freq_khz;		/* caps/device_frequency_khz */
 	int up;

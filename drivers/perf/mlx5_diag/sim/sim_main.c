@@ -25,6 +25,8 @@
 
 #define SIM_MAX_DEVICES		16
 #define SIM_DEFAULT_LATENCY_US	50
+/* the firmware version reported: 28.0.0 (ConnectX-7 firmware is 28.x.y) */
+#define SIM_DEFAULT_FW_MAJOR	28
 #define SIM_MAX_LATENCY_US	1000000
 #define SIM_MAX_STALL_MS	60000
 #define SIM_DBG_BUF		PAGE_SIZE
@@ -69,6 +71,7 @@ enum sim_file_id {
 	SIM_F_FAIL_CLOCK_READS,
 	SIM_F_FUZZ_SEED,
 	SIM_F_FUZZ_RATE,
+	SIM_F_FIRMWARE_VERSION,
 	SIM_F_STAT0,		/* stats/<name> from here on */
 	SIM_F_STAT_PRODUCED = SIM_F_STAT0,
 	SIM_F_STAT_RETURNED,
@@ -116,6 +119,7 @@ static const struct sim_file_desc sim_files[SIM_F_CAP0] = {
 	[SIM_F_FAIL_CLOCK_READS]	= { "fail_clock_reads", 0644 },
 	[SIM_F_FUZZ_SEED]		= { "fuzz_seed", 0644 },
 	[SIM_F_FUZZ_RATE]		= { "fuzz_rate", 0644 },
+	[SIM_F_FIRMWARE_VERSION]	= { "firmware_version", 0644 },
 	[SIM_F_STAT_PRODUCED]		= { "samples_produced", 0444 },
 	[SIM_F_STAT_RETURNED]		= { "samples_returned", 0444 },
 	[SIM_F_STAT_OVERWRITTEN]	= { "samples_overwritten", 0444 },
@@ -154,6 +158,8 @@ struct sim_adev {
  * @present_lock: serialises adding and deleting the auxiliary device
  * @adev: the registration while present, NULL otherwise (written with both
  *	locks held)
+ * @fw_rev: the firmware version the next registration reports: major,
+ *	minor, subminor (under @present_lock)
  * @time: maps ktime_get_ns() to the firmware core's now_ns (running or
  *	manual)
  * @stall_ms: one-shot stall of the next command
@@ -179,6 +185,7 @@ struct sim_dev {
 	struct mutex lock;		/* see @lock above */
 	struct mutex present_lock;	/* see @present_lock above */
 	struct sim_adev *adev;
+	u16 fw_rev[3];
 	struct mlx5_diag_sim_time time;
 	unsigned int stall_ms;
 	u64 stalls;
@@ -310,6 +317,8 @@ static int sim_dev_add(struct sim_dev *sd)
 	sa->dev.ops = &sim_aux_ops;
 	snprintf(sa->dev.identifier, sizeof(sa->dev.identifier), "sim:%u",
 		 sd->index);
+	snprintf(sa->dev.firmware_version, sizeof(sa->dev.firmware_version),
+		 "%u.%u.%u", sd->fw_rev[0], sd->fw_rev[1], sd->fw_rev[2]);
 	sa->dev.adev.name = MLX5_DIAG_AUX_DEV_NAME;
 	sa->dev.adev.id = sd->index;
 	sa->dev.adev.dev.parent = sim_root;
@@ -605,9 +614,13 @@ static int sim_show(struct sim_file *f, char *buf)
 
 	if (f->id >= SIM_F_CAP0)
 		return sim_show_cap(sd, f->id - SIM_F_CAP0, buf);
-	if (f->id == SIM_F_PRESENT) {
+	if (f->id == SIM_F_PRESENT || f->id == SIM_F_FIRMWARE_VERSION) {
 		mutex_lock(&sd->present_lock);
-		ret = scnprintf(buf, SIM_DBG_BUF, "%d\n", !!sd->adev);
+		if (f->id == SIM_F_PRESENT)
+			ret = scnprintf(buf, SIM_DBG_BUF, "%d\n", !!sd->adev);
+		else
+			ret = scnprintf(buf, SIM_DBG_BUF, "%u.%u.%u\n", sd->fw_rev[0],
+					sd->fw_rev[1], sd->fw_rev[2]);
 		mutex_unlock(&sd->present_lock);
 		return ret;
 	}
@@ -631,6 +644,28 @@ static int sim_store_present(struct sim_dev *sd, const char *buf)
 		sim_dev_del(sd);
 	mutex_unlock(&sd->present_lock);
 	return ret;
+}
+
+/*
+ * "MAJOR.MINOR.SUBMINOR" (a trailing newline allowed), each at most 65535:
+ * the version the device reports the next time it is added.
+ */
+static int sim_store_firmware_version(struct sim_dev *sd, const char *buf)
+{
+	unsigned int v[3];
+	char end = '\n';
+	int n;
+
+	n = sscanf(buf, "%u.%u.%u%c", &v[0], &v[1], &v[2], &end);
+	if (n < 3 || end != '\n' || v[0] > U16_MAX || v[1] > U16_MAX ||
+	    v[2] > U16_MAX)
+		return -EINVAL;
+	mutex_lock(&sd->present_lock);
+	sd->fw_rev[0] = v[0];
+	sd->fw_rev[1] = v[1];
+	sd->fw_rev[2] = v[2];
+	mutex_unlock(&sd->present_lock);
+	return 0;
 }
 
 /* @buf is one of @names (a trailing newline allowed); its index or -EINVAL. */
@@ -790,6 +825,8 @@ static int sim_store(struct sim_file *f, const char *buf)
 		return sim_store_cap(sd, f->id - SIM_F_CAP0, buf);
 	if (f->id == SIM_F_PRESENT)
 		return sim_store_present(sd, buf);
+	if (f->id == SIM_F_FIRMWARE_VERSION)
+		return sim_store_firmware_version(sd, buf);
 	mutex_lock(&sd->lock);
 	ret = sim_store_locked(sd, f->id, buf);
 	mutex_unlock(&sd->lock);
@@ -908,6 +945,7 @@ static struct sim_dev *sim_dev_create(unsigned int index,
 	mutex_init(&sd->lock);
 	mutex_init(&sd->present_lock);
 	sd->index = index;
+	sd->fw_rev[0] = SIM_DEFAULT_FW_MAJOR;
 	sd->cmd_latency_us = SIM_DEFAULT_LATENCY_US;
 	sd->nr_files = SIM_F_CAP0 + mlx5_diag_sim_cap_count();
 	sd->files = kcalloc(sd->nr_files, sizeof(*sd->files), GFP_KERNEL);

@@ -1402,12 +1402,14 @@ static void test_scrape_counting(void)
 	};
 	struct xcfg_selection sel;
 	struct scrape_device d = {
-		.device = "sim:0", .pmu = "mlx5_diag_0", .dialect = "model64",
+		.device = "sim:0", .pmu = "mlx5_diag_0", .firmware_version = "28.0.0",
+		.dialect = "model64",
 		.freq_khz = 156250, .up = 1, .sel = &sel, .counts = counts,
 		.created_ns = 1700000000000000000ull,
 	};
 	struct scrape_device down = {
-		.device = "0000:08:00.0", .pmu = "mlx5_diag_1", .dialect = "model64",
+		.device = "0000:08:00.0", .pmu = "mlx5_diag_1", .firmware_version = "28.0.0",
+		.dialect = "model64",
 		.freq_khz = 156250, .up = 0, .reason = "busy", .sel = &sel,
 	};
 	struct expo_set s;
@@ -1425,10 +1427,10 @@ static void test_scrape_counting(void)
 "# TYPE mlx5_diag_up gauge\n"
 "mlx5_diag_up{device=\"0000:08:00.0\",reason=\"busy\"} 0\n"
 "mlx5_diag_up{device=\"sim:0\"} 1\n"
-"# HELP mlx5_diag_device_info The device a PMU serves, its firmware dialect and clock\n"
+"# HELP mlx5_diag_device_info The device a PMU serves, its firmware version and dialect, its clock\n"
 "# TYPE mlx5_diag_device_info gauge\n"
-"mlx5_diag_device_info{device=\"0000:08:00.0\",pmu=\"mlx5_diag_1\",dialect=\"model64\",frequency_khz=\"156250\"} 1\n"
-"mlx5_diag_device_info{device=\"sim:0\",pmu=\"mlx5_diag_0\",dialect=\"model64\",frequency_khz=\"156250\"} 1\n"
+"mlx5_diag_device_info{device=\"0000:08:00.0\",pmu=\"mlx5_diag_1\",firmware_version=\"28.0.0\",dialect=\"model64\",frequency_khz=\"156250\"} 1\n"
+"mlx5_diag_device_info{device=\"sim:0\",pmu=\"mlx5_diag_0\",firmware_version=\"28.0.0\",dialect=\"model64\",frequency_khz=\"156250\"} 1\n"
 "# HELP mlx5_diag_port_rx_bytes_total Bytes received on the physical port\n"
 "# TYPE mlx5_diag_port_rx_bytes_total counter\n"
 "mlx5_diag_port_rx_bytes_total{device=\"sim:0\",port=\"0\"} 1000\n"
@@ -1472,7 +1474,8 @@ static void test_scrape_histogram(void)
 	static const uint64_t counts[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 123456 };
 	struct xcfg_selection sel;
 	struct scrape_device d = {
-		.device = "sim:0", .pmu = "mlx5_diag_0", .dialect = "model64",
+		.device = "sim:0", .pmu = "mlx5_diag_0", .firmware_version = "28.0.0",
+		.dialect = "model64",
 		.freq_khz = 156250, .up = 1, .sel = &sel, .counts = counts,
 		.created_ns = 1700000000000000000ull,
 	};
@@ -1496,8 +1499,8 @@ static void test_scrape_histogram(void)
 "# HELP mlx5_diag_up Whether the exporter reads the device: 1, or 0 with the reason\n"
 "mlx5_diag_up{device=\"sim:0\"} 1\n"
 "# TYPE mlx5_diag_device info\n"
-"# HELP mlx5_diag_device The device a PMU serves, its firmware dialect and clock\n"
-"mlx5_diag_device_info{device=\"sim:0\",pmu=\"mlx5_diag_0\",dialect=\"model64\",frequency_khz=\"156250\"} 1\n"
+"# HELP mlx5_diag_device The device a PMU serves, its firmware version and dialect, its clock\n"
+"mlx5_diag_device_info{device=\"sim:0\",pmu=\"mlx5_diag_0\",firmware_version=\"28.0.0\",dialect=\"model64\",frequency_khz=\"156250\"} 1\n"
 "# TYPE mlx5_diag_pcie_read_latency_seconds histogram\n"
 "# UNIT mlx5_diag_pcie_read_latency_seconds seconds\n"
 "# HELP mlx5_diag_pcie_read_latency_seconds Latency of the device's PCIe reads on the link, by the bins of pcie_read_latency_hist_packets with the configured bounds\n"
@@ -1519,9 +1522,9 @@ static void test_scrape_histogram(void)
 "# HELP mlx5_diag_up Whether the exporter reads the device: 1, or 0 with the reason\n"
 "# TYPE mlx5_diag_up gauge\n"
 "mlx5_diag_up{device=\"sim:0\"} 1\n"
-"# HELP mlx5_diag_device_info The device a PMU serves, its firmware dialect and clock\n"
+"# HELP mlx5_diag_device_info The device a PMU serves, its firmware version and dialect, its clock\n"
 "# TYPE mlx5_diag_device_info gauge\n"
-"mlx5_diag_device_info{device=\"sim:0\",pmu=\"mlx5_diag_0\",dialect=\"model64\",frequency_khz=\"156250\"} 1\n"
+"mlx5_diag_device_info{device=\"sim:0\",pmu=\"mlx5_diag_0\",firmware_version=\"28.0.0\",dialect=\"model64\",frequency_khz=\"156250\"} 1\n"
 "# HELP mlx5_diag_pcie_read_latency_seconds Latency of the device's PCIe reads on the link, by the bins of pcie_read_latency_hist_packets with the configured bounds\n"
 "# TYPE mlx5_diag_pcie_read_latency_seconds histogram\n"
 "mlx5_diag_pcie_read_latency_seconds_bucket{device=\"sim:0\",link=\"1\",le=\"5e-07\"} 1\n"
@@ -1579,7 +1582,8 @@ static void test_fold(void)
 	struct pipeline p = { .path = "fold test", .quiet = 1 };
 	struct xcfg_selection sel = { .nr = 4 };
 	struct scrape_device d = {
-		.device = "sim:0", .pmu = "mlx5_diag_0", .dialect = "model64",
+		.device = "sim:0", .pmu = "mlx5_diag_0", .firmware_version = "28.0.0",
+		.dialect = "model64",
 		.freq_khz = 1000000, .up = 1, .sel = &sel,
 		.created_ns = 1700000000000000000ull,
 	};
@@ -1628,9 +1632,9 @@ static void test_fold(void)
 "# HELP mlx5_diag_up Whether the exporter reads the device: 1, or 0 with the reason\n"
 "# TYPE mlx5_diag_up gauge\n"
 "mlx5_diag_up{device=\"sim:0\"} 1\n"
-"# HELP mlx5_diag_device_info The device a PMU serves, its firmware dialect and clock\n"
+"# HELP mlx5_diag_device_info The device a PMU serves, its firmware version and dialect, its clock\n"
 "# TYPE mlx5_diag_device_info gauge\n"
-"mlx5_diag_device_info{device=\"sim:0\",pmu=\"mlx5_diag_0\",dialect=\"model64\",frequency_khz=\"1000000\"} 1\n"
+"mlx5_diag_device_info{device=\"sim:0\",pmu=\"mlx5_diag_0\",firmware_version=\"28.0.0\",dialect=\"model64\",frequency_khz=\"1000000\"} 1\n"
 "# HELP mlx5_diag_samples_total Device samples folded since the exporter started sampling\n"
 "# TYPE mlx5_diag_samples_total counter\n"
 "mlx5_diag_samples_total{device=\"sim:0\"} 4\n"
@@ -1741,7 +1745,8 @@ static void test_fold_metrics(void)
 	struct pipeline p = { .path = "fold test", .quiet = 1, .metrics = 1 };
 	struct xcfg_selection sel = { .nr = 5 };
 	struct scrape_device d = {
-		.device = "sim:0", .pmu = "mlx5_diag_0", .dialect = "model64",
+		.device = "sim:0", .pmu = "mlx5_diag_0", .firmware_version = "28.0.0",
+		.dialect = "model64",
 		.freq_khz = 1000000, .up = 1, .sel = &sel,
 		.created_ns = 1700000000000000000ull,
 	};
@@ -2027,23 +2032,50 @@ static int dashboard_rules(const char *dash, char *rules, size_t len, int *nr)
 	return n < len ? 0 : -1;
 }
 
-static void test_dashboard(void)
+/* The dashboard of settings "KEY VALUE" lines KEYS, in *TEXT (to free). */
+static int dashboard_of(const char *keys, char **text)
 {
-	static char rules[65536];
-	char *text = NULL, out[4096], err[256];
+	char err[256];
 	size_t len = 0;
 	struct xcfg c;
 	FILE *f;
-	int nr, st;
+	int ret;
 
 	xcfg_defaults(&c);
-	xcfg_apply(&c, "sample", "1ms", 1, err, sizeof(err));
-	xcfg_apply(&c, "per-bin", "yes", 2, err, sizeof(err));
-	xcfg_apply(&c, "histogram-le", "1us 2us", 3, err, sizeof(err));
-	f = open_memstream(&text, &len);
-	EQ_INT(dashboard_write(f, &c), 0, "the dashboard of a sampling exporter with "
-	       "a histogram");
+	if (xcfg_parse(&c, keys, strlen(keys), "test", err, sizeof(err))) {
+		printf("#   %s\n", err);
+		return -1;
+	}
+	f = open_memstream(text, &len);
+	ret = dashboard_write(f, &c);
 	fclose(f);
+	return ret;
+}
+
+static void test_dashboard(void)
+{
+	static char rules[65536];
+	char *text = NULL, out[4096];
+	int nr, st;
+
+	EQ_INT(dashboard_of("sample 1ms\nper-bin yes\nhistogram-le 1us 2us\n", &text), 0,
+	       "the dashboard of a sampling exporter of the default set with a histogram");
+	OK(!dashboard_rules(text, rules, sizeof(rules), &nr) && nr == 22,
+	   "is JSON with 22 panel queries (got %d): up, the 8 of metrics.def's 10 "
+	   "whose events the default set has (not the per-priority bandwidths), 2 "
+	   "peaks, those 8 metrics' windows, samples, losses, the 99th percentile", nr);
+	OK(!strstr(text, "prio"), "no panel of per-priority data, which it does not export");
+	free(text);
+	text = NULL;
+	EQ_INT(dashboard_of("export port_rx_bytes port=0\nsample 1ms\n", &text), 0,
+	       "the dashboard of one export");
+	OK(!dashboard_rules(text, rules, sizeof(rules), &nr) && nr == 6,
+	   "has 6 panel queries (got %d): up, the receive bandwidth, its peak and "
+	   "window, samples, losses", nr);
+	free(text);
+	text = NULL;
+	EQ_INT(dashboard_of("sample 1ms\nper-prio yes\nper-bin yes\nhistogram-le 1us 2us\n",
+			    &text), 0, "the dashboard with per-priority data too");
 	OK(!dashboard_rules(text, rules, sizeof(rules), &nr) && nr == 26,
 	   "is JSON with 26 panel queries (got %d): up, 10 of metrics.def, 2 "
 	   "peaks, 10 metrics' windows, samples, losses, the 99th percentile", nr);
