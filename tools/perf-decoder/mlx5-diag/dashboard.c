@@ -322,10 +322,10 @@ static int exported(const struct xcfg *c, const char *expr, const char *scale)
 	struct metric m;
 	unsigned int i;
 
-	if (metric_compile(&m, expr, scale, NULL, 0, &why))
+	if (metrics_compile(&m, expr, scale, NULL, 0, &why))
 		return 0;
 	for (i = 0; i < m.nr_ops; i++) {
-		if (m.ops[i].kind != MOP_COL)
+		if (m.ops[i].kind != METRIC_OP_COL)
 			continue;
 		k = data_kind_of(m.ops[i].data_kind);
 		if (!k || !xcfg_exports_kind(c, k))

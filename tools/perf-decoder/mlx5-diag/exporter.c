@@ -357,7 +357,7 @@ static void dev_open(struct exporter *x, struct xdev *d)
 	snprintf(dir, sizeof(dir), "%s/caps", d->dir);
 	if (pmu_read_line(dir, "dialect", d->dialect, sizeof(d->dialect)))
 		snprintf(d->dialect, sizeof(d->dialect), "unknown");
-	if (md_read_line(d->dir, "firmware_version", d->firmware_version,
+	if (pmu_read_line(d->dir, "firmware_version", d->firmware_version,
 			 sizeof(d->firmware_version)))
 		snprintf(d->firmware_version, sizeof(d->firmware_version), "unknown");
 	d->freq_khz = cap_u32(d, "device_frequency_khz");
