@@ -226,18 +226,18 @@ static bool mlx5_diag_engine_zero_from(struct mlx5_diag_engine *eng,
 
 /*
  * QUERY_DIAGNOSTIC_COUNTERS into @out (@size bytes) for @nsamples samples
- * from slot @index, num_of_samples read as the engine has learnt; returns
- * the number of leading whole samples with the programmed ids, or an
- * errno.
+ * from slot @index, num_of_samples read as the engine has learnt. Nothing
+ * of the answer is checked: the caller decodes it with
+ * mlx5_diag_engine_decode_from(), which tells a whole sample with the
+ * programmed ids. Returns 0 or an errno.
  */
-static int mlx5_diag_engine_query_once(struct mlx5_diag_engine *eng, void *out,
-				       size_t size, unsigned int index,
-				       unsigned int nsamples)
+int mlx5_diag_engine_query_cmd(struct mlx5_diag_engine *eng, void *out,
+			       size_t size, unsigned int index,
+			       unsigned int nsamples)
 {
-	unsigned int num = eng->programmed.num_ids, got;
+	unsigned int num = eng->programmed.num_ids;
 	size_t outlen;
 	u32 in[4];
-	int ret;
 
 	outlen = mlx5_diag_fw_query_counters_outlen(eng->fw->dialect,
 						    nsamples * num);
@@ -245,7 +245,21 @@ static int mlx5_diag_engine_query_once(struct mlx5_diag_engine *eng, void *out,
 		return -EOVERFLOW;
 	mlx5_diag_fw_query_counters_in(in, eng->entries_reading ?
 				       nsamples * num : nsamples, index);
-	ret = mlx5_diag_fw_cmd(eng->fw, in, sizeof(in), out, outlen);
+	return mlx5_diag_fw_cmd(eng->fw, in, sizeof(in), out, outlen);
+}
+
+/*
+ * mlx5_diag_engine_query_cmd(); returns the number of leading whole
+ * samples with the programmed ids, or an errno.
+ */
+static int mlx5_diag_engine_query_once(struct mlx5_diag_engine *eng, void *out,
+				       size_t size, unsigned int index,
+				       unsigned int nsamples)
+{
+	unsigned int got;
+	int ret;
+
+	ret = mlx5_diag_engine_query_cmd(eng, out, size, index, nsamples);
 	if (ret)
 		return ret;
 	for (got = 0; got < nsamples; got++)

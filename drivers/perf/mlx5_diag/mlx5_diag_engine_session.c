@@ -630,6 +630,29 @@ mlx5_diag_engine_session_query_size(struct mlx5_diag_engine *eng,
 					    eng->session_batch);
 }
 
+/*
+ * A drain's query of @want samples from slot @index. Once the firmware's
+ * reading of num_of_samples is known, nothing of the answer is checked
+ * here: the drain decodes each sample once, and its ids are checked then
+ * (mlx5_diag_engine_decode_from()); until then
+ * mlx5_diag_engine_query_at() learns the reading from the answer. Returns
+ * how many samples the answer may hold (the leading ones with the
+ * programmed ids are), or an errno.
+ */
+static int mlx5_diag_engine_session_query(struct mlx5_diag_engine *eng,
+					  unsigned int index, unsigned int want)
+{
+	int ret;
+
+	if (!eng->reading_known)
+		return mlx5_diag_engine_query_at(eng, eng->session_out,
+						 eng->session_outlen, index,
+						 want);
+	ret = mlx5_diag_engine_query_cmd(eng, eng->session_out,
+					 eng->session_outlen, index, want);
+	return ret ? ret : want;
+}
+
 /**
  * mlx5_diag_engine_session_interval() - a session's next drain interval
  * @cur: the interval in force, ns
@@ -716,10 +739,9 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 	while (d->n < d->cap) {
 		taken = d->n;
 		want = min(size, d->cap - d->n);
-		ret = mlx5_diag_engine_query_at(eng, eng->session_out,
-						eng->session_outlen,
-						eng->session_next & (nslots - 1),
-						want);
+		ret = mlx5_diag_engine_session_query(eng,
+						     eng->session_next &
+						     (nslots - 1), want);
 		if (ret < 0) {
 			/* a busy firmware (RES_BUSY) is no other agent */
 			if (ret == -EBUSY)
@@ -729,7 +751,12 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 		got = ret;
 		ret = 0;
 		for (k = 0; k < got; k++) {
-			mlx5_diag_engine_decode_from(eng, eng->session_out, k);
+			/* the answer's whole samples end here */
+			if (!mlx5_diag_engine_decode_from(eng, eng->session_out,
+							  k)) {
+				got = k;
+				break;
+			}
 			id = eng->entries[0].sample_id;
 			mask = mlx5_diag_engine_seq_mask(eng);
 			delta = (id - eng->session_next) & mask;
