@@ -178,9 +178,9 @@ void mlx5_diag_engine_fold(struct mlx5_diag_engine *eng)
 }
 
 /*
- * Decode sample @s of the outbox into eng->entries. Returns false when its
- * entries do not carry the programmed ids in order (not returned, or not
- * ours).
+ * Decode sample @s of the outbox into eng->entries, every entry of it.
+ * Returns false when its entries do not carry the programmed ids in order
+ * (not returned, or not ours).
  */
 bool mlx5_diag_engine_decode_from(struct mlx5_diag_engine *eng, const void *out,
 				  unsigned int s)
@@ -188,13 +188,12 @@ bool mlx5_diag_engine_decode_from(struct mlx5_diag_engine *eng, const void *out,
 	const struct mlx5_diag_fw_params *p = &eng->programmed;
 	unsigned int i;
 
-	for (i = 0; i < p->num_ids; i++) {
-		mlx5_diag_fw_query_counters_entry(eng->fw->dialect, out,
-						  s * p->num_ids + i,
-						  &eng->entries[i]);
+	mlx5_diag_fw_query_counters_entries(eng->fw->dialect, out,
+					    s * p->num_ids, p->num_ids,
+					    eng->entries);
+	for (i = 0; i < p->num_ids; i++)
 		if (eng->entries[i].id != p->ids[i])
 			return false;
-	}
 	return true;
 }
 
