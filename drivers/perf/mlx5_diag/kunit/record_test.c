@@ -373,6 +373,56 @@ static void record_samples_fmt12_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rt_get(buf, 52 + 20, 4), 0x76543210);
 }
 
+/*
+ * A SAMPLES record as a session stages it: each sample in place, last
+ * first, in bytes that held something else, then its frame: the bytes of
+ * the whole record written at once, padding included (format 2, one
+ * sample: 52 bytes padded to 56).
+ */
+static void record_samples_in_place_test(struct kunit *test)
+{
+	static const u8 fmts[] = {
+		MLX5_DIAG_FORMAT_0, MLX5_DIAG_FORMAT_1, MLX5_DIAG_FORMAT_2,
+	};
+	const u64 first = 0xfffffffeULL;
+	unsigned int f, nr, k;
+	size_t n, ssize;
+	u8 *buf, *exp;
+
+	for (f = 0; f < ARRAY_SIZE(fmts); f++) {
+		for (nr = 1; nr <= RT_NR; nr++) {
+			ssize = mlx5_diag_rec_sample_size(fmts[f], RT_IDS);
+			rt_bufs(test, &buf, &exp);
+			memset(exp, RT_POISON, RT_BUF);
+			n = mlx5_diag_rec_put_samples(exp, fmts[f], RT_IDS,
+						      rt_ids, first, nr, rt_ts,
+						      rt_val);
+			memset(buf, RT_POISON, RT_BUF);
+			memset(buf, 0x5a, n);
+			for (k = nr; k--;) {
+				KUNIT_EXPECT_EQ(test,
+						mlx5_diag_rec_sample_offset(fmts[f],
+									    RT_IDS, k),
+						24 + k * ssize);
+				KUNIT_EXPECT_EQ(test,
+						mlx5_diag_rec_put_sample(buf + 24 + k * ssize,
+									 fmts[f], RT_IDS,
+									 rt_ids, first + k,
+									 &rt_ts[k * RT_IDS],
+									 &rt_val[k * RT_IDS]),
+						ssize);
+			}
+			KUNIT_EXPECT_EQ(test,
+					mlx5_diag_rec_put_samples_frame(buf, fmts[f],
+									RT_IDS, first,
+									nr), n);
+			rt_check(test, buf, exp, n, "in place");
+		}
+	}
+	KUNIT_EXPECT_EQ(test, mlx5_diag_rec_samples_size(MLX5_DIAG_FORMAT_2,
+							 RT_IDS, 1), 56);
+}
+
 static void record_sync_test(struct kunit *test)
 {
 	u8 *buf, *exp;
@@ -720,6 +770,7 @@ static struct kunit_case mlx5_diag_record_cases[] = {
 	KUNIT_CASE(record_period_ns_test),
 	KUNIT_CASE(record_samples_fmt0_test),
 	KUNIT_CASE(record_samples_fmt12_test),
+	KUNIT_CASE(record_samples_in_place_test),
 	KUNIT_CASE(record_sync_test),
 	KUNIT_CASE(record_ring_copy_test),
 	KUNIT_CASE(record_chunk_min_test),
