@@ -467,27 +467,27 @@ static bool mlx5_diag_engine_session_ts(struct mlx5_diag_engine *eng,
 }
 
 /*
- * Deliver the decoded sample as d->n, if all its timestamps are of this
- * run. Returns the number of ids when it is delivered, else the entry
- * that is not of this run: 0, the sample is not; a later one, its entries
- * disagree (one is older than an entry before it, A2).
+ * Deliver the decoded sample as d->n (d->take()), if all its timestamps
+ * are of this run. Returns the number of ids when it is delivered, else
+ * the entry that is not of this run: 0, the sample is not; a later one,
+ * its entries disagree (one is older than an entry before it, A2).
  */
 static unsigned int mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
 						  struct mlx5_diag_drain *d)
 {
 	unsigned int i, num = eng->programmed.num_ids;
-	u64 *ts = &d->ts[(size_t)d->n * num];
 	u64 last = eng->session_last_ts;
 
 	for (i = 0; i < num; i++) {
-		if (!mlx5_diag_engine_session_ts(eng, i, &ts[i])) {
+		if (!mlx5_diag_engine_session_ts(eng, i, &d->ts[i])) {
 			eng->session_last_ts = last;
 			return i;
 		}
-		d->val[(size_t)d->n * num + i] = eng->entries[i].value;
-		eng->session_last_ts = max(eng->session_last_ts, ts[i]);
+		d->val[i] = eng->entries[i].value;
+		eng->session_last_ts = max(eng->session_last_ts, d->ts[i]);
 	}
 	mlx5_diag_engine_fold(eng);
+	d->take(d);
 	d->n++;
 	eng->session_next++;
 	eng->session_skipped = 0;
@@ -684,7 +684,8 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_interval);
 /**
  * mlx5_diag_engine_session_drain() - fetch the session's new samples
  * @eng: the engine
- * @d: @d->cap, @d->ts and @d->val in; the samples out
+ * @d: @d->cap, @d->ts, @d->val and @d->take in; the samples out, each
+ *	handed to @d->take as it is taken
  *
  * Reads the cyclic buffer from the slot of the next expected sample until
  * it finds a sample not yet written or @d is full, each query sized by the
@@ -707,8 +708,9 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_interval);
  * taken since (firmware that never lets the drain catch up), @d->stalled
  * tells the caller to end the run.
  *
- * A query that fails ends the drain: @d still holds what the drain fetched
- * before (the caller delivers it), and the next drain goes on from there.
+ * A query that fails ends the drain: what the drain took before was
+ * handed over and counted in @d (the caller delivers it), and the next
+ * drain goes on from there.
  * Sleeps. Return: 0; -EBUSY when the engine does not run the session (not
  * ours any more, or never programmed), -ENODEV when the device is gone,
  * nothing fetched; or the errno of a failed query (-EAGAIN for RES_BUSY).

@@ -178,30 +178,6 @@ size_t mlx5_diag_rec_put_samples_frame(void *buf, u8 out_format,
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_rec_put_samples_frame);
 
-/*
- * @nr samples from @first_seq; entry i of sample k has timestamp
- * ts[k * num_ids + i] and value val[k * num_ids + i].
- */
-size_t mlx5_diag_rec_put_samples(void *buf, u8 out_format,
-				 unsigned int num_ids, const u64 *ids,
-				 u64 first_seq, unsigned int nr,
-				 const u64 *ts, const u64 *val)
-{
-	unsigned int k;
-
-	for (k = 0; k < nr; k++)
-		mlx5_diag_rec_put_sample(buf +
-					 mlx5_diag_rec_sample_offset(out_format,
-								     num_ids, k),
-					 out_format, num_ids, ids,
-					 first_seq + k,
-					 &ts[(size_t)k * num_ids],
-					 &val[(size_t)k * num_ids]);
-	return mlx5_diag_rec_put_samples_frame(buf, out_format, num_ids,
-					       first_seq, nr);
-}
-EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_rec_put_samples);
-
 size_t mlx5_diag_rec_put_time(void *buf, u64 dev_time, u64 perf_time,
 			      u64 uncertainty_ns)
 {
