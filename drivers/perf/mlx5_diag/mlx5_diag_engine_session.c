@@ -442,10 +442,10 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_period);
  * The timestamp of entry @i of the decoded sample, extended to 64 bits
  * from the dialect's width (RTC timestamps are 64-bit already), or false
  * when it is older than the last one: a sample of an earlier run, or a
- * slot never written.
+ * slot never written. Inline: the drain extends every entry it takes.
  */
-static bool mlx5_diag_engine_session_ts(struct mlx5_diag_engine *eng,
-					unsigned int i, u64 *ts)
+static inline bool mlx5_diag_engine_session_ts(struct mlx5_diag_engine *eng,
+					       unsigned int i, u64 *ts)
 {
 	unsigned int bits = eng->fw->dialect->timestamp_bits;
 	u64 raw = eng->entries[i].timestamp;
