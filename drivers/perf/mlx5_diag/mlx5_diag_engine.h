@@ -70,16 +70,20 @@ struct mlx5_diag_session_opts {
 #define MLX5_DIAG_DRAIN_MAX_SKIP_LAPS	4
 
 /*
- * Samples a session drain fetched, extended to 64 bits: sample k has
- * sequence number first_seq + k, and entry i of it ts[k * num_ids + i] and
- * val[k * num_ids + i]. lost_count samples from lost_first were overwritten
- * by the firmware before this drain read them.
+ * Samples a session drain fetched, handed to @take one at a time as they
+ * are taken, extended to 64 bits: for sample k, sequence number
+ * first_seq + k (first_seq no longer moves once a sample is taken), the
+ * drain sets ts[i] and val[i] of entry i (in firmware order) and calls
+ * take() with n == k, then counts it in n. take() runs under the engine's
+ * lock: it only stores the sample. lost_count samples from lost_first
+ * were overwritten by the firmware before this drain read them.
  */
 struct mlx5_diag_drain {
-	unsigned int cap;		/* samples the arrays hold */
+	unsigned int cap;		/* samples a drain takes at most */
 	unsigned int n;
 	u64 first_seq;
-	u64 *ts, *val;
+	u64 *ts, *val;			/* the sample taken: one per id */
+	void (*take)(struct mlx5_diag_drain *d);
 	u64 lost_first, lost_count;
 	bool full;			/* single mode: the run took its last sample */
 	bool stalled;			/* the drain never catches up: end the run */

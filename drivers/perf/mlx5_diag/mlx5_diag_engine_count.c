@@ -178,9 +178,9 @@ void mlx5_diag_engine_fold(struct mlx5_diag_engine *eng)
 }
 
 /*
- * Decode sample @s of the outbox into eng->entries. Returns false when its
- * entries do not carry the programmed ids in order (not returned, or not
- * ours).
+ * Decode sample @s of the outbox into eng->entries, every entry of it.
+ * Returns false when its entries do not carry the programmed ids in order
+ * (not returned, or not ours).
  */
 bool mlx5_diag_engine_decode_from(struct mlx5_diag_engine *eng, const void *out,
 				  unsigned int s)
@@ -188,13 +188,12 @@ bool mlx5_diag_engine_decode_from(struct mlx5_diag_engine *eng, const void *out,
 	const struct mlx5_diag_fw_params *p = &eng->programmed;
 	unsigned int i;
 
-	for (i = 0; i < p->num_ids; i++) {
-		mlx5_diag_fw_query_counters_entry(eng->fw->dialect, out,
-						  s * p->num_ids + i,
-						  &eng->entries[i]);
+	mlx5_diag_fw_query_counters_entries(eng->fw->dialect, out,
+					    s * p->num_ids, p->num_ids,
+					    eng->entries);
+	for (i = 0; i < p->num_ids; i++)
 		if (eng->entries[i].id != p->ids[i])
 			return false;
-	}
 	return true;
 }
 
@@ -226,18 +225,18 @@ static bool mlx5_diag_engine_zero_from(struct mlx5_diag_engine *eng,
 
 /*
  * QUERY_DIAGNOSTIC_COUNTERS into @out (@size bytes) for @nsamples samples
- * from slot @index, num_of_samples read as the engine has learnt; returns
- * the number of leading whole samples with the programmed ids, or an
- * errno.
+ * from slot @index, num_of_samples read as the engine has learnt. Nothing
+ * of the answer is checked: the caller decodes it with
+ * mlx5_diag_engine_decode_from(), which tells a whole sample with the
+ * programmed ids. Returns 0 or an errno.
  */
-static int mlx5_diag_engine_query_once(struct mlx5_diag_engine *eng, void *out,
-				       size_t size, unsigned int index,
-				       unsigned int nsamples)
+int mlx5_diag_engine_query_cmd(struct mlx5_diag_engine *eng, void *out,
+			       size_t size, unsigned int index,
+			       unsigned int nsamples)
 {
-	unsigned int num = eng->programmed.num_ids, got;
+	unsigned int num = eng->programmed.num_ids;
 	size_t outlen;
 	u32 in[4];
-	int ret;
 
 	outlen = mlx5_diag_fw_query_counters_outlen(eng->fw->dialect,
 						    nsamples * num);
@@ -245,7 +244,21 @@ static int mlx5_diag_engine_query_once(struct mlx5_diag_engine *eng, void *out,
 		return -EOVERFLOW;
 	mlx5_diag_fw_query_counters_in(in, eng->entries_reading ?
 				       nsamples * num : nsamples, index);
-	ret = mlx5_diag_fw_cmd(eng->fw, in, sizeof(in), out, outlen);
+	return mlx5_diag_fw_cmd(eng->fw, in, sizeof(in), out, outlen);
+}
+
+/*
+ * mlx5_diag_engine_query_cmd(); returns the number of leading whole
+ * samples with the programmed ids, or an errno.
+ */
+static int mlx5_diag_engine_query_once(struct mlx5_diag_engine *eng, void *out,
+				       size_t size, unsigned int index,
+				       unsigned int nsamples)
+{
+	unsigned int got;
+	int ret;
+
+	ret = mlx5_diag_engine_query_cmd(eng, out, size, index, nsamples);
 	if (ret)
 		return ret;
 	for (got = 0; got < nsamples; got++)

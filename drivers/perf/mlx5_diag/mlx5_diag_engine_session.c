@@ -442,10 +442,10 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_period);
  * The timestamp of entry @i of the decoded sample, extended to 64 bits
  * from the dialect's width (RTC timestamps are 64-bit already), or false
  * when it is older than the last one: a sample of an earlier run, or a
- * slot never written.
+ * slot never written. Inline: the drain extends every entry it takes.
  */
-static bool mlx5_diag_engine_session_ts(struct mlx5_diag_engine *eng,
-					unsigned int i, u64 *ts)
+static inline bool mlx5_diag_engine_session_ts(struct mlx5_diag_engine *eng,
+					       unsigned int i, u64 *ts)
 {
 	unsigned int bits = eng->fw->dialect->timestamp_bits;
 	u64 raw = eng->entries[i].timestamp;
@@ -467,27 +467,27 @@ static bool mlx5_diag_engine_session_ts(struct mlx5_diag_engine *eng,
 }
 
 /*
- * Deliver the decoded sample as d->n, if all its timestamps are of this
- * run. Returns the number of ids when it is delivered, else the entry
- * that is not of this run: 0, the sample is not; a later one, its entries
- * disagree (one is older than an entry before it, A2).
+ * Deliver the decoded sample as d->n (d->take()), if all its timestamps
+ * are of this run. Returns the number of ids when it is delivered, else
+ * the entry that is not of this run: 0, the sample is not; a later one,
+ * its entries disagree (one is older than an entry before it, A2).
  */
 static unsigned int mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
 						  struct mlx5_diag_drain *d)
 {
 	unsigned int i, num = eng->programmed.num_ids;
-	u64 *ts = &d->ts[(size_t)d->n * num];
 	u64 last = eng->session_last_ts;
 
 	for (i = 0; i < num; i++) {
-		if (!mlx5_diag_engine_session_ts(eng, i, &ts[i])) {
+		if (!mlx5_diag_engine_session_ts(eng, i, &d->ts[i])) {
 			eng->session_last_ts = last;
 			return i;
 		}
-		d->val[(size_t)d->n * num + i] = eng->entries[i].value;
-		eng->session_last_ts = max(eng->session_last_ts, ts[i]);
+		d->val[i] = eng->entries[i].value;
+		eng->session_last_ts = max(eng->session_last_ts, d->ts[i]);
 	}
 	mlx5_diag_engine_fold(eng);
+	d->take(d);
 	d->n++;
 	eng->session_next++;
 	eng->session_skipped = 0;
@@ -630,6 +630,29 @@ mlx5_diag_engine_session_query_size(struct mlx5_diag_engine *eng,
 					    eng->session_batch);
 }
 
+/*
+ * A drain's query of @want samples from slot @index. Once the firmware's
+ * reading of num_of_samples is known, nothing of the answer is checked
+ * here: the drain decodes each sample once, and its ids are checked then
+ * (mlx5_diag_engine_decode_from()); until then
+ * mlx5_diag_engine_query_at() learns the reading from the answer. Returns
+ * how many samples the answer may hold (the leading ones with the
+ * programmed ids are), or an errno.
+ */
+static int mlx5_diag_engine_session_query(struct mlx5_diag_engine *eng,
+					  unsigned int index, unsigned int want)
+{
+	int ret;
+
+	if (!eng->reading_known)
+		return mlx5_diag_engine_query_at(eng, eng->session_out,
+						 eng->session_outlen, index,
+						 want);
+	ret = mlx5_diag_engine_query_cmd(eng, eng->session_out,
+					 eng->session_outlen, index, want);
+	return ret ? ret : want;
+}
+
 /**
  * mlx5_diag_engine_session_interval() - a session's next drain interval
  * @cur: the interval in force, ns
@@ -661,7 +684,8 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_interval);
 /**
  * mlx5_diag_engine_session_drain() - fetch the session's new samples
  * @eng: the engine
- * @d: @d->cap, @d->ts and @d->val in; the samples out
+ * @d: @d->cap, @d->ts, @d->val and @d->take in; the samples out, each
+ *	handed to @d->take as it is taken
  *
  * Reads the cyclic buffer from the slot of the next expected sample until
  * it finds a sample not yet written or @d is full, each query sized by the
@@ -684,8 +708,9 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_interval);
  * taken since (firmware that never lets the drain catch up), @d->stalled
  * tells the caller to end the run.
  *
- * A query that fails ends the drain: @d still holds what the drain fetched
- * before (the caller delivers it), and the next drain goes on from there.
+ * A query that fails ends the drain: what the drain took before was
+ * handed over and counted in @d (the caller delivers it), and the next
+ * drain goes on from there.
  * Sleeps. Return: 0; -EBUSY when the engine does not run the session (not
  * ours any more, or never programmed), -ENODEV when the device is gone,
  * nothing fetched; or the errno of a failed query (-EAGAIN for RES_BUSY).
@@ -716,10 +741,9 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 	while (d->n < d->cap) {
 		taken = d->n;
 		want = min(size, d->cap - d->n);
-		ret = mlx5_diag_engine_query_at(eng, eng->session_out,
-						eng->session_outlen,
-						eng->session_next & (nslots - 1),
-						want);
+		ret = mlx5_diag_engine_session_query(eng,
+						     eng->session_next &
+						     (nslots - 1), want);
 		if (ret < 0) {
 			/* a busy firmware (RES_BUSY) is no other agent */
 			if (ret == -EBUSY)
@@ -729,7 +753,12 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 		got = ret;
 		ret = 0;
 		for (k = 0; k < got; k++) {
-			mlx5_diag_engine_decode_from(eng, eng->session_out, k);
+			/* the answer's whole samples end here */
+			if (!mlx5_diag_engine_decode_from(eng, eng->session_out,
+							  k)) {
+				got = k;
+				break;
+			}
 			id = eng->entries[0].sample_id;
 			mask = mlx5_diag_engine_seq_mask(eng);
 			delta = (id - eng->session_next) & mask;

@@ -400,12 +400,22 @@ size_t mlx5_diag_fw_query_counters_outlen(const struct mlx5_diag_fw_dialect *d,
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_query_counters_outlen);
 
+/* Entries @first .. @first + @n - 1 of a QUERY_DIAGNOSTIC_COUNTERS outbox. */
+void mlx5_diag_fw_query_counters_entries(const struct mlx5_diag_fw_dialect *d,
+					 const void *out, unsigned int first,
+					 unsigned int n,
+					 struct mlx5_diag_fw_entry *e)
+{
+	d->sample_entries_get(out + MLX5_DIAG_SAMPLES_OFF +
+			      (size_t)first * d->sample_entry_bits / 8, n, e);
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_query_counters_entries);
+
 void mlx5_diag_fw_query_counters_entry(const struct mlx5_diag_fw_dialect *d,
 				       const void *out, unsigned int n,
 				       struct mlx5_diag_fw_entry *e)
 {
-	d->sample_entry_get(out + MLX5_DIAG_SAMPLES_OFF +
-			    (size_t)n * d->sample_entry_bits / 8, e);
+	mlx5_diag_fw_query_counters_entries(d, out, n, 1, e);
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_query_counters_entry);
 

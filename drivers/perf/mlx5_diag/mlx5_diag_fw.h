@@ -87,7 +87,9 @@ struct mlx5_diag_fw_dialect {
 	void (*cap_entry_get)(const void *entry, struct mlx5_diag_cap_entry *e);
 	void (*param_id_set)(void *entry, u64 id);
 	u64 (*param_id_get)(const void *entry);
-	void (*sample_entry_get)(const void *entry, struct mlx5_diag_fw_entry *e);
+	/* @n consecutive entries: a whole sample in one call */
+	void (*sample_entries_get)(const void *entries, unsigned int n,
+				   struct mlx5_diag_fw_entry *e);
 };
 
 extern const struct mlx5_diag_fw_dialect mlx5_diag_fw_public16;
@@ -111,6 +113,10 @@ size_t mlx5_diag_fw_query_counters_outlen(const struct mlx5_diag_fw_dialect *d,
 void mlx5_diag_fw_query_counters_entry(const struct mlx5_diag_fw_dialect *d,
 				       const void *out, unsigned int n,
 				       struct mlx5_diag_fw_entry *e);
+void mlx5_diag_fw_query_counters_entries(const struct mlx5_diag_fw_dialect *d,
+					 const void *out, unsigned int first,
+					 unsigned int n,
+					 struct mlx5_diag_fw_entry *e);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /* Static but for KUnit (VISIBLE_IF_KUNIT): the command layer's own. */

@@ -29,14 +29,19 @@ static u64 mlx5_diag_model64_param_id_get(const void *p)
 	return MLX5_DIAG_GET64(data_id, p, data_id_h, data_id_l);
 }
 
-static void mlx5_diag_model64_sample_entry_get(const void *p,
-					       struct mlx5_diag_fw_entry *e)
+static void mlx5_diag_model64_sample_entries_get(const void *p,
+						 unsigned int n,
+						 struct mlx5_diag_fw_entry *e)
 {
-	e->id = MLX5_DIAG_GET64(diagnostic_data, p, data_id_h, data_id_l);
-	e->sample_id = MLX5_DIAG_GET(diagnostic_data, p, sample_id);
-	e->timestamp = MLX5_DIAG_GET64(diagnostic_data, p, time_stamp_h,
-				       time_stamp_l);
-	e->value = MLX5_DIAG_GET64(diagnostic_data, p, value_h, value_l);
+	for (; n; n--, e++, p += MLX5_DIAG_BYTES(diagnostic_data)) {
+		e->id = MLX5_DIAG_GET64(diagnostic_data, p, data_id_h,
+					data_id_l);
+		e->sample_id = MLX5_DIAG_GET(diagnostic_data, p, sample_id);
+		e->timestamp = MLX5_DIAG_GET64(diagnostic_data, p,
+					       time_stamp_h, time_stamp_l);
+		e->value = MLX5_DIAG_GET64(diagnostic_data, p, value_h,
+					   value_l);
+	}
 }
 
 const struct mlx5_diag_fw_dialect mlx5_diag_fw_model64 = {
@@ -49,6 +54,6 @@ const struct mlx5_diag_fw_dialect mlx5_diag_fw_model64 = {
 	.cap_entry_get = mlx5_diag_model64_cap_entry_get,
 	.param_id_set = mlx5_diag_model64_param_id_set,
 	.param_id_get = mlx5_diag_model64_param_id_get,
-	.sample_entry_get = mlx5_diag_model64_sample_entry_get,
+	.sample_entries_get = mlx5_diag_model64_sample_entries_get,
 };
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_model64);

@@ -25,14 +25,18 @@ static u64 mlx5_diag_public16_param_id_get(const void *p)
 	return MLX5_DIAG_GET(counter_id, p, counter_id);
 }
 
-static void mlx5_diag_public16_sample_entry_get(const void *p,
-						struct mlx5_diag_fw_entry *e)
+static void mlx5_diag_public16_sample_entries_get(const void *p,
+						  unsigned int n,
+						  struct mlx5_diag_fw_entry *e)
 {
-	e->id = MLX5_DIAG_GET(diagnostic_cntr, p, counter_id);
-	e->sample_id = MLX5_DIAG_GET(diagnostic_cntr, p, sample_id);
-	e->timestamp = MLX5_DIAG_GET(diagnostic_cntr, p, time_stamp_31_0);
-	e->value = MLX5_DIAG_GET64(diagnostic_cntr, p, counter_value_h,
-				   counter_value_l);
+	for (; n; n--, e++, p += MLX5_DIAG_BYTES(diagnostic_cntr)) {
+		e->id = MLX5_DIAG_GET(diagnostic_cntr, p, counter_id);
+		e->sample_id = MLX5_DIAG_GET(diagnostic_cntr, p, sample_id);
+		e->timestamp = MLX5_DIAG_GET(diagnostic_cntr, p,
+					     time_stamp_31_0);
+		e->value = MLX5_DIAG_GET64(diagnostic_cntr, p, counter_value_h,
+					   counter_value_l);
+	}
 }
 
 const struct mlx5_diag_fw_dialect mlx5_diag_fw_public16 = {
@@ -45,6 +49,6 @@ const struct mlx5_diag_fw_dialect mlx5_diag_fw_public16 = {
 	.cap_entry_get = mlx5_diag_public16_cap_entry_get,
 	.param_id_set = mlx5_diag_public16_param_id_set,
 	.param_id_get = mlx5_diag_public16_param_id_get,
-	.sample_entry_get = mlx5_diag_public16_sample_entry_get,
+	.sample_entries_get = mlx5_diag_public16_sample_entries_get,
 };
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_public16);

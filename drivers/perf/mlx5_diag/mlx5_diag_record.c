@@ -97,69 +97,86 @@ size_t mlx5_diag_rec_samples_size(u8 out_format, unsigned int num_ids,
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_rec_samples_size);
 
 /*
- * @nr samples from @first_seq; entry i of sample k has timestamp
- * ts[k * num_ids + i] and value val[k * num_ids + i].
+ * Sample @seq of @num_ids entries, entry i with timestamp @ts[i] and value
+ * @val[i], at @buf: within a SAMPLES record, sample k of it at
+ * mlx5_diag_rec_sample_offset(). Returns its size.
  */
-size_t mlx5_diag_rec_put_samples(void *buf, u8 out_format,
-				 unsigned int num_ids, const u64 *ids,
-				 u64 first_seq, unsigned int nr,
-				 const u64 *ts, const u64 *val)
+size_t mlx5_diag_rec_put_sample(void *buf, u8 out_format,
+				unsigned int num_ids, const u64 *ids, u64 seq,
+				const u64 *ts, const u64 *val)
+{
+	u32 sample_id = lower_32_bits(seq);
+	unsigned int i;
+
+	if (out_format == MLX5_DIAG_FORMAT_0) {
+		struct mlx5_diag_fmt0_hdr *h = buf;
+		struct mlx5_diag_fmt0_entry *e = (void *)(h + 1);
+
+		h->sample_id = cpu_to_le32(sample_id);
+		h->reserved = 0;
+		for (i = 0; i < num_ids; i++) {
+			e[i].data_id = cpu_to_le64(ids[i]);
+			e[i].ts_h = cpu_to_le32(upper_32_bits(ts[i]));
+			e[i].ts_l = cpu_to_le32(lower_32_bits(ts[i]));
+			e[i].value = cpu_to_le64(val[i]);
+		}
+	} else {
+		struct mlx5_diag_fmt12_hdr *h = buf;
+		u64 first = ts[0], last = ts[0];
+
+		for (i = 1; i < num_ids; i++) {
+			first = min(first, ts[i]);
+			last = max(last, ts[i]);
+		}
+		h->sample_id = cpu_to_le32(sample_id);
+		h->earliest_ts_h = cpu_to_le32(upper_32_bits(first));
+		h->earliest_ts_l = cpu_to_le32(lower_32_bits(first));
+		h->latest_ts_l = cpu_to_le32(lower_32_bits(last));
+		for (i = 0; i < num_ids; i++) {
+			if (out_format == MLX5_DIAG_FORMAT_1)
+				((__le64 *)(h + 1))[i] = cpu_to_le64(val[i]);
+			else
+				((__le32 *)(h + 1))[i] =
+					cpu_to_le32(lower_32_bits(val[i]));
+		}
+	}
+	return mlx5_diag_rec_sample_size(out_format, num_ids);
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_rec_put_sample);
+
+/* Where sample @k of a SAMPLES record goes, from the record's start. */
+size_t mlx5_diag_rec_sample_offset(u8 out_format, unsigned int num_ids,
+				   unsigned int k)
+{
+	return sizeof(struct mlx5_diag_rec_samples) +
+	       (size_t)k * mlx5_diag_rec_sample_size(out_format, num_ids);
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_rec_sample_offset);
+
+/*
+ * The rest of a SAMPLES record at @buf whose @nr samples from @first_seq
+ * are in place (mlx5_diag_rec_put_sample()): its header and the padding
+ * after them. Returns the record's size.
+ */
+size_t mlx5_diag_rec_put_samples_frame(void *buf, u8 out_format,
+				       unsigned int num_ids, u64 first_seq,
+				       unsigned int nr)
 {
 	size_t size = mlx5_diag_rec_samples_size(out_format, num_ids, nr);
-	size_t ssize = mlx5_diag_rec_sample_size(out_format, num_ids);
+	size_t end = mlx5_diag_rec_sample_offset(out_format, num_ids, nr);
 	struct mlx5_diag_rec_samples *r = buf;
-	void *p = r + 1;
-	unsigned int k, i;
 
 	mlx5_diag_rec_hdr(r, MLX5_DIAG_REC_SAMPLES, size);
 	r->first_seq = cpu_to_le64(first_seq);
 	r->nr_samples = cpu_to_le32(nr);
-	r->sample_size = cpu_to_le16(ssize);
+	r->sample_size =
+		cpu_to_le16(mlx5_diag_rec_sample_size(out_format, num_ids));
 	r->out_format = out_format;
 	r->reserved = 0;
-	for (k = 0; k < nr; k++, p += ssize) {
-		const u64 *t = &ts[(size_t)k * num_ids];
-		const u64 *v = &val[(size_t)k * num_ids];
-		u32 sample_id = lower_32_bits(first_seq + k);
-
-		if (out_format == MLX5_DIAG_FORMAT_0) {
-			struct mlx5_diag_fmt0_hdr *h = p;
-			struct mlx5_diag_fmt0_entry *e = (void *)(h + 1);
-
-			h->sample_id = cpu_to_le32(sample_id);
-			h->reserved = 0;
-			for (i = 0; i < num_ids; i++) {
-				e[i].data_id = cpu_to_le64(ids[i]);
-				e[i].ts_h = cpu_to_le32(upper_32_bits(t[i]));
-				e[i].ts_l = cpu_to_le32(lower_32_bits(t[i]));
-				e[i].value = cpu_to_le64(v[i]);
-			}
-		} else {
-			struct mlx5_diag_fmt12_hdr *h = p;
-			u64 first = t[0], last = t[0];
-
-			for (i = 1; i < num_ids; i++) {
-				first = min(first, t[i]);
-				last = max(last, t[i]);
-			}
-			h->sample_id = cpu_to_le32(sample_id);
-			h->earliest_ts_h = cpu_to_le32(upper_32_bits(first));
-			h->earliest_ts_l = cpu_to_le32(lower_32_bits(first));
-			h->latest_ts_l = cpu_to_le32(lower_32_bits(last));
-			for (i = 0; i < num_ids; i++) {
-				if (out_format == MLX5_DIAG_FORMAT_1)
-					((__le64 *)(h + 1))[i] =
-						cpu_to_le64(v[i]);
-				else
-					((__le32 *)(h + 1))[i] =
-						cpu_to_le32(lower_32_bits(v[i]));
-			}
-		}
-	}
-	memset(p, 0, (void *)r + size - p);
+	memset(buf + end, 0, size - end);
 	return size;
 }
-EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_rec_put_samples);
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_rec_put_samples_frame);
 
 size_t mlx5_diag_rec_put_time(void *buf, u64 dev_time, u64 perf_time,
 			      u64 uncertainty_ns)

@@ -28,10 +28,14 @@ size_t mlx5_diag_rec_put_session(void *buf,
 size_t mlx5_diag_rec_sample_size(u8 out_format, unsigned int num_ids);
 size_t mlx5_diag_rec_samples_size(u8 out_format, unsigned int num_ids,
 				  unsigned int nr);
-size_t mlx5_diag_rec_put_samples(void *buf, u8 out_format,
-				 unsigned int num_ids, const u64 *ids,
-				 u64 first_seq, unsigned int nr,
-				 const u64 *ts, const u64 *val);
+size_t mlx5_diag_rec_put_sample(void *buf, u8 out_format,
+				unsigned int num_ids, const u64 *ids, u64 seq,
+				const u64 *ts, const u64 *val);
+size_t mlx5_diag_rec_sample_offset(u8 out_format, unsigned int num_ids,
+				   unsigned int k);
+size_t mlx5_diag_rec_put_samples_frame(void *buf, u8 out_format,
+				       unsigned int num_ids, u64 first_seq,
+				       unsigned int nr);
 size_t mlx5_diag_rec_put_time(void *buf, u64 dev_time, u64 perf_time,
 			      u64 uncertainty_ns);
 size_t mlx5_diag_rec_put_lost(void *buf, u64 first_seq, u64 count, u32 cause);

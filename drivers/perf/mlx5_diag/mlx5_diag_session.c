@@ -93,6 +93,16 @@ struct mlx5_diag_session {
 	unsigned int nslots;
 	unsigned int drains;
 	struct mlx5_diag_drain drain;
+	/*
+	 * The drain's samples, encoded into the stage as they are taken,
+	 * past the records staged (the work's own bytes, see
+	 * mlx5_diag_session_drain()): the first SAMPLES record at enc_off,
+	 * the others every rec_bytes, each of rec_per samples but the last
+	 */
+	bool encoding;
+	size_t enc_off;
+	unsigned int rec_per;
+	size_t rec_bytes;
 	bool aux_mapped;
 	bool aux_overwrite;		/* the last AUX area mapped: snapshot mode */
 	/* staged records, and what was written: under stage_lock, irqs off */
@@ -552,6 +562,28 @@ static bool mlx5_diag_session_stage_lost(struct mlx5_diag_session *s,
 }
 
 /*
+ * The drain takes sample d->n (mlx5_diag_engine_session_drain(), under the
+ * engine's lock): it is encoded in place in its SAMPLES record, in the
+ * bytes past the staged records that mlx5_diag_session_drain() set aside.
+ */
+static void mlx5_diag_session_take(struct mlx5_diag_drain *d)
+{
+	struct mlx5_diag_session *s = container_of(d, struct mlx5_diag_session,
+						   drain);
+	u8 f = s->req.out_format;
+	unsigned int num = s->actual.num_ids;
+
+	if (!s->encoding)
+		return;
+	mlx5_diag_rec_put_sample(s->stage + s->enc_off +
+				 (size_t)(d->n / s->rec_per) * s->rec_bytes +
+				 mlx5_diag_rec_sample_offset(f, num,
+							     d->n % s->rec_per),
+				 f, num, s->actual.ids, d->first_seq + d->n,
+				 d->ts, d->val);
+}
+
+/*
  * Fetch new samples and stage them, after a TIME record read after them.
  * While the stage has no room for them (the AUX area's reader lags), they
  * stay in the firmware's buffer, which holds them a while longer. The
@@ -563,21 +595,33 @@ static void mlx5_diag_session_drain(struct mlx5_diag_session *s, bool last)
 	struct mlx5_diag_drain *d = &s->drain;
 	struct mlx5_diag_clock_read r;
 	unsigned int num = s->actual.num_ids;
+	u8 f = s->req.out_format;
 	size_t need = sizeof(struct mlx5_diag_rec_lost) +
 		      sizeof(struct mlx5_diag_rec_time) +
-		      mlx5_diag_session_samples_bytes(s->req.out_format, num,
-						      d->cap);
+		      mlx5_diag_session_samples_bytes(f, num, d->cap);
+	size_t staged, len = 0;
+	void *p, *enc = NULL;
 	unsigned long flags;
 	int ret, clock_ret;
+	unsigned int k;
 	bool room;
-	void *p;
 
 	/*
-	 * Only this work (s->lock) stages samples; a publish only unstages:
-	 * room seen here stays until they are staged.
+	 * Only this work (s->lock) stages records; a publish only unstages,
+	 * moving what it keeps within the staged bytes: room seen here stays
+	 * until the samples are staged, and the bytes past those staged now
+	 * are this work's alone. The samples are encoded there as they are
+	 * taken (mlx5_diag_session_take()), after room for their TIME
+	 * record, with interrupts on; staging them moves them only when the
+	 * records before them are not those foreseen (a LOST record, no
+	 * TIME record, or a publish meanwhile).
 	 */
-	room = READ_ONCE(s->stage_len) + need + MLX5_DIAG_STAGE_CTRL_BYTES <=
-	       s->stage_cap;
+	staged = READ_ONCE(s->stage_len);
+	room = staged + need + MLX5_DIAG_STAGE_CTRL_BYTES <= s->stage_cap;
+	s->encoding = room;
+	s->enc_off = staged + sizeof(struct mlx5_diag_rec_time);
+	s->rec_per = mlx5_diag_session_rec_samples(f, num);
+	s->rec_bytes = mlx5_diag_rec_samples_size(f, num, s->rec_per);
 	d->n = 0;
 	d->lost_count = 0;
 	if (!room && !last)
@@ -605,6 +649,19 @@ static void mlx5_diag_session_drain(struct mlx5_diag_session *s, bool last)
 				    s->name, clock_ret, d->n);
 	raw_spin_lock_irqsave(&s->stage_lock, flags);
 	if (test_bit(MLX5_DIAG_SESSION_RUNNING, &s->flags)) {
+		/*
+		 * The samples follow the records staged now and the LOST and
+		 * TIME records staged here: moved there first, when they are
+		 * not there already, before those records are written
+		 */
+		if (d->n && room) {
+			len = mlx5_diag_session_samples_bytes(f, num, d->n);
+			enc = s->stage + s->stage_len +
+			      (d->lost_count ? sizeof(struct mlx5_diag_rec_lost) : 0) +
+			      (clock_ret ? 0 : sizeof(struct mlx5_diag_rec_time));
+			if (enc != s->stage + s->enc_off)
+				memmove(enc, s->stage + s->enc_off, len);
+		}
 		if (d->lost_count &&
 		    !mlx5_diag_session_stage_lost(s, d->lost_first,
 						  d->lost_count,
@@ -615,25 +672,20 @@ static void mlx5_diag_session_drain(struct mlx5_diag_session *s, bool last)
 							  MLX5_DIAG_LOST_AUX_FULL))
 				goto unlock;
 		} else if (d->n) {
-			u8 f = s->req.out_format;
-			unsigned int per = mlx5_diag_session_rec_samples(f, num);
-			unsigned int k, nr;
-
 			if (!clock_ret)
 				mlx5_diag_session_put_time(s, &r);
-			p = mlx5_diag_session_stage(s,
-						    mlx5_diag_session_samples_bytes(f, num, d->n));
-			if (WARN_ON_ONCE(!p))
+			/* room was checked: the stage takes them where they are */
+			p = mlx5_diag_session_stage(s, len);
+			if (WARN_ON_ONCE(p != enc)) {
+				if (p)
+					s->stage_len -= len;
 				goto unlock;
-			for (k = 0; k < d->n; k += nr) {
-				nr = min(per, d->n - k);
-				p += mlx5_diag_rec_put_samples(p, f, num,
-							       s->actual.ids,
-							       d->first_seq + k,
-							       nr,
-							       &d->ts[(size_t)k * num],
-							       &d->val[(size_t)k * num]);
 			}
+			for (k = 0; k < d->n; k += s->rec_per, p += s->rec_bytes)
+				mlx5_diag_rec_put_samples_frame(p, f, num,
+								d->first_seq + k,
+								min(s->rec_per,
+								    d->n - k));
 			s->staged_next = d->first_seq + d->n;
 		}
 		if (d->full)
@@ -864,8 +916,8 @@ static void mlx5_diag_session_free(struct mlx5_diag_session *s)
 	kvfree(s->stage);
 	kfree(s->vclass);
 	kfree(s->actual.ids);
-	kvfree(s->drain.ts);
-	kvfree(s->drain.val);
+	kfree(s->drain.ts);
+	kfree(s->drain.val);
 	mutex_destroy(&s->lock);
 	kfree(s);
 }
@@ -916,10 +968,9 @@ int mlx5_diag_session_create(struct mlx5_diag_engine *eng, const char *name,
 	s->chunk.session = kzalloc(s->chunk.session_cap, GFP_KERNEL);
 	s->vclass = kcalloc(max, sizeof(*s->vclass), GFP_KERNEL);
 	s->actual.ids = kcalloc(max, sizeof(*s->actual.ids), GFP_KERNEL);
-	s->drain.ts = kvcalloc((size_t)MLX5_DIAG_DRAIN_MAX_SAMPLES * max,
-			       sizeof(u64), GFP_KERNEL);
-	s->drain.val = kvcalloc((size_t)MLX5_DIAG_DRAIN_MAX_SAMPLES * max,
-				sizeof(u64), GFP_KERNEL);
+	s->drain.ts = kcalloc(max, sizeof(*s->drain.ts), GFP_KERNEL);
+	s->drain.val = kcalloc(max, sizeof(*s->drain.val), GFP_KERNEL);
+	s->drain.take = mlx5_diag_session_take;
 	ret = -ENOMEM;
 	if (!s->stage || !s->chunk.session || !s->vclass || !s->actual.ids ||
 	    !s->drain.ts || !s->drain.val)

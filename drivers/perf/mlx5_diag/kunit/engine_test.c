@@ -750,7 +750,18 @@ struct es {
 	u64 fw_ids[16];
 	struct mlx5_diag_fw_params actual;
 	struct mlx5_diag_drain d;
+	/* what the drain took: entry i of sample k at [k * 2 + i] */
+	u64 *ts, *val;
 };
+
+/* The drain hands over sample d->n: kept in s->ts and s->val. */
+static void es_take(struct mlx5_diag_drain *d)
+{
+	struct es *s = container_of(d, struct es, d);
+
+	memcpy(&s->ts[d->n * 2], d->ts, 2 * sizeof(*d->ts));
+	memcpy(&s->val[d->n * 2], d->val, 2 * sizeof(*d->val));
+}
 
 /*
  * A device of the public 16-bit profile (@pub) or the modelled one, with a
@@ -788,10 +799,18 @@ static struct es *es_init(struct kunit *test, bool pub, unsigned int log_max,
 	KUNIT_ASSERT_EQ(test, t->fw.dialect->timestamp_bits, pub ? 32 : 64);
 	s->actual.ids = s->fw_ids;
 	s->d.cap = ES_CAP;
-	s->d.ts = kunit_kcalloc(test, ES_CAP * 2, sizeof(u64), GFP_KERNEL);
-	s->d.val = kunit_kcalloc(test, ES_CAP * 2, sizeof(u64), GFP_KERNEL);
+	/* one sample of every id the device takes, as a session has */
+	s->d.ts = kunit_kcalloc(test, t->fw.caps.max_ids, sizeof(u64),
+				GFP_KERNEL);
+	s->d.val = kunit_kcalloc(test, t->fw.caps.max_ids, sizeof(u64),
+				 GFP_KERNEL);
+	s->d.take = es_take;
+	s->ts = kunit_kcalloc(test, ES_CAP * 2, sizeof(u64), GFP_KERNEL);
+	s->val = kunit_kcalloc(test, ES_CAP * 2, sizeof(u64), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, s->d.ts);
 	KUNIT_ASSERT_NOT_NULL(test, s->d.val);
+	KUNIT_ASSERT_NOT_NULL(test, s->ts);
+	KUNIT_ASSERT_NOT_NULL(test, s->val);
 	return s;
 }
 
@@ -878,10 +897,10 @@ static void es_check(struct kunit *test, struct es *s)
 							    j ? t0 : 0, t1,
 							    false, 64);
 
-			if (d->ts[k * 2 + i] == clock && d->val[k * 2 + i] == v)
+			if (s->ts[k * 2 + i] == clock && s->val[k * 2 + i] == v)
 				continue;
 			KUNIT_FAIL(test, "sample %llu id %u: ts 0x%llx val %llu, want 0x%llx %llu",
-				   j, i, d->ts[k * 2 + i], d->val[k * 2 + i],
+				   j, i, s->ts[k * 2 + i], s->val[k * 2 + i],
 				   clock, v);
 			return;
 		}
@@ -1081,7 +1100,7 @@ static void es_drain_case(struct kunit *test, bool pub)
 	es_due(test, 10, &c);
 	KUNIT_EXPECT_GE(test, c, 1ULL << 32);
 	es_due(test, 24, &c);
-	KUNIT_EXPECT_EQ(test, s->d.ts[19 * 2 + 1], c);
+	KUNIT_EXPECT_EQ(test, s->ts[19 * 2 + 1], c);
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, r0),
 			es_counted(test, s, 0, 0, 24));
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, r1),
@@ -1189,8 +1208,8 @@ static void es_new_run_case(struct kunit *test, bool pub)
 	KUNIT_EXPECT_EQ(test, s->d.first_seq, 0);
 	es_check(test, s);
 	es_due(test, 0, &clock);
-	KUNIT_EXPECT_GT(test, s->d.ts[0], s->enable_clock);
-	KUNIT_EXPECT_EQ(test, s->d.ts[0], clock);
+	KUNIT_EXPECT_GT(test, s->ts[0], s->enable_clock);
+	KUNIT_EXPECT_EQ(test, s->ts[0], clock);
 	/* the new run's first lap: samples 3..nslots + 2 */
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, nslots + 2), 0);
 	KUNIT_EXPECT_EQ(test, s->d.first_seq, 3);
@@ -2802,10 +2821,10 @@ static void engine_session_seq_bits_test(struct kunit *test)
 	s->ids = es_ids_leaf;
 	s->e[1] = &et_counter;
 	s->d.cap = 2000;
-	s->d.ts = kunit_kcalloc(test, 2000 * 2, sizeof(u64), GFP_KERNEL);
-	s->d.val = kunit_kcalloc(test, 2000 * 2, sizeof(u64), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, s->d.ts);
-	KUNIT_ASSERT_NOT_NULL(test, s->d.val);
+	s->ts = kunit_kcalloc(test, 2000 * 2, sizeof(u64), GFP_KERNEL);
+	s->val = kunit_kcalloc(test, 2000 * 2, sizeof(u64), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s->ts);
+	KUNIT_ASSERT_NOT_NULL(test, s->val);
 	et_variant(test, MLX5_DIAG_SIM_VAR_SAMPLE_ID_BITS, *bits);
 	et_variant(test, MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO, c->zero);
 	es_claim(test, s);

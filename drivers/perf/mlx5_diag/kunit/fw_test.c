@@ -344,6 +344,58 @@ static void fw_sample_entry_model64_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlx5_diag_fw_model64.timestamp_bits, 64);
 }
 
+/*
+ * A whole sample in one call: entries 1 to 3 of four, each as the entry
+ * decoder reads it alone, and nothing of entry 0 or beyond entry 3.
+ */
+static void fw_sample_entries_test(struct kunit *test)
+{
+	static const struct mlx5_diag_fw_dialect *const dialects[] = {
+		&mlx5_diag_fw_public16, &mlx5_diag_fw_model64,
+	};
+	struct mlx5_diag_fw_entry e[5], one;
+	u8 out[16 + 4 * 32];
+	unsigned int d, i, bits, j;
+
+	for (d = 0; d < ARRAY_SIZE(dialects); d++) {
+		bits = dialects[d]->sample_entry_bits;
+		memset(out, 0, sizeof(out));
+		/* entry j: id 0x100 + j, sample_id 7, timestamp and value */
+		for (j = 0; j < 4; j++) {
+			unsigned int b = 0x80 + j * bits;
+
+			if (bits == 128) {
+				tb_put(out, b + 0x00, 16, 0x100 + j);
+				tb_put(out, b + 0x10, 16, 7);
+				tb_put(out, b + 0x20, 32, 0x1000 + j);
+				tb_put(out, b + 0x40, 64, 0x2000000000ULL + j);
+			} else {
+				tb_put(out, b + 0x00, 64, 0x100 + j);
+				tb_put(out, b + 0x40, 32, 7);
+				tb_put(out, b + 0x60, 64, 0x1000 + j);
+				tb_put(out, b + 0xa0, 64, 0x2000000000ULL + j);
+			}
+		}
+		memset(e, 0xa5, sizeof(e));
+		mlx5_diag_fw_query_counters_entries(dialects[d], out, 1, 3,
+						    &e[1]);
+		for (i = 1; i <= 3; i++) {
+			mlx5_diag_fw_query_counters_entry(dialects[d], out, i,
+							  &one);
+			KUNIT_EXPECT_EQ(test, e[i].id, 0x100 + i);
+			KUNIT_EXPECT_EQ(test, e[i].sample_id, 7);
+			KUNIT_EXPECT_EQ(test, e[i].timestamp, 0x1000 + i);
+			KUNIT_EXPECT_EQ(test, e[i].value, 0x2000000000ULL + i);
+			KUNIT_EXPECT_EQ(test, e[i].id, one.id);
+			KUNIT_EXPECT_EQ(test, e[i].sample_id, one.sample_id);
+			KUNIT_EXPECT_EQ(test, e[i].timestamp, one.timestamp);
+			KUNIT_EXPECT_EQ(test, e[i].value, one.value);
+		}
+		KUNIT_EXPECT_EQ(test, e[0].id, 0xa5a5a5a5a5a5a5a5ULL);
+		KUNIT_EXPECT_EQ(test, e[4].id, 0xa5a5a5a5a5a5a5a5ULL);
+	}
+}
+
 static void fw_out_status_test(struct kunit *test)
 {
 	u8 out[16] = {};
@@ -396,6 +448,7 @@ static struct kunit_case mlx5_diag_fw_cases[] = {
 	KUNIT_CASE(fw_query_counters_outlen_test),
 	KUNIT_CASE(fw_sample_entry_public_test),
 	KUNIT_CASE(fw_sample_entry_model64_test),
+	KUNIT_CASE(fw_sample_entries_test),
 	KUNIT_CASE(fw_out_status_test),
 	KUNIT_CASE(fw_extend_test),
 	{}

@@ -33,6 +33,29 @@ static u64 rt_get(const u8 *p, size_t off, unsigned int bytes)
 	return v;
 }
 
+/*
+ * A SAMPLES record of @nr samples from @first_seq, sample by sample then
+ * its frame, as a session stages one; entry i of sample k has timestamp
+ * ts[k * num_ids + i] and value val[k * num_ids + i].
+ */
+static size_t rt_put_samples(void *buf, u8 out_format, unsigned int num_ids,
+			     const u64 *ids, u64 first_seq, unsigned int nr,
+			     const u64 *ts, const u64 *val)
+{
+	unsigned int k;
+
+	for (k = 0; k < nr; k++)
+		mlx5_diag_rec_put_sample(buf +
+					 mlx5_diag_rec_sample_offset(out_format,
+								     num_ids, k),
+					 out_format, num_ids, ids,
+					 first_seq + k,
+					 &ts[(size_t)k * num_ids],
+					 &val[(size_t)k * num_ids]);
+	return mlx5_diag_rec_put_samples_frame(buf, out_format, num_ids,
+					       first_seq, nr);
+}
+
 /* A poisoned output buffer and a zeroed expected one. */
 static void rt_bufs(struct kunit *test, u8 **buf, u8 **exp)
 {
@@ -275,8 +298,8 @@ static void record_samples_fmt0_test(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, mlx5_diag_rec_sample_size(0, RT_IDS), 8 + 72);
 	rt_bufs(test, &buf, &exp);
-	n = mlx5_diag_rec_put_samples(buf, MLX5_DIAG_FORMAT_0, RT_IDS, rt_ids,
-				      first, RT_NR, rt_ts, rt_val);
+	n = rt_put_samples(buf, MLX5_DIAG_FORMAT_0, RT_IDS, rt_ids, first,
+			   RT_NR, rt_ts, rt_val);
 	/* 24 + 2 * 80 = 184: a multiple of 8 already */
 	KUNIT_EXPECT_EQ(test, n, 184);
 	KUNIT_EXPECT_EQ(test, mlx5_diag_rec_samples_size(0, RT_IDS, RT_NR), n);
@@ -310,8 +333,7 @@ static void rt_fmt12(struct kunit *test, u8 fmt, unsigned int num,
 
 	rt_bufs(test, &buf, &exp);
 	KUNIT_EXPECT_EQ(test, mlx5_diag_rec_sample_size(fmt, num), ssize);
-	n = mlx5_diag_rec_put_samples(buf, fmt, num, rt_ids, first, nr,
-				      rt_ts, rt_val);
+	n = rt_put_samples(buf, fmt, num, rt_ids, first, nr, rt_ts, rt_val);
 	KUNIT_EXPECT_EQ(test, n, want_size);
 	KUNIT_EXPECT_EQ(test, mlx5_diag_rec_samples_size(fmt, num, nr), n);
 	rt_samples_hdr(exp, want_size, first, nr, ssize, fmt);
@@ -351,8 +373,8 @@ static void record_samples_fmt12_test(struct kunit *test)
 
 	/* the hand-written reading of the values in rt_fmt12() */
 	rt_bufs(test, &buf, &exp);
-	mlx5_diag_rec_put_samples(buf, MLX5_DIAG_FORMAT_1, RT_IDS, rt_ids,
-				  0, RT_NR, rt_ts, rt_val);
+	rt_put_samples(buf, MLX5_DIAG_FORMAT_1, RT_IDS, rt_ids, 0, RT_NR, rt_ts,
+		       rt_val);
 	/* sample 0: earliest is entry 1, latest entry 2 */
 	KUNIT_EXPECT_EQ(test, rt_get(buf, 24 + 4, 4), 5);
 	KUNIT_EXPECT_EQ(test, rt_get(buf, 24 + 8, 4), 0xffffe000);
@@ -366,11 +388,60 @@ static void record_samples_fmt12_test(struct kunit *test)
 
 	/* format 2 keeps the low 32 bits */
 	memset(buf, RT_POISON, RT_BUF);
-	mlx5_diag_rec_put_samples(buf, MLX5_DIAG_FORMAT_2, RT_IDS, rt_ids,
-				  0, RT_NR, rt_ts, rt_val);
+	rt_put_samples(buf, MLX5_DIAG_FORMAT_2, RT_IDS, rt_ids, 0, RT_NR, rt_ts,
+		       rt_val);
 	KUNIT_EXPECT_EQ(test, rt_get(buf, 24 + 16, 4), 0x9abcdef0);
 	KUNIT_EXPECT_EQ(test, rt_get(buf, 52 + 16, 4), 1);
 	KUNIT_EXPECT_EQ(test, rt_get(buf, 52 + 20, 4), 0x76543210);
+}
+
+/*
+ * A SAMPLES record as a session stages it: each sample in place, last
+ * first, in bytes that held something else, then its frame: the bytes of
+ * the whole record written at once, padding included (format 2, one
+ * sample: 52 bytes padded to 56).
+ */
+static void record_samples_in_place_test(struct kunit *test)
+{
+	static const u8 fmts[] = {
+		MLX5_DIAG_FORMAT_0, MLX5_DIAG_FORMAT_1, MLX5_DIAG_FORMAT_2,
+	};
+	const u64 first = 0xfffffffeULL;
+	unsigned int f, nr, k;
+	size_t n, ssize;
+	u8 *buf, *exp;
+
+	for (f = 0; f < ARRAY_SIZE(fmts); f++) {
+		for (nr = 1; nr <= RT_NR; nr++) {
+			ssize = mlx5_diag_rec_sample_size(fmts[f], RT_IDS);
+			rt_bufs(test, &buf, &exp);
+			memset(exp, RT_POISON, RT_BUF);
+			n = rt_put_samples(exp, fmts[f], RT_IDS, rt_ids, first,
+					   nr, rt_ts, rt_val);
+			memset(buf, RT_POISON, RT_BUF);
+			memset(buf, 0x5a, n);
+			for (k = nr; k--;) {
+				KUNIT_EXPECT_EQ(test,
+						mlx5_diag_rec_sample_offset(fmts[f],
+									    RT_IDS, k),
+						24 + k * ssize);
+				KUNIT_EXPECT_EQ(test,
+						mlx5_diag_rec_put_sample(buf + 24 + k * ssize,
+									 fmts[f], RT_IDS,
+									 rt_ids, first + k,
+									 &rt_ts[k * RT_IDS],
+									 &rt_val[k * RT_IDS]),
+						ssize);
+			}
+			KUNIT_EXPECT_EQ(test,
+					mlx5_diag_rec_put_samples_frame(buf, fmts[f],
+									RT_IDS, first,
+									nr), n);
+			rt_check(test, buf, exp, n, "in place");
+		}
+	}
+	KUNIT_EXPECT_EQ(test, mlx5_diag_rec_samples_size(MLX5_DIAG_FORMAT_2,
+							 RT_IDS, 1), 56);
 }
 
 static void record_sync_test(struct kunit *test)
@@ -484,9 +555,8 @@ static void rt_samples(struct rt_stream *st, u64 first, unsigned int nr)
 		ts[k] = rt_ts[k % (RT_NR * RT_IDS)] + (k / RT_IDS) * 1000;
 		val[k] = rt_val[k % (RT_NR * RT_IDS)] + k;
 	}
-	st->len += mlx5_diag_rec_put_samples(st->p + st->len,
-					     MLX5_DIAG_FORMAT_0, RT_IDS, rt_ids,
-					     first, nr, ts, val);
+	st->len += rt_put_samples(st->p + st->len, MLX5_DIAG_FORMAT_0, RT_IDS,
+				  rt_ids, first, nr, ts, val);
 }
 
 /*
@@ -720,6 +790,7 @@ static struct kunit_case mlx5_diag_record_cases[] = {
 	KUNIT_CASE(record_period_ns_test),
 	KUNIT_CASE(record_samples_fmt0_test),
 	KUNIT_CASE(record_samples_fmt12_test),
+	KUNIT_CASE(record_samples_in_place_test),
 	KUNIT_CASE(record_sync_test),
 	KUNIT_CASE(record_ring_copy_test),
 	KUNIT_CASE(record_chunk_min_test),
