@@ -25,7 +25,6 @@
 #include <unistd.h>
 
 #include <perf/core.h>
-#include <perf/cpumap.h>
 
 #include "args.h"
 #include "cli.h"
@@ -422,20 +421,6 @@ static int wanted(const struct xcfg *c, const struct pmu *p)
 	return 0;
 }
 
-static int first_cpu(const char *cpumask)
-{
-	struct perf_cpu_map *map;
-	int cpu = -1;
-
-	if (!cpumask[0])
-		return -1;
-	map = perf_cpu_map__new(cpumask);
-	if (map && perf_cpu_map__nr(map) > 0)
-		cpu = perf_cpu_map__cpu(map, 0).cpu;
-	perf_cpu_map__put(map);
-	return cpu;
-}
-
 static void dev_remove(struct exporter *x, struct xdev **link)
 {
 	struct xdev *d = *link;
@@ -500,7 +485,7 @@ static void rescan(struct exporter *x)
 			*link = d;
 		}
 		d->type = pmus[i].type;
-		d->cpu = first_cpu(pmus[i].cpumask);
+		d->cpu = pmu_first_cpu(&pmus[i]);
 		if (!d->open && (d->up || now - d->tried_ns >= RETRY_NS))
 			dev_open(x, d);
 		if (!d->open || x->cfg.sample_ns)

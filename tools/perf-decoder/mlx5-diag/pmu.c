@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,20 @@ const char *pmu_sysfs_root(void)
 	const char *r = getenv("MLX5_DIAG_SYSFS");
 
 	return r && *r ? r : PMU_SYSFS_DEFAULT;
+}
+
+int pmu_first_cpu(const struct pmu *p)
+{
+	char *end;
+	long cpu;
+
+	if (p->cpumask[0] < '0' || p->cpumask[0] > '9')
+		return -1;
+	errno = 0;
+	cpu = strtol(p->cpumask, &end, 10);
+	if (errno || cpu > INT_MAX || (*end && *end != '-' && *end != ','))
+		return -1;
+	return (int)cpu;
 }
 
 int pmu_read_line(const char *dir, const char *name, char *buf, size_t len)

@@ -55,6 +55,12 @@ void pmu_scan_free(struct pmu *pmus, int n);
 int pmu_pick(const struct pmu *pmus, int n, const char *dev, char *err,
 	     size_t errlen);
 
+/*
+ * pmu_first_cpu - the first CPU of P's cpumask (a CPU list, "3" or
+ * "0-3,8", lowest first), where its events are opened; -1 if it has none.
+ */
+int pmu_first_cpu(const struct pmu *p);
+
 /* Read the first line of DIR/NAME into BUF, without the newline; 0 or -1. */
 int pmu_read_line(const char *dir, const char *name, char *buf, size_t len);
 

@@ -25,7 +25,6 @@
 
 #include <linux/mlx5_diag.h>
 #include <linux/perf_event.h>
-#include <perf/cpumap.h>
 
 #include "args.h"
 #include "cli.h"
@@ -531,20 +530,6 @@ static int write_meta(struct session *s, const struct pmu *p, int cpu,
 	return ERR_EXIT_OK;
 }
 
-static int first_cpu(const struct pmu *p)
-{
-	struct perf_cpu_map *map;
-	int cpu = -1;
-
-	if (!p->cpumask[0])
-		return -1;
-	map = perf_cpu_map__new(p->cpumask);
-	if (map && perf_cpu_map__nr(map) > 0)
-		cpu = perf_cpu_map__cpu(map, 0).cpu;
-	perf_cpu_map__put(map);
-	return cpu;
-}
-
 static int open_session(struct session *s, const struct pmu *p, int cpu,
 			const uint64_t (*cfg)[3])
 {
@@ -770,7 +755,7 @@ int record_run(const struct record_opts *o)
 			goto out;
 		}
 	}
-	cpu = first_cpu(&pmus[idx]);
+	cpu = pmu_first_cpu(&pmus[idx]);
 	if (cpu < 0 || pmus[idx].type < 0) {
 		err_print(NULL, "%s: unreadable type or cpumask in %s",
 			  pmus[idx].name, pmus[idx].dir);

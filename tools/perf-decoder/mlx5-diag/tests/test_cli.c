@@ -134,6 +134,28 @@ static void test_scan(const char *root)
 	OK(strstr(err, "module loaded") != NULL, "the error says what to check: %s", err);
 }
 
+/* pmu_first_cpu of a PMU whose cpumask reads MASK */
+static int first_cpu_of(const char *mask)
+{
+	struct pmu p = { 0 };
+
+	snprintf(p.cpumask, sizeof(p.cpumask), "%s", mask);
+	return pmu_first_cpu(&p);
+}
+
+static void test_first_cpu(void)
+{
+	EQ_INT(first_cpu_of("1"), 1, "the CPU of a one-CPU cpumask");
+	EQ_INT(first_cpu_of("12"), 12, "CPU 12");
+	EQ_INT(first_cpu_of("0-3,8"), 0, "a list: its first CPU");
+	EQ_INT(first_cpu_of("4,6"), 4, "a list of two: the first");
+	EQ_INT(first_cpu_of(""), -1, "an empty cpumask: none");
+	EQ_INT(first_cpu_of("x"), -1, "not a CPU list: none");
+	EQ_INT(first_cpu_of("-1"), -1, "a negative number: none");
+	EQ_INT(first_cpu_of("3x"), -1, "trailing garbage: none");
+	EQ_INT(first_cpu_of("99999999999"), -1, "past INT_MAX: none");
+}
+
 static void test_events(void)
 {
 	static const struct {
@@ -573,6 +595,7 @@ int main(void)
 	test_time();
 	test_format();
 	test_scan(root);
+	test_first_cpu();
 	EQ_INT(pmu_scan("/nonexistent-sysfs", &none, err, sizeof(err)), -1,
 	       "a missing sysfs directory is an error: %s", err);
 	test_events();
