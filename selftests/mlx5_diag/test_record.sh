@@ -9,13 +9,7 @@
 P0=$(pmu_of_sim 0)
 D0=$SIM/dev0
 
-# 8 data IDs of device 0: six counters and two statistics
-EVS="-e port_rx_bytes,port=0 -e port_tx_bytes,port=0 -e port_rx_packets,port=0
- -e port_tx_packets,port=0 -e icmc_accesses -e icmc_hits
- -e pcie_read_latency_total_ns,link_xx=0 -e pcie_read_latency_packets,link_xx=0"
-IDS="0x1020000100000000 0x1140000100000000 0x1020000300000000 0x1140000300000000
- 0x1180000100000000 0x1180000200000000 0x1160000b00000000 0x1160000c00000000"
-CLASSES=ccccccss
+# EVS, IDS, CLASSES: record_lib.sh's 8 data IDs of device 0
 
 # record DEV FILE N [OPTIONS]: N samples on the manual clock of DEV with the
 # 8 ids (options before them), then stop
