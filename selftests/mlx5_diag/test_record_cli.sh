@@ -17,15 +17,15 @@ rm -f "$rec"
 
 sim_manual 0
 # the command (sh -c "$cmd" - N): once the session runs, move the clock on
-# by N periods (sample j is due at E + (j + 1) * P) and wait until the
+# by N periods in whole clocks, whatever the phase earlier tests left the
+# manual time in (sample j is due at E + (j + 1) * P), and wait until the
 # driver drained them
 cmd='. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
 n=$1
 sampling() { echo 0 2>/dev/null >"$SIM/dev0/sample_time"; }
 wait_for sampling || exit 3
-set -- $(sample_grid 0)
-echo "$2" >/tmp/period_clocks
-sim_advance 0 $(clocks_ns 0 $((n * $2))) || exit 4
+sample_grid 0 >/tmp/grid.0
+advance_samples 0 "$n" && sim_wait_cmds 0 3 || exit 4
 wait_drained 0 || exit 5'
 out=$(timeout 120 mlx5-diag record -d sim:0 -e icmc_hits -e icmc_accesses -p 1ms \
 	-o "$rec" -- sh -c "$cmd" - 10 2>&1)
@@ -34,7 +34,7 @@ expect_eq "record exits 0" "$rc" 0
 [ "$rc" = 0 ] || echo "$out" | sed 's/^/# /'
 check "the summary counts 10 samples" sh -c "echo \"\$1\" | grep -q '^mlx5-diag: 10 samples, 0 lost, 1 run'" - "$out"
 
-pc=$(cat /tmp/period_clocks 2>/dev/null)
+pc=$(cut -d" " -f2 /tmp/grid.0 2>/dev/null)
 dec=$(mlx5-diag decode -q "$rec" 2>&1)
 expect_eq "decode exits 0" "$?" 0
 { echo "$out"; echo "$dec" | grep -v '^0 '; } | sed 's/^/# /'
