@@ -8,6 +8,8 @@
 # script value line "mlx5_diag: EVENT = VALUE seq N" one; perf's error
 # lines for lost samples, "lost N from seq S", hold none), all measured in
 # this one run, and decode's values per second against perf script's.
+# Then where perf script's time goes: perf script again under perf record
+# (cpu-clock), its profile by DSO and symbol down to 1% of the samples.
 #   scripts/vm-run selftests/mlx5_diag/bench/decode_rate.sh [SECS]
 . ./lib.sh
 . ./engine_lib.sh
@@ -70,4 +72,8 @@ perf=$VPS
 echo "values per second, decode text / perf script:" \
      "$(awk -v a="$text" -v b="$perf" 'BEGIN { printf "%.2f", b ? a / b : 0 }')," \
      "decode csv / perf script: $(awk -v a="$csv" -v b="$perf" 'BEGIN { printf "%.2f", b ? a / b : 0 }')"
-rm -f /tmp/rate.data /tmp/rate.out
+perf record -q -e cpu-clock -o /tmp/rate.prof -- perf script -i /tmp/rate.data >/dev/null 2>&1
+echo "where perf script's time goes (exit $?):"
+perf report -q -i /tmp/rate.prof --stdio --sort dso,sym --percent-limit 1 2>/dev/null |
+	sed '/^$/d; s/^/  /'
+rm -f /tmp/rate.data /tmp/rate.out /tmp/rate.prof
