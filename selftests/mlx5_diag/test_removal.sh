@@ -70,6 +70,8 @@ expect_eq "its firmware_version" "$(cat "$PMUS/$NEW/firmware_version")" 28.41.10
 expect_eq "the old PMU's, kept for its event" "$(cat "$PMUS/$P/firmware_version")" 28.0.0
 check "the new firmware is logged" sh -c \
 	"dmesg | grep -q 'is back with firmware 28.41.1000 (was 28.0.0): it gets a new PMU'"
+check "and the new PMU's probe names it" sh -c \
+	"dmesg | grep -q '$NEW: sim:1, firmware 28.41.1000, model64 dialect'"
 touch /tmp/rm.release
 wait $pid
 check "the old PMU goes after its last event closed" wait_for test ! -d "$PMUS/$P"
