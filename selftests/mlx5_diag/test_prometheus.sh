@@ -90,7 +90,7 @@ sim_advance 0 3000000
 V2=$(sim_model 0 $RX 0 5000000)
 check "and over 5 ms" prom_wait "$S0" "$V2"
 expect_eq "the raw samples it stored, each value once: 0, the model at 2 ms, at 5 ms" \
-	"$(pq "${S0}[1h]" | raw_samples | awk '$2 != last { printf "%s ", $2; last = $2 }')" \
+	"$(pq "${S0}[1h]" | raw_samples | awk 'NR == 1 || $2 != last { printf "%s ", $2; last = $2 }')" \
 	"0 $V1 $V2 "
 Q='sum(mlx5_diag_port_rx_bytes_total{device="sim:0"})'
 A=$(stored "$Q")
