@@ -19,14 +19,13 @@ sim_manual 0
 # the command (sh -c "$cmd" - N): once the session runs, move the clock on
 # by N periods in whole clocks, whatever the phase earlier tests left the
 # manual time in (sample j is due at E + (j + 1) * P), and wait until the
-# driver drained them
+# driver drained them (step_samples)
 cmd='. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
 n=$1
 sampling() { echo 0 2>/dev/null >"$SIM/dev0/sample_time"; }
 wait_for sampling || exit 3
 sample_grid 0 >/tmp/grid.0
-advance_samples 0 "$n" && sim_wait_cmds 0 3 || exit 4
-wait_drained 0 || exit 5'
+step_samples 0 "$n" || exit 4'
 out=$(timeout 120 mlx5-diag record -d sim:0 -e icmc_hits -e icmc_accesses -p 1ms \
 	-o "$rec" -- sh -c "$cmd" - 10 2>&1)
 rc=$?
