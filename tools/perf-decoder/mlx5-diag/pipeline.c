@@ -100,11 +100,20 @@ static void on_item(struct pipeline *p, const struct mlx5diag_item *it)
 		col->dev_time = it->dev_time;
 		if (it->flags & MLX5DIAG_F_SAMPLE_FIRST) {
 			p->row.seq = it->seq;
-			p->row.dev_time = it->dev_time;
 			p->row.dev_time_end = it->dev_time_end;
+			p->row.flags = it->flags;
+		} else {
+			p->row.dev_time_end = it->dev_time_end > p->row.dev_time_end ?
+					      it->dev_time_end : p->row.dev_time_end;
+		}
+		/* the sample's time is its earliest entry's (format 0) */
+		if ((it->flags & MLX5DIAG_F_SAMPLE_FIRST) ||
+		    it->dev_time < p->row.dev_time) {
+			p->row.dev_time = it->dev_time;
 			p->row.perf_time = it->perf_time;
 			p->row.perf_time_bound = it->sample.perf_time_bound_ns;
-			p->row.flags = it->flags;
+			p->row.flags = (p->row.flags & ~MLX5DIAG_F_TIME_EXTRAPOLATED) |
+				       (it->flags & MLX5DIAG_F_TIME_EXTRAPOLATED);
 		}
 		if (it->flags & MLX5DIAG_F_SAMPLE_LAST)
 			on_row(p);

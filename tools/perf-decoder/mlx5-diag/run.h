@@ -35,11 +35,16 @@ struct run {
 	int have_prev;			/* the run has a previous sample */
 };
 
-/* One sample of the run: its times; the values are the run's columns'. */
+/*
+ * One sample of the run: its times, from its earliest entry's (dev_time,
+ * with its perf_time and bound) to its latest one's (dev_time_end); the
+ * values are the run's columns'.
+ */
 struct row {
 	uint64_t seq, dev_time, dev_time_end;
 	uint64_t perf_time, perf_time_bound;
-	uint32_t flags;			/* MLX5DIAG_F_* of its first value */
+	uint32_t flags;			/* MLX5DIAG_F_* of its first value,
+					 * TIME_EXTRAPOLATED of its earliest */
 	struct metric_value *metrics;	/* one per run metric */
 };
 

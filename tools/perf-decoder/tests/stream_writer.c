@@ -186,8 +186,10 @@ size_t stream_samples(struct stream *s, const struct stream_samples *d)
 			stream_put32(s, smp, (uint32_t)seq);
 			for (i = 0; i < d->num_ids; i++) {
 				size_t e = smp + 8 + 24 * (size_t)i;
+				uint64_t step = d->rotate ?
+					(i + d->num_ids - seq % d->num_ids) % d->num_ids : i;
 
-				stream_split_time(d->ts_source, t + i * d->entry_step,
+				stream_split_time(d->ts_source, t + step * d->entry_step,
 						  &h, &l);
 				stream_put64(s, e, d->ids[i]);
 				stream_put32(s, e + 8, h);

@@ -34,7 +34,9 @@ struct stream_session {
  * nr samples numbered first_seq..; sample k's earliest device time is
  * t0 + k * t_step (normalised: FRC clocks or RTC ns); entry i of a sample
  * is taken entry_step * i later (format 0: its own timestamp; format 1/2:
- * the latest is entry i = num_ids - 1). Values: stream_value().
+ * the latest is entry i = num_ids - 1), or with rotate (format 0)
+ * entry_step * ((i - seq) mod num_ids) later: the entries out of order,
+ * entry seq mod num_ids the earliest. Values: stream_value().
  */
 struct stream_samples {
 	uint8_t out_format;
@@ -45,6 +47,7 @@ struct stream_samples {
 	uint32_t nr;
 	uint64_t t0, t_step, entry_step;
 	uint64_t value_base;
+	uint8_t rotate;
 };
 
 /* The value the writer gives data ID column I of sample SEQ. */

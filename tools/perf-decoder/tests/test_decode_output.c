@@ -287,6 +287,48 @@ static void write_long_recording(const char *path)
 	stream_free(&s);
 }
 
+/*
+ * Format 0 entries stamped out of order (entry seq mod 3 the earliest, the
+ * others 2 and 4 clocks later): a sample's time is its earliest entry's,
+ * with that entry's perf time, and it ends at its latest entry's.
+ */
+static void format0_sample_spans_its_entries(void)
+{
+	struct stream_session sess = {
+		.out_format = 0, .ts_source = MLX5_DIAG_TS_FRC,
+		.freq_khz = 156250, .num_ids = 3, .ids = icmc_ids,
+		.period_ns = 100000, .identifier = "sim:0",
+	};
+	struct stream_samples smp = {
+		.out_format = 0, .ts_source = MLX5_DIAG_TS_FRC, .num_ids = 3,
+		.ids = icmc_ids, .nr = 3, .t0 = 20000000, .t_step = 15625,
+		.entry_step = 2, .value_base = 100, .rotate = 1,
+	};
+	static const char want[] =
+"{\"type\":\"sample\",\"run\":0,\"seq\":0,\"perf_time\":9000000000,\"dev_time\":20000000,\"dev_time_end\":20000004,\"time_extrapolated\":false,\"values\":{\"global_icmc_request\":100,\"global_icmc_hit\":4294967397,\"global_icmc_miss\":8589934694}}\n"
+"{\"type\":\"sample\",\"run\":0,\"seq\":1,\"perf_time\":9000100000,\"dev_time\":20015625,\"dev_time_end\":20015629,\"time_extrapolated\":true,\"values\":{\"global_icmc_request\":1000103,\"global_icmc_hit\":4295967400,\"global_icmc_miss\":8590934697}}\n"
+"{\"type\":\"sample\",\"run\":0,\"seq\":2,\"perf_time\":9000200000,\"dev_time\":20031250,\"dev_time_end\":20031254,\"time_extrapolated\":true,\"values\":{\"global_icmc_request\":2000106,\"global_icmc_hit\":4296967403,\"global_icmc_miss\":8591934700}}\n";
+	struct stream s;
+	char *got, *rows;
+
+	stream_init(&s);
+	stream_session(&s, &sess);
+	stream_time(&s, MLX5_DIAG_TS_FRC, 20000000, 9000000000ull, 300);
+	stream_samples(&s, &smp);
+	stream_end(&s, 3, MLX5_DIAG_END_STOPPED);
+	write_recording(path_in(dir, "rotated.mlx5diag"), &s, 4096);
+	stream_free(&s);
+	CHECK_INT(run_decode(path_in(dir, "rotated.mlx5diag"),
+			     path_in(dir, "rotated.json"), "--format", "json",
+			     NULL), ERR_EXIT_OK, "entries out of order");
+	got = slurp(path_in(dir, "rotated.json"));
+	rows = got ? strstr(got, "{\"type\":\"sample\"") : NULL;
+	CHECK(rows && !strncmp(rows, want, strlen(want)),
+	      "rotated entries:\n--- got ---\n%s\n--- want ---\n%s",
+	      rows ? rows : "", want);
+	free(got);
+}
+
 static void csv_write_error(void)
 {
 	char *got;
@@ -312,8 +354,8 @@ static const char json_want[] =
 "{\"type\":\"sample\",\"run\":0,\"seq\":4,\"perf_time\":7000500000,\"dev_time\":5000300000,\"dev_time_end\":5000300040,\"time_extrapolated\":false,\"perf_time_bound_ns\":503,\"values\":{\"port_1_rx_bytes\":5000012,\"port_1_tx_bytes\":4299967309}}\n"
 "{\"type\":\"end\",\"run\":0,\"next_seq\":5,\"reason\":\"stopped\"}\n"
 "{\"type\":\"session\",\"run\":1,\"identifier\":\"0000:08:00.0\",\"mode\":\"repetitive\",\"sync\":0,\"clear\":0,\"format\":0,\"ts_source\":\"frc\",\"freq_khz\":156250,\"period_ns\":100000,\"period_ns_requested\":100000,\"data_ids\":[{\"id\":\"0x1180000100000000\",\"name\":\"global_icmc_request\",\"class\":\"counter\"},{\"id\":\"0x1180000200000000\",\"name\":\"global_icmc_hit\",\"class\":\"counter\"},{\"id\":\"0x1180000300000000\",\"name\":\"global_icmc_miss\",\"class\":\"counter\"}]}\n"
-"{\"type\":\"sample\",\"run\":1,\"seq\":0,\"perf_time\":8999360000,\"dev_time\":20000000,\"dev_time_end\":20000000,\"time_extrapolated\":true,\"values\":{\"global_icmc_request\":100,\"global_icmc_hit\":4294967397,\"global_icmc_miss\":8589934694}}\n"
-"{\"type\":\"sample\",\"run\":1,\"seq\":1,\"perf_time\":8999460000,\"dev_time\":20015625,\"dev_time_end\":20015625,\"time_extrapolated\":true,\"values\":{\"global_icmc_request\":1000103,\"global_icmc_hit\":4295967400,\"global_icmc_miss\":8590934697}}\n"
+"{\"type\":\"sample\",\"run\":1,\"seq\":0,\"perf_time\":8999360000,\"dev_time\":20000000,\"dev_time_end\":20000004,\"time_extrapolated\":true,\"values\":{\"global_icmc_request\":100,\"global_icmc_hit\":4294967397,\"global_icmc_miss\":8589934694}}\n"
+"{\"type\":\"sample\",\"run\":1,\"seq\":1,\"perf_time\":8999460000,\"dev_time\":20015625,\"dev_time_end\":20015629,\"time_extrapolated\":true,\"values\":{\"global_icmc_request\":1000103,\"global_icmc_hit\":4295967400,\"global_icmc_miss\":8590934697}}\n"
 "{\"type\":\"end\",\"run\":1,\"next_seq\":2,\"reason\":\"stopped\"}\n";
 
 static void json_output(void)
@@ -545,8 +587,8 @@ static void metrics_of_the_table(void)
 "{\"type\":\"sample\",\"run\":0,\"seq\":2,\"perf_time\":3000200000,\"dev_time\":1000200000,\"dev_time_end\":1000200320,\"time_extrapolated\":true,\"values\":{\"port_0_prio_3_rx_bytes\":5000006,\"port_1_tx_bytes\":4299967303,\"pcie_000001_read_latency_total_ns\":8594934600,\"pcie_000001_read_packets\":12889901897,\"pcie_000002_read_latency_total_ns\":17184869194,\"global_icmc_request\":21479836491,\"global_icmc_hit\":25774803788,\"global_icmc_miss\":30069771085,\"port_0_rx_packets\":34364738382},\"metrics\":{\"port_0_prio_3_rx_bytes_GBps\":10,\"port_1_tx_bytes_GBps\":10,\"pcie_000001_avg_read_latency_ns\":0.666796,\"global_icmc_accesses_per_s\":1e+10,\"global_icmc_hit_rate\":1,\"global_icmc_miss_rate\":1,\"port_0_rx_packets_per_s\":1e+10}}\n"
 "{\"type\":\"end\",\"run\":0,\"next_seq\":3,\"reason\":\"stopped\"}\n"
 "{\"type\":\"session\",\"run\":1,\"identifier\":\"sim:0\",\"mode\":\"repetitive\",\"sync\":1,\"clear\":1,\"format\":0,\"ts_source\":\"frc\",\"freq_khz\":156250,\"period_ns\":100000,\"period_ns_requested\":100000,\"data_ids\":[{\"id\":\"0x1020000200000300\",\"name\":\"port_0_prio_3_rx_bytes\",\"class\":\"counter\"},{\"id\":\"0x1140000100000001\",\"name\":\"port_1_tx_bytes\",\"class\":\"counter\"},{\"id\":\"0x1160000b00000001\",\"name\":\"pcie_000001_read_latency_total_ns\",\"class\":\"stat_sum\"},{\"id\":\"0x1160000c00000001\",\"name\":\"pcie_000001_read_packets\",\"class\":\"stat_sum\"},{\"id\":\"0x1160000b00000002\",\"name\":\"pcie_000002_read_latency_total_ns\",\"class\":\"stat_sum\"},{\"id\":\"0x1180000100000000\",\"name\":\"global_icmc_request\",\"class\":\"counter\"},{\"id\":\"0x1180000200000000\",\"name\":\"global_icmc_hit\",\"class\":\"counter\"},{\"id\":\"0x1180000300000000\",\"name\":\"global_icmc_miss\",\"class\":\"counter\"},{\"id\":\"0x1020000300000000\",\"name\":\"port_0_rx_packets\",\"class\":\"counter\"}]}\n"
-"{\"type\":\"sample\",\"run\":1,\"seq\":0,\"perf_time\":4000000000,\"dev_time\":40000000,\"dev_time_end\":40000000,\"time_extrapolated\":false,\"values\":{\"port_0_prio_3_rx_bytes\":7,\"port_1_tx_bytes\":4294967304,\"pcie_000001_read_latency_total_ns\":8589934601,\"pcie_000001_read_packets\":12884901898,\"pcie_000002_read_latency_total_ns\":17179869195,\"global_icmc_request\":21474836492,\"global_icmc_hit\":25769803789,\"global_icmc_miss\":30064771086,\"port_0_rx_packets\":34359738383},\"metrics\":{\"port_0_prio_3_rx_bytes_GBps\":7e-05,\"port_1_tx_bytes_GBps\":42949.7,\"pcie_000001_avg_read_latency_ns\":0.666667,\"global_icmc_accesses_per_s\":2.14748e+14,\"global_icmc_hit_rate\":1.2,\"global_icmc_miss_rate\":1.4,\"port_0_rx_packets_per_s\":3.43597e+14}}\n"
-"{\"type\":\"sample\",\"run\":1,\"seq\":1,\"perf_time\":4000100000,\"dev_time\":40015625,\"dev_time_end\":40015625,\"time_extrapolated\":true,\"values\":{\"port_0_prio_3_rx_bytes\":1000010,\"port_1_tx_bytes\":4295967307,\"pcie_000001_read_latency_total_ns\":8590934604,\"pcie_000001_read_packets\":12885901901,\"pcie_000002_read_latency_total_ns\":17180869198,\"global_icmc_request\":21475836495,\"global_icmc_hit\":25770803792,\"global_icmc_miss\":30065771089,\"port_0_rx_packets\":34360738386},\"metrics\":{\"port_0_prio_3_rx_bytes_GBps\":10.0001,\"port_1_tx_bytes_GBps\":42959.7,\"pcie_000001_avg_read_latency_ns\":0.666693,\"global_icmc_accesses_per_s\":2.14758e+14,\"global_icmc_hit_rate\":1.19999,\"global_icmc_miss_rate\":1.39998,\"port_0_rx_packets_per_s\":3.43607e+14}}\n"
+"{\"type\":\"sample\",\"run\":1,\"seq\":0,\"perf_time\":4000000000,\"dev_time\":40000000,\"dev_time_end\":40000016,\"time_extrapolated\":false,\"values\":{\"port_0_prio_3_rx_bytes\":7,\"port_1_tx_bytes\":4294967304,\"pcie_000001_read_latency_total_ns\":8589934601,\"pcie_000001_read_packets\":12884901898,\"pcie_000002_read_latency_total_ns\":17179869195,\"global_icmc_request\":21474836492,\"global_icmc_hit\":25769803789,\"global_icmc_miss\":30064771086,\"port_0_rx_packets\":34359738383},\"metrics\":{\"port_0_prio_3_rx_bytes_GBps\":7e-05,\"port_1_tx_bytes_GBps\":42949.7,\"pcie_000001_avg_read_latency_ns\":0.666667,\"global_icmc_accesses_per_s\":2.14748e+14,\"global_icmc_hit_rate\":1.2,\"global_icmc_miss_rate\":1.4,\"port_0_rx_packets_per_s\":3.43597e+14}}\n"
+"{\"type\":\"sample\",\"run\":1,\"seq\":1,\"perf_time\":4000100000,\"dev_time\":40015625,\"dev_time_end\":40015641,\"time_extrapolated\":true,\"values\":{\"port_0_prio_3_rx_bytes\":1000010,\"port_1_tx_bytes\":4295967307,\"pcie_000001_read_latency_total_ns\":8590934604,\"pcie_000001_read_packets\":12885901901,\"pcie_000002_read_latency_total_ns\":17180869198,\"global_icmc_request\":21475836495,\"global_icmc_hit\":25770803792,\"global_icmc_miss\":30065771089,\"port_0_rx_packets\":34360738386},\"metrics\":{\"port_0_prio_3_rx_bytes_GBps\":10.0001,\"port_1_tx_bytes_GBps\":42959.7,\"pcie_000001_avg_read_latency_ns\":0.666693,\"global_icmc_accesses_per_s\":2.14758e+14,\"global_icmc_hit_rate\":1.19999,\"global_icmc_miss_rate\":1.39998,\"port_0_rx_packets_per_s\":3.43607e+14}}\n"
 "{\"type\":\"end\",\"run\":1,\"next_seq\":2,\"reason\":\"stopped\"}\n");
 	write_file(path_in(dir, "mnames.json"),
 		   "{\"data-ids\": [{\"name\": \"tx1\", \"data_id\": \"0x1140000100000001\"}]}\n");
@@ -2503,6 +2545,7 @@ int main(void)
 	RUN(csv_output);
 	RUN(csv_integers_are_printfs);
 	RUN(csv_write_error);
+	RUN(format0_sample_spans_its_entries);
 	RUN(json_output);
 	RUN(metrics_output);
 	RUN(metrics_of_the_table);
