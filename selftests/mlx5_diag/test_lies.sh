@@ -146,7 +146,7 @@ expect_eq "slot ids: logged once" "$(bad_lines | cut -d' ' -f1)" $(($1 + 1))
 check "slot ids: the line says where and why" sh -c \
 	"dmesg | grep -q 'sampling drain stopped at sample 512: its slot holds a newer sample with another number'"
 
-# Sample 30's last entry is stamped a clock before its first: the drain
+# Sample 30's last entry is stamped a clock before sample 29: the drain
 # takes 0..29 and stops there: one line, engine/bad_samples + 1.
 # shellcheck disable=SC2046
 set -- $(bad_lines)
@@ -166,7 +166,7 @@ expect_eq "entry stamped back: counted once in engine/bad_samples" \
 	$(($(eng "$P0" bad_samples) - b0)) 1
 expect_eq "entry stamped back: logged once" "$(bad_lines | cut -d' ' -f1)" $(($1 + 1))
 check "entry stamped back: the line says where and why" sh -c \
-	"dmesg | grep -q 'sampling drain stopped at sample 30: one of its entries is stamped before an entry before it'"
+	"dmesg | grep -q 'sampling drain stopped at sample 30: one of its entries is stamped before the sample before it'"
 
 # A device that says it selects 5000 data IDs at once: refused at probe.
 echo "caps_max_num_data_ids 5000" >"$D1/lie"

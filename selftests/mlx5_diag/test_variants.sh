@@ -7,8 +7,10 @@
 # variants decode every sample with the model's values and contiguous
 # sequence numbers, and report as lost exactly what the firmware
 # overwrote; a recording across sample 65536 of firmware that numbers its
-# samples modulo 2^16 in the modelled 32-bit field goes on without a gap.
-# engine/ shows what the driver learnt.
+# samples modulo 2^16 in the modelled 32-bit field goes on without a gap;
+# one on firmware that stamps a sample's entries apart, in any order,
+# delivers every sample with its earliest and latest time. engine/ shows
+# what the driver learnt.
 . ./lib.sh
 . ./engine_lib.sh
 . ./record_lib.sh
@@ -128,6 +130,33 @@ echo none >"$D0/variant"
 echo samples >"$D0/num_samples_unit"
 sim_readd 0
 P0=$(pmu_of_sim 0)
+
+# ---- a sample's entries stamped apart, in an order that changes ----
+# entry_jitter J, a clock short of the shortest period: entry c of sample
+# j is stamped k * J / 7 after the sample's time, k = (c - j) mod 8. In
+# format 1 every sample carries its earliest entry's time, which is the
+# sample's own, and its latest, J later; none is a bad sample (A2)
+J=$(( (1 << $(cat "$D0/caps/log_min_sample_period")) - 1 ))
+echo "entry_jitter $J" >"$D0/variant"
+expect_eq "entry jitter: variant taken" "$(cat "$D0/variant")" "entry_jitter $J"
+b0=$(eng "$P0" bad_samples)
+# shellcheck disable=SC2086
+record_stepped 0 /tmp/var4.data "step_samples 0 20" -p 100us --format 1 $EVS
+expect_eq "entry jitter: record exits 0" "$?" 0
+expect_eq "entry jitter: samples 0..19, contiguous, none lost" \
+	"$(stream_runs /tmp/var4.data) $(dec_lines /tmp/var4.data LOST | wc -l)" \
+	"1 contiguous 20 0"
+# shellcheck disable=SC2086
+check "entry jitter: every value equals the model" \
+	check_model 0 /tmp/var4.data $CLASSES $IDS
+read -r e per </tmp/grid.0
+expect_eq "entry jitter: each sample from its time to $J clocks later" \
+	"$("$MLX5_DIAG" decode -q --format json /tmp/var4.data | awk -F'[:,]' \
+		-v e="$e" -v per="$per" -v j="$J" '$2 == "\"sample\"" {
+		n++; if ($10 != e + ($6 + 1) * per || $12 != $10 + j) bad++ }
+		END { print n + 0, bad + 0 }')" "20 0"
+expect_eq "entry jitter: no bad sample" $(($(eng "$P0" bad_samples) - b0)) 0
+echo none >"$D0/variant"
 
 # ---- numbering modulo 2^16 in the 32-bit field, across sample 65536 ----
 # two ids: a buffer of 4096 samples, 18 steps of 4000; format 1 (64-bit

@@ -122,7 +122,7 @@ struct mlx5_diag_engine {
 	unsigned int session_users;	/* slot users that are session events */
 	u64 session_next;		/* extended sample id expected next */
 	u64 session_skipped;		/* slots skipped since the last taken */
-	u64 session_last_ts;		/* last extended timestamp */
+	u64 session_last_ts;		/* last sample's time: earliest entry */
 	u64 session_bad_seq;		/* bad sample a drain stopped at */
 	u8 session_log_period_max;	/* the run's longest period */
 	void *session_out;		/* drain outbox */

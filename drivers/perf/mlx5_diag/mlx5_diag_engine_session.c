@@ -441,8 +441,8 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_period);
 /*
  * The timestamp of entry @i of the decoded sample, extended to 64 bits
  * from the dialect's width (RTC timestamps are 64-bit already), or false
- * when it is older than the last one: a sample of an earlier run, or a
- * slot never written. Inline: the drain extends every entry it takes.
+ * when it is older than the last sample taken: a sample of an earlier run,
+ * or a slot never written. Inline: the drain extends every entry it takes.
  */
 static inline bool mlx5_diag_engine_session_ts(struct mlx5_diag_engine *eng,
 					       unsigned int i, u64 *ts)
@@ -468,24 +468,27 @@ static inline bool mlx5_diag_engine_session_ts(struct mlx5_diag_engine *eng,
 
 /*
  * Deliver the decoded sample as d->n (d->take()), if all its timestamps
- * are of this run. Returns the number of ids when it is delivered, else
- * the entry that is not of this run: 0, the sample is not; a later one,
- * its entries disagree (one is older than an entry before it, A2).
+ * are of this run: each entry at or after the last sample taken, in any
+ * order among themselves (without synchronized start each entry may be
+ * recorded at a slightly different time, A2). The sample's time, which
+ * the next one is checked against, is its earliest entry's. Returns the
+ * number of ids when it is delivered, else the entry that is not of this
+ * run: 0, the sample is not; a later one, its entries disagree (one is
+ * older than the sample before).
  */
 static unsigned int mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
 						  struct mlx5_diag_drain *d)
 {
 	unsigned int i, num = eng->programmed.num_ids;
-	u64 last = eng->session_last_ts;
+	u64 earliest = U64_MAX;
 
 	for (i = 0; i < num; i++) {
-		if (!mlx5_diag_engine_session_ts(eng, i, &d->ts[i])) {
-			eng->session_last_ts = last;
+		if (!mlx5_diag_engine_session_ts(eng, i, &d->ts[i]))
 			return i;
-		}
 		d->val[i] = eng->entries[i].value;
-		eng->session_last_ts = max(eng->session_last_ts, d->ts[i]);
+		earliest = min(earliest, d->ts[i]);
 	}
+	eng->session_last_ts = earliest;
 	mlx5_diag_engine_fold(eng);
 	d->take(d);
 	d->n++;
@@ -807,7 +810,7 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 				continue;
 			if (e)
 				mlx5_diag_engine_session_bad(eng,
-							     "one of its entries is stamped before an entry before it; the drain waits there until the firmware overwrites it, then reports it lost");
+							     "one of its entries is stamped before the sample before it; the drain waits there until the firmware overwrites it, then reports it lost");
 			goto done;
 		}
 		if (got < want)

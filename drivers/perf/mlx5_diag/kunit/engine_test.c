@@ -747,6 +747,7 @@ struct es {
 	const struct mlx5_diag_catalog_entry *e[2];
 	unsigned int slot[2];
 	u64 enable_clock;	/* device clock at the run's SET */
+	u32 jitter;		/* the emulator's entry_jitter variant */
 	u64 fw_ids[16];
 	struct mlx5_diag_fw_params actual;
 	struct mlx5_diag_drain d;
@@ -876,8 +877,18 @@ static int es_drain(struct kunit *test, struct es *s, u64 until_sample)
 }
 
 /*
+ * Where the emulator stamps entry @i of sample @j after the sample's time:
+ * of the two entries, entry j mod 2 at it, the other s->jitter later.
+ */
+static u64 es_jitter(const struct es *s, u64 j, unsigned int i)
+{
+	return i == j % 2 ? 0 : s->jitter;
+}
+
+/*
  * The drained samples are the run's samples first_seq.. with the
- * emulator's timestamps (64-bit FRC) and the model's values.
+ * emulator's timestamps (64-bit FRC, each entry's jitter added) and the
+ * model's values.
  */
 static void es_check(struct kunit *test, struct es *s)
 {
@@ -897,11 +908,13 @@ static void es_check(struct kunit *test, struct es *s)
 							    j ? t0 : 0, t1,
 							    false, 64);
 
-			if (s->ts[k * 2 + i] == clock && s->val[k * 2 + i] == v)
+			u64 ts = clock + es_jitter(s, j, i);
+
+			if (s->ts[k * 2 + i] == ts && s->val[k * 2 + i] == v)
 				continue;
 			KUNIT_FAIL(test, "sample %llu id %u: ts 0x%llx val %llu, want 0x%llx %llu",
 				   j, i, s->ts[k * 2 + i], s->val[k * 2 + i],
-				   clock, v);
+				   ts, v);
 			return;
 		}
 	}
@@ -1123,6 +1136,70 @@ static void engine_session_drain_test(struct kunit *test)
 static void engine_session_drain_public_test(struct kunit *test)
 {
 	es_drain_case(test, true);
+}
+
+/*
+ * Firmware that stamps a sample's entries apart, in an order that changes
+ * from sample to sample (variant entry_jitter at its largest, a clock
+ * short of the shortest period): every sample is taken with each entry's
+ * own timestamp, across the 32-bit clock's wrap, and the entries' order
+ * is no bad sample (A2). An entry stamped before the sample before it
+ * still is.
+ */
+static void es_jitter_case(struct kunit *test, bool pub)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, pub, 0, 10);
+	u64 c;
+
+	s->jitter = (1U << t->fw.caps.log_min_sample_period) - 1;
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_variant(t->sim,
+						     MLX5_DIAG_SIM_VAR_ENTRY_JITTER,
+						     s->jitter + 1), -EINVAL);
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_variant(t->sim,
+						     MLX5_DIAG_SIM_VAR_ENTRY_JITTER,
+						     s->jitter), 0);
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 4), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 5);
+	es_check(test, s);
+	/* sample 1's second entry is stamped before its first */
+	KUNIT_EXPECT_LT(test, s->ts[1 * 2 + 1], s->ts[1 * 2 + 0]);
+	/* samples 5..24: the 32-bit clock wraps after sample 9 */
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 24), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 5);
+	KUNIT_EXPECT_EQ(test, s->d.n, 20);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	es_check(test, s);
+	es_due(test, 24, &c);
+	KUNIT_EXPECT_EQ(test, s->ts[19 * 2 + 1], c + s->jitter);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+
+	/* sample 30's last entry a clock before sample 29: the drain stops */
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK,
+						 30), 0);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 34), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 25);
+	KUNIT_EXPECT_EQ(test, s->d.n, 5);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 1);
+	es_check(test, s);
+	es_close(test, s);
+}
+
+static void engine_session_jitter_test(struct kunit *test)
+{
+	es_jitter_case(test, false);
+}
+
+static void engine_session_jitter_public_test(struct kunit *test)
+{
+	es_jitter_case(test, true);
 }
 
 /*
@@ -1582,7 +1659,7 @@ static void engine_session_ahead_clock_test(struct kunit *test)
 /*
  * Samples the drain cannot take that break what it assumes of the
  * firmware: a newer sample numbered by its slot (A1), then one whose last
- * entry is stamped before its first (A2). The drain stops at each, and
+ * entry is stamped before the sample before it (A2). The drain stops at each, and
  * each is counted once in engine/bad_samples however many drains meet
  * it; the A2 one is reported lost once the firmware overwrote it.
  */
@@ -1624,7 +1701,7 @@ static void engine_session_bad_samples_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
 	es_check(test, s);
 
-	/* sample 60's last entry a clock before its first */
+	/* sample 60's last entry a clock before sample 59 */
 	KUNIT_ASSERT_EQ(test,
 			mlx5_diag_sim_fw_set_lie(t->sim,
 						 MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK,
@@ -2535,26 +2612,34 @@ static struct mlx5_diag_engine_learnt et_learnt(struct et *t)
 /*
  * The variants a counting or session case runs on: unwritten slots
  * zero-filled (A6), num_of_samples counted in entries (A7), every third
- * command answered RES_BUSY (A17), and for a session the public dialect;
- * every combination.
+ * command answered RES_BUSY (A17), a sample's entries stamped apart (A2),
+ * and for a session the public dialect; every combination.
  */
 #define ET_VAR_ZERO	BIT(0)
 #define ET_VAR_ENTRIES	BIT(1)
 #define ET_VAR_BUSY	BIT(2)
 #define ET_VAR_PUBLIC	BIT(3)
 #define ET_VAR_POD	BIT(4)	/* public firmware that takes on_demand */
+#define ET_VAR_JITTER	BIT(5)	/* a sample's entries stamped apart (A2) */
 
 static const unsigned int et_var_sets[] = {
 	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+	ET_VAR_JITTER | 0, ET_VAR_JITTER | 1, ET_VAR_JITTER | 2,
+	ET_VAR_JITTER | 3, ET_VAR_JITTER | 4, ET_VAR_JITTER | 5,
+	ET_VAR_JITTER | 6, ET_VAR_JITTER | 7, ET_VAR_JITTER | 8,
+	ET_VAR_JITTER | 9, ET_VAR_JITTER | 10, ET_VAR_JITTER | 11,
+	ET_VAR_JITTER | 12, ET_VAR_JITTER | 13, ET_VAR_JITTER | 14,
+	ET_VAR_JITTER | 15,
 };
 
 static void et_var_desc(const unsigned int *v, char *desc)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s%s%s%s",
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s%s%s%s%s",
 		 *v & ET_VAR_PUBLIC ? "public" : "model64",
 		 *v & ET_VAR_ZERO ? " unwritten_zero" : "",
 		 *v & ET_VAR_ENTRIES ? " entries" : "",
-		 *v & ET_VAR_BUSY ? " busy_every 3" : "");
+		 *v & ET_VAR_BUSY ? " busy_every 3" : "",
+		 *v & ET_VAR_JITTER ? " entry_jitter" : "");
 }
 
 KUNIT_ARRAY_PARAM(et_var, et_var_sets, et_var_desc);
@@ -2564,16 +2649,17 @@ KUNIT_ARRAY_PARAM(et_var, et_var_sets, et_var_desc);
  * with on_demand taken (never asked: no capability bit tells it)
  */
 static const unsigned int et_count_var_sets[] = {
-	0, 1, 2, 3, 4, 5, 6, 7, ET_VAR_POD, ET_VAR_POD | 7,
+	0, 1, 2, 3, 4, 5, 6, 7, ET_VAR_POD, ET_VAR_POD | 7, ET_VAR_JITTER | 7,
 };
 
 static void et_count_var_desc(const unsigned int *v, char *desc)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "public%s%s%s%s",
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "public%s%s%s%s%s",
 		 *v & ET_VAR_ZERO ? " unwritten_zero" : "",
 		 *v & ET_VAR_ENTRIES ? " entries" : "",
 		 *v & ET_VAR_BUSY ? " busy_every 3" : "",
-		 *v & ET_VAR_POD ? " public_on_demand" : "");
+		 *v & ET_VAR_POD ? " public_on_demand" : "",
+		 *v & ET_VAR_JITTER ? " entry_jitter" : "");
 }
 
 KUNIT_ARRAY_PARAM(et_count_var, et_count_var_sets, et_count_var_desc);
@@ -2592,11 +2678,16 @@ KUNIT_ARRAY_PARAM(et_zero_var, et_zero_var_sets, et_zero_var_desc);
 static void et_var_apply(struct kunit *test, unsigned int v)
 {
 	struct et *t = test->priv;
+	struct mlx5_diag_sim_caps caps;
 
 	et_variant(test, MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO, !!(v & ET_VAR_ZERO));
 	mlx5_diag_sim_fw_set_entries_unit(t->sim, v & ET_VAR_ENTRIES);
 	et_variant(test, MLX5_DIAG_SIM_VAR_BUSY_EVERY, v & ET_VAR_BUSY ? 3 : 0);
 	et_variant(test, MLX5_DIAG_SIM_VAR_PUBLIC_ON_DEMAND, !!(v & ET_VAR_POD));
+	mlx5_diag_sim_fw_get_caps(t->sim, &caps);
+	/* the most the emulator takes: a clock short of the shortest period */
+	et_variant(test, MLX5_DIAG_SIM_VAR_ENTRY_JITTER, v & ET_VAR_JITTER ?
+		   (1U << caps.log_min_sample_period) - 1 : 0);
 }
 
 /*
@@ -2680,6 +2771,8 @@ static void engine_session_variants_test(struct kunit *test)
 	unsigned int nslots;
 
 	et_var_apply(test, *v);
+	s->jitter = mlx5_diag_sim_fw_variant(t->sim,
+					     MLX5_DIAG_SIM_VAR_ENTRY_JITTER);
 	es_claim(test, s);
 	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
 	nslots = 1U << s->actual.log_num_of_samples;
@@ -3256,6 +3349,8 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_add_buffer_test),
 	KUNIT_CASE(engine_session_drain_test),
 	KUNIT_CASE(engine_session_drain_public_test),
+	KUNIT_CASE(engine_session_jitter_test),
+	KUNIT_CASE(engine_session_jitter_public_test),
 	KUNIT_CASE(engine_session_overwrite_test),
 	KUNIT_CASE(engine_session_overwrite_public_test),
 	KUNIT_CASE(engine_session_new_run_test),

@@ -2696,6 +2696,10 @@ static void sim_test_variant_text(struct kunit *test)
 							  &var, &v), 0);
 	KUNIT_EXPECT_EQ(test, var, MLX5_DIAG_SIM_VAR_BUSY_EVERY);
 	KUNIT_EXPECT_EQ(test, v, 16);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_parse_variant("entry_jitter 1023",
+							  &var, &v), 0);
+	KUNIT_EXPECT_EQ(test, var, MLX5_DIAG_SIM_VAR_ENTRY_JITTER);
+	KUNIT_EXPECT_EQ(test, v, 1023);
 	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_parse_variant("none\n", &var, &v),
 			0);
 	KUNIT_EXPECT_EQ(test, var, MLX5_DIAG_SIM_NR_VARIANTS);

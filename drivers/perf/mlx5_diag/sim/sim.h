@@ -62,8 +62,9 @@ enum mlx5_diag_sim_profile {
  *	order, each with its id and value (A12 read otherwise)
  * @MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK: J: QUERY_DIAGNOSTIC_COUNTERS answers
  *	the last entry of sample J (of two entries or more) stamped one
- *	clock (on the RTC, one nanosecond) before the others (A2 read
- *	otherwise)
+ *	clock (on the RTC, one nanosecond) before the sample taken before
+ *	it (before the configuration's start for sample 0): older than a
+ *	sample before it, which no reading of A2 allows
  * @MLX5_DIAG_SIM_NR_LIES: how many
  */
 enum mlx5_diag_sim_lie {
@@ -101,6 +102,12 @@ enum mlx5_diag_sim_lie {
  * @MLX5_DIAG_SIM_VAR_PUBLIC_ON_DEMAND: 1: the public profile takes a SET
  *	with on_demand, the public context bit, though no public capability
  *	bit tells it (A16)
+ * @MLX5_DIAG_SIM_VAR_ENTRY_JITTER: J (less than 2^log_min_sample_period):
+ *	the entries of a sample are stamped up to J clocks (on the RTC,
+ *	nanoseconds) apart, in an order that changes from sample to sample:
+ *	entry c of sample j k * J / (num - 1) after the sample's time, k =
+ *	(c - j) mod num, so that entry j mod num carries the sample's time
+ *	(A2)
  * @MLX5_DIAG_SIM_NR_VARIANTS: how many
  */
 enum mlx5_diag_sim_variant {
@@ -110,6 +117,7 @@ enum mlx5_diag_sim_variant {
 	MLX5_DIAG_SIM_VAR_PERIOD_RESTART,
 	MLX5_DIAG_SIM_VAR_PERIOD_CLEAR,
 	MLX5_DIAG_SIM_VAR_PUBLIC_ON_DEMAND,
+	MLX5_DIAG_SIM_VAR_ENTRY_JITTER,
 	MLX5_DIAG_SIM_NR_VARIANTS,
 };
 

@@ -43,6 +43,7 @@ static const u16 sim_default_ids[MLX5_DIAG_SIM_NUM_IDS16] = {
 struct sim_slot {
 	u64 j;		/* sample index since enable */
 	u64 ts;		/* timestamp as reported (FRC or RTC) */
+	u64 prev_ts;	/* the timestamp of the sample taken before it */
 	u32 gen;	/* the configuration that took it */
 	bool written;
 	bool read;	/* a query returned it */
@@ -71,6 +72,7 @@ struct sim_engine {
 	u64 enable_osc;		/* oscillator at enable: engine time 0 */
 	u64 next_j;		/* samples taken since enable */
 	u64 last_osc;		/* oscillator at the last sample (or enable) */
+	u64 last_ts;		/* timestamp of the last sample (or enable) */
 	u32 gen;		/* configurations started so far */
 	u32 nr_sched;		/* schedule segments, oldest first */
 	struct sim_sched sched[SIM_SCHED_HISTORY];
@@ -418,6 +420,11 @@ int mlx5_diag_sim_fw_set_variant(struct mlx5_diag_sim_fw *fw,
 		break;
 	case MLX5_DIAG_SIM_VAR_BUSY_EVERY:
 		break;
+	case MLX5_DIAG_SIM_VAR_ENTRY_JITTER:
+		/* less than the shortest period: samples never interleave */
+		if (value >= 1U << fw->caps.log_min_sample_period)
+			return -EINVAL;
+		break;
 	case MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO:
 	case MLX5_DIAG_SIM_VAR_PERIOD_RESTART:
 	case MLX5_DIAG_SIM_VAR_PERIOD_CLEAR:
@@ -554,6 +561,8 @@ static void sim_take_sample(struct mlx5_diag_sim_fw *fw, u32 slot, u64 j,
 	s->gen = eng->gen;
 	s->j = j;
 	s->ts = eng->rtc ? sim_rtc(clock, freq) : clock;
+	s->prev_ts = eng->last_ts;
+	eng->last_ts = s->ts;
 	for (c = 0; c < eng->num; c++)
 		v[c] = mlx5_diag_sim_traffic_value(eng->ids[c], fw->index,
 						   t_prev, t, delta,
@@ -1051,6 +1060,9 @@ static void sim_start(struct sim_cmd *cmd, const struct sim_set_req *r,
 		.j0 = 0, .osc0 = cmd->osc, .log_period = log_period,
 	};
 	mlx5_diag_sim_clock_restart(&fw->clk, cmd->ns);
+	eng->last_ts = mlx5_diag_sim_clock_at_osc(&fw->clk, cmd->osc);
+	if (eng->rtc)
+		eng->last_ts = sim_rtc(eng->last_ts, fw->caps.freq_khz);
 }
 
 static u8 sim_set_params(struct sim_cmd *cmd)
@@ -1173,6 +1185,35 @@ static u64 sim_ts_before(u64 ts, bool rtc)
 	return ts - 1;
 }
 
+/* The timestamp @ts (FRC clocks, or RTC seconds << 32 | ns) plus @off. */
+static u64 sim_ts_after(u64 ts, u32 off, bool rtc)
+{
+	u64 ns = lower_32_bits(ts) + (u64)off;
+
+	if (!rtc)
+		return ts + off;
+	if (ns >= NSEC_PER_SEC)
+		return ((ts >> 32) + 1) << 32 | (ns - NSEC_PER_SEC);
+	return (ts & ~(u64)U32_MAX) | ns;
+}
+
+/*
+ * ENTRY_JITTER J: entry @c of sample @j is stamped k * J / (num - 1)
+ * after the sample's time, k = (c - j) mod num: entry j mod num at the
+ * sample's time (its earliest), the others up to J later, the order
+ * rotating from sample to sample.
+ */
+static u32 sim_entry_jitter(const struct mlx5_diag_sim_fw *fw, u64 j, u32 c)
+{
+	u32 jitter = fw->variants[MLX5_DIAG_SIM_VAR_ENTRY_JITTER];
+	u32 num = fw->eng.num, k;
+
+	if (!jitter || num < 2)
+		return 0;
+	k = (c + num - (u32)do_div(j, num)) % num;
+	return (u32)div_u64((u64)k * jitter, num - 1);
+}
+
 /*
  * Write entry @e of the answer: entry @g of the buffer read as one run of
  * entries (slot g / num, counter g % num), wrapping through the slots.
@@ -1199,10 +1240,12 @@ static void sim_put_entry(struct sim_cmd *cmd, u32 e, u32 g)
 	if (fw->lies[MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED])
 		c = eng->num - 1 - c;
 	val = sl->written ? fw->values[(size_t)slot * eng->num + c] : 0;
+	if (sl->written)
+		ts = sim_ts_after(ts, sim_entry_jitter(fw, sl->j, c), eng->rtc);
 	if (fw->lies[MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK] && sl->written &&
 	    sl->j == fw->lies[MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK] &&
 	    eng->num > 1 && g % eng->num == eng->num - 1)
-		ts = sim_ts_before(ts, eng->rtc);
+		ts = sim_ts_before(sl->prev_ts, eng->rtc);
 	if (fw->lies[MLX5_DIAG_SIM_LIE_SAMPLE_ID_SLOT] && sl->written)
 		j = slot;
 	if (fw->lies[MLX5_DIAG_SIM_LIE_RING_AHEAD] && !eng->on_demand) {
