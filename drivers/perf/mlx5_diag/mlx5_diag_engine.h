@@ -125,6 +125,9 @@ struct mlx5_diag_engine {
 	u64 session_last_ts;		/* last sample's time: earliest entry */
 	u64 session_bad_seq;		/* bad sample a drain stopped at */
 	u8 session_log_period_max;	/* the run's longest period */
+	u8 session_log_period_min;	/* the run's shortest period */
+	bool session_clock_known;	/* the drain read session_clock */
+	u64 session_clock;		/* device clock before its query */
 	void *session_out;		/* drain outbox */
 	size_t session_outlen;
 	unsigned int session_batch;	/* samples one drain query reads, at most */

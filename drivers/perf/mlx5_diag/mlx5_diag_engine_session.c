@@ -351,6 +351,7 @@ int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
 	eng->session_skipped = 0;
 	eng->session_bad_seq = U64_MAX;
 	eng->session_log_period_max = eng->programmed.log_sample_period;
+	eng->session_log_period_min = eng->programmed.log_sample_period;
 	eng->session_last_ts = clock_now;
 	entries = eng->session_outlen /
 		  (eng->fw->dialect->sample_entry_bits / 8);
@@ -432,6 +433,7 @@ int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 		goto out;
 	*actual = eng->programmed.log_sample_period;
 	eng->session_log_period_max = max(eng->session_log_period_max, *actual);
+	eng->session_log_period_min = min(eng->session_log_period_min, *actual);
 out:
 	mutex_unlock(&eng->lock);
 	return ret;
@@ -440,12 +442,15 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_period);
 
 /*
  * The timestamp of entry @i of the decoded sample, extended to 64 bits
- * from the dialect's width (RTC timestamps are 64-bit already), or false
- * when it is older than the last sample taken: a sample of an earlier run,
- * or a slot never written. Inline: the drain extends every entry it takes.
+ * from the dialect's width (RTC timestamps are 64-bit already) as the
+ * first reading at or after @floor, less than half the width's range
+ * after it; false when there is none: a sample older than @floor (of an
+ * earlier run, or a slot never written). Inline: the drain extends every
+ * entry it takes.
  */
-static inline bool mlx5_diag_engine_session_ts(struct mlx5_diag_engine *eng,
-					       unsigned int i, u64 *ts)
+static inline bool mlx5_diag_engine_session_ts_from(struct mlx5_diag_engine *eng,
+						    unsigned int i, u64 floor,
+						    u64 *ts)
 {
 	unsigned int bits = eng->fw->dialect->timestamp_bits;
 	u64 raw = eng->entries[i].timestamp;
@@ -455,15 +460,75 @@ static inline bool mlx5_diag_engine_session_ts(struct mlx5_diag_engine *eng,
 	if (bits < 64 && !eng->programmed.rtc) {
 		u64 mask = (1ULL << bits) - 1;
 
-		if (((raw - eng->session_last_ts) & mask) > mask >> 1)
+		if (((raw - floor) & mask) > mask >> 1)
 			return false;
-		*ts = mlx5_diag_extend(eng->session_last_ts, raw, bits);
+		*ts = mlx5_diag_extend(floor, raw, bits);
 		return true;
 	}
-	if (raw < eng->session_last_ts)
+	if (raw < floor)
 		return false;
 	*ts = raw;
 	return true;
+}
+
+/* Entry @i's timestamp, at or after the last sample taken. */
+static inline bool mlx5_diag_engine_session_ts(struct mlx5_diag_engine *eng,
+					       unsigned int i, u64 *ts)
+{
+	return mlx5_diag_engine_session_ts_from(eng, i, eng->session_last_ts,
+						ts);
+}
+
+/*
+ * A lower bound of the timestamp of the sample @ahead samples after the
+ * last one taken (the run's first when none was), less one period: each
+ * sample comes at least the run's shortest period after the one before;
+ * capped at the device clock read in this drain. Moved on so over samples
+ * the firmware overwrote, the reference that narrow timestamps are
+ * extended from reads two samples taken 2^31 clocks apart or more (a long
+ * gap between drains) exactly, rather than the later one as older (A3):
+ * exact while the periods in the gap exceeded the run's shortest by less
+ * than 2^31 clocks in all. The last one taken on 64-bit timestamps or
+ * without a clock read. The run's periods are at most 2^30 clocks on
+ * narrow timestamps (mlx5_diag_fw_max_log_period()) and @ahead is capped
+ * at 2^32: the step is below 2^62.
+ */
+static u64 mlx5_diag_engine_session_floor(struct mlx5_diag_engine *eng,
+					  u64 ahead)
+{
+	u64 last = eng->session_last_ts, step;
+
+	if (eng->fw->dialect->timestamp_bits >= 64 || eng->programmed.rtc ||
+	    !eng->session_clock_known || eng->session_clock <= last)
+		return last;
+	step = min_t(u64, ahead, U32_MAX) <<
+	       min_t(u8, eng->session_log_period_min, 30);
+	return last + min(step, eng->session_clock - last);
+}
+
+/*
+ * The decoded sample is @delta samples (a whole number of laps) past the
+ * next expected one, by its id: is it that sample of this run? Stamped at
+ * or after the last one taken (an earlier run's sample left in the buffer
+ * is older than the clock at program time, whatever its id); or, on a
+ * narrow timestamp read from mlx5_diag_engine_session_floor() (a gap of
+ * 2^31 clocks or more since the last one taken), at or after that and
+ * less than a quarter of the timestamp's range past the device clock read
+ * before the query, which an earlier run's sample read a wrap later is
+ * not.
+ */
+static bool mlx5_diag_engine_session_later_lap(struct mlx5_diag_engine *eng,
+					       u64 delta)
+{
+	u64 floor = mlx5_diag_engine_session_floor(eng, delta), ts;
+	unsigned int bits = eng->fw->dialect->timestamp_bits;
+
+	if (mlx5_diag_engine_session_ts(eng, 0, &ts))
+		return true;
+	return floor != eng->session_last_ts &&
+	       mlx5_diag_engine_session_ts_from(eng, 0, floor, &ts) &&
+	       (ts <= eng->session_clock ||
+		ts - eng->session_clock < 1ULL << (bits - 2));
 }
 
 /*
@@ -624,8 +689,11 @@ mlx5_diag_engine_session_query_size(struct mlx5_diag_engine *eng,
 
 	if (!eng->reading_known)
 		return eng->session_batch;
+	eng->session_clock_known = false;
 	if (mlx5_diag_fw_read_clock(eng->fw, eng->programmed.rtc, &r))
 		return fallback;
+	eng->session_clock = r.device;
+	eng->session_clock_known = true;
 	return mlx5_diag_engine_session_due(eng->session_last_ts, r.device,
 					    eng->programmed.rtc,
 					    eng->programmed.log_sample_period,
@@ -738,6 +806,7 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 	nslots = 1U << eng->programmed.log_num_of_samples;
 	d->first_seq = eng->session_next;
 	eng->stats.polls++;
+	eng->session_clock_known = false;
 	slack = MLX5_DIAG_DRAIN_SLACK;
 	size = mlx5_diag_engine_session_query_size(eng, slack,
 						   eng->session_batch);
@@ -787,11 +856,15 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 			if (delta &&
 			    mlx5_diag_engine_session_placed(delta, mask,
 							    nslots) &&
-			    !d->n && mlx5_diag_engine_session_ts(eng, 0, &ts)) {
+			    !d->n &&
+			    mlx5_diag_engine_session_later_lap(eng, delta)) {
 				/* overwritten: go on from the oldest left */
 				if (!d->lost_count)
 					d->lost_first = eng->session_next;
 				d->lost_count += delta - nslots + 1;
+				eng->session_last_ts =
+					mlx5_diag_engine_session_floor(eng,
+								       delta - nslots + 1);
 				eng->session_next += delta - nslots + 1;
 				d->first_seq = eng->session_next;
 				eng->session_skipped++;

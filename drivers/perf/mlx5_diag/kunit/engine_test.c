@@ -832,13 +832,13 @@ static void es_claim(struct kunit *test, struct es *s)
 							     &s->slot[i]), 0);
 }
 
-/* Start a run now, at the device's minimum period. */
-static void es_program(struct kunit *test, struct es *s,
-		       enum mlx5_diag_fw_mode mode)
+/* Start a run now, at 2^@log_period clocks. */
+static void es_program_at(struct kunit *test, struct es *s,
+			  enum mlx5_diag_fw_mode mode, u8 log_period)
 {
 	struct et *t = test->priv;
 	struct mlx5_diag_session_opts o = {
-		.mode = mode, .log_sample_period = t->fw.caps.log_min_sample_period,
+		.mode = mode, .log_sample_period = log_period,
 	};
 
 	s->enable_clock = mlx5_diag_sim_fw_clock(t->sim, t->now);
@@ -851,8 +851,16 @@ static void es_program(struct kunit *test, struct es *s,
 	KUNIT_EXPECT_EQ(test, s->actual.ids[0], s->ids[0]);
 	KUNIT_EXPECT_EQ(test, s->actual.ids[1], s->ids[1]);
 	KUNIT_EXPECT_EQ(test, s->actual.mode, mode);
-	KUNIT_EXPECT_EQ(test, s->actual.log_sample_period,
-			t->fw.caps.log_min_sample_period);
+	KUNIT_EXPECT_EQ(test, s->actual.log_sample_period, log_period);
+}
+
+/* Start a run now, at the device's minimum period. */
+static void es_program(struct kunit *test, struct es *s,
+		       enum mlx5_diag_fw_mode mode)
+{
+	struct et *t = test->priv;
+
+	es_program_at(test, s, mode, t->fw.caps.log_min_sample_period);
 }
 
 /* When sample @j of the run is due, and the clock it carries. */
@@ -1200,6 +1208,51 @@ static void engine_session_jitter_test(struct kunit *test)
 static void engine_session_jitter_public_test(struct kunit *test)
 {
 	es_jitter_case(test, true);
+}
+
+/*
+ * Drains 2^31 clocks and more apart on the public dialect's 32-bit
+ * timestamps (A3): at 2^26 clocks a period, a buffer of 32 samples spans
+ * 2^31 clocks. A drain that comes 90 periods after the last one finds 58
+ * samples overwritten and the sample after them stamped 59 periods (more
+ * than 2^31 clocks, less than 2^32) after the last one taken; one that
+ * comes 100 periods later, 69 periods (more than 2^32 clocks). Each
+ * reports exactly the emulator's loss and delivers the 32 samples left
+ * with their exact timestamps. (Without the clock read, the drain reports
+ * the 58 lost and then takes nothing, that drain or the next.)
+ */
+static void engine_session_gap_public_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, true, 6, 1000);
+	struct mlx5_diag_sim_stats st;
+
+	es_claim(test, s);
+	es_program_at(test, s, MLX5_DIAG_FW_REPETITIVE, 26);
+	KUNIT_ASSERT_EQ(test, s->actual.log_num_of_samples, 5);
+	/* the drain reads the device clock before its queries */
+	t->clock_regs = true;
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 4), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 5);
+	es_check(test, s);
+
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 94), 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_first, 5);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 58);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 63);
+	KUNIT_EXPECT_EQ(test, s->d.n, 32);
+	es_check(test, s);
+
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 194), 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_first, 95);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 68);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 163);
+	KUNIT_EXPECT_EQ(test, s->d.n, 32);
+	es_check(test, s);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.samples_overwritten, 58 + 68);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_close(test, s);
 }
 
 /*
@@ -3351,6 +3404,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_drain_public_test),
 	KUNIT_CASE(engine_session_jitter_test),
 	KUNIT_CASE(engine_session_jitter_public_test),
+	KUNIT_CASE(engine_session_gap_public_test),
 	KUNIT_CASE(engine_session_overwrite_test),
 	KUNIT_CASE(engine_session_overwrite_public_test),
 	KUNIT_CASE(engine_session_new_run_test),
