@@ -261,10 +261,11 @@ static void csv_integers_are_printfs(void)
  * sink's and stdio's buffers) at a row's fwrite; both exit ERR_EXIT_OUTPUT.
  */
 /*
- * A recording of one run of 2000 samples of the three ICMC counters (more
- * output than a sink's and stdio's buffers hold), as PATH.
+ * A recording of one run of NR samples of the three ICMC counters in
+ * format 0, their entries 2 clocks apart (ROTATE: in stream_samples'
+ * rotating order), as PATH.
  */
-static void write_long_recording(const char *path)
+static void write_icmc_recording(const char *path, uint32_t nr, int rotate)
 {
 	struct stream_session sess = {
 		.out_format = 0, .ts_source = MLX5_DIAG_TS_FRC,
@@ -273,8 +274,8 @@ static void write_long_recording(const char *path)
 	};
 	struct stream_samples smp = {
 		.out_format = 0, .ts_source = MLX5_DIAG_TS_FRC, .num_ids = 3,
-		.ids = icmc_ids, .nr = 2000, .t0 = 20000000, .t_step = 15625,
-		.entry_step = 2, .value_base = 100,
+		.ids = icmc_ids, .nr = nr, .t0 = 20000000, .t_step = 15625,
+		.entry_step = 2, .value_base = 100, .rotate = (uint8_t)rotate,
 	};
 	struct stream s;
 
@@ -282,7 +283,7 @@ static void write_long_recording(const char *path)
 	stream_session(&s, &sess);
 	stream_time(&s, MLX5_DIAG_TS_FRC, 20000000, 9000000000ull, 300);
 	stream_samples(&s, &smp);
-	stream_end(&s, 2000, MLX5_DIAG_END_STOPPED);
+	stream_end(&s, nr, MLX5_DIAG_END_STOPPED);
 	write_recording(path, &s, 4096);
 	stream_free(&s);
 }
@@ -294,30 +295,13 @@ static void write_long_recording(const char *path)
  */
 static void format0_sample_spans_its_entries(void)
 {
-	struct stream_session sess = {
-		.out_format = 0, .ts_source = MLX5_DIAG_TS_FRC,
-		.freq_khz = 156250, .num_ids = 3, .ids = icmc_ids,
-		.period_ns = 100000, .identifier = "sim:0",
-	};
-	struct stream_samples smp = {
-		.out_format = 0, .ts_source = MLX5_DIAG_TS_FRC, .num_ids = 3,
-		.ids = icmc_ids, .nr = 3, .t0 = 20000000, .t_step = 15625,
-		.entry_step = 2, .value_base = 100, .rotate = 1,
-	};
 	static const char want[] =
 "{\"type\":\"sample\",\"run\":0,\"seq\":0,\"perf_time\":9000000000,\"dev_time\":20000000,\"dev_time_end\":20000004,\"time_extrapolated\":false,\"values\":{\"global_icmc_request\":100,\"global_icmc_hit\":4294967397,\"global_icmc_miss\":8589934694}}\n"
 "{\"type\":\"sample\",\"run\":0,\"seq\":1,\"perf_time\":9000100000,\"dev_time\":20015625,\"dev_time_end\":20015629,\"time_extrapolated\":true,\"values\":{\"global_icmc_request\":1000103,\"global_icmc_hit\":4295967400,\"global_icmc_miss\":8590934697}}\n"
 "{\"type\":\"sample\",\"run\":0,\"seq\":2,\"perf_time\":9000200000,\"dev_time\":20031250,\"dev_time_end\":20031254,\"time_extrapolated\":true,\"values\":{\"global_icmc_request\":2000106,\"global_icmc_hit\":4296967403,\"global_icmc_miss\":8591934700}}\n";
-	struct stream s;
 	char *got, *rows;
 
-	stream_init(&s);
-	stream_session(&s, &sess);
-	stream_time(&s, MLX5_DIAG_TS_FRC, 20000000, 9000000000ull, 300);
-	stream_samples(&s, &smp);
-	stream_end(&s, 3, MLX5_DIAG_END_STOPPED);
-	write_recording(path_in(dir, "rotated.mlx5diag"), &s, 4096);
-	stream_free(&s);
+	write_icmc_recording(path_in(dir, "rotated.mlx5diag"), 3, 1);
 	CHECK_INT(run_decode(path_in(dir, "rotated.mlx5diag"),
 			     path_in(dir, "rotated.json"), "--format", "json",
 			     NULL), ERR_EXIT_OK, "entries out of order");
@@ -335,7 +319,7 @@ static void csv_write_error(void)
 
 	CHECK_INT(run_decode(path_in(dir, "example.mlx5diag"), "/dev/full", "--format",
 			     "csv", NULL), ERR_EXIT_OUTPUT, "small CSV to /dev/full");
-	write_long_recording(path_in(dir, "long.mlx5diag"));
+	write_icmc_recording(path_in(dir, "long.mlx5diag"), 2000, 0);
 	CHECK_INT(run_decode(path_in(dir, "long.mlx5diag"), path_in(dir, "long.csv"), "--format",
 			     "csv", NULL), ERR_EXIT_OK, "2000 rows of CSV");
 	got = slurp(path_in(dir, "long.csv"));
@@ -2483,7 +2467,7 @@ static void perfetto_errors(void)
 
 	CHECK_INT(run_decode(path_in(dir, "example.mlx5diag"), "/dev/full", "--format",
 			     "perfetto", NULL), ERR_EXIT_OUTPUT, "a small trace to /dev/full");
-	write_long_recording(path_in(dir, "pf-long.mlx5diag"));
+	write_icmc_recording(path_in(dir, "pf-long.mlx5diag"), 2000, 0);
 	CHECK_INT(run_decode(path_in(dir, "pf-long.mlx5diag"), "/dev/full", "--format",
 			     "perfetto", NULL), ERR_EXIT_OUTPUT, "2000 samples to /dev/full");
 

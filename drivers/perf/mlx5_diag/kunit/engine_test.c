@@ -928,6 +928,24 @@ static void es_check(struct kunit *test, struct es *s)
 	}
 }
 
+/*
+ * A drain until sample @until is due reports @lost samples lost from
+ * @lost_first, then takes @n from @first, each equal to the model
+ * (es_check()).
+ */
+static void es_expect_drain(struct kunit *test, struct es *s, u64 until,
+			    u64 lost_first, u64 lost, u64 first, unsigned int n)
+{
+	KUNIT_EXPECT_EQ_MSG(test, es_drain(test, s, until), 0, "to %llu", until);
+	KUNIT_EXPECT_EQ_MSG(test, s->d.lost_count, lost, "to %llu", until);
+	if (lost)
+		KUNIT_EXPECT_EQ_MSG(test, s->d.lost_first, lost_first,
+				    "to %llu", until);
+	KUNIT_EXPECT_EQ_MSG(test, s->d.first_seq, first, "to %llu", until);
+	KUNIT_EXPECT_EQ_MSG(test, s->d.n, n, "to %llu", until);
+	es_check(test, s);
+}
+
 /* The model's count of id @i over samples @j0..@j1 as counting folds it. */
 static u64 es_counted(struct kunit *test, struct es *s, unsigned int i,
 		      u64 j0, u64 j1)
@@ -1171,18 +1189,11 @@ static void es_jitter_case(struct kunit *test, bool pub)
 						     s->jitter), 0);
 	es_claim(test, s);
 	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
-	KUNIT_EXPECT_EQ(test, es_drain(test, s, 4), 0);
-	KUNIT_EXPECT_EQ(test, s->d.first_seq, 0);
-	KUNIT_EXPECT_EQ(test, s->d.n, 5);
-	es_check(test, s);
+	es_expect_drain(test, s, 4, 0, 0, 0, 5);
 	/* sample 1's second entry is stamped before its first */
 	KUNIT_EXPECT_LT(test, s->ts[1 * 2 + 1], s->ts[1 * 2 + 0]);
 	/* samples 5..24: the 32-bit clock wraps after sample 9 */
-	KUNIT_EXPECT_EQ(test, es_drain(test, s, 24), 0);
-	KUNIT_EXPECT_EQ(test, s->d.first_seq, 5);
-	KUNIT_EXPECT_EQ(test, s->d.n, 20);
-	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
-	es_check(test, s);
+	es_expect_drain(test, s, 24, 0, 0, 5, 20);
 	es_due(test, 24, &c);
 	KUNIT_EXPECT_EQ(test, s->ts[19 * 2 + 1], c + s->jitter);
 	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
@@ -1192,11 +1203,8 @@ static void es_jitter_case(struct kunit *test, bool pub)
 			mlx5_diag_sim_fw_set_lie(t->sim,
 						 MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK,
 						 30), 0);
-	KUNIT_EXPECT_EQ(test, es_drain(test, s, 34), 0);
-	KUNIT_EXPECT_EQ(test, s->d.first_seq, 25);
-	KUNIT_EXPECT_EQ(test, s->d.n, 5);
+	es_expect_drain(test, s, 34, 0, 0, 25, 5);
 	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 1);
-	es_check(test, s);
 	es_close(test, s);
 }
 
@@ -1232,23 +1240,9 @@ static void engine_session_gap_public_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, s->actual.log_num_of_samples, 5);
 	/* the drain reads the device clock before its queries */
 	t->clock_regs = true;
-	KUNIT_EXPECT_EQ(test, es_drain(test, s, 4), 0);
-	KUNIT_EXPECT_EQ(test, s->d.n, 5);
-	es_check(test, s);
-
-	KUNIT_EXPECT_EQ(test, es_drain(test, s, 94), 0);
-	KUNIT_EXPECT_EQ(test, s->d.lost_first, 5);
-	KUNIT_EXPECT_EQ(test, s->d.lost_count, 58);
-	KUNIT_EXPECT_EQ(test, s->d.first_seq, 63);
-	KUNIT_EXPECT_EQ(test, s->d.n, 32);
-	es_check(test, s);
-
-	KUNIT_EXPECT_EQ(test, es_drain(test, s, 194), 0);
-	KUNIT_EXPECT_EQ(test, s->d.lost_first, 95);
-	KUNIT_EXPECT_EQ(test, s->d.lost_count, 68);
-	KUNIT_EXPECT_EQ(test, s->d.first_seq, 163);
-	KUNIT_EXPECT_EQ(test, s->d.n, 32);
-	es_check(test, s);
+	es_expect_drain(test, s, 4, 0, 0, 0, 5);
+	es_expect_drain(test, s, 94, 5, 58, 63, 32);
+	es_expect_drain(test, s, 194, 95, 68, 163, 32);
 	mlx5_diag_sim_fw_get_stats(t->sim, &st);
 	KUNIT_EXPECT_EQ(test, st.samples_overwritten, 58 + 68);
 	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
