@@ -72,6 +72,12 @@ expect_eq "variants read back, one a line" "$(tr '\n' ' ' <"$D/variant")" \
 	"unwritten_zero 1 sample_id_bits 16 "
 expect_eq "variant sample_id_bits 8" "$(write_err "$D/variant" "sample_id_bits 8")" "$EINVAL"
 expect_eq "variant period_clear 2" "$(write_err "$D/variant" "period_clear 2")" "$EINVAL"
+lmin=$(cat "$D/caps/log_min_sample_period")
+expect_eq "variant entry_jitter: a clock short of the shortest period" \
+	"$(write_err "$D/variant" "entry_jitter $(((1 << lmin) - 1))")" ok
+expect_eq "variant entry_jitter: the shortest period" \
+	"$(write_err "$D/variant" "entry_jitter $((1 << lmin))")" "$EINVAL"
+echo "entry_jitter 0" >"$D/variant"
 expect_eq "variant: unknown name" "$(write_err "$D/variant" "ring_ahead 1")" "$EINVAL"
 expect_eq "variant: no value" "$(write_err "$D/variant" busy_every)" "$EINVAL"
 expect_eq "variant unwritten_zero 0" "$(write_err "$D/variant" "unwritten_zero 0")" ok
