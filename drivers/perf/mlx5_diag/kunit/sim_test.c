@@ -2783,6 +2783,47 @@ static void sim_test_rtc(struct kunit *test)
 				    &(struct t_params){ .flags = TF_RTC }), 0);
 }
 
+/*
+ * entry_jitter on the RTC, at periods of 2^31 clocks (13.7 s) and the
+ * largest jitter they allow, 2^31 - 1 ns: entry c of sample j is stamped
+ * k * J ns after the sample's RTC time (two entries: k = (c - j) mod 2),
+ * the nanoseconds carried into the seconds, so that they stay below 10^9.
+ */
+static void sim_test_rtc_jitter(struct kunit *test)
+{
+	const struct t_params p = SETP(RE | TF_RTC, 2, 4, 31, P0,
+				       PORT_RX_BYTES(1));
+	const u32 jitter = (1U << 31) - 1;
+	struct t_sim *t = test->priv;
+	struct mlx5_diag_sim_caps *caps;
+	u64 ns;
+	u32 j, c;
+
+	caps = kunit_kzalloc(test, sizeof(*caps), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, caps);
+	mlx5_diag_sim_fw_get_caps(t->fw, caps);
+	caps->log_min_sample_period = 31;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_caps(t->fw, 0, caps), 0);
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_variant(t->fw,
+						     MLX5_DIAG_SIM_VAR_ENTRY_JITTER,
+						     jitter), 0);
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p), 0);
+	KUNIT_ASSERT_EQ(test,
+			t_query(test, DIV_ROUND_UP(6ULL << 31 << 5, 5), 6, 0,
+				T_BUF), 0);
+	for (j = 0; j < 6; j++)
+		for (c = 0; c < 2; c++) {
+			ns = 1700000000ULL * NSEC_PER_SEC +
+			     (T_OFFSET + ((u64)(j + 1) << 31)) * 32 / 5 +
+			     (c == j % 2 ? 0 : jitter);
+			KUNIT_EXPECT_EQ_MSG(test, t_entry64(t, 2 * j + c).ts,
+					    (ns / NSEC_PER_SEC) << 32 |
+					    ns % NSEC_PER_SEC,
+					    "sample %u entry %u", j, c);
+		}
+}
+
 /* ---- traffic: relations and time variation ---- */
 
 /* Increasing engine times at slot edges and odd places. */
@@ -3029,6 +3070,7 @@ static struct kunit_case sim_test_cases[] = {
 	KUNIT_CASE(sim_test_variant_period_set),
 	KUNIT_CASE(sim_test_variant_text),
 	KUNIT_CASE(sim_test_rtc),
+	KUNIT_CASE(sim_test_rtc_jitter),
 	KUNIT_CASE(sim_test_traffic_relations),
 	KUNIT_CASE(sim_test_time_varying),
 	KUNIT_CASE(sim_test_close_rates),

@@ -1185,16 +1185,19 @@ static u64 sim_ts_before(u64 ts, bool rtc)
 	return ts - 1;
 }
 
-/* The timestamp @ts (FRC clocks, or RTC seconds << 32 | ns) plus @off. */
+/*
+ * The timestamp @ts (FRC clocks, or RTC seconds << 32 | ns) plus @off
+ * (clocks, or nanoseconds carried into the seconds).
+ */
 static u64 sim_ts_after(u64 ts, u32 off, bool rtc)
 {
-	u64 ns = lower_32_bits(ts) + (u64)off;
+	u32 ns;
+	u64 s;
 
 	if (!rtc)
 		return ts + off;
-	if (ns >= NSEC_PER_SEC)
-		return ((ts >> 32) + 1) << 32 | (ns - NSEC_PER_SEC);
-	return (ts & ~(u64)U32_MAX) | ns;
+	s = div_u64_rem(lower_32_bits(ts) + (u64)off, NSEC_PER_SEC, &ns);
+	return ((ts >> 32) + s) << 32 | ns;
 }
 
 /*
