@@ -520,11 +520,12 @@ static u64 mlx5_diag_engine_session_floor(struct mlx5_diag_engine *eng,
 static bool mlx5_diag_engine_session_later_lap(struct mlx5_diag_engine *eng,
 					       u64 delta)
 {
-	u64 floor = mlx5_diag_engine_session_floor(eng, delta), ts;
 	unsigned int bits = eng->fw->dialect->timestamp_bits;
+	u64 floor, ts;
 
 	if (mlx5_diag_engine_session_ts(eng, 0, &ts))
 		return true;
+	floor = mlx5_diag_engine_session_floor(eng, delta);
 	return floor != eng->session_last_ts &&
 	       mlx5_diag_engine_session_ts_from(eng, 0, floor, &ts) &&
 	       (ts <= eng->session_clock ||
@@ -791,7 +792,7 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 {
 	unsigned int nslots, size, slack, want, got, taken, k, e;
 	unsigned int skipped = 0;
-	u64 mask, delta, id, ts;
+	u64 mask, delta, id, ts, overwritten;
 	int ret = 0;
 
 	d->n = 0;
@@ -859,13 +860,14 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 			    !d->n &&
 			    mlx5_diag_engine_session_later_lap(eng, delta)) {
 				/* overwritten: go on from the oldest left */
+				overwritten = delta - nslots + 1;
 				if (!d->lost_count)
 					d->lost_first = eng->session_next;
-				d->lost_count += delta - nslots + 1;
+				d->lost_count += overwritten;
 				eng->session_last_ts =
 					mlx5_diag_engine_session_floor(eng,
-								       delta - nslots + 1);
-				eng->session_next += delta - nslots + 1;
+								       overwritten);
+				eng->session_next += overwritten;
 				d->first_seq = eng->session_next;
 				eng->session_skipped++;
 				continue;

@@ -85,6 +85,16 @@ static void on_row(struct pipeline *p)
 	p->samples++;
 }
 
+/* The row's time is @it's: its dev_time, perf_time, bound and extrapolation. */
+static void row_time_from(struct row *w, const struct mlx5diag_item *it)
+{
+	w->dev_time = it->dev_time;
+	w->perf_time = it->perf_time;
+	w->perf_time_bound = it->sample.perf_time_bound_ns;
+	w->flags = (w->flags & ~MLX5DIAG_F_TIME_EXTRAPOLATED) |
+		   (it->flags & MLX5DIAG_F_TIME_EXTRAPOLATED);
+}
+
 static void on_item(struct pipeline *p, const struct mlx5diag_item *it)
 {
 	const struct sink_ops *ops = p->sink.ops;
@@ -102,18 +112,13 @@ static void on_item(struct pipeline *p, const struct mlx5diag_item *it)
 			p->row.seq = it->seq;
 			p->row.dev_time_end = it->dev_time_end;
 			p->row.flags = it->flags;
+			row_time_from(&p->row, it);
 		} else {
-			p->row.dev_time_end = it->dev_time_end > p->row.dev_time_end ?
-					      it->dev_time_end : p->row.dev_time_end;
-		}
-		/* the sample's time is its earliest entry's (format 0) */
-		if ((it->flags & MLX5DIAG_F_SAMPLE_FIRST) ||
-		    it->dev_time < p->row.dev_time) {
-			p->row.dev_time = it->dev_time;
-			p->row.perf_time = it->perf_time;
-			p->row.perf_time_bound = it->sample.perf_time_bound_ns;
-			p->row.flags = (p->row.flags & ~MLX5DIAG_F_TIME_EXTRAPOLATED) |
-				       (it->flags & MLX5DIAG_F_TIME_EXTRAPOLATED);
+			/* the sample spans its entries (format 0) */
+			if (it->dev_time_end > p->row.dev_time_end)
+				p->row.dev_time_end = it->dev_time_end;
+			if (it->dev_time < p->row.dev_time)
+				row_time_from(&p->row, it);
 		}
 		if (it->flags & MLX5DIAG_F_SAMPLE_LAST)
 			on_row(p);
