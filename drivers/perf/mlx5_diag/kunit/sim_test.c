@@ -2802,8 +2802,19 @@ static void sim_test_rtc_jitter(struct kunit *test)
 	caps = kunit_kzalloc(test, sizeof(*caps), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, caps);
 	mlx5_diag_sim_fw_get_caps(t->fw, caps);
+	/* at the longest shortest period, every jitter is below it */
+	caps->log_min_sample_period = MLX5_DIAG_SIM_MAX_LOG_PERIOD;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_caps(t->fw, 0, caps), 0);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_sim_fw_set_variant(t->fw,
+						     MLX5_DIAG_SIM_VAR_ENTRY_JITTER,
+						     U32_MAX), 0);
 	caps->log_min_sample_period = 31;
 	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_caps(t->fw, 0, caps), 0);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_sim_fw_set_variant(t->fw,
+						     MLX5_DIAG_SIM_VAR_ENTRY_JITTER,
+						     1U << 31), -EINVAL);
 	KUNIT_ASSERT_EQ(test,
 			mlx5_diag_sim_fw_set_variant(t->fw,
 						     MLX5_DIAG_SIM_VAR_ENTRY_JITTER,

@@ -421,8 +421,8 @@ int mlx5_diag_sim_fw_set_variant(struct mlx5_diag_sim_fw *fw,
 	case MLX5_DIAG_SIM_VAR_BUSY_EVERY:
 		break;
 	case MLX5_DIAG_SIM_VAR_ENTRY_JITTER:
-		/* less than the shortest period: samples never interleave */
-		if (value >= 1U << fw->caps.log_min_sample_period)
+		/* less than the shortest period (2^35 clocks at most) */
+		if ((u64)value >= 1ULL << fw->caps.log_min_sample_period)
 			return -EINVAL;
 		break;
 	case MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO:
