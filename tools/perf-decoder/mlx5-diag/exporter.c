@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/mlx5_diag.h>
 #include <perf/core.h>
 
 #include "args.h"
@@ -32,6 +33,7 @@
 #include "dashboard.h"
 #include "exporter_config.h"
 #include "exposition.h"
+#include "fold.h"
 #include "http_server.h"
 #include "pmu.h"
 #include "sampling.h"
@@ -101,6 +103,7 @@ struct xdev {
 	struct counting cnt;
 	uint64_t *counts;
 	struct sampling smp;
+	struct fold fold;		/* smp's samples */
 	struct xdev *next;
 };
 
@@ -254,13 +257,43 @@ static void dev_log(const struct xdev *d, const char *fmt, ...)
 	err_print("exporter", "%s (%s): %s", d->function, d->pmu, msg);
 }
 
+/*
+ * The device's sampling session: every selected ID every PERIOD_NS, in
+ * format 1 with the device clock, folded. 0 or a negative errno (ERR).
+ */
+static int dev_sampling_open(struct xdev *d, uint64_t period_ns, char *err,
+			     size_t errlen)
+{
+	const char *events[sizeof(d->sel.kinds) / sizeof(d->sel.kinds[0])];
+	struct sampling_spec sp = {
+		.pmu_name = d->pmu, .type = d->type, .cpu = d->cpu,
+		.period_ns = period_ns,
+		.config1 = (uint64_t)MLX5_DIAG_MODE_REPETITIVE << MLX5_DIAG_MODE_LO |
+			   (uint64_t)MLX5_DIAG_FORMAT_1 << MLX5_DIAG_OUT_FORMAT_LO |
+			   (uint64_t)MLX5_DIAG_TS_FRC << MLX5_DIAG_TS_SOURCE_LO,
+		.ids = d->sel.ids, .events = events, .nr = d->sel.nr,
+		.sink = &fold_sink, .priv = &d->fold,
+		.metrics = 1,	/* metrics.def's, for the fold's windows */
+	};
+	int ret;
+
+	for (unsigned int i = 0; i < d->sel.nr; i++)
+		events[i] = d->sel.kinds[i]->event;
+	fold_init(&d->fold);
+	ret = sampling_open(&d->smp, &sp, err, errlen);
+	if (ret)
+		fold_free(&d->fold);
+	return ret;
+}
+
 static void dev_close(struct exporter *x, struct xdev *d)
 {
 	if (!d->open)
 		return;
-	if (x->cfg.sample_ns)
+	if (x->cfg.sample_ns) {
 		sampling_close(&d->smp);
-	else
+		fold_free(&d->fold);
+	} else
 		counting_close(&d->cnt);
 	free(d->counts);
 	d->counts = NULL;
@@ -383,8 +416,7 @@ static void dev_open(struct exporter *x, struct xdev *d)
 		return;
 	}
 	if (x->cfg.sample_ns)
-		ret = sampling_open(&d->smp, d->pmu, d->type, d->cpu, x->cfg.sample_ns,
-				    &d->sel, err, sizeof(err));
+		ret = dev_sampling_open(d, x->cfg.sample_ns, err, sizeof(err));
 	else
 		ret = counting_open(&d->cnt, d->type, d->cpu, &d->sel, err, sizeof(err));
 	if (ret) {
@@ -554,7 +586,7 @@ static int collect_locked(struct exporter *x, struct expo_set *s)
 			sd.reason = d->reason;
 		}
 		if (d->up && x->cfg.sample_ns) {
-			if (fold_take(&d->smp.fold, &views[i])) {
+			if (fold_take(&d->fold, &views[i])) {
 				ret = -1;
 				break;
 			}

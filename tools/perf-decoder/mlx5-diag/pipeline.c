@@ -138,6 +138,7 @@ static void on_item(struct pipeline *p, const struct mlx5diag_item *it)
 			ops->period(&p->sink, it);
 		return;
 	case MLX5DIAG_ITEM_END:
+		p->end_reason = it->end.reason;
 		if (ops->end)
 			ops->end(&p->sink, it);
 		return;

@@ -36,6 +36,8 @@ struct pipeline {
 	char stream_desc[96];		/* in messages */
 	uint64_t stream_base;		/* where in the stream the decode started */
 
+	uint32_t end_reason;		/* of the last END, 0: none yet */
+
 	/* summary */
 	uint64_t samples, runs, lost[4], lost_other;
 	uint64_t aux_bytes, file_size;

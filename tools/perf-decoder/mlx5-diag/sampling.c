@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The exporter's sampling sessions (sampling.h): the event group opened
- * and mapped as `mlx5-diag record` opens it, the AUX area fed to the
- * decode pipeline whose sink folds the samples.
+ * Live sampling sessions (sampling.h): the event group opened and mapped
+ * as `mlx5-diag record` opens it, the AUX area fed to the decode pipeline
+ * and its user's sink.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,33 +29,32 @@ static int event_open(struct perf_event_attr *attr, int cpu, int group)
 			    PERF_FLAG_FD_CLOEXEC);
 }
 
-static int open_group(struct sampling *s, int type, int cpu, uint64_t period_ns,
-		      const struct xcfg_selection *sel, char *err, size_t errlen)
+static int open_group(struct sampling *s, const struct sampling_spec *sp,
+		      char *err, size_t errlen)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	unsigned int i;
 
-	for (i = 0; i < sel->nr; i++) {
+	for (i = 0; i < sp->nr; i++) {
 		struct perf_event_attr a = {
-			.type = (uint32_t)type, .size = sizeof(a),
-			.config = sel->ids[i], .disabled = 1,
+			.type = (uint32_t)sp->type, .size = sizeof(a),
+			.config = sp->ids[i], .disabled = 1,
 			.use_clockid = 1, .clockid = CLOCK_MONOTONIC,
 		};
 		int fd, e;
 
 		if (!i) {
-			a.sample_period = period_ns;
-			a.config1 = (uint64_t)MLX5_DIAG_MODE_REPETITIVE << MLX5_DIAG_MODE_LO |
-				    (uint64_t)MLX5_DIAG_FORMAT_1 << MLX5_DIAG_OUT_FORMAT_LO |
-				    (uint64_t)MLX5_DIAG_TS_FRC << MLX5_DIAG_TS_SOURCE_LO;
+			a.sample_period = sp->period_ns;
+			a.config1 = sp->config1;
 			a.aux_watermark = (uint32_t)(SAMPLING_AUX_PAGES * (size_t)page / 4);
 		}
-		fd = event_open(&a, cpu, i ? s->fds[0] : -1);
+		fd = event_open(&a, sp->cpu, i ? s->fds[0] : -1);
 		if (fd < 0) {
 			e = errno;
-			snprintf(err, errlen, "%s %s (0x%016" PRIx64 "): %s",
-				 i ? "member" : "leader", sel->kinds[i]->event,
-				 sel->ids[i], strerror(e));
+			snprintf(err, errlen, "%s %s%s(0x%016" PRIx64 "): %s",
+				 i ? "member" : "leader",
+				 sp->events ? sp->events[i] : "",
+				 sp->events ? " " : "", sp->ids[i], strerror(e));
 			return -e;
 		}
 		s->fds[s->nr_fds++] = fd;
@@ -94,28 +93,26 @@ static int map_areas(struct sampling *s, char *err, size_t errlen)
 	return 0;
 }
 
-int sampling_open(struct sampling *s, const char *pmu_name, int type, int cpu,
-		  uint64_t period_ns, const struct xcfg_selection *sel, char *err,
+int sampling_open(struct sampling *s, const struct sampling_spec *sp, char *err,
 		  size_t errlen)
 {
-	struct sink_stream si = { .desc = s->desc, .pmu = pmu_name,
-				  .cpu = (unsigned int)cpu };
+	struct sink_stream si = { .desc = s->desc, .pmu = sp->pmu_name,
+				  .cpu = (unsigned int)sp->cpu };
 	int ret;
 
 	memset(s, 0, sizeof(*s));
-	snprintf(s->desc, sizeof(s->desc), "AUX stream of %s", pmu_name);
-	s->fds = calloc(sel->nr ? sel->nr : 1, sizeof(*s->fds));
-	s->p.path = pmu_name;
+	snprintf(s->desc, sizeof(s->desc), "AUX stream of %s", sp->pmu_name);
+	s->fds = calloc(sp->nr ? sp->nr : 1, sizeof(*s->fds));
+	s->p.path = sp->pmu_name;
 	s->p.quiet = 1;
-	s->p.metrics = 1;		/* metrics.def's, for the fold's windows */
-	fold_init(&s->fold);
-	if (!s->fds || pipeline_init(&s->p, &fold_sink, &s->fold, NULL)) {
+	s->p.metrics = sp->metrics;
+	if (!s->fds || pipeline_init(&s->p, sp->sink, sp->priv, NULL)) {
 		free(s->fds);
 		s->fds = NULL;
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	ret = open_group(s, type, cpu, period_ns, sel, err, errlen);
+	ret = open_group(s, sp, err, errlen);
 	if (!ret)
 		ret = map_areas(s, err, errlen);
 	if (!ret && ioctl(s->fds[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP)) {
@@ -213,7 +210,7 @@ int sampling_drain(struct sampling *s, const char **reason, char *why,
 		*reason = "stream_error";
 		return -1;
 	}
-	switch (s->fold.end_reason) {
+	switch (s->p.end_reason) {
 	case MLX5_DIAG_END_REMOVED:
 		*reason = "removed";
 		snprintf(why, whylen, "the session ended: the device was removed");
@@ -250,5 +247,4 @@ void sampling_close(struct sampling *s)
 	s->fds = NULL;
 	if (s->p.run.cols)
 		pipeline_exit(&s->p);
-	fold_free(&s->fold);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The exporter's high-resolution mode: a sampling session on one
- * mlx5_diag PMU (an event group, tools/perf-decoder/CONTRACT.md), its AUX
- * stream drained into the decode pipeline and folded (fold.h).
+ * A live sampling session on one mlx5_diag PMU (an event group,
+ * tools/perf-decoder/CONTRACT.md), its AUX stream drained into the decode
+ * pipeline and the sink its user chose: the exporter's fold (fold.h),
+ * doctor's checks (doctor.h).
  */
 #ifndef MLX5_DIAG_SAMPLING_H
 #define MLX5_DIAG_SAMPLING_H
@@ -10,8 +11,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "exporter_config.h"
-#include "fold.h"
 #include "pipeline.h"
 
 #define SAMPLING_AUX_PAGES	256
@@ -29,20 +28,33 @@ struct sampling {
 	size_t aux_len;
 	uint64_t aux_tail;
 	struct pipeline p;
-	struct fold fold;
 	char desc[96];
 	int truncated;			/* the AUX area filled: perf stopped it */
 	int stream_bad;			/* the decoder refused the stream */
 };
 
+/* What to open, and where its samples go. */
+struct sampling_spec {
+	const char *pmu_name;		/* mlx5_diag_<n> */
+	int type, cpu;			/* its perf type; the CPU of its cpumask */
+	uint64_t period_ns;
+	uint64_t config1;		/* the leader's: mode, sync, clear,
+					 * format, timestamp source, force */
+	const uint64_t *ids;		/* the data IDs, leader first */
+	const char *const *events;	/* their event names, in messages;
+					 * NULL: none */
+	unsigned int nr;
+	const struct sink_ops *sink;	/* the pipeline's sink */
+	void *priv;			/* its sink->priv */
+	int metrics;			/* the rows carry metrics.def's metrics */
+};
+
 /*
- * sampling_open - a session of every ID of SEL on the PMU PMU_NAME (perf
- * type TYPE) on CPU, every PERIOD_NS, in format 1 with the device clock,
- * enabled. Returns 0, or a negative errno with what failed in ERR;
- * nothing stays open then.
+ * sampling_open - the session SP describes, CPU-wide on SP->cpu, enabled,
+ * its AUX stream decoded for SP->sink. Returns 0, or a
+ * negative errno with what failed in ERR; nothing stays open then.
  */
-int sampling_open(struct sampling *s, const char *pmu_name, int type, int cpu,
-		  uint64_t period_ns, const struct xcfg_selection *sel, char *err,
+int sampling_open(struct sampling *s, const struct sampling_spec *sp, char *err,
 		  size_t errlen);
 
 /* sampling_fd - the leader's fd, readable when the AUX area has data. */
