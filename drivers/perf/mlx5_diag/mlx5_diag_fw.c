@@ -442,6 +442,7 @@ void mlx5_diag_fw_init(struct mlx5_diag_fw *fw, const char *name,
 	fw->name = name;
 	fw->aux = aux;
 	init_rwsem(&fw->lock);
+	atomic64_set(&fw->busy_answers, 0);
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_init);
 
@@ -503,10 +504,12 @@ again:
 	status = mlx5_diag_fw_out_status(out, &synd);
 	if (status == MLX5_DIAG_STATUS_OK)
 		return 0;
-	if (status == MLX5_DIAG_STATUS_RES_BUSY &&
-	    ++tries < MLX5_DIAG_FW_BUSY_TRIES) {
-		usleep_range(1000, 2000);
-		goto again;
+	if (status == MLX5_DIAG_STATUS_RES_BUSY) {
+		atomic64_inc(&fw->busy_answers);
+		if (++tries < MLX5_DIAG_FW_BUSY_TRIES) {
+			usleep_range(1000, 2000);
+			goto again;
+		}
 	}
 	pr_err_ratelimited("%s: %s failed: status %s (0x%x), syndrome 0x%x\n",
 			   fw->name, mlx5_diag_fw_opcode_name(opcode),

@@ -7,6 +7,7 @@
 #ifndef _MLX5_DIAG_FW_H
 #define _MLX5_DIAG_FW_H
 
+#include <linux/atomic.h>
 #include <linux/rwsem.h>
 #include <linux/types.h>
 
@@ -167,6 +168,7 @@ struct mlx5_diag_fw {
 	struct rw_semaphore lock;
 	const struct mlx5_diag_fw_dialect *dialect;
 	struct mlx5_diag_caps caps;
+	atomic64_t busy_answers;	/* RES_BUSY answers, retried or not */
 };
 
 void mlx5_diag_fw_init(struct mlx5_diag_fw *fw, const char *name,

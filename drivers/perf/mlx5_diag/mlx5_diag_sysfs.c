@@ -250,6 +250,7 @@ enum mlx5_diag_engine_file {
 	MLX5_DIAG_ENG_BAD_SAMPLES,
 	MLX5_DIAG_ENG_NUM_SAMPLES_UNIT,
 	MLX5_DIAG_ENG_SAMPLE_ID_BITS,
+	MLX5_DIAG_ENG_BUSY_ANSWERS,
 };
 
 static const char *const mlx5_diag_engine_reading_names[] = {
@@ -294,6 +295,9 @@ static ssize_t mlx5_diag_engine_show(struct device *dev,
 				  mlx5_diag_engine_reading_names[learnt.reading]);
 	case MLX5_DIAG_ENG_SAMPLE_ID_BITS:
 		return sysfs_emit(buf, "%u\n", learnt.sample_id_bits);
+	case MLX5_DIAG_ENG_BUSY_ANSWERS:
+		return sysfs_emit(buf, "%lld\n",
+				  (long long)atomic64_read(&dd->fw.busy_answers));
 	}
 	return -EINVAL;
 }
@@ -313,6 +317,7 @@ MLX5_DIAG_ENGINE_ATTR(unusable_answers, MLX5_DIAG_ENG_UNUSABLE_ANSWERS);
 MLX5_DIAG_ENGINE_ATTR(bad_samples, MLX5_DIAG_ENG_BAD_SAMPLES);
 MLX5_DIAG_ENGINE_ATTR(num_samples_unit, MLX5_DIAG_ENG_NUM_SAMPLES_UNIT);
 MLX5_DIAG_ENGINE_ATTR(sample_id_bits, MLX5_DIAG_ENG_SAMPLE_ID_BITS);
+MLX5_DIAG_ENGINE_ATTR(busy_answers, MLX5_DIAG_ENG_BUSY_ANSWERS);
 
 static struct attribute *mlx5_diag_engine_attrs[] = {
 	&mlx5_diag_engine_attr_state.attr.attr,
@@ -327,6 +332,7 @@ static struct attribute *mlx5_diag_engine_attrs[] = {
 	&mlx5_diag_engine_attr_bad_samples.attr.attr,
 	&mlx5_diag_engine_attr_num_samples_unit.attr.attr,
 	&mlx5_diag_engine_attr_sample_id_bits.attr.attr,
+	&mlx5_diag_engine_attr_busy_answers.attr.attr,
 	NULL
 };
 
