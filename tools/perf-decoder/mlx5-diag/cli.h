@@ -29,5 +29,6 @@ int cmd_record(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_doca(int argc, char **argv);
 int cmd_exporter(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
 
 #endif /* MLX5_DIAG_CLI_H */

@@ -9,6 +9,8 @@
  */
 enum err_exit {
 	ERR_EXIT_OK		= 0,
+	ERR_EXIT_FINDINGS	= 1,	/* doctor: the firmware differs where the
+					   driver cannot follow */
 	ERR_EXIT_USAGE		= 2,	/* bad option or argument */
 	ERR_EXIT_NAMES		= 3,	/* the -di data-ID file */
 	ERR_EXIT_FILE		= 4,	/* the recording is unreadable or not one */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mlx5-diag: record, decode and list mlx5_diag sampling sessions; export
- * the devices' values to Prometheus.
+ * the devices' values to Prometheus; check a device's firmware.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -20,6 +20,7 @@ static const struct {
 	{ "plot", cmd_plot, "draw a recording as PNG, SVG or PDF" },
 	{ "doca", cmd_doca, "the DOCA telemetry_diag sample's flags and CSV" },
 	{ "exporter", cmd_exporter, "serve the devices' values to Prometheus" },
+	{ "doctor", cmd_doctor, "check what a device's firmware does" },
 };
 
 static void usage(FILE *f)

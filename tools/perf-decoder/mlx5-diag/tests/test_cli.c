@@ -2,7 +2,8 @@
 /*
  * Host tests of the CLI: time and number parsing, PMU discovery and event
  * strings against the fake sysfs tree in tests/sysfs ($MD_TESTDATA), record,
- * doca and exporter argument parsing, and the AUX stream counter.
+ * doca and exporter argument parsing, the AUX stream counter, and doctor's
+ * judgement of the firmware from what its runs saw.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include "../cli.h"
 #include "../count.h"
 #include "../doca.h"
+#include "../doctor.h"
 #include "../pmu.h"
 #include "../record.h"
 #include "../tprecord.h"
@@ -581,6 +583,156 @@ static void test_tracepoints(const char *tracefs)
 	unsetenv("MLX5_DIAG_TRACEFS");
 }
 
+/*
+ * A run of 1.5 laps of a 2^11-sample buffer at 2^14 clocks on a 156.25 MHz
+ * clock, as the default emulator gives it: every sample in sequence, one
+ * timestamp each, the period as reported.
+ */
+static void good_run(struct doctor_run *r, const char *name)
+{
+	memset(r, 0, sizeof(*r));
+	r->name = name;
+	r->period_ns = 104857;
+	r->duration_ms = r->ran_ms = 330;
+	r->enable_ns = 1000000000;
+	r->have_session = 1;
+	r->session.freq_khz = 156250;
+	r->session.ts_source = MLX5_DIAG_TS_FRC;
+	r->session.log_sample_period = 14;
+	r->session.log_num_of_samples = 11;
+	r->session.fw_sample_id_bits = 32;
+	r->session.period_ns_actual = 104857;
+	r->rows = 3072;
+	r->last_seq = 3071;
+	r->first_perf_time = r->enable_ns + 20000000;
+	r->min_step[0] = r->max_step[0] = 16384;
+	r->steps[0] = 3071;
+	r->sample_id_bits = 32;
+	snprintf(r->unit, sizeof(r->unit), "samples");
+}
+
+/* The verdict and reading of assumption ID in F. */
+static const struct doctor_finding *find(const struct doctor_finding *f,
+					 const char *id)
+{
+	for (int i = 0; i < DOCTOR_FINDINGS; i++)
+		if (!strcmp(f[i].id, id))
+			return &f[i];
+	return NULL;
+}
+
+/* Judge E: ID has verdict V (reading R, NULL: none), every other holds. */
+static void expect_judged(const struct doctor_evidence *e, const char *id,
+			  enum doctor_verdict v, const char *reading)
+{
+	struct doctor_finding f[DOCTOR_FINDINGS];
+	const struct doctor_finding *x;
+	unsigned int differ = doctor_judge(e, f), others = 0;
+
+	x = find(f, id);
+	OK(x && x->verdict == v, "%s: %s (got %s: %s)", id, doctor_verdict_name(v),
+	   x ? doctor_verdict_name(x->verdict) : "none", x ? x->detail : "");
+	OK(x && (reading ? x->reading && !strcmp(x->reading, reading) : !x->reading),
+	   "%s reads '%s' (got '%s')", id, reading ? reading : "(default)",
+	   x && x->reading ? x->reading : "(default)");
+	for (int i = 0; i < DOCTOR_FINDINGS; i++)
+		others += &f[i] != x && f[i].verdict != DV_HOLDS;
+	EQ_INT(others, 0, "%s: every other assumption holds", id);
+	EQ_INT(differ, v == DV_DIFFERS, "%s: the differing ones counted", id);
+}
+
+static void test_doctor_judge(void)
+{
+	struct doctor_run first, again, change;
+	struct doctor_count count = { .unit = "samples" };
+	struct doctor_evidence e = { .count = &count, .first = &first,
+				     .again = &again, .change = &change };
+
+	good_run(&first, "repetitive");
+	good_run(&again, "again");
+	good_run(&change, "period_change");
+	change.ran_ms = 600;
+	change.period_seen = 1;
+	change.period_seq = 2000;
+	change.period_ns_actual = 209715;
+	change.rows = 3500;
+	change.last_seq = 3499;
+	change.rows_after_change = 1500;
+	expect_judged(&e, "A1", DV_HOLDS, NULL);
+	EQ_INT(doctor_step_ns(&first, 16384), 104857, "2^14 clocks in ns, rounded down");
+
+	first.max_spread = 16383;
+	first.unordered = 2000;
+	expect_judged(&e, "A2", DV_HANDLED, "entry_jitter");
+	first.max_spread = first.unordered = 0;
+
+	/* the slot index: delivery stops at the end of the first lap */
+	first.ran_ms = 520;
+	first.last_seq = 2047;
+	first.rows = 2048;
+	first.engine[DC_BAD_SAMPLES] = 1;
+	expect_judged(&e, "A1", DV_DIFFERS, "sample_id not a sequence");
+	/* an entry stamped back: the drain stops inside the lap */
+	first.last_seq = 4;
+	first.rows = 5;
+	{
+		struct doctor_finding f[DOCTOR_FINDINGS];
+
+		doctor_judge(&e, f);
+		EQ_INT(find(f, "A2")->verdict, DV_DIFFERS, "a sample refused inside a lap: A2");
+		EQ_INT(find(f, "A1")->verdict, DV_UNKNOWN, "and A1 cannot tell");
+	}
+	/* a lap's samples where a lap and a tenth were due: not the slot index */
+	first.ran_ms = 237;
+	first.last_seq = 2047;
+	first.rows = 2048;
+	first.engine[DC_BAD_SAMPLES] = 0;
+	expect_judged(&e, "A1", DV_HOLDS, NULL);
+	good_run(&first, "repetitive");
+
+	first.sample_id_bits = 16;
+	expect_judged(&e, "A1", DV_HANDLED, "sample_id_bits");
+	first.sample_id_bits = 32;
+	first.lost[0] = 3;
+	expect_judged(&e, "A1", DV_DIFFERS, "sample_id not a sequence");
+	first.lost[0] = 0;
+
+	first.min_step[0] = first.max_step[0] = 32768;
+	expect_judged(&e, "A9", DV_DIFFERS, "period not reported");
+	first.min_step[0] = first.max_step[0] = 16384;
+
+	first.first_perf_time = first.enable_ns + 3600000000000ull;
+	expect_judged(&e, "A4", DV_DIFFERS, "another epoch or rate");
+	first.first_perf_time = first.enable_ns + 20000000;
+
+	again.first_seq = 12;
+	expect_judged(&e, "A5", DV_DIFFERS, "old samples in a new run");
+	again.first_seq = 0;
+
+	snprintf(first.unit, sizeof(first.unit), "entries");
+	expect_judged(&e, "A7", DV_HANDLED, "num_samples_unit entries");
+	snprintf(first.unit, sizeof(first.unit), "samples");
+
+	/* the numbering restarted at the change: two samples, then none */
+	change.rows_after_change = 2;
+	change.last_seq = 2001;
+	expect_judged(&e, "A8", DV_DIFFERS, "numbering restarts");
+	change.rows_after_change = 1500;
+	change.last_seq = 3499;
+	change.lost_after_change = change.lost[MLX5_DIAG_LOST_FW_OVERWRITE] = 40;
+	expect_judged(&e, "A8", DV_HANDLED, "period_clear");
+	change.lost_after_change = change.lost[MLX5_DIAG_LOST_FW_OVERWRITE] = 0;
+
+	e.total[DC_UNUSABLE_ANSWERS] = 2;
+	expect_judged(&e, "A12", DV_DIFFERS, "entries in another order");
+	e.total[DC_UNUSABLE_ANSWERS] = 0;
+	e.total[DC_BUSY_ANSWERS] = 7;
+	expect_judged(&e, "A17", DV_HANDLED, "busy_every");
+	e.total[DC_BUSY_ANSWERS] = 0;
+	e.total[DC_COUNTER_RESETS] = 1;
+	expect_judged(&e, "A18", DV_DIFFERS, "narrower counters");
+}
+
 int main(void)
 {
 	const char *data = getenv("MD_TESTDATA");
@@ -603,6 +755,7 @@ int main(void)
 	test_doca_args();
 	test_exporter_args();
 	test_count();
+	test_doctor_judge();
 	snprintf(root, sizeof(root), "%s/../../../tests/tracefs/events", data);
 	test_tracepoints(root);
 	pmu_scan_free(pmus, nr_pmus);

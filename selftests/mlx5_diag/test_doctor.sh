@@ -1,0 +1,177 @@
+#!/bin/sh
+# mlx5-diag doctor against the emulator: on the default firmware every
+# assumption holds, exit 0, the JSON report says so with the run's exact
+# period and steps, and the engine is left off; each firmware variant and
+# lie it can see is named, in text and JSON, with the exit status it
+# deserves (0 handled, 1 differs); an engine another agent holds is
+# refused (exit 8) with the other agent's configuration untouched, or
+# taken with --force; an engine perf uses is refused untouched.
+. ./lib.sh
+. ./engine_lib.sh
+
+D0=$SIM/dev0
+D1=$SIM/dev1
+P0=$(pmu_of_sim 0)
+restore() {
+	echo none >"$D0/variant"
+	echo none >"$D0/lie"
+	echo samples >"$D0/num_samples_unit"
+	echo 0 >"$D0/foreign_owner"
+	echo model64 >"$D1/profile"
+	sim_readd 1
+}
+trap restore EXIT
+
+# doctor NAME ARGS...: run doctor; its text in $out, its exit status in $st
+doctor() {
+	name=$1
+	shift
+	out=$(mlx5-diag doctor "$@" 2>&1)
+	st=$?
+	diag "$name: exit $st"
+	echo "$out" | sed 's/^/#   /'
+}
+
+# finding ID: the verdict word of assumption ID in $out
+finding() { echo "$out" | awk -v id="$1" '$1 == id { print $2 }'; }
+# reading ID: the reading named in brackets of assumption ID in $out
+reading() { echo "$out" | awk -v id="$1" '$1 == id' | sed -n 's/^[^[]*\[\([^]]*\)\].*/\1/p'; }
+# json KEY: the first value of KEY in the JSON report $out
+json() { echo "$out" | sed -n "s/^ *\"$1\":\"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}\$/\1/p" | head -1; }
+
+# expect_only ID VERDICT READING: ID has VERDICT and READING, every other
+# assumption holds
+expect_only() {
+	expect_eq "$name: $1 $2" "$(finding "$1")" "$2"
+	expect_eq "$name: $1 names the reading" "$(reading "$1")" "$3"
+	others=$(echo "$out" | awk -v id="$1" '$1 ~ /^A[0-9]+$/ && $1 != id && $2 != "holds"')
+	expect_eq "$name: every other assumption holds" "$others" ""
+}
+
+# ---- the default firmware ----
+doctor default -d sim:0
+expect_eq "default: exit 0" "$st" 0
+expect_eq "default: ten assumptions judged, each holds" \
+	"$(echo "$out" | awk '$1 ~ /^A[0-9]+$/ && $2 == "holds"' | wc -l)" 10
+expect_eq "default: the verdict" "$(echo "$out" | tail -1)" \
+	"verdict: every assumption holds or is handled"
+expect_eq "default: the engine found and left off" "$(echo "$out" | grep '^  engine')" \
+	"  engine off before, off after"
+expect_eq "default: engine/state off" "$(eng "$P0" state)" off
+
+log_min=$(cat "$D0/caps/log_min_sample_period")
+c0=$(cat "$D0/stats/configs")
+doctor json -d sim:0 --json
+expect_eq "json: exit 0" "$st" 0
+expect_eq "json: the verdict" "$(echo "$out" | tail -2 | head -1 | tr -d ' ')" '"verdict":"ok"'
+expect_eq "json: the first run at the shortest period" "$(json period_ns)" \
+	"$(cat "$PMUS/$P0/caps/min_sample_period_ns")"
+expect_eq "json: its samples 2^log_min_sample_period clocks apart, exactly" \
+	"$(json step_min) $(json step_max)" "$((1 << log_min)) $((1 << log_min))"
+log_num=$(json log_num_of_samples)
+expect_eq "json: numbered from 0" "$(json first_seq)" 0
+check "json: one and a half laps of the buffer at least" \
+	test "$(($(json last_seq) + 1))" -ge $((3 << log_num >> 1))
+expect_eq "json: nothing unaccounted" "$(json lost_unaccounted)" 0
+expect_eq "json: no spread" "$(json entry_spread_max)" 0
+expect_eq "json: engine off after" "$(json engine_after)" off
+check "json: doctor configured the device" test "$(cat "$D0/stats/configs")" -gt "$c0"
+
+# ---- variants the driver follows ----
+echo "entry_jitter $(((1 << log_min) - 1))" >"$D0/variant"
+doctor entry_jitter -d sim:0 --json
+expect_eq "entry_jitter: exit 0" "$st" 0
+expect_eq "entry_jitter: the spread is the jitter" "$(json entry_spread_max)" \
+	$(((1 << log_min) - 1))
+doctor entry_jitter -d sim:0
+expect_only A2 handled entry_jitter
+echo none >"$D0/variant"
+
+echo "busy_every 3" >"$D0/variant"
+f0=$(cat "$D0/stats/commands_failed")
+b0=$(eng "$P0" busy_answers)
+doctor busy_every -d sim:0
+expect_eq "busy_every: exit 0" "$st" 0
+expect_only A17 handled busy_every
+busy=$(($(eng "$P0" busy_answers) - b0))
+expect_eq "busy_every: engine/busy_answers counts the firmware's refusals" \
+	"$busy" $(($(cat "$D0/stats/commands_failed") - f0))
+check "busy_every: doctor says how many" sh -c \
+	"echo \"\$1\" | grep -q '^  A17 .*: $busy commands answered RES_BUSY'" - "$out"
+echo none >"$D0/variant"
+
+echo entries >"$D0/num_samples_unit"
+doctor entries -d sim:0
+expect_eq "entries: exit 0" "$st" 0
+expect_only A7 handled "num_samples_unit entries"
+echo samples >"$D0/num_samples_unit"
+
+# ---- readings the driver cannot follow ----
+echo "period_restart 1" >"$D0/variant"
+doctor period_restart -d sim:0
+expect_eq "period_restart: exit 1" "$st" 1
+expect_only A8 differs "numbering restarts"
+echo none >"$D0/variant"
+
+echo "sample_id_slot 1" >"$D0/lie"
+doctor sample_id_slot -d sim:0 --json
+expect_eq "sample_id_slot: exit 1" "$st" 1
+expect_eq "sample_id_slot: delivery stops after one lap" "$(json last_seq)" \
+	$(((1 << $(json log_num_of_samples)) - 1))
+doctor sample_id_slot -d sim:0
+expect_eq "sample_id_slot: A1 differs" "$(finding A1)" differs
+expect_eq "sample_id_slot: A1 names it" "$(reading A1)" "sample_id not a sequence"
+echo none >"$D0/lie"
+
+echo "entry_ts_back 5" >"$D0/lie"
+doctor entry_ts_back -d sim:0
+expect_eq "entry_ts_back: exit 1" "$st" 1
+expect_eq "entry_ts_back: A2 differs" "$(finding A2)" differs
+check "entry_ts_back: at sample 5" sh -c \
+	"echo \"\$1\" | grep -q '^  A2 .*delivery stopped after sample 4\$'" - "$out"
+expect_eq "entry_ts_back: A1 cannot tell" "$(finding A1)" unknown
+echo none >"$D0/lie"
+
+echo "entries_reversed 1" >"$D0/lie"
+doctor entries_reversed -d sim:0
+expect_eq "entries_reversed: exit 1" "$st" 1
+expect_eq "entries_reversed: A12 differs" "$(finding A12)" differs
+echo none >"$D0/lie"
+
+# ---- public firmware ----
+echo public >"$D1/profile"
+sim_readd 1
+doctor public -d sim:1
+expect_eq "public: exit 0" "$st" 0
+check "public: the dialect" sh -c "echo \"\$1\" | grep -q '^mlx5_diag_[0-9]* (sim:1): firmware .*, dialect public16\$'" - "$out"
+
+# ---- engines doctor must not touch ----
+echo 1 >"$D0/foreign_owner"
+c0=$(cat "$D0/stats/configs")
+doctor foreign -d sim:0
+expect_eq "foreign: exit 8" "$st" 8
+check "foreign: says another agent holds it" sh -c \
+	"echo \"\$1\" | grep -q 'another agent'" - "$out"
+expect_eq "foreign: the device was not configured" "$(cat "$D0/stats/configs")" "$c0"
+expect_eq "foreign: the other agent still holds it" "$(cat "$D0/foreign_owner")" 1
+doctor foreign_force -d sim:0 --force
+expect_eq "--force: exit 0" "$st" 0
+expect_eq "--force: the engine left off" "$(eng "$P0" state)" off
+echo 0 >"$D0/foreign_owner"
+
+perf stat -e "$P0/icmc_hits/" -a -- sleep 30 >/dev/null 2>&1 &
+pid=$!
+wait_state "$P0" count
+c0=$(cat "$D0/stats/configs")
+doctor busy_engine -d sim:0
+expect_eq "in use: exit 8" "$st" 8
+check "in use: says so" sh -c "echo \"\$1\" | grep -q 'engine is in use (engine/state count)'" - "$out"
+expect_eq "in use: the device was not configured" "$(cat "$D0/stats/configs")" "$c0"
+kill -INT "$pid"
+wait "$pid"
+
+mlx5-diag doctor --bogus >/dev/null 2>&1
+expect_eq "a bad option exits 2" "$?" 2
+mlx5-diag doctor -d sim:9 >/dev/null 2>&1
+expect_eq "an unknown device exits 7" "$?" 7
+exit $T_FAILED

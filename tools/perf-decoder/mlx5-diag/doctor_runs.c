@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mlx5-diag doctor's runs (doctor.h): the device read from sysfs, short
+ * sampling sessions observed through the decode pipeline, a counting run
+ * and configuration round trips, each with the driver's engine/ counters
+ * read around it.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/mlx5_diag.h>
+#include <linux/perf_event.h>
+
+#include "doctor.h"
+#include "sampling.h"
+
+/* How long END may take after the disable (the driver drains once more). */
+#define DOCTOR_END_WAIT_MS	2000
+#define DOCTOR_POLL_MS		20
+/* A run over laps of the buffer: the drain's slack, and its longest. */
+#define DOCTOR_DRAIN_MS		200
+#define DOCTOR_LAPS_MAX_MS	5000
+
+static const char *const engine_files[DC_NR] = {
+	[DC_BAD_SAMPLES] = "bad_samples",
+	[DC_UNUSABLE_ANSWERS] = "unusable_answers",
+	[DC_FOREIGN_CONFIGS] = "foreign_configs",
+	[DC_SET_FAILURES] = "set_failures",
+	[DC_COUNTER_RESETS] = "counter_resets",
+	[DC_BUSY_ANSWERS] = "busy_answers",
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void engine_line(const struct pmu *p, const char *name, char *buf,
+			size_t len)
+{
+	char dir[PATH_MAX + 8];
+
+	snprintf(dir, sizeof(dir), "%s/engine", p->dir);
+	if (pmu_read_line(dir, name, buf, len))
+		buf[0] = '\0';
+}
+
+void doctor_engine_state(const struct pmu *p, char *buf, size_t len)
+{
+	engine_line(p, "state", buf, len);
+}
+
+void doctor_engine_counters(const struct pmu *p, uint64_t *v)
+{
+	char buf[32];
+
+	for (int i = 0; i < DC_NR; i++) {
+		engine_line(p, engine_files[i], buf, sizeof(buf));
+		v[i] = strtoull(buf, NULL, 10);
+	}
+}
+
+void doctor_engine_delta(const struct pmu *p, const uint64_t *before, uint64_t *v)
+{
+	doctor_engine_counters(p, v);
+	for (int i = 0; i < DC_NR; i++)
+		v[i] = v[i] >= before[i] ? v[i] - before[i] : 0;
+}
+
+static uint64_t cap_u64(const struct pmu *p, const char *name)
+{
+	char dir[PATH_MAX + 8], buf[64];
+
+	snprintf(dir, sizeof(dir), "%s/caps", p->dir);
+	if (pmu_read_line(dir, name, buf, sizeof(buf)))
+		return 0;
+	return strtoull(buf, NULL, 0);
+}
+
+static void cap_line(const struct pmu *p, const char *name, char *buf, size_t len)
+{
+	char dir[PATH_MAX + 8];
+
+	snprintf(dir, sizeof(dir), "%s/caps", p->dir);
+	if (pmu_read_line(dir, name, buf, len))
+		buf[0] = '\0';
+}
+
+/* caps/sync_ids: a data ID per line; the first DOCTOR_MAX_IDS. */
+static void read_sync_ids(struct doctor_dev *d)
+{
+	char path[PATH_MAX + 16], line[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/caps/sync_ids", d->pmu->dir);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (d->nr_sync < DOCTOR_MAX_IDS && fgets(line, sizeof(line), f)) {
+		char *end;
+		uint64_t id = strtoull(line, &end, 0);
+
+		if (end != line)
+			d->sync_ids[d->nr_sync++] = id;
+	}
+	fclose(f);
+}
+
+static int no_dot(const struct dirent *de)
+{
+	return de->d_name[0] != '.' && !strchr(de->d_name, '.');
+}
+
+/* The first DOCTOR_MAX_IDS events (by name) that need no field. */
+static int pick_events(struct doctor_dev *d, char *err, size_t errlen)
+{
+	char dir[PATH_MAX + 8], perr[256];
+	struct dirent **names;
+	int n;
+
+	snprintf(dir, sizeof(dir), "%s/events", d->pmu->dir);
+	n = scandir(dir, &names, no_dot, alphasort);
+	if (n < 0) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		uint64_t cfg[3];
+
+		if (d->nr < DOCTOR_MAX_IDS && d->nr < d->max_ids &&
+		    !pmu_parse_event(d->pmu, names[i]->d_name, cfg, perr, sizeof(perr)) &&
+		    !cfg[1] && !cfg[2]) {
+			d->ids[d->nr] = cfg[0];
+			snprintf(d->events[d->nr], sizeof(d->events[0]), "%.127s",
+				 names[i]->d_name);
+			d->nr++;
+		}
+		free(names[i]);
+	}
+	free(names);
+	if (!d->nr) {
+		snprintf(err, errlen, "%s has no event that needs no field", dir);
+		return -1;
+	}
+	return 0;
+}
+
+int doctor_dev_read(struct doctor_dev *d, const struct pmu *p, char *err,
+		    size_t errlen)
+{
+	d->pmu = p;
+	d->cpu = pmu_first_cpu(p);
+	if (p->type < 0 || d->cpu < 0) {
+		snprintf(err, errlen, "%s: unreadable type or cpumask", p->dir);
+		return -1;
+	}
+	cap_line(p, "dialect", d->dialect, sizeof(d->dialect));
+	cap_line(p, "modes", d->modes, sizeof(d->modes));
+	cap_line(p, "counting_mode", d->counting_mode, sizeof(d->counting_mode));
+	if (pmu_read_line(p->dir, "firmware_version", d->firmware, sizeof(d->firmware)))
+		d->firmware[0] = '\0';
+	doctor_engine_state(p, d->state, sizeof(d->state));
+	d->min_period_ns = cap_u64(p, "min_sample_period_ns");
+	d->max_period_ns = cap_u64(p, "max_sample_period_ns");
+	d->freq_khz = cap_u64(p, "device_frequency_khz");
+	d->max_ids = (unsigned int)cap_u64(p, "max_data_ids");
+	d->sync = cap_u64(p, "sync") != 0;
+	d->clear = cap_u64(p, "clear") != 0;
+	if (!d->dialect[0] || !d->freq_khz || !d->max_ids) {
+		snprintf(err, errlen, "%s/caps: no dialect, clock frequency or data ID "
+			 "limit", p->dir);
+		return -1;
+	}
+	read_sync_ids(d);
+	return pick_events(d, err, errlen);
+}
+
+/* ---- the sampling runs: the pipeline's sink that observes ---- */
+
+static void obs_session(struct sink *s, const struct run *rn)
+{
+	struct doctor_run *r = s->priv;
+
+	if (r->have_session)
+		return;
+	r->have_session = 1;
+	r->session = rn->session;
+	r->session.ids = NULL;
+}
+
+static void obs_step(struct doctor_run *r, int after, uint64_t step)
+{
+	if (!r->steps[after] || step < r->min_step[after])
+		r->min_step[after] = step;
+	if (step > r->max_step[after])
+		r->max_step[after] = step;
+	r->steps[after]++;
+}
+
+static void obs_sample(struct sink *s, const struct run *rn, const struct row *w)
+{
+	struct doctor_run *r = s->priv;
+
+	if (!r->rows) {
+		r->first_seq = w->seq;
+		r->first_dev_time = w->dev_time;
+		r->first_perf_time = w->perf_time;
+	}
+	r->rows++;
+	r->last_seq = w->seq;
+	if (r->have_prev && w->seq == r->prev_seq + 1 && w->dev_time >= r->prev_dev_time)
+		obs_step(r, r->period_seen && w->seq > r->period_seq,
+			 w->dev_time - r->prev_dev_time);
+	r->have_prev = 1;
+	r->prev_seq = w->seq;
+	r->prev_dev_time = w->dev_time;
+	if (w->dev_time_end - w->dev_time > r->max_spread)
+		r->max_spread = w->dev_time_end - w->dev_time;
+	for (unsigned int i = 1; i < rn->nr_cols; i++)
+		if (rn->cols[i].dev_time < rn->cols[i - 1].dev_time) {
+			r->unordered++;
+			break;
+		}
+	if (r->period_seen && w->seq >= r->period_seq)
+		r->rows_after_change++;
+}
+
+static void obs_lost(struct sink *s, const struct mlx5diag_item *it)
+{
+	struct doctor_run *r = s->priv;
+	unsigned int cause = it->lost.cause < 4 ? it->lost.cause : 0;
+
+	r->lost[cause] += it->lost.count;
+	if (!r->lost_seen) {
+		r->lost_seen = 1;
+		r->first_lost_seq = it->seq;
+	}
+	if (!r->rows)
+		r->lost_at_start += it->lost.count;
+	if (r->period_seen)
+		r->lost_after_change += it->lost.count;
+}
+
+static void obs_period(struct sink *s, const struct mlx5diag_item *it)
+{
+	struct doctor_run *r = s->priv;
+
+	r->period_seen = 1;
+	r->period_seq = it->seq;
+	r->period_ns_actual = it->period.ns_actual;
+	r->period_log = it->period.log_sample_period;
+}
+
+static void obs_end(struct sink *s, const struct mlx5diag_item *it)
+{
+	struct doctor_run *r = s->priv;
+
+	r->end_reason = it->end.reason;
+}
+
+static const struct sink_ops observe_sink = {
+	.name = "doctor",
+	.session = obs_session,
+	.sample = obs_sample,
+	.lost = obs_lost,
+	.period = obs_period,
+	.end = obs_end,
+};
+
+/*
+ * The samples of one and a half laps of R's firmware buffer have come:
+ * far enough to see a numbering that is the slot index.
+ */
+static int laps_done(const struct doctor_run *r)
+{
+	return r->have_session && r->session.log_num_of_samples < 32 &&
+	       r->rows && r->last_seq + 1 >= (3ull << r->session.log_num_of_samples) / 2;
+}
+
+/*
+ * Drain S until DEADLINE (monotonic ns), until END (UNTIL_END), or until
+ * laps_done() (R->laps). 0, or -1: the session stopped.
+ */
+static int drain_until(struct sampling *s, struct doctor_run *r, uint64_t deadline,
+		       int until_end)
+{
+	const char *reason;
+
+	for (;;) {
+		struct pollfd pfd = { .fd = sampling_fd(s), .events = POLLIN };
+
+		if (sampling_drain(s, &reason, r->stop_why, sizeof(r->stop_why)))
+			return -1;
+		if (until_end ? s->p.end_reason != 0 : r->laps && laps_done(r))
+			return 0;
+		if (now_ns() >= deadline)
+			return 0;
+		poll(&pfd, 1, DOCTOR_POLL_MS);
+	}
+}
+
+/*
+ * When R, asked for laps of the buffer, ends: when one and a half laps
+ * of samples are due (its buffer and period known from the SESSION
+ * record), plus the drain's time, at most DOCTOR_LAPS_MAX_MS.
+ */
+static uint64_t laps_end(const struct doctor_run *r)
+{
+	uint64_t max = r->enable_ns + DOCTOR_LAPS_MAX_MS * 1000000ull, due;
+
+	if (!r->have_session || r->session.log_num_of_samples >= 32)
+		return max;
+	due = r->enable_ns + DOCTOR_DRAIN_MS * 1000000ull +
+	      ((3ull << r->session.log_num_of_samples) / 2) * r->session.period_ns_actual;
+	return due < max ? due : max;
+}
+
+static void engine_after(const struct doctor_dev *d, const uint64_t *before,
+			 struct doctor_run *r)
+{
+	char buf[16];
+
+	doctor_engine_delta(d->pmu, before, r->engine);
+	engine_line(d->pmu, "num_samples_unit", r->unit, sizeof(r->unit));
+	engine_line(d->pmu, "sample_id_bits", buf, sizeof(buf));
+	r->sample_id_bits = (unsigned int)strtoul(buf, NULL, 10);
+}
+
+void doctor_sample(const struct doctor_dev *d, struct doctor_run *r)
+{
+	const int sync_ids = r->sync && d->nr_sync;
+	const char *events[DOCTOR_MAX_IDS];
+	struct sampling_spec sp = {
+		.pmu_name = d->pmu->name, .type = d->pmu->type, .cpu = d->cpu,
+		.period_ns = r->period_ns,
+		.config1 = (uint64_t)r->mode << MLX5_DIAG_MODE_LO |
+			   (uint64_t)!!r->sync << MLX5_DIAG_SYNC_LO |
+			   (uint64_t)!!r->clear << MLX5_DIAG_CLEAR_LO |
+			   (uint64_t)r->format << MLX5_DIAG_OUT_FORMAT_LO |
+			   (uint64_t)r->ts << MLX5_DIAG_TS_SOURCE_LO |
+			   (uint64_t)!!d->force << MLX5_DIAG_FORCE_LO,
+		.ids = sync_ids ? d->sync_ids : d->ids,
+		.events = sync_ids ? NULL : events,
+		.nr = sync_ids ? d->nr_sync : d->nr,
+		.sink = &observe_sink, .priv = r,
+	};
+	uint64_t before[DC_NR], half, end;
+	struct sampling s;
+	int stopped;
+
+	for (unsigned int i = 0; i < d->nr; i++)
+		events[i] = d->events[i];
+	doctor_engine_counters(d->pmu, before);
+	r->enable_ns = now_ns();
+	r->open_errno = -sampling_open(&s, &sp, r->open_error, sizeof(r->open_error));
+	if (r->open_errno) {
+		engine_after(d, before, r);
+		return;
+	}
+	half = r->enable_ns + (uint64_t)r->duration_ms * 500000u;
+	end = r->enable_ns + (uint64_t)r->duration_ms * 1000000u;
+	stopped = drain_until(&s, r, r->change_to_ns ? half : end, 0);
+	if (!stopped && r->laps && !laps_done(r) && laps_end(r) > end)
+		stopped = drain_until(&s, r, laps_end(r), 0);
+	if (!stopped && r->change_to_ns) {
+		uint64_t p = r->change_to_ns;
+
+		if (ioctl(sampling_fd(&s), PERF_EVENT_IOC_PERIOD, &p))
+			snprintf(r->stop_why, sizeof(r->stop_why),
+				 "the period change was refused: %s", strerror(errno));
+		stopped = drain_until(&s, r, end, 0);
+	}
+	r->ran_ms = (unsigned int)((now_ns() - r->enable_ns) / 1000000);
+	if (!stopped && !r->end_reason) {
+		ioctl(sampling_fd(&s), PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+		drain_until(&s, r, now_ns() + DOCTOR_END_WAIT_MS * 1000000ull, 1);
+	}
+	sampling_close(&s);
+	engine_after(d, before, r);
+}
+
+/* ---- counting and round trips ---- */
+
+static int count_open(const struct doctor_dev *d, uint64_t id, int disabled)
+{
+	struct perf_event_attr a = {
+		.type = (uint32_t)d->pmu->type, .size = sizeof(a), .config = id,
+		.config1 = (uint64_t)!!d->force << MLX5_DIAG_FORCE_LO,
+		.disabled = (uint64_t)!!disabled,
+	};
+
+	return (int)syscall(SYS_perf_event_open, &a, -1, d->cpu, -1,
+			    PERF_FLAG_FD_CLOEXEC);
+}
+
+static void read_counts(const int *fds, unsigned int n, uint64_t *v)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (read(fds[i], &v[i], sizeof(v[i])) != sizeof(v[i]))
+			v[i] = 0;
+}
+
+void doctor_count(const struct doctor_dev *d, unsigned int ms,
+		  struct doctor_count *c)
+{
+	int fds[DOCTOR_MAX_IDS];
+	uint64_t before[DC_NR];
+	unsigned int n = 0;
+
+	doctor_engine_counters(d->pmu, before);
+	for (; n < d->nr; n++) {
+		fds[n] = count_open(d, d->ids[n], 0);
+		if (fds[n] < 0) {
+			c->open_errno = errno;
+			snprintf(c->open_error, sizeof(c->open_error), "%s (0x%016" PRIx64
+				 "): %s", d->events[n], d->ids[n], strerror(errno));
+			break;
+		}
+	}
+	if (!c->open_errno) {
+		struct timespec ts = { .tv_sec = ms / 1000,
+				       .tv_nsec = (long)(ms % 1000) * 1000000 };
+
+		read_counts(fds, n, c->first);
+		nanosleep(&ts, NULL);
+		read_counts(fds, n, c->second);
+	}
+	while (n)
+		close(fds[--n]);
+	doctor_engine_delta(d->pmu, before, c->engine);
+	engine_line(d->pmu, "num_samples_unit", c->unit, sizeof(c->unit));
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void doctor_latency(const struct doctor_dev *d, struct doctor_latency *l)
+{
+	uint64_t t[DOCTOR_LATENCY_TRIES];
+
+	for (int i = 0; i < DOCTOR_LATENCY_TRIES; i++) {
+		uint64_t t0 = now_ns();
+		int fd = count_open(d, d->ids[0], 1);
+
+		if (fd < 0) {
+			l->open_errno = errno;
+			return;
+		}
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		close(fd);
+		t[i] = now_ns() - t0;
+	}
+	qsort(t, DOCTOR_LATENCY_TRIES, sizeof(t[0]), u64_cmp);
+	l->min_ns = t[0];
+	l->median_ns = t[DOCTOR_LATENCY_TRIES / 2];
+	l->max_ns = t[DOCTOR_LATENCY_TRIES - 1];
+}
