@@ -3,6 +3,8 @@
 # bit, so the driver counts in repetitive mode and folds every new sample.
 # With the manual clock every count is exact, and a buffer too small for the
 # polls loses exactly the samples the firmware overwrote, counted in sysfs.
+# Data clear, which the public capabilities do not carry, is learnt by
+# trying it: yes once taken, no once refused (then EOPNOTSUPP at open).
 . ./lib.sh
 . ./engine_lib.sh
 
@@ -66,6 +68,42 @@ check "the loss is logged" sh -c "dmesg | grep -q 'overwrote .* sample(s) before
 sim_running 1
 
 echo 13 >"$D/caps/log_max_samples"
+
+# ---- capabilities the public layouts do not carry ----
+sim_readd 1
+P=$(pmu_of_sim 1)
+sid=$(head -1 "$PMUS/$P/caps/sync_ids")
+expect_eq "sync: each counter's own bit says it" "$(cat "$PMUS/$P/caps/sync")" yes
+expect_eq "data clear: unknown until tried" "$(cat "$PMUS/$P/caps/clear")" unknown
+expect_eq "on-demand: never tried" "$(cat "$PMUS/$P/caps/on_demand")" unknown
+# record_clear FILE: a 0.3 s recording of sid with sync and clear
+record_clear() {
+	mlx5-diag record -q -d sim:1 -e "fw_counter=$sid" --sync --clear -p 1ms \
+		--duration 0.3 -o "$1" >/tmp/pub.rec 2>&1
+}
+record_clear /tmp/pub-clear.data
+expect_eq "firmware that takes clear: recorded" "$?" 0
+check "with samples" test "$(mlx5-diag decode -q /tmp/pub-clear.data | grep -vc '^[A-Z]')" -gt 0
+expect_eq "data clear: yes once taken" "$(cat "$PMUS/$P/caps/clear")" yes
+check "that is logged" sh -c "dmesg | grep -q 'the firmware takes data clear (caps/clear yes)'"
+
+echo 0 >"$D/caps/data_clear"
+sim_readd 1
+P=$(pmu_of_sim 1)
+expect_eq "another device: unknown again" "$(cat "$PMUS/$P/caps/clear")" unknown
+c0=$(cat "$D/stats/configs")
+record_clear /tmp/pub-noclear.data
+diag "the first try: exit $?, $(($(cat "$D/stats/configs") - c0)) configurations"
+expect_eq "firmware that refuses clear: caps/clear no" "$(cat "$PMUS/$P/caps/clear")" no
+check "that is logged" sh -c \
+	"dmesg | grep -q 'the firmware refused data clear: refused from now on (caps/clear no)'"
+c0=$(cat "$D/stats/configs")
+record_clear /tmp/pub-noclear.data
+expect_eq "then asking for clear fails to open (exit 8)" "$?" 8
+check "EOPNOTSUPP" grep -q 'Operation not supported' /tmp/pub.rec
+expect_eq "without a command to the firmware" "$(cat "$D/stats/configs")" "$c0"
+echo 1 >"$D/caps/data_clear"
+
 echo model64 >"$D/profile"
 sim_readd 1
 expect_eq "back to the 64-bit dialect" "$(cat "$PMUS/$(pmu_of_sim 1)/caps/dialect")" model64

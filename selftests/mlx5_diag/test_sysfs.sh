@@ -44,8 +44,9 @@ expect_eq "caps device_frequency_khz" "$(cat "$P0/caps/device_frequency_khz")" 1
 # 2^14 clocks at 156.25 MHz = 104857.6 ns
 expect_eq "caps min_sample_period_ns" "$(cat "$P0/caps/min_sample_period_ns")" 104857
 expect_eq "caps modes" "$(cat "$P0/caps/modes")" "single repetitive on_demand"
-expect_eq "caps sync" "$(cat "$P0/caps/sync")" 1
-expect_eq "caps clear" "$(cat "$P0/caps/clear")" 1
+expect_eq "caps sync" "$(cat "$P0/caps/sync")" yes
+expect_eq "caps clear" "$(cat "$P0/caps/clear")" yes
+expect_eq "caps on_demand" "$(cat "$P0/caps/on_demand")" yes
 expect_eq "caps dialect" "$(cat "$P0/caps/dialect")" model64
 expect_eq "caps record_abi" "$(cat "$P0/caps/record_abi")" 1
 expect_eq "caps num_ports" "$(cat "$P0/caps/num_ports")" 2

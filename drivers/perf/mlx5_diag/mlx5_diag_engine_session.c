@@ -331,6 +331,7 @@ int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
 	mlx5_diag_engine_unmap(eng);
 	eng->session_running = false;
 	ret = mlx5_diag_fw_set_params(eng->fw, &eng->want);
+	mlx5_diag_fw_learn_clear(eng->fw, &eng->want, ret);
 	if (ret) {
 		why = "the firmware refused the session's configuration";
 		eng->stats.set_failures++;

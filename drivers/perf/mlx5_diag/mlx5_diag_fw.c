@@ -443,8 +443,94 @@ void mlx5_diag_fw_init(struct mlx5_diag_fw *fw, const char *name,
 	fw->aux = aux;
 	init_rwsem(&fw->lock);
 	atomic64_set(&fw->busy_answers, 0);
+	fw->clear_learnt = MLX5_DIAG_CAP_UNKNOWN;
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_init);
+
+/*
+ * Capabilities the public layouts do not carry (A15, A16): the modelled
+ * DEBUG bits tell them on the modelled dialect; on public firmware
+ * synchronized start is each counter's own sync bit, data clear is learnt
+ * by trying it (mlx5_diag_fw_learn_clear()) and on-demand mode is never
+ * tried (counting folds repetitive samples there).
+ */
+const char *mlx5_diag_cap_known_name(enum mlx5_diag_cap_known k)
+{
+	static const char * const names[] = {
+		[MLX5_DIAG_CAP_UNKNOWN] = "unknown",
+		[MLX5_DIAG_CAP_NO] = "no",
+		[MLX5_DIAG_CAP_YES] = "yes",
+	};
+
+	return k < ARRAY_SIZE(names) ? names[k] : "unknown";
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_cap_known_name);
+
+static enum mlx5_diag_cap_known mlx5_diag_cap_bit(bool present)
+{
+	return present ? MLX5_DIAG_CAP_YES : MLX5_DIAG_CAP_NO;
+}
+
+enum mlx5_diag_cap_known mlx5_diag_fw_sync_known(const struct mlx5_diag_fw *fw)
+{
+	const struct mlx5_diag_caps *caps = &fw->caps;
+	unsigned int i;
+
+	if (caps->model64)
+		return mlx5_diag_cap_bit(caps->sync_start);
+	for (i = 0; i < caps->num_entries; i++)
+		if (caps->entries[i].sync)
+			return MLX5_DIAG_CAP_YES;
+	return MLX5_DIAG_CAP_NO;
+}
+
+enum mlx5_diag_cap_known mlx5_diag_fw_clear_known(const struct mlx5_diag_fw *fw)
+{
+	if (fw->caps.model64)
+		return mlx5_diag_cap_bit(fw->caps.data_clear);
+	return READ_ONCE(fw->clear_learnt);
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_clear_known);
+
+enum mlx5_diag_cap_known
+mlx5_diag_fw_on_demand_known(const struct mlx5_diag_fw *fw)
+{
+	if (fw->caps.model64)
+		return mlx5_diag_cap_bit(fw->caps.on_demand);
+	return MLX5_DIAG_CAP_UNKNOWN;
+}
+
+/**
+ * mlx5_diag_fw_learn_clear() - learn data clear from a SET that asked for it
+ * @fw: the firmware handle
+ * @p: the configuration set
+ * @ret: what mlx5_diag_fw_set_params() returned for it
+ *
+ * On public firmware, the first enabling SET with @p->clear while data
+ * clear is unknown tries it: taken, it is there; refused as a bad
+ * parameter (-EINVAL), it is not, since every other field was checked
+ * against the capabilities before (sync against each counter's own bit).
+ * Any other failure teaches nothing. Once learnt, for the device's
+ * lifetime: opens asking for clear get -EOPNOTSUPP. Caller holds the
+ * engine lock.
+ */
+void mlx5_diag_fw_learn_clear(struct mlx5_diag_fw *fw,
+			      const struct mlx5_diag_fw_params *p, int ret)
+{
+	if (fw->caps.model64 || !p->enable || !p->clear ||
+	    fw->clear_learnt != MLX5_DIAG_CAP_UNKNOWN)
+		return;
+	if (!ret) {
+		WRITE_ONCE(fw->clear_learnt, MLX5_DIAG_CAP_YES);
+		pr_info_ratelimited("%s: the firmware takes data clear (caps/clear yes)\n",
+				    fw->name);
+	} else if (ret == -EINVAL) {
+		WRITE_ONCE(fw->clear_learnt, MLX5_DIAG_CAP_NO);
+		pr_info_ratelimited("%s: the firmware refused data clear: refused from now on (caps/clear no)\n",
+				    fw->name);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_learn_clear);
 
 /* The provider's device (again): commands reach it from now on. */
 void mlx5_diag_fw_attach(struct mlx5_diag_fw *fw, struct mlx5_diag_aux_dev *aux)

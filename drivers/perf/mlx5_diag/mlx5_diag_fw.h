@@ -161,6 +161,9 @@ static inline u64 mlx5_diag_extend(u64 last, u64 raw, unsigned int bits)
  * @lock: read side around each command, write side to attach or detach
  * @dialect: chosen from the DEBUG capability
  * @caps: the capabilities found at bind time
+ * @busy_answers: RES_BUSY answers, retried or not
+ * @clear_learnt: public firmware: data clear as tried (enum
+ *	mlx5_diag_cap_known), written under the engine lock
  */
 struct mlx5_diag_fw {
 	const char *name;
@@ -168,8 +171,29 @@ struct mlx5_diag_fw {
 	struct rw_semaphore lock;
 	const struct mlx5_diag_fw_dialect *dialect;
 	struct mlx5_diag_caps caps;
-	atomic64_t busy_answers;	/* RES_BUSY answers, retried or not */
+	atomic64_t busy_answers;
+	u8 clear_learnt;
 };
+
+/**
+ * enum mlx5_diag_cap_known - what the driver knows of a capability
+ * @MLX5_DIAG_CAP_UNKNOWN: not carried by the public layouts, not tried yet
+ * @MLX5_DIAG_CAP_NO: absent, or refused when tried
+ * @MLX5_DIAG_CAP_YES: present, or taken when tried
+ */
+enum mlx5_diag_cap_known {
+	MLX5_DIAG_CAP_UNKNOWN,
+	MLX5_DIAG_CAP_NO,
+	MLX5_DIAG_CAP_YES,
+};
+
+const char *mlx5_diag_cap_known_name(enum mlx5_diag_cap_known k);
+enum mlx5_diag_cap_known mlx5_diag_fw_sync_known(const struct mlx5_diag_fw *fw);
+enum mlx5_diag_cap_known mlx5_diag_fw_clear_known(const struct mlx5_diag_fw *fw);
+enum mlx5_diag_cap_known
+mlx5_diag_fw_on_demand_known(const struct mlx5_diag_fw *fw);
+void mlx5_diag_fw_learn_clear(struct mlx5_diag_fw *fw,
+			      const struct mlx5_diag_fw_params *p, int ret);
 
 void mlx5_diag_fw_init(struct mlx5_diag_fw *fw, const char *name,
 		       struct mlx5_diag_aux_dev *aux);

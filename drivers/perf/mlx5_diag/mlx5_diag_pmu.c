@@ -245,9 +245,11 @@ static int mlx5_diag_leader_options(struct mlx5_diag_dev *dd,
 		return mlx5_diag_refuse(dd, -EOPNOTSUPP,
 					"sync start is not supported by this data ID",
 					id);
-	if (req->opts.clear && caps->model64 && !caps->data_clear)
+	if (req->opts.clear &&
+	    mlx5_diag_fw_clear_known(&dd->fw) == MLX5_DIAG_CAP_NO)
 		return mlx5_diag_refuse(dd, -EOPNOTSUPP,
-					"the device has no data clear", id);
+					"the device has no data clear (caps/clear)",
+					id);
 	if (req->out_format > MLX5_DIAG_FORMAT_2)
 		return mlx5_diag_refuse(dd, -EINVAL,
 					"out_format is 0, 1 or 2", id);

@@ -36,6 +36,7 @@ enum mlx5_diag_cap {
 	MLX5_DIAG_CAP_MODES,
 	MLX5_DIAG_CAP_SYNC,
 	MLX5_DIAG_CAP_CLEAR,
+	MLX5_DIAG_CAP_ON_DEMAND,
 	MLX5_DIAG_CAP_SYNC_IDS,
 	MLX5_DIAG_CAP_DIALECT,
 	MLX5_DIAG_CAP_NUM_PORTS,
@@ -83,6 +84,7 @@ static ssize_t mlx5_diag_caps_show(struct device *dev,
 {
 	struct mlx5_diag_dev *dd = mlx5_diag_dev_from_sysfs(dev);
 	const struct mlx5_diag_caps *caps = &dd->fw.caps;
+	enum mlx5_diag_cap_known known;
 
 	switch (mlx5_diag_value_which(attr)) {
 	case MLX5_DIAG_CAP_MAX_DATA_IDS:
@@ -103,9 +105,14 @@ static ssize_t mlx5_diag_caps_show(struct device *dev,
 				  caps->repetitive ? "repetitive " : "",
 				  caps->on_demand ? "on_demand" : "");
 	case MLX5_DIAG_CAP_SYNC:
-		return sysfs_emit(buf, "%d\n", caps->sync_start);
+		known = mlx5_diag_fw_sync_known(&dd->fw);
+		break;
 	case MLX5_DIAG_CAP_CLEAR:
-		return sysfs_emit(buf, "%d\n", caps->data_clear);
+		known = mlx5_diag_fw_clear_known(&dd->fw);
+		break;
+	case MLX5_DIAG_CAP_ON_DEMAND:
+		known = mlx5_diag_fw_on_demand_known(&dd->fw);
+		break;
 	case MLX5_DIAG_CAP_SYNC_IDS:
 		return mlx5_diag_sync_ids_show(caps, buf);
 	case MLX5_DIAG_CAP_DIALECT:
@@ -125,8 +132,10 @@ static ssize_t mlx5_diag_caps_show(struct device *dev,
 				  "repetitive");
 	case MLX5_DIAG_CAP_RECORD_ABI:
 		return sysfs_emit(buf, "%u\n", MLX5_DIAG_ABI_VERSION);
+	default:
+		return -EINVAL;
 	}
-	return -EINVAL;
+	return sysfs_emit(buf, "%s\n", mlx5_diag_cap_known_name(known));
 }
 
 /* caps/ file names clash with format/ ones (sync, clear): prefix the symbols. */
@@ -140,6 +149,7 @@ MLX5_DIAG_CAP_ATTR(device_frequency_khz, MLX5_DIAG_CAP_DEVICE_FREQUENCY_KHZ);
 MLX5_DIAG_CAP_ATTR(modes, MLX5_DIAG_CAP_MODES);
 MLX5_DIAG_CAP_ATTR(sync, MLX5_DIAG_CAP_SYNC);
 MLX5_DIAG_CAP_ATTR(clear, MLX5_DIAG_CAP_CLEAR);
+MLX5_DIAG_CAP_ATTR(on_demand, MLX5_DIAG_CAP_ON_DEMAND);
 MLX5_DIAG_CAP_ATTR(sync_ids, MLX5_DIAG_CAP_SYNC_IDS);
 MLX5_DIAG_CAP_ATTR(dialect, MLX5_DIAG_CAP_DIALECT);
 MLX5_DIAG_CAP_ATTR(num_ports, MLX5_DIAG_CAP_NUM_PORTS);
@@ -159,6 +169,7 @@ static struct attribute *mlx5_diag_caps_attrs[] = {
 	&mlx5_diag_caps_attr_modes.attr.attr,
 	&mlx5_diag_caps_attr_sync.attr.attr,
 	&mlx5_diag_caps_attr_clear.attr.attr,
+	&mlx5_diag_caps_attr_on_demand.attr.attr,
 	&mlx5_diag_caps_attr_sync_ids.attr.attr,
 	&mlx5_diag_caps_attr_dialect.attr.attr,
 	&mlx5_diag_caps_attr_num_ports.attr.attr,

@@ -434,6 +434,49 @@ static void fw_extend_test(struct kunit *test)
 				    cases[i].want, "case %u", i);
 }
 
+/*
+ * Data clear on public firmware is learnt from the first enabling SET that
+ * asks for it: taken means yes, a bad-parameter refusal no, anything else
+ * nothing; then it stays. The modelled dialect's bit decides there.
+ */
+static void fw_learn_clear_test(struct kunit *test)
+{
+	struct mlx5_diag_fw_params p = { .enable = true, .sync = true,
+					 .clear = true };
+	struct mlx5_diag_fw *fw = kunit_kzalloc(test, sizeof(*fw), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, fw);
+	mlx5_diag_fw_init(fw, "kunit", NULL);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_fw_clear_known(fw), MLX5_DIAG_CAP_UNKNOWN);
+	p.clear = false;
+	mlx5_diag_fw_learn_clear(fw, &p, -EINVAL);	/* not asked */
+	p.clear = true;
+	p.enable = false;
+	mlx5_diag_fw_learn_clear(fw, &p, 0);		/* a disable */
+	p.enable = true;
+	mlx5_diag_fw_learn_clear(fw, &p, -EIO);		/* not a refusal */
+	mlx5_diag_fw_learn_clear(fw, &p, -EBUSY);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_fw_clear_known(fw), MLX5_DIAG_CAP_UNKNOWN);
+	mlx5_diag_fw_learn_clear(fw, &p, -EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_fw_clear_known(fw), MLX5_DIAG_CAP_NO);
+	mlx5_diag_fw_learn_clear(fw, &p, 0);		/* learnt: it stays */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_fw_clear_known(fw), MLX5_DIAG_CAP_NO);
+	KUNIT_EXPECT_STREQ(test, mlx5_diag_cap_known_name(MLX5_DIAG_CAP_NO), "no");
+
+	mlx5_diag_fw_init(fw, "kunit", NULL);
+	mlx5_diag_fw_learn_clear(fw, &p, 0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_fw_clear_known(fw), MLX5_DIAG_CAP_YES);
+	mlx5_diag_fw_learn_clear(fw, &p, -EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_fw_clear_known(fw), MLX5_DIAG_CAP_YES);
+
+	mlx5_diag_fw_init(fw, "kunit", NULL);
+	fw->caps.model64 = true;
+	mlx5_diag_fw_learn_clear(fw, &p, 0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_fw_clear_known(fw), MLX5_DIAG_CAP_NO);
+	fw->caps.data_clear = true;
+	KUNIT_EXPECT_EQ(test, mlx5_diag_fw_clear_known(fw), MLX5_DIAG_CAP_YES);
+}
+
 static struct kunit_case mlx5_diag_fw_cases[] = {
 	KUNIT_CASE(fw_status_errno_test),
 	KUNIT_CASE(fw_query_cap_in_test),
@@ -451,6 +494,7 @@ static struct kunit_case mlx5_diag_fw_cases[] = {
 	KUNIT_CASE(fw_sample_entries_test),
 	KUNIT_CASE(fw_out_status_test),
 	KUNIT_CASE(fw_extend_test),
+	KUNIT_CASE(fw_learn_clear_test),
 	{}
 };
 

@@ -1943,7 +1943,7 @@ static void sim_test_public_caps(struct kunit *test)
 
 static void t_public_caps(struct mlx5_diag_sim_caps *c)
 {
-	/* what the public profile must ignore */
+	/* what the public profile must ignore, and data clear it obeys */
 	c->on_demand = true;
 	c->sync_start = false;
 	c->data_clear = false;
@@ -1965,7 +1965,17 @@ static void sim_test_public_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t_set(test, 0, false, PSETP(OE, 1, 4, 0, 0x2006)),
 			0x3);
 	KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_NO_ON_DEMAND);
-	/* sync and clear: the per-counter bits alone decide */
+	/*
+	 * sync: the per-counter bits alone decide; clear: caps data_clear,
+	 * which the public capabilities do not report
+	 */
+	KUNIT_EXPECT_EQ(test, t_set(test, 0, false,
+				    PSETP(RE | TF_SYNC | TF_CLEAR, 2, 4, 14,
+					  0x0401, 0x040b)), 0x3);
+	KUNIT_EXPECT_EQ(test, t_synd(t), MLX5_DIAG_SIM_SYND_NO_DATA_CLEAR);
+	caps->data_clear = true;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_caps(t->fw, 0, caps), 0);
+	t_set_profile(test, MLX5_DIAG_SIM_PUBLIC);
 	KUNIT_EXPECT_EQ(test, t_set(test, 0, false,
 				    PSETP(RE | TF_SYNC | TF_CLEAR, 2, 4, 14,
 					  0x0401, 0x040b)), 0);

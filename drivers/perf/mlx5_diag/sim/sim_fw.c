@@ -843,8 +843,9 @@ struct sim_set_req {
 /*
  * Rules 1, 2, 3 and 9 of part 1: the mode bits. Public firmware has no
  * on-demand mode (but for the variant PUBLIC_ON_DEMAND) and no capability
- * bits for sync and clear: only the per-counter sync bits (rule 8) and
- * rule 3 limit them.
+ * bits for sync and clear: the per-counter sync bits (rule 8) and rule 3
+ * limit sync; clear, whose capability it does not report, it takes as
+ * the caps file data_clear says.
  */
 static u8 sim_check_modes(struct sim_cmd *cmd, const struct sim_set_req *r)
 {
@@ -873,7 +874,7 @@ static u8 sim_check_modes(struct sim_cmd *cmd, const struct sim_set_req *r)
 		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_ON_DEMAND);
 	if (r->sync && !pub && !caps->sync_start)
 		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_SYNC_START);
-	if (r->clear && !pub && !caps->data_clear)
+	if (r->clear && !caps->data_clear)
 		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_DATA_CLEAR);
 	if (r->rtc && !sim_rtc_offered(fw))
 		return sim_fail(cmd, bad, MLX5_DIAG_SIM_SYND_NO_RTC);
