@@ -5,7 +5,8 @@
 # lie it can see is named, in text and JSON, with the exit status it
 # deserves (0 handled, 1 differs); an engine another agent holds is
 # refused (exit 8) with the other agent's configuration untouched, or
-# taken with --force; an engine perf uses is refused untouched.
+# taken with --force; an engine perf uses is refused untouched. On public
+# firmware its sync-and-clear run teaches the driver data clear.
 . ./lib.sh
 . ./engine_lib.sh
 
@@ -144,6 +145,9 @@ sim_readd 1
 doctor public -d sim:1
 expect_eq "public: exit 0" "$st" 0
 check "public: the dialect" sh -c "echo \"\$1\" | grep -q '^mlx5_diag_[0-9]* (sim:1): firmware .*, dialect public16\$'" - "$out"
+check "public: its sync-and-clear run taught the driver data clear" sh -c \
+	"echo \"\$1\" | grep -qx '  data clear learnt: caps/clear yes, was unknown'" - "$out"
+expect_eq "public: caps/clear yes" "$(cat "$PMUS/$(pmu_of_sim 1)/caps/clear")" yes
 
 # ---- engines doctor must not touch ----
 echo 1 >"$D0/foreign_owner"

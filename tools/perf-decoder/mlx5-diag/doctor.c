@@ -61,6 +61,7 @@ struct doctor {
 	struct doctor_finding findings[DOCTOR_FINDINGS];
 	unsigned int differ;
 	char state_after[32];
+	char clear_after[16];		/* caps/clear after the runs */
 };
 
 static void plan(struct doctor *dr)
@@ -92,7 +93,9 @@ static void plan(struct doctor *dr)
 	dr->ran[RUN_SINGLE] = strstr(d->modes, "single") != NULL;
 	dr->runs[RUN_SYNC].sync = 1;
 	dr->runs[RUN_SYNC].clear = 1;
-	dr->ran[RUN_SYNC] = d->sync && d->clear && d->nr_sync;
+	/* tried where unknown: the driver learns data clear so (caps/clear) */
+	dr->ran[RUN_SYNC] = strcmp(d->sync, "no") && strcmp(d->clear, "no") &&
+			    d->nr_sync;
 	dr->runs[RUN_RTC].ts = MLX5_DIAG_TS_RTC;
 	dr->runs[RUN_RTC].format = MLX5_DIAG_FORMAT_1;
 }
@@ -114,6 +117,7 @@ static void wait_restored(struct doctor *dr)
 static void examine(struct doctor *dr)
 {
 	struct doctor_evidence e = { .dev = &dr->dev, .count = &dr->count };
+	char caps[PATH_MAX + 8];
 	uint64_t before[DC_NR];
 
 	plan(dr);
@@ -124,6 +128,9 @@ static void examine(struct doctor *dr)
 		if (dr->ran[i])
 			doctor_sample(&dr->dev, &dr->runs[i]);
 	wait_restored(dr);
+	snprintf(caps, sizeof(caps), "%s/caps", dr->dev.pmu->dir);
+	if (pmu_read_line(caps, "clear", dr->clear_after, sizeof(dr->clear_after)))
+		dr->clear_after[0] = '\0';
 	doctor_engine_delta(dr->dev.pmu, before, e.total);
 	e.first = &dr->runs[RUN_FIRST];
 	e.again = &dr->runs[RUN_AGAIN];
@@ -166,10 +173,13 @@ static void print_text(const struct doctor *dr)
 	       " (capabilities from the emulator's modelled bits)");
 	printf("  modes %s; sync %s; clear %s; %u data IDs; periods %" PRIu64 " to %"
 	       PRIu64 " ns; clock %" PRIu64 " kHz; counting %s\n", d->modes,
-	       d->sync ? "yes" : "no", d->clear ? "yes" : "no", d->max_ids,
+	       d->sync, d->clear, d->max_ids,
 	       d->min_period_ns, d->max_period_ns, d->freq_khz,
 	       d->counting_mode[0] ? d->counting_mode : "?");
 	printf("  engine %s before, %s after\n", d->state, dr->state_after);
+	if (strcmp(d->clear, dr->clear_after))
+		printf("  data clear learnt: caps/clear %s, was %s\n", dr->clear_after,
+		       d->clear);
 	printf("runs (events");
 	for (unsigned int i = 0; i < d->nr; i++)
 		printf(" %s", d->events[i]);
@@ -283,14 +293,15 @@ static int print_json(const struct doctor *dr)
 	v = json_object_new_object();
 	add(v, "dialect", str(d->dialect));
 	add(v, "modes", str(d->modes));
-	add(v, "sync", json_object_new_boolean(d->sync));
-	add(v, "clear", json_object_new_boolean(d->clear));
+	add(v, "sync", str(d->sync));
+	add(v, "clear", str(d->clear));
 	add(v, "max_data_ids", u64(d->max_ids));
 	add(v, "min_sample_period_ns", u64(d->min_period_ns));
 	add(v, "max_sample_period_ns", u64(d->max_period_ns));
 	add(v, "device_frequency_khz", u64(d->freq_khz));
 	add(v, "counting_mode", str(d->counting_mode));
 	add(o, "caps", v);
+	add(o, "caps_clear_after", str(dr->clear_after));
 	add(o, "engine_before", str(d->state));
 	add(o, "engine_after", str(dr->state_after));
 	a = json_object_new_array();

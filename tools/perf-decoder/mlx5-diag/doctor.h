@@ -31,10 +31,10 @@ struct doctor_dev {
 	const struct pmu *pmu;
 	int cpu;
 	char dialect[32], modes[64], counting_mode[32], firmware[64];
+	char sync[16], clear[16];	/* caps/: yes, no or unknown */
 	char state[32];			/* engine/state at the start */
 	uint64_t min_period_ns, max_period_ns, freq_khz;
 	unsigned int max_ids;
-	int sync, clear;		/* caps/sync, caps/clear */
 	uint64_t ids[DOCTOR_MAX_IDS];	/* the events doctor samples */
 	char events[DOCTOR_MAX_IDS][128];
 	unsigned int nr;

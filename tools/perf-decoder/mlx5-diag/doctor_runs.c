@@ -177,8 +177,8 @@ int doctor_dev_read(struct doctor_dev *d, const struct pmu *p, char *err,
 	d->max_period_ns = cap_u64(p, "max_sample_period_ns");
 	d->freq_khz = cap_u64(p, "device_frequency_khz");
 	d->max_ids = (unsigned int)cap_u64(p, "max_data_ids");
-	d->sync = cap_u64(p, "sync") != 0;
-	d->clear = cap_u64(p, "clear") != 0;
+	cap_line(p, "sync", d->sync, sizeof(d->sync));
+	cap_line(p, "clear", d->clear, sizeof(d->clear));
 	if (!d->dialect[0] || !d->freq_khz || !d->max_ids) {
 		snprintf(err, errlen, "%s/caps: no dialect, clock frequency or data ID "
 			 "limit", p->dir);
