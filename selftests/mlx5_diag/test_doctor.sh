@@ -98,7 +98,7 @@ busy=$(($(eng "$P0" busy_answers) - b0))
 expect_eq "busy_every: engine/busy_answers counts the firmware's refusals" \
 	"$busy" $(($(cat "$D0/stats/commands_failed") - f0))
 check "busy_every: doctor says how many" sh -c \
-	"echo \"\$1\" | grep -q '^  A17 .*: $busy commands answered RES_BUSY'" - "$out"
+	"echo \"\$1\" | grep -q '^  A17 .*: $busy command(s) answered RES_BUSY'" - "$out"
 echo none >"$D0/variant"
 
 echo entries >"$D0/num_samples_unit"

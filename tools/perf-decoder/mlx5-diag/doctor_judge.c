@@ -122,7 +122,7 @@ static void judge_a1(const struct doctor_evidence *e, struct doctor_finding *f)
 		    "after sample %" PRIu64 " (see A2)", r->last_seq);
 	else if (r->lost[0])
 		set(f, DV_DIFFERS, "sample_id not a sequence",
-		    "%" PRIu64 " samples missing that no LOST record accounts for",
+		    "%" PRIu64 " sample(s) missing that no LOST record accounts for",
 		    r->lost[0]);
 	else if (r->first_seq != r->lost_at_start)
 		set(f, DV_DIFFERS, "numbering not from 0",
@@ -232,18 +232,18 @@ static void judge_a8(const struct doctor_evidence *e, struct doctor_finding *f)
 		    r->stop_why[0] ? ": " : "", r->stop_why);
 	else if (stopped_short(r, r->period_seq, r->period_ns_actual, r->ran_ms / 2))
 		set(f, DV_DIFFERS, "numbering restarts",
-		    "%" PRIu64 " samples at the new period in the %u ms after the change at "
+		    "%" PRIu64 " sample(s) at the new period in the %u ms after the change at "
 		    "sample %" PRIu64 ", none since sample %" PRIu64 ": the numbering "
 		    "restarted?", r->rows_after_change, r->ran_ms / 2, r->period_seq,
 		    r->last_seq);
 	else if (r->lost[0])
 		set(f, DV_DIFFERS, "numbering restarts",
-		    "%" PRIu64 " samples missing at the change that no LOST record "
+		    "%" PRIu64 " sample(s) missing at the change that no LOST record "
 		    "accounts for", r->lost[0]);
 	else if (r->lost_after_change)
 		set(f, DV_HANDLED, "period_clear",
 		    "the change at sample %" PRIu64 " emptied the buffer: %" PRIu64
-		    " samples lost, each in a LOST record", r->period_seq,
+		    " sample(s) lost, each in a LOST record", r->period_seq,
 		    r->lost_after_change);
 	else
 		set(f, DV_HOLDS, NULL, "the change at sample %" PRIu64 " kept the "
@@ -283,7 +283,7 @@ static void judge_a12(const struct doctor_evidence *e, struct doctor_finding *f)
 
 	if (n)
 		set(f, DV_DIFFERS, "entries in another order",
-		    "%" PRIu64 " answers refused as unusable (engine/unusable_answers): "
+		    "%" PRIu64 " answer(s) refused as unusable (engine/unusable_answers): "
 		    "entries not in the SET's order, or unwritten slots of another content", n);
 	else
 		set(f, DV_HOLDS, NULL, "every answer usable");
@@ -297,11 +297,11 @@ static void judge_a17(const struct doctor_evidence *e, struct doctor_finding *f)
 
 	if (fail)
 		set(f, DV_DIFFERS, "lasting RES_BUSY",
-		    "%" PRIu64 " configurations failed (engine/set_failures), %" PRIu64
+		    "%" PRIu64 " configuration(s) failed (engine/set_failures), %" PRIu64
 		    " RES_BUSY answers", fail, busy);
 	else if (busy)
 		set(f, DV_HANDLED, "busy_every",
-		    "%" PRIu64 " commands answered RES_BUSY, each run when tried again",
+		    "%" PRIu64 " command(s) answered RES_BUSY, each run when tried again",
 		    busy);
 	else
 		set(f, DV_HOLDS, NULL, "no command answered RES_BUSY");
@@ -320,7 +320,7 @@ static void judge_a18(const struct doctor_evidence *e, struct doctor_finding *f)
 	}
 	if (resets)
 		set(f, DV_DIFFERS, "narrower counters",
-		    "%" PRIu64 " counter values went back (engine/counter_resets)", resets);
+		    "%" PRIu64 " counter value(s) went back (engine/counter_resets)", resets);
 	else
 		set(f, DV_HOLDS, NULL, "no counter value went back");
 }
