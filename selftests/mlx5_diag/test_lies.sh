@@ -7,7 +7,8 @@
 # the ids in another order, and drains that meet samples numbered by their
 # slot or stamped out of order, are logged and counted once each; a device
 # that says it selects 5000 data IDs at once is refused at probe. The
-# recorders return, no splat.
+# recorders return (mlx5-diag record warning that a session never
+# started), no splat.
 . ./lib.sh
 . ./engine_lib.sh
 . ./record_lib.sh
@@ -50,8 +51,10 @@ lied_session() {
 	f0=$(eng "$P0" foreign_configs)
 	echo "$2" >"$D0/lie"
 	"$MLX5_DIAG" record -q -d sim:0 -o /tmp/lies.data -p 100us --duration 200ms \
-		-e icmc_hits -e icmc_misses
+		-e icmc_hits -e icmc_misses 2>/tmp/lies.err
 	expect_eq "$1: mlx5-diag record returns" "$?" 0
+	check "$1: and warns that the session never started" \
+		grep -q 'warning: no run was recorded: the session never started' /tmp/lies.err
 	echo none >"$D0/lie"
 	expect_eq "$1: no run started" "$(dec_lines /tmp/lies.data SESSION | wc -l)" 0
 	expect_foreign "$1" "$P0" "$f0"

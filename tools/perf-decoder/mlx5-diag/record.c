@@ -859,6 +859,10 @@ int record_run(const struct record_opts *o)
 			  "the session; use a larger -a (now %u pages)", o->aux_pages);
 		ret = ret ? ret : ERR_EXIT_ENDED;
 	}
+	if (!s.count.runs && !s.count.bad)
+		err_print(NULL, "warning: no run was recorded: the session never "
+			  "started (a recording too short for it, or the driver "
+			  "refused it: see dmesg)");
 	if (s.count.end_reason && s.count.end_reason != MLX5_DIAG_END_STOPPED) {
 		err_print(NULL, "the session ended early: %s",
 			  end_reason_text(s.count.end_reason));
