@@ -291,8 +291,9 @@ static int laps_done(const struct doctor_run *r)
 }
 
 /*
- * Drain S until DEADLINE (monotonic ns), until END (UNTIL_END), or until
- * laps_done() (R->laps). 0, or -1: the session stopped.
+ * Drain S until DEADLINE (monotonic ns), and before it until END (with
+ * UNTIL_END) or else until laps_done() (R->laps). 0, or -1: the session
+ * stopped.
  */
 static int drain_until(struct sampling *s, struct doctor_run *r, uint64_t deadline,
 		       int until_end)
