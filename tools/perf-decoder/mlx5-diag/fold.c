@@ -178,20 +178,12 @@ static void fold_period(struct sink *s, const struct mlx5diag_item *it)
 	f->period_ns = it->period.ns_actual;
 }
 
-static void fold_end(struct sink *s, const struct mlx5diag_item *it)
-{
-	struct fold *f = s->priv;
-
-	f->end_reason = it->end.reason;
-}
-
 const struct sink_ops fold_sink = {
 	.name = "fold",
 	.session = fold_session,
 	.sample = fold_sample,
 	.lost = fold_lost,
 	.period = fold_period,
-	.end = fold_end,
 };
 
 int fold_take(struct fold *f, struct fold_view *v)
@@ -220,7 +212,6 @@ int fold_take(struct fold *f, struct fold_view *v)
 	memcpy(v->lost, f->lost, sizeof(v->lost));
 	v->runs = f->runs;
 	v->period_ns = f->period_ns;
-	v->end_reason = f->end_reason;
 	for (i = 0; i < f->nr; i++) {
 		f->series[i].n = 0;
 		f->series[i].peak_rate = 0;

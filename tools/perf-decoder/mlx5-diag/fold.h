@@ -48,7 +48,6 @@ struct fold {
 	uint64_t lost[FOLD_LOST_CAUSES];
 	uint64_t runs;
 	uint64_t period_ns;		/* the run's actual period, 0: none yet */
-	uint32_t end_reason;		/* of the last END, 0: none */
 	int oom;			/* a series could not be added */
 };
 
@@ -59,7 +58,6 @@ struct fold_view {
 	struct fold_metric *metrics;
 	unsigned int nr_metrics;
 	uint64_t samples, lost[FOLD_LOST_CAUSES], runs, period_ns;
-	uint32_t end_reason;
 };
 
 /* The pipeline's sink that folds; its priv is a struct fold. */

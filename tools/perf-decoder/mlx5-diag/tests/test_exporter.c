@@ -1689,7 +1689,7 @@ static void test_fold(void)
 	stream_free(&st);
 	fold_take(&f, &v);
 	OK(v.series[0].total == 1510 && v.series[0].peak_rate == 1e9 &&
-	   v.runs == 2 && v.samples == 8 && v.end_reason == MLX5_DIAG_END_STOPPED,
+	   v.runs == 2 && v.samples == 8 && p.end_reason == MLX5_DIAG_END_STOPPED,
 	   "total 400 + 1100 + 10, peak 1000 per us, 2 runs, 8 samples (got %"
 	   PRIu64 ", %g)", v.series[0].total, v.series[0].peak_rate);
 	OK(v.series[2].extreme == 1600 + 2 * x && v.series[3].extreme == 10 + 3 * x,
