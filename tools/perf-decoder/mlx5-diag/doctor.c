@@ -116,8 +116,7 @@ static void wait_restored(struct doctor *dr)
 
 static void examine(struct doctor *dr)
 {
-	struct doctor_evidence e = { .dev = &dr->dev, .count = &dr->count };
-	char caps[PATH_MAX + 8];
+	struct doctor_evidence e = { .count = &dr->count };
 	uint64_t before[DC_NR];
 
 	plan(dr);
@@ -128,8 +127,8 @@ static void examine(struct doctor *dr)
 		if (dr->ran[i])
 			doctor_sample(&dr->dev, &dr->runs[i]);
 	wait_restored(dr);
-	snprintf(caps, sizeof(caps), "%s/caps", dr->dev.pmu->dir);
-	if (pmu_read_line(caps, "clear", dr->clear_after, sizeof(dr->clear_after)))
+	if (pmu_read_line(dr->dev.pmu->dir, "caps/clear", dr->clear_after,
+			  sizeof(dr->clear_after)))
 		dr->clear_after[0] = '\0';
 	doctor_engine_delta(dr->dev.pmu, before, e.total);
 	e.first = &dr->runs[RUN_FIRST];
@@ -154,7 +153,7 @@ static void print_run(const struct doctor_run *r)
 	printf("  %-14s %" PRIu64 " ns asked, %" PRIu64 " ns set, %u ms: %" PRIu64
 	       " samples, %" PRIu64 " lost, end %s", r->name, r->period_ns,
 	       r->session.period_ns_actual, r->ran_ms, r->rows,
-	       r->lost[0] + r->lost[1] + r->lost[2] + r->lost[3], end_name(r->end_reason));
+	       doctor_lost_total(r), end_name(r->end_reason));
 	if (r->steps[0])
 		printf(", %" PRIu64 " ns apart", doctor_step_ns(r, r->min_step[0]));
 	if (r->period_seen)
@@ -193,7 +192,7 @@ static void print_text(const struct doctor *dr)
 	if (dr->count.open_errno)
 		printf("  %-14s refused: %s\n", "counting", dr->count.open_error);
 	else
-		printf("  %-14s %u IDs read %d ms apart\n", "counting", d->nr, DOCTOR_RUN_MS);
+		printf("  %-14s %u IDs counted for %d ms\n", "counting", d->nr, DOCTOR_RUN_MS);
 	for (int i = 0; i < RUN_NR; i++)
 		if (dr->ran[i])
 			print_run(&dr->runs[i]);

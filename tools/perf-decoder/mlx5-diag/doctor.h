@@ -19,7 +19,6 @@
 enum doctor_counter {
 	DC_BAD_SAMPLES,
 	DC_UNUSABLE_ANSWERS,
-	DC_FOREIGN_CONFIGS,
 	DC_SET_FAILURES,
 	DC_COUNTER_RESETS,
 	DC_BUSY_ANSWERS,
@@ -60,7 +59,7 @@ struct doctor_run {
 	int have_session;
 	struct mlx5diag_session session;	/* its ids pointer cleared */
 	uint64_t rows, first_seq, last_seq;
-	uint64_t first_dev_time, first_perf_time;
+	uint64_t first_perf_time;
 	/* steps between consecutive samples, device units, before / after
 	 * a period change (index 1: samples at or after its seq) */
 	uint64_t min_step[2], max_step[2], steps[2];
@@ -74,7 +73,6 @@ struct doctor_run {
 	uint64_t rows_after_change;	/* samples at the new period */
 	int period_seen;
 	uint64_t period_seq, period_ns_actual;
-	uint8_t period_log;
 	uint32_t end_reason;
 	char stop_why[256];		/* the session ended early: why */
 	uint64_t engine[DC_NR];		/* engine/ counters' increase */
@@ -85,11 +83,10 @@ struct doctor_run {
 	uint64_t prev_seq, prev_dev_time;
 };
 
-/* The counting run: two reads of each ID some time apart. */
+/* The counting run: each ID counted some time. */
 struct doctor_count {
 	int open_errno;
 	char open_error[256];
-	uint64_t first[DOCTOR_MAX_IDS], second[DOCTOR_MAX_IDS];
 	uint64_t engine[DC_NR];
 	char unit[16];
 };
@@ -147,7 +144,6 @@ struct doctor_finding {
 
 /* What doctor ran: the runs by role (NULL: not run or not offered). */
 struct doctor_evidence {
-	const struct doctor_dev *dev;
 	const struct doctor_count *count;
 	const struct doctor_run *first;		/* repetitive, format 0 */
 	const struct doctor_run *again;		/* the same, right after */
@@ -165,6 +161,9 @@ unsigned int doctor_judge(const struct doctor_evidence *e,
 			  struct doctor_finding *f);
 
 const char *doctor_verdict_name(enum doctor_verdict v);
+
+/* doctor_lost_total - the samples R lost, of every cause. */
+uint64_t doctor_lost_total(const struct doctor_run *r);
 
 /* doctor_step_ns - STEP of R's device time in nanoseconds, rounded down. */
 uint64_t doctor_step_ns(const struct doctor_run *r, uint64_t step);

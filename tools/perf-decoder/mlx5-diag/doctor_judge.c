@@ -67,9 +67,15 @@ static int usable(const struct doctor_run *r, struct doctor_finding *f)
 	return 1;
 }
 
-static uint64_t lost_total(const struct doctor_run *r)
+uint64_t doctor_lost_total(const struct doctor_run *r)
 {
 	return r->lost[0] + r->lost[1] + r->lost[2] + r->lost[3];
+}
+
+/* The samples due in MS milliseconds at PERIOD_NS (0: none). */
+static uint64_t due_in(unsigned int ms, uint64_t period_ns)
+{
+	return period_ns ? (uint64_t)ms * 1000000u / period_ns : 0;
 }
 
 /*
@@ -79,9 +85,8 @@ static uint64_t lost_total(const struct doctor_run *r)
 static int stopped_short(const struct doctor_run *r, uint64_t from,
 			 uint64_t period_ns, unsigned int ms)
 {
-	uint64_t due = period_ns ? (uint64_t)ms * 1000000u / period_ns : 0;
-
-	return r->last_seq + 1 < from || r->last_seq + 1 - from < due / 2;
+	return r->last_seq + 1 < from ||
+	       r->last_seq + 1 - from < due_in(ms, period_ns) / 2;
 }
 
 /* The drain stopped at a sample it refused (engine/bad_samples). */
@@ -96,13 +101,13 @@ static int refused(const struct doctor_run *r)
  */
 static int stopped_at_lap(const struct doctor_run *r)
 {
-	uint64_t lap, due;
+	uint64_t lap;
 
 	if (r->session.log_num_of_samples >= 32 || !r->session.period_ns_actual)
 		return 0;
 	lap = 1ull << r->session.log_num_of_samples;
-	due = (uint64_t)r->ran_ms * 1000000u / r->session.period_ns_actual;
-	return r->last_seq + 1 == lap && due >= lap + lap / 4;
+	return r->last_seq + 1 == lap &&
+	       due_in(r->ran_ms, r->session.period_ns_actual) >= lap + lap / 4;
 }
 
 /* A1: sample_id numbers the samples of a configuration from 0. */
@@ -139,7 +144,7 @@ static void judge_a1(const struct doctor_evidence *e, struct doctor_finding *f)
 		    "%" PRIu64 " lost, all in LOST records; %u-bit numbering, not seen "
 		    "to wrap", r->last_seq,
 		    (double)(r->last_seq + 1) / (double)(1ull << r->session.log_num_of_samples),
-		    lost_total(r), r->session.fw_sample_id_bits);
+		    doctor_lost_total(r), r->session.fw_sample_id_bits);
 }
 
 /* A2: a sample's entries are stamped at or after the sample before it. */

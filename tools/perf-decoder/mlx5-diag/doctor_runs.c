@@ -32,12 +32,11 @@
 #define DOCTOR_LAPS_MAX_MS	5000
 
 static const char *const engine_files[DC_NR] = {
-	[DC_BAD_SAMPLES] = "bad_samples",
-	[DC_UNUSABLE_ANSWERS] = "unusable_answers",
-	[DC_FOREIGN_CONFIGS] = "foreign_configs",
-	[DC_SET_FAILURES] = "set_failures",
-	[DC_COUNTER_RESETS] = "counter_resets",
-	[DC_BUSY_ANSWERS] = "busy_answers",
+	[DC_BAD_SAMPLES] = "engine/bad_samples",
+	[DC_UNUSABLE_ANSWERS] = "engine/unusable_answers",
+	[DC_SET_FAILURES] = "engine/set_failures",
+	[DC_COUNTER_RESETS] = "engine/counter_resets",
+	[DC_BUSY_ANSWERS] = "engine/busy_answers",
 };
 
 static uint64_t now_ns(void)
@@ -48,29 +47,22 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static void engine_line(const struct pmu *p, const char *name, char *buf,
-			size_t len)
+/* P's file NAME ("caps/dialect") into BUF, "" if unreadable. */
+static void sysfs_line(const struct pmu *p, const char *name, char *buf, size_t len)
 {
-	char dir[PATH_MAX + 8];
-
-	snprintf(dir, sizeof(dir), "%s/engine", p->dir);
-	if (pmu_read_line(dir, name, buf, len))
+	if (pmu_read_line(p->dir, name, buf, len))
 		buf[0] = '\0';
 }
 
 void doctor_engine_state(const struct pmu *p, char *buf, size_t len)
 {
-	engine_line(p, "state", buf, len);
+	sysfs_line(p, "engine/state", buf, len);
 }
 
 void doctor_engine_counters(const struct pmu *p, uint64_t *v)
 {
-	char buf[32];
-
-	for (int i = 0; i < DC_NR; i++) {
-		engine_line(p, engine_files[i], buf, sizeof(buf));
-		v[i] = strtoull(buf, NULL, 10);
-	}
+	for (int i = 0; i < DC_NR; i++)
+		v[i] = pmu_read_u64(p->dir, engine_files[i], UINT64_MAX);
 }
 
 void doctor_engine_delta(const struct pmu *p, const uint64_t *before, uint64_t *v)
@@ -78,25 +70,6 @@ void doctor_engine_delta(const struct pmu *p, const uint64_t *before, uint64_t *
 	doctor_engine_counters(p, v);
 	for (int i = 0; i < DC_NR; i++)
 		v[i] = v[i] >= before[i] ? v[i] - before[i] : 0;
-}
-
-static uint64_t cap_u64(const struct pmu *p, const char *name)
-{
-	char dir[PATH_MAX + 8], buf[64];
-
-	snprintf(dir, sizeof(dir), "%s/caps", p->dir);
-	if (pmu_read_line(dir, name, buf, sizeof(buf)))
-		return 0;
-	return strtoull(buf, NULL, 0);
-}
-
-static void cap_line(const struct pmu *p, const char *name, char *buf, size_t len)
-{
-	char dir[PATH_MAX + 8];
-
-	snprintf(dir, sizeof(dir), "%s/caps", p->dir);
-	if (pmu_read_line(dir, name, buf, len))
-		buf[0] = '\0';
 }
 
 /* caps/sync_ids: a data ID per line; the first DOCTOR_MAX_IDS. */
@@ -167,18 +140,17 @@ int doctor_dev_read(struct doctor_dev *d, const struct pmu *p, char *err,
 		snprintf(err, errlen, "%s: unreadable type or cpumask", p->dir);
 		return -1;
 	}
-	cap_line(p, "dialect", d->dialect, sizeof(d->dialect));
-	cap_line(p, "modes", d->modes, sizeof(d->modes));
-	cap_line(p, "counting_mode", d->counting_mode, sizeof(d->counting_mode));
-	if (pmu_read_line(p->dir, "firmware_version", d->firmware, sizeof(d->firmware)))
-		d->firmware[0] = '\0';
+	sysfs_line(p, "caps/dialect", d->dialect, sizeof(d->dialect));
+	sysfs_line(p, "caps/modes", d->modes, sizeof(d->modes));
+	sysfs_line(p, "caps/counting_mode", d->counting_mode, sizeof(d->counting_mode));
+	sysfs_line(p, "firmware_version", d->firmware, sizeof(d->firmware));
 	doctor_engine_state(p, d->state, sizeof(d->state));
-	d->min_period_ns = cap_u64(p, "min_sample_period_ns");
-	d->max_period_ns = cap_u64(p, "max_sample_period_ns");
-	d->freq_khz = cap_u64(p, "device_frequency_khz");
-	d->max_ids = (unsigned int)cap_u64(p, "max_data_ids");
-	cap_line(p, "sync", d->sync, sizeof(d->sync));
-	cap_line(p, "clear", d->clear, sizeof(d->clear));
+	d->min_period_ns = pmu_read_u64(p->dir, "caps/min_sample_period_ns", UINT64_MAX);
+	d->max_period_ns = pmu_read_u64(p->dir, "caps/max_sample_period_ns", UINT64_MAX);
+	d->freq_khz = pmu_read_u64(p->dir, "caps/device_frequency_khz", UINT32_MAX);
+	d->max_ids = (unsigned int)pmu_read_u64(p->dir, "caps/max_data_ids", UINT32_MAX);
+	sysfs_line(p, "caps/sync", d->sync, sizeof(d->sync));
+	sysfs_line(p, "caps/clear", d->clear, sizeof(d->clear));
 	if (!d->dialect[0] || !d->freq_khz || !d->max_ids) {
 		snprintf(err, errlen, "%s/caps: no dialect, clock frequency or data ID "
 			 "limit", p->dir);
@@ -216,7 +188,6 @@ static void obs_sample(struct sink *s, const struct run *rn, const struct row *w
 
 	if (!r->rows) {
 		r->first_seq = w->seq;
-		r->first_dev_time = w->dev_time;
 		r->first_perf_time = w->perf_time;
 	}
 	r->rows++;
@@ -261,7 +232,6 @@ static void obs_period(struct sink *s, const struct mlx5diag_item *it)
 	r->period_seen = 1;
 	r->period_seq = it->seq;
 	r->period_ns_actual = it->period.ns_actual;
-	r->period_log = it->period.log_sample_period;
 }
 
 static void obs_end(struct sink *s, const struct mlx5diag_item *it)
@@ -332,12 +302,10 @@ static uint64_t laps_end(const struct doctor_run *r)
 static void engine_after(const struct doctor_dev *d, const uint64_t *before,
 			 struct doctor_run *r)
 {
-	char buf[16];
-
 	doctor_engine_delta(d->pmu, before, r->engine);
-	engine_line(d->pmu, "num_samples_unit", r->unit, sizeof(r->unit));
-	engine_line(d->pmu, "sample_id_bits", buf, sizeof(buf));
-	r->sample_id_bits = (unsigned int)strtoul(buf, NULL, 10);
+	sysfs_line(d->pmu, "engine/num_samples_unit", r->unit, sizeof(r->unit));
+	r->sample_id_bits = (unsigned int)pmu_read_u64(d->pmu->dir,
+						       "engine/sample_id_bits", 64);
 }
 
 void doctor_sample(const struct doctor_dev *d, struct doctor_run *r)
@@ -407,13 +375,6 @@ static int count_open(const struct doctor_dev *d, uint64_t id, int disabled)
 			    PERF_FLAG_FD_CLOEXEC);
 }
 
-static void read_counts(const int *fds, unsigned int n, uint64_t *v)
-{
-	for (unsigned int i = 0; i < n; i++)
-		if (read(fds[i], &v[i], sizeof(v[i])) != sizeof(v[i]))
-			v[i] = 0;
-}
-
 void doctor_count(const struct doctor_dev *d, unsigned int ms,
 		  struct doctor_count *c)
 {
@@ -435,14 +396,12 @@ void doctor_count(const struct doctor_dev *d, unsigned int ms,
 		struct timespec ts = { .tv_sec = ms / 1000,
 				       .tv_nsec = (long)(ms % 1000) * 1000000 };
 
-		read_counts(fds, n, c->first);
 		nanosleep(&ts, NULL);
-		read_counts(fds, n, c->second);
 	}
 	while (n)
 		close(fds[--n]);
 	doctor_engine_delta(d->pmu, before, c->engine);
-	engine_line(d->pmu, "num_samples_unit", c->unit, sizeof(c->unit));
+	sysfs_line(d->pmu, "engine/num_samples_unit", c->unit, sizeof(c->unit));
 }
 
 static int u64_cmp(const void *a, const void *b)

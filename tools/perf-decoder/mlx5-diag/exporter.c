@@ -345,13 +345,10 @@ static const char *errno_reason(int e)
 
 static unsigned int cap_u32(const struct xdev *d, const char *name)
 {
-	char buf[64], dir[PATH_MAX + 8];
-	uint64_t v;
+	char dir[PATH_MAX + 8];
 
 	snprintf(dir, sizeof(dir), "%s/caps", d->dir);
-	if (pmu_read_line(dir, name, buf, sizeof(buf)) || args_parse_u64(buf, UINT32_MAX, &v))
-		return 0;
-	return (unsigned int)v;
+	return (unsigned int)pmu_read_u64(dir, name, UINT32_MAX);
 }
 
 /* The kinds D's events/ has ("kind=0x..." terms) into CAPS. */

@@ -73,6 +73,16 @@ int pmu_read_line(const char *dir, const char *name, char *buf, size_t len)
 	return 0;
 }
 
+uint64_t pmu_read_u64(const char *dir, const char *name, uint64_t max)
+{
+	char buf[64];
+	uint64_t v;
+
+	if (pmu_read_line(dir, name, buf, sizeof(buf)) || args_parse_u64(buf, max, &v))
+		return 0;
+	return v;
+}
+
 int pmu_parse_format(const char *spec, struct pmu_field *f)
 {
 	unsigned long lo, hi;

@@ -64,6 +64,13 @@ int pmu_first_cpu(const struct pmu *p);
 /* Read the first line of DIR/NAME into BUF, without the newline; 0 or -1. */
 int pmu_read_line(const char *dir, const char *name, char *buf, size_t len);
 
+/*
+ * pmu_read_u64 - the first line of DIR/NAME as an unsigned decimal or
+ * 0x-hex integer of at most MAX; 0 when it is unreadable, not such a
+ * number or above MAX.
+ */
+uint64_t pmu_read_u64(const char *dir, const char *name, uint64_t max);
+
 /* Parse "config:0-7", "config1:63" into F (F->name is not touched); 0 or -1. */
 int pmu_parse_format(const char *spec, struct pmu_field *f);
 
