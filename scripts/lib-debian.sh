@@ -295,10 +295,13 @@ arm64_release() {
 	echo "${rel#linux-headers-}"
 }
 
-# Unpacked arm64 headers of SERIES with the host's (amd64) kbuild tools of
-# the same version. Prints their build dir. Sets APT_OPTS and APT_UPDATE to
-# the arm64 ones: call it in a subshell.
-arm64_kdir() {
+# Debian's stock arm64 kernel of SERIES unpacked, as stock_root does for
+# amd64: ROOT/boot/vmlinuz-<rel> (to boot in QEMU), its modules with
+# depmod's indexes, its headers and their -common part, and the host's
+# (amd64) kbuild tools of the same version (to cross-build against). Prints
+# ROOT. Sets APT_OPTS and APT_UPDATE to the arm64 ones: call it in a
+# subshell.
+arm64_root() {
 	local rel ver root deb debs pkg
 	rel=$(arm64_release "$1") || exit 1
 	APT_OPTS=("${APT_ARM64_OPTS[@]}")
@@ -311,7 +314,7 @@ arm64_kdir() {
 		exec 8>"$MLX5_DIAG_CACHE/.lock-debian"
 		flock 8
 		if [ ! -f "$root/.done" ]; then
-			log "unpacking Debian's arm64 headers $rel ($ver) into $root"
+			log "unpacking Debian's arm64 kernel $rel ($ver) into $root"
 			debs=$(deb_fetch "linux-headers-$rel:arm64" "$ver") || exit 1
 			for pkg in $(deb_depends "$debs" '^linux-(headers-.*-common|kbuild-.*)$'); do
 				case $pkg in
@@ -322,11 +325,62 @@ arm64_kdir() {
 			done
 			[ "$(echo "$debs" | wc -w)" = 3 ] ||
 				die "linux-headers-$rel: no -common or kbuild dependency"
+			deb=$(deb_fetch "linux-image-$rel:arm64" "$ver") || exit 1
 			# shellcheck disable=SC2086
-			unpack_debs "$root" "$rel" $debs
+			unpack_debs "$root" "$rel" $debs "$deb"
+			[ -f "$root/boot/vmlinuz-$rel" ] || die "linux-image-$rel has no /boot/vmlinuz-$rel"
+			depmod -b "$root" "$rel" || die "depmod for $rel failed"
 			touch "$root/.done"
 		fi
 		exec 8>&-
 	fi
-	echo "$root/usr/src/linux-headers-$rel"
+	echo "$root"
+}
+
+# The build dir of Debian's arm64 headers of SERIES (arm64_root).
+arm64_kdir() {
+	local root
+	root=$(arm64_root "$1") || exit 1
+	stock_root_kdir "$root"
+}
+
+# Debian's arm64 packages PKG... (name=version) and the shared libraries
+# they load (their lib* and zlib* Depends, recursively), unpacked together into a
+# directory of the cache named by them, for a guest: nothing is installed.
+# Prints the directory.
+arm64_debs_dir() {
+	local dir seen todo spec pkg ver deb
+	APT_OPTS=("${APT_ARM64_OPTS[@]}")
+	APT_UPDATE=apt_arm64_update_once
+	dir=$MLX5_DIAG_CACHE/debs-arm64/$(echo "$*" | sha256sum | cut -c1-16)
+	if [ ! -f "$dir/.done" ]; then
+		mkdir -p "$MLX5_DIAG_CACHE"
+		exec 8>"$MLX5_DIAG_CACHE/.lock-debian"
+		flock 8
+		if [ ! -f "$dir/.done" ]; then
+			log "unpacking Debian's arm64 $* and their libraries into $dir"
+			rm -rf "$dir"
+			mkdir -p "$dir"
+			seen=" "
+			todo="$*"
+			while [ -n "$todo" ]; do
+				read -r spec todo <<<"$todo"
+				pkg=${spec%%=*}
+				case $seen in *" $pkg "*) continue ;; esac
+				seen="$seen$pkg "
+				ver=${spec#"$pkg"}
+				ver=${ver#=}
+				[ -n "$ver" ] || ver=$(apt_version_raw "$pkg")
+				[ -n "$ver" ] || die "apt knows no arm64 $pkg"
+				deb=$(deb_fetch "$pkg:arm64" "$ver") || exit 1
+				basename "$deb" >>"$dir/.debs"
+				dpkg-deb -x "$deb" "$dir" || die "dpkg-deb -x $deb failed"
+				todo="$todo $(deb_depends "$deb" '^(lib|zlib)' | sed 's/:any$//' | tr '\n' ' ')"
+			done
+			fix_abs_symlinks "$dir"
+			touch "$dir/.done"
+		fi
+		exec 8>&-
+	fi
+	echo "$dir"
 }

@@ -150,8 +150,9 @@ build_test_modules() {
 # Lines of a kernel log that mean the run must fail: reports of BUG (soft
 # lockups and workqueue stalls among them), WARN, KASAN, UBSAN, lockdep,
 # sleeping in atomic context, debugobjects, kmemleak (a leak, or kmemleak
-# switching itself off), RCU stalls and hung tasks, and any backtrace.
-SPLAT_RE='BUG:|WARNING:|KASAN|UBSAN|possible circular locking|inconsistent lock state|possible recursive locking|sleeping function called from invalid context|scheduling while atomic|Kernel panic|general protection fault|Oops|Call Trace|suspected memory leak|Kernel memory leak detector disabled|ODEBUG|detected (expedited )?stall|blocked for more than'
+# switching itself off), RCU stalls and hung tasks, and any backtrace (x86's
+# "Call Trace", arm64's "Call trace").
+SPLAT_RE='BUG:|WARNING:|KASAN|UBSAN|possible circular locking|inconsistent lock state|possible recursive locking|sleeping function called from invalid context|scheduling while atomic|Kernel panic|general protection fault|Oops|Call [Tt]race|suspected memory leak|Kernel memory leak detector disabled|ODEBUG|detected (expedited )?stall|blocked for more than'
 
 # free_port: a TCP port of the loopback that nothing listens on now
 free_port() {
@@ -164,5 +165,26 @@ install_with_libs() {
 	install -D -m755 "$bin" "$root$dest"
 	for lib in $(ldd "$bin" | grep -o '/[^ ]*'); do
 		[ -e "$root$lib" ] || install -D -m755 "$lib" "$root$lib"
+	done
+}
+
+# Copy a dynamically linked binary of another architecture and the
+# libraries it loads, found by their ELF names (DT_NEEDED, and the program
+# interpreter) among the unpacked packages under $2, into root $3 as $4.
+install_foreign_with_libs() {
+	local bin=$1 from=$2 root=$3 dest=$4 todo name path interp lib
+	install -D -m755 "$bin" "$root$dest"
+	interp=$(readelf -l "$bin" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
+	[ -z "$interp" ] || install -D -m755 "$(readlink -f "$from$interp")" "$root$interp"
+	todo=$bin
+	while [ -n "$todo" ]; do
+		read -r path todo <<<"$todo"
+		for name in $(readelf -d "$path" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+			lib=$(find "$from/lib" "$from/usr/lib" -name "$name" -print -quit 2>/dev/null)
+			[ -n "$lib" ] || die "$(basename "$bin") loads $name: not under $from"
+			[ ! -e "$root${lib#"$from"}" ] || continue
+			install -D -m755 "$(readlink -f "$lib")" "$root${lib#"$from"}"
+			todo="$todo $lib"
+		done
 	done
 }
