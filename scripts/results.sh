@@ -230,7 +230,9 @@ tap_summary() {
 # The tests scripts/stock-test reports, one per part.
 STOCK_TESTS="stock: install guide
 stock: Debian 6.1 kernel
-stock: Debian 6.12 kernel"
+stock: Debian 6.12 kernel
+stock: Debian 6.1 arm64 kernel
+stock: Debian 6.12 arm64 kernel"
 
 # stock_verdicts FILE STATUS: scripts/stock-test's output (exit STATUS) with
 # its checks indented under the part they belong to and one verdict per
@@ -240,6 +242,8 @@ stock_verdicts() {
 	BEGIN { n = split(tests, t, "\n") }
 	function part(line) {
 		if (line ~ /^(not )?ok - install/) return t[1]
+		if (line ~ /^(not )?ok - stock 6\.12[^:]*arm64/) return t[5]
+		if (line ~ /^(not )?ok - stock 6\.1[^:]*arm64/) return t[4]
 		if (line ~ /^(not )?ok - stock 6\.12/) return t[3]
 		if (line ~ /^(not )?ok - stock 6\.1/) return t[2]
 		return ""
