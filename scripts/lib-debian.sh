@@ -344,43 +344,83 @@ arm64_kdir() {
 	stock_root_kdir "$root"
 }
 
-# Debian's arm64 packages PKG... (name=version) and the shared libraries
-# they load (their lib* and zlib* Depends, recursively), unpacked together into a
+# Debian's arm64 packages PKG... (name or name=version) and the shared
+# libraries they load (their lib* and zlib* Depends and Pre-Depends,
+# recursively, at apt's candidate versions), unpacked together into a
 # directory of the cache named by them, for a guest: nothing is installed.
-# Prints the directory.
+# One apt-cache call per level of dependencies and one download. Prints the
+# directory.
 arm64_debs_dir() {
-	local dir seen todo spec pkg ver deb
+	local dir seen level show specs pkg ver arch deps deb missing tmp
 	APT_OPTS=("${APT_ARM64_OPTS[@]}")
-	APT_UPDATE=apt_arm64_update_once
 	dir=$MLX5_DIAG_CACHE/debs-arm64/$(echo "$*" | sha256sum | cut -c1-16)
+	[ ! -f "$dir/.done" ] || { echo "$dir"; return 0; }
+	mkdir -p "$MLX5_DIAG_CACHE"
+	exec 8>"$MLX5_DIAG_CACHE/.lock-debian"
+	flock 8
 	if [ ! -f "$dir/.done" ]; then
-		mkdir -p "$MLX5_DIAG_CACHE"
-		exec 8>"$MLX5_DIAG_CACHE/.lock-debian"
-		flock 8
-		if [ ! -f "$dir/.done" ]; then
-			log "unpacking Debian's arm64 $* and their libraries into $dir"
-			rm -rf "$dir"
-			mkdir -p "$dir"
-			seen=" "
-			todo="$*"
-			while [ -n "$todo" ]; do
-				read -r spec todo <<<"$todo"
-				pkg=${spec%%=*}
+		log "unpacking Debian's arm64 $* and their libraries into $dir"
+		[ -d "$APT_ARM64_DIR/lists" ] || apt_arm64_update_once
+		seen=" "
+		specs=()
+		level=
+		for pkg; do
+			case $pkg in
+			*=*) level="$level ${pkg%%=*}:arm64=${pkg#*=}" ;;
+			*) level="$level $pkg:arm64" ;;
+			esac
+		done
+		show=$(mktemp)
+		while [ -n "$level" ]; do
+			# shellcheck disable=SC2086
+			apt-cache "${APT_OPTS[@]}" show --no-all-versions $level >"$show" ||
+				die "apt-cache show (arm64) $level failed"
+			level=
+			while IFS='|' read -r pkg ver arch deps; do
 				case $seen in *" $pkg "*) continue ;; esac
 				seen="$seen$pkg "
-				ver=${spec#"$pkg"}
-				ver=${ver#=}
-				[ -n "$ver" ] || ver=$(apt_version_raw "$pkg")
-				[ -n "$ver" ] || die "apt knows no arm64 $pkg"
-				deb=$(deb_fetch "$pkg:arm64" "$ver") || exit 1
-				basename "$deb" >>"$dir/.debs"
-				dpkg-deb -x "$deb" "$dir" || die "dpkg-deb -x $deb failed"
-				todo="$todo $(deb_depends "$deb" '^(lib|zlib)' | sed 's/:any$//' | tr '\n' ' ')"
-			done
-			fix_abs_symlinks "$dir"
-			touch "$dir/.done"
+				specs+=("$pkg:$arch=$ver")
+				for deb in $(echo "$deps" | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/ //g; s/:any$//' |
+					grep -E '^(lib|zlib)'); do
+					case "$seen $level" in *" $deb "* | *" $deb:arm64 "*) ;; *) level="$level $deb:arm64 " ;; esac
+				done
+			done < <(awk -F': ' '
+				/^Package: / { p = $2 } /^Version: / { v = $2 } /^Architecture: / { a = $2 }
+				/^(Pre-)?Depends: / { d = d "," $2 }
+				/^$/ { if (p != "") print p "|" v "|" a "|" d; p = ""; d = "" }
+				END { if (p != "") print p "|" v "|" a "|" d }' "$show")
+		done
+		rm -f "$show"
+		missing=()
+		for pkg in "${specs[@]}"; do
+			[ -s "$DEBS_DIR/$(arm64_deb_name "$pkg")" ] || missing+=("$pkg")
+		done
+		if [ ${#missing[@]} -gt 0 ]; then
+			mkdir -p "$DEBS_DIR"
+			tmp=$(mktemp -d "$DEBS_DIR/.dl.XXXXXX")
+			chown _apt "$tmp" 2>/dev/null || true
+			(cd "$tmp" && apt-get "${APT_OPTS[@]}" download -q "${missing[@]/:all=/=}" >"$tmp/log" 2>&1) ||
+				{ cat "$tmp/log" >&2; rm -rf "$tmp"; die "cannot download the arm64 packages"; }
+			mv "$tmp"/*.deb "$DEBS_DIR/"
+			rm -rf "$tmp"
 		fi
-		exec 8>&-
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		for pkg in "${specs[@]}"; do
+			deb=$DEBS_DIR/$(arm64_deb_name "$pkg")
+			dpkg-deb -x "$deb" "$dir" || die "dpkg-deb -x $deb failed"
+			basename "$deb" >>"$dir/.debs"
+		done
+		fix_abs_symlinks "$dir"
+		touch "$dir/.done"
 	fi
+	exec 8>&-
 	echo "$dir"
+}
+
+# The file name apt-get download gives PKG:ARCH=VERSION.
+arm64_deb_name() {
+	local pkg=${1%%:*} rest=${1#*:}
+	local arch=${rest%%=*} ver=${rest#*=}
+	echo "${pkg}_${ver//:/%3a}_$arch.deb"
 }
