@@ -5,11 +5,16 @@
 # run" (Documentation/admin-guide/perf/mlx5-diag-pmu.rst). The binding pulls
 # in Debian's own mlx5_core, binds nothing, logs nothing and unloads in
 # either order with the PMU driver; then the emulator and the PMU driver pass
-# the sysfs, counting and bad-attribute selftests.
+# the sysfs, counting and bad-attribute selftests, and where the patched
+# perf is there too (arm64), the sampling selftests.
 . ./lib.sh
 
 KREL=$(uname -r)
 T_PREFIX="stock $KREL"
+# where scripts/stock-vm-run puts the perf of tools/perf-decoder/perf, and
+# what runs with it
+PATCHED_PERF=/usr/libexec/mlx5-diag/perf
+SAMPLING_TESTS="test_sampling test_removal test_perf test_perf_decode test_record_cli"
 
 kmsg() { echo "mlx5-diag-stock: $*" >/dev/kmsg; }
 count() { ls -d "$@" 2>/dev/null | wc -l; }
@@ -48,19 +53,32 @@ check "mlx5_core unloads after the binding" \
 	sh -c "modprobe -r mlx5_core && ! grep -q '^mlx5_core ' /proc/modules"
 diag "binding checks took $(($(cut -d. -f1 /proc/uptime) - start))s"
 
-check "modprobe mlx5_diag_sim, then mlx5_diag" sh -c "modprobe mlx5_diag_sim && modprobe mlx5_diag"
-ver=$(perf --version)
-for t in test_sysfs test_stat test_bad_attrs; do
+# run_test TEST: one selftest with $PERF, its verdicts and time
+run_test() {
 	start=$(cut -d. -f1 /proc/uptime)
-	T_PREFIX="stock $KREL: $t [$ver]" timeout 600 sh "./$t.sh" >/tmp/test.out 2>&1
+	T_PREFIX="stock $KREL: $1 [$("${PERF:-perf}" --version)]" timeout 600 sh "./$1.sh" >/tmp/test.out 2>&1
 	rc=$?
 	cat /tmp/test.out
 	if grep -q '^not ok' /tmp/test.out; then
 		T_FAILED=1
 	elif [ $rc != 0 ]; then
-		not_ok "$t exited with $rc"
+		not_ok "$1 exited with $rc"
 	fi
-	diag "$t took $(($(cut -d. -f1 /proc/uptime) - start))s"
+	diag "$1 took $(($(cut -d. -f1 /proc/uptime) - start))s"
+}
+
+check "modprobe mlx5_diag_sim, then mlx5_diag" sh -c "modprobe mlx5_diag_sim && modprobe mlx5_diag"
+for t in test_sysfs test_stat test_bad_attrs; do
+	run_test $t
 done
+# The arm64 guests, which no debug VM covers, have the patched perf and the
+# mlx5-diag CLI too: sampling, removal, perf record and perf script with
+# sched_switch, snapshots, mlx5-diag record and decode; then recordings for
+# the host to decode (cross_recordings.sh).
+if [ -x "$PATCHED_PERF" ]; then
+	for t in $SAMPLING_TESTS cross_recordings; do
+		PERF=$PATCHED_PERF MODDIR=/lib/modules/$KREL/updates/dkms run_test $t
+	done
+fi
 check "rmmod mlx5_diag_sim mlx5_diag" rmmod mlx5_diag_sim mlx5_diag
 exit $T_FAILED
