@@ -424,3 +424,55 @@ arm64_deb_name() {
 	local arch=${rest%%=*} ver=${rest#*=}
 	echo "${pkg}_${ver//:/%3a}_$arch.deb"
 }
+
+# A sysroot of Debian's arm64 libraries for cross-building user space (the
+# static perf and mlx5-diag, scripts/build-perf and build-mlx5-diag --arch
+# arm64): the -dev packages named in $@ at their newest arm64 version of
+# bookworm (backports aside), from the arm64 lists, unpacked with dpkg-deb
+# -x into $MLX5_DIAG_CACHE/sysroot-arm64-<key>, keyed by those packages
+# and versions; never installed. The C library is the cross toolchain's
+# (libc6-dev-arm64-cross). Prints its path. Sets APT_OPTS and APT_UPDATE to
+# the arm64 ones: call it in a subshell.
+arm64_sysroot() {
+	local pkg pins key root deb
+	APT_OPTS=("${APT_ARM64_OPTS[@]}")
+	APT_UPDATE=apt_arm64_update_once
+	[ -d "$APT_ARM64_DIR/lists" ] || apt_arm64_update_once
+	pins=$(arm64_versions "$@")
+	if [ "$(echo "$pins" | wc -w)" != $# ]; then
+		apt_arm64_update_once
+		pins=$(arm64_versions "$@")
+	fi
+	[ "$(echo "$pins" | wc -w)" = $# ] || die "apt knows no arm64 version of some of: $*"
+	key=$(echo "$pins" | sha256sum | cut -c1-16)
+	root=$MLX5_DIAG_CACHE/sysroot-arm64-$key
+	if [ ! -f "$root/.done" ]; then
+		mkdir -p "$MLX5_DIAG_CACHE"
+		exec 8>"$MLX5_DIAG_CACHE/.lock-debian"
+		flock 8
+		if [ ! -f "$root/.done" ]; then
+			log "unpacking the arm64 sysroot into $root"
+			rm -rf "$root"
+			mkdir -p "$root"
+			for pkg in $pins; do
+				deb=$(deb_fetch "${pkg%%=*}:arm64" "${pkg#*=}") || exit 1
+				dpkg-deb -x "$deb" "$root" || die "dpkg-deb -x $deb failed"
+				basename "$deb" >>"$root/.debs"
+			done
+			fix_abs_symlinks "$root"
+			touch "$root/.done"
+		fi
+		exec 8>&-
+	fi
+	echo "$root"
+}
+
+# PKG=VERSION of each PKG in $@ with an arm64 version in the arm64 lists,
+# sorted by name, at its newest version, backports aside.
+arm64_versions() {
+	apt-cache "${APT_ARM64_OPTS[@]}" madison "$@" 2>/dev/null |
+		awk -F'|' '{ gsub(/ /, "", $1); gsub(/ /, "", $2) }
+			$3 ~ / arm64 Packages/ && $2 !~ /~bpo/ { print $1 "=" $2 }' |
+		sort -t= -k1,1 -k2V | awk -F= '{ v[$1] = $2 } END { for (p in v) print p "=" v[p] }' |
+		sort
+}

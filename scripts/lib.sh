@@ -20,9 +20,16 @@ JOBS=$(nproc)
 HOST_PKGS="build-essential bc bison flex libelf-dev libssl-dev dwarves cpio kmod
 busybox-static qemu-system-x86 pkg-config python3-dev libtraceevent-dev libdw-dev
 libzstd-dev zlib1g-dev liblzma-dev sparse clang libclang-rt-14-dev $KSRC_PKG
-gcc-aarch64-linux-gnu python3-docutils libjson-c-dev libprotobuf-c-dev
+gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user python3-docutils libjson-c-dev libprotobuf-c-dev
 protobuf-c-compiler protobuf-compiler libcairo2-dev poppler-utils chromium
 libmicrohttpd-dev prometheus python3-prometheus-client"
+# Debian's arm64 -dev packages of the arm64 user space's sysroot
+# (arm64_sysroot): what the static perf links on x86 too (libelf, libdw and
+# its compressors, libcrypto, libtraceevent) and what the static mlx5-diag
+# links (json-c, protobuf-c, cairo and its dependencies).
+ARM64_SYSROOT_PKGS="libelf-dev libdw-dev zlib1g-dev liblzma-dev libzstd-dev libbz2-dev
+libssl-dev libtraceevent-dev libjson-c-dev libprotobuf-c-dev libcairo2-dev
+libpixman-1-dev libfontconfig-dev libexpat1-dev libfreetype-dev libpng-dev libbrotli-dev"
 # One id for a top-level command and every script it starts (apt_update_once).
 export MLX5_DIAG_RUN=${MLX5_DIAG_RUN:-$$.$(date +%s)}
 
@@ -79,12 +86,26 @@ perf_key() {
 		sha256sum | cut -c1-16
 }
 
-perf_bin() { echo "$MLX5_DIAG_CACHE/perf-$(perf_key)/perf"; }
+# perf_bin [ARCH SYSROOT]: x86's perf, or arm64's.
+perf_bin() { echo "$(arch_dir perf "$(perf_key)" "$@")/perf"; }
 
-# libperf (with libapi) for the mlx5-diag CLI, from the same source.
+# arch_dir NAME KEY [ARCH [SYSROOT]]: the cache directory of build NAME for
+# x86 (NAME-KEY), or for ARCH (arm64, cross-built, against SYSROOT when it
+# links the sysroot's libraries: arm64_sysroot), keyed also by the cross
+# compiler and the sysroot: NAME-ARCH-<key>.
+arch_dir() {
+	if [ "${3:-x86}" = x86 ]; then
+		echo "$MLX5_DIAG_CACHE/$1-$2"
+	else
+		echo "$MLX5_DIAG_CACHE/$1-$3-$({ echo "$2"; aarch64-linux-gnu-gcc --version | head -1
+			[ -z "${4:-}" ] || basename "$4"; } | sha256sum | cut -c1-16)"
+	fi
+}
+
+# libperf (with libapi) for the mlx5-diag CLI, from the same source;
+# libperf_dir [ARCH]: x86's, or arm64's (cross-built).
 libperf_dir() {
-	echo "$MLX5_DIAG_CACHE/libperf-$({ ksrc_version; gcc --version | head -1; } |
-		sha256sum | cut -c1-16)"
+	arch_dir libperf "$({ ksrc_version; gcc --version | head -1; } | sha256sum | cut -c1-16)" "$@"
 }
 
 # libmicrohttpd for the static mlx5-diag (the exporter's HTTP server):
@@ -94,22 +115,23 @@ libperf_dir() {
 libmicrohttpd_version() { dpkg-query -W -f='${Version}' libmicrohttpd-dev; }
 
 libmicrohttpd_dir() {
-	echo "$MLX5_DIAG_CACHE/libmicrohttpd-$({ libmicrohttpd_version; gcc --version | head -1; } |
-		sha256sum | cut -c1-16)"
+	arch_dir libmicrohttpd "$({ libmicrohttpd_version; gcc --version | head -1; } |
+		sha256sum | cut -c1-16)" "$@"
 }
 
 # The static mlx5-diag CLI: keyed by libperf, libmicrohttpd and its own
-# sources (the .def tables and the Perfetto .proto with them).
+# sources (the .def tables and the Perfetto .proto with them);
+# mlx5_diag_bin [ARCH SYSROOT]: x86's, or arm64's against SYSROOT.
 mlx5_diag_bin() {
 	local key
-	key=$({ basename "$(libperf_dir)"; basename "$(libmicrohttpd_dir)"
+	key=$({ basename "$(libperf_dir "${1:-x86}")"; basename "$(libmicrohttpd_dir "${1:-x86}")"
 		cd "$MLX5_DIAG_ROOT" &&
 		find tools/perf-decoder/lib tools/perf-decoder/mlx5-diag include/uapi \
 			-maxdepth 1 -type f \( -name '*.[ch]' -o -name '*.mk' -o -name '*.proto' \
 			-o -name '*.def' \) |
 			sort |
 			xargs sha256sum; } | sha256sum | cut -c1-16)
-	echo "$MLX5_DIAG_CACHE/mlx5-diag-$key/mlx5-diag"
+	echo "$(arch_dir mlx5-diag "$key" "$@")/mlx5-diag"
 }
 
 cache_lock() {

@@ -4,6 +4,9 @@
  * from the stream writer, decoded to text, DOCA CSV and JSON lines, and
  * compared byte for byte, and to a Perfetto trace read back by protoc;
  * -di and --example-json; exit statuses for bad flags, files and streams.
+ * `test_decode_output DIR` also copies the recordings, perf.data and other
+ * files the tests decoded into DIR (scripts/check-arm64-user decodes them
+ * with the x86 and the arm64 mlx5-diag).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
@@ -2512,9 +2515,9 @@ static void perfetto_errors(void)
 	free(fmt);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	char cmd[sizeof(dir) + 16];
+	char cmd[sizeof(dir) + 4096];
 	struct stream s;
 
 	if (!mkdtemp(dir)) {
@@ -2557,6 +2560,10 @@ int main(void)
 	RUN(perfetto_sched);
 	RUN(perfetto_period_metrics);
 	RUN(perfetto_errors);
+	if (argc > 1) {
+		snprintf(cmd, sizeof(cmd), "cp -r '%s'/. '%s'", dir, argv[1]);
+		CHECK(system(cmd) == 0, "%s", cmd);
+	}
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
 		printf("# could not remove %s\n", dir);
