@@ -351,7 +351,7 @@ arm64_kdir() {
 # One apt-cache call per level of dependencies and one download. Prints the
 # directory.
 arm64_debs_dir() {
-	local dir seen level show specs pkg ver arch deps deb missing tmp
+	local dir seen level show specs pkg ver arch deps deb
 	APT_OPTS=("${APT_ARM64_OPTS[@]}")
 	dir=$MLX5_DIAG_CACHE/debs-arm64/$(echo "$*" | sha256sum | cut -c1-16)
 	[ ! -f "$dir/.done" ] || { echo "$dir"; return 0; }
@@ -379,7 +379,7 @@ arm64_debs_dir() {
 			while IFS='|' read -r pkg ver arch deps; do
 				case $seen in *" $pkg "*) continue ;; esac
 				seen="$seen$pkg "
-				specs+=("$pkg:$arch=$ver")
+				specs+=("$pkg=$ver")
 				for deb in $(echo "$deps" | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/ //g; s/:any$//' |
 					grep -E '^(lib|zlib)'); do
 					case "$seen $level" in *" $deb "* | *" $deb:arm64 "*) ;; *) level="$level $deb:arm64 " ;; esac
@@ -391,38 +391,51 @@ arm64_debs_dir() {
 				END { if (p != "") print p "|" v "|" a "|" d }' "$show")
 		done
 		rm -f "$show"
-		missing=()
-		for pkg in "${specs[@]}"; do
-			[ -s "$DEBS_DIR/$(arm64_deb_name "$pkg")" ] || missing+=("$pkg")
-		done
-		if [ ${#missing[@]} -gt 0 ]; then
-			mkdir -p "$DEBS_DIR"
-			tmp=$(mktemp -d "$DEBS_DIR/.dl.XXXXXX")
-			chown _apt "$tmp" 2>/dev/null || true
-			(cd "$tmp" && apt-get "${APT_OPTS[@]}" download -q "${missing[@]/:all=/=}" >"$tmp/log" 2>&1) ||
-				{ cat "$tmp/log" >&2; rm -rf "$tmp"; die "cannot download the arm64 packages"; }
-			mv "$tmp"/*.deb "$DEBS_DIR/"
-			rm -rf "$tmp"
-		fi
-		rm -rf "$dir"
-		mkdir -p "$dir"
-		for pkg in "${specs[@]}"; do
-			deb=$DEBS_DIR/$(arm64_deb_name "$pkg")
-			dpkg-deb -x "$deb" "$dir" || die "dpkg-deb -x $deb failed"
-			basename "$deb" >>"$dir/.debs"
-		done
-		fix_abs_symlinks "$dir"
+		arm64_unpack "$dir" "${specs[@]}"
 		touch "$dir/.done"
 	fi
 	exec 8>&-
 	echo "$dir"
 }
 
-# The file name apt-get download gives PKG:ARCH=VERSION.
-arm64_deb_name() {
-	local pkg=${1%%:*} rest=${1#*:}
-	local arch=${rest%%=*} ver=${rest#*=}
-	echo "${pkg}_${ver//:/%3a}_$arch.deb"
+# Unpack the arm64 (or all) packages PKG=VERSION... into DIR afresh with
+# dpkg-deb -x (DIR/.debs names them), their absolute symlinks pointing into
+# DIR; the .debs not in $DEBS_DIR yet are fetched with one apt-get download
+# through the arm64 lists.
+arm64_unpack() {
+	local dir=$1 spec deb tmp missing=()
+	shift
+	for spec; do
+		[ -n "$(arm64_deb "$spec")" ] || missing+=("${spec%%=*}:arm64=${spec#*=}")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		mkdir -p "$DEBS_DIR"
+		tmp=$(mktemp -d "$DEBS_DIR/.dl.XXXXXX")
+		# _apt downloads into a directory it may write, root keeps the files
+		chown _apt "$tmp" 2>/dev/null || true
+		(cd "$tmp" && apt-get "${APT_ARM64_OPTS[@]}" download -q "${missing[@]}" >"$tmp/log" 2>&1) ||
+			{ cat "$tmp/log" >&2; rm -rf "$tmp"; die "cannot download the arm64 packages ${missing[*]}"; }
+		mv "$tmp"/*.deb "$DEBS_DIR/"
+		rm -rf "$tmp"
+	fi
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	for spec; do
+		deb=$(arm64_deb "$spec")
+		[ -n "$deb" ] || die "apt-get download gave no .deb of $spec"
+		dpkg-deb -x "$deb" "$dir" || die "dpkg-deb -x $deb failed"
+		basename "$deb" >>"$dir/.debs"
+	done
+	fix_abs_symlinks "$dir"
+}
+
+# The .deb of arm64 (or all) package PKG=VERSION in $DEBS_DIR, named as
+# apt-get download names it; empty when there is none.
+arm64_deb() {
+	local f ver=${1#*=}
+	for f in "$DEBS_DIR/${1%%=*}_${ver//:/%3a}"_{arm64,all}.deb; do
+		[ ! -s "$f" ] || { echo "$f"; return 0; }
+	done
 }
 
 # A sysroot of Debian's arm64 libraries for cross-building user space (the
@@ -434,7 +447,7 @@ arm64_deb_name() {
 # (libc6-dev-arm64-cross). Prints its path. Sets APT_OPTS and APT_UPDATE to
 # the arm64 ones: call it in a subshell.
 arm64_sysroot() {
-	local pkg pins key root deb
+	local pins key root
 	APT_OPTS=("${APT_ARM64_OPTS[@]}")
 	APT_UPDATE=apt_arm64_update_once
 	[ -d "$APT_ARM64_DIR/lists" ] || apt_arm64_update_once
@@ -452,14 +465,8 @@ arm64_sysroot() {
 		flock 8
 		if [ ! -f "$root/.done" ]; then
 			log "unpacking the arm64 sysroot into $root"
-			rm -rf "$root"
-			mkdir -p "$root"
-			for pkg in $pins; do
-				deb=$(deb_fetch "${pkg%%=*}:arm64" "${pkg#*=}") || exit 1
-				dpkg-deb -x "$deb" "$root" || die "dpkg-deb -x $deb failed"
-				basename "$deb" >>"$root/.debs"
-			done
-			fix_abs_symlinks "$root"
+			# shellcheck disable=SC2086
+			arm64_unpack "$root" $pins
 			touch "$root/.done"
 		fi
 		exec 8>&-
