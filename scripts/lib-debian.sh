@@ -154,6 +154,24 @@ stock_release() {
 	echo "${rel#linux-image-}"
 }
 
+# debian_once DONE COMMAND...: COMMAND, which unpacks Debian packages into
+# the cache, unless the file DONE exists; under the cache's lock of them,
+# so that two scripts never unpack the same thing at once. DONE is made
+# once COMMAND succeeded.
+debian_once() {
+	local done=$1
+	shift
+	[ ! -f "$done" ] || return 0
+	mkdir -p "$MLX5_DIAG_CACHE"
+	exec 8>"$MLX5_DIAG_CACHE/.lock-debian"
+	flock 8
+	if [ ! -f "$done" ]; then
+		"$@" || exit 1
+		touch "$done"
+	fi
+	exec 8>&-
+}
+
 # Unpacked stock kernel of SERIES: ROOT/boot/vmlinuz-<rel>, its modules in
 # ROOT/lib/modules/<rel> (with modules.dep), its headers in
 # ROOT/usr/src/linux-headers-<rel>. Prints ROOT (one per release and version).
@@ -162,28 +180,24 @@ stock_root() {
 	rel=$(stock_release "$1") || exit 1
 	ver=$(apt_version "linux-image-$rel") || exit 1
 	root=$MLX5_DIAG_CACHE/stock/${rel}_$ver
-	if [ ! -f "$root/.done" ]; then
-		mkdir -p "$MLX5_DIAG_CACHE"
-		exec 8>"$MLX5_DIAG_CACHE/.lock-debian"
-		flock 8
-		[ -f "$root/.done" ] || unpack_stock_kernel "$rel" "$ver" "$root"
-		exec 8>&-
-	fi
+	debian_once "$root/.done" unpack_stock_kernel amd64 "$rel" "$ver" "$root"
 	echo "$root"
 }
 
-# The image (vmlinuz and modules), the headers, the -common headers of the
-# same version and the kbuild tools they need.
+# Debian's kernel REL at VERSION for ARCH (amd64, arm64) unpacked into ROOT:
+# the image (vmlinuz and modules, with depmod's indexes), the headers, the
+# -common headers of the same version and the host's (amd64) kbuild tools
+# they need.
 unpack_stock_kernel() {
-	local rel=$1 ver=$2 root=$3 debs deb pkg
-	log "unpacking Debian's kernel $rel ($ver) into $root"
-	debs=$(deb_fetch "linux-image-$rel" "$ver") || exit 1
-	deb=$(deb_fetch "linux-headers-$rel" "$ver") || exit 1
+	local arch=$1 rel=$2 ver=$3 root=$4 debs deb pkg
+	log "unpacking Debian's $arch kernel $rel ($ver) into $root"
+	debs=$(deb_fetch "linux-image-$rel:$arch" "$ver") || exit 1
+	deb=$(deb_fetch "linux-headers-$rel:$arch" "$ver") || exit 1
 	debs="$debs $deb"
 	for pkg in $(deb_depends "$deb" '^linux-(headers-.*-common|kbuild-.*)$'); do
 		case $pkg in
 		*-common) deb=$(deb_fetch "$pkg" "$ver") || exit 1 ;;
-		*) deb=$(deb_fetch "$pkg" "$(apt_version "$pkg")") || exit 1 ;;
+		*) deb=$(deb_fetch "$pkg:amd64" "$ver") || exit 1 ;;
 		esac
 		debs="$debs $deb"
 	done
@@ -192,7 +206,6 @@ unpack_stock_kernel() {
 	unpack_debs "$root" "$rel" $debs
 	[ -f "$root/boot/vmlinuz-$rel" ] || die "linux-image-$rel has no /boot/vmlinuz-$rel"
 	depmod -b "$root" "$rel" || die "depmod for $rel failed"
-	touch "$root/.done"
 }
 
 # Unpack DEBS... into ROOT afresh, the headers of release REL among them,
@@ -239,20 +252,18 @@ debian_perf_bin() {
 	ver=$(apt_version linux-perf "${1:-6.12}.") || exit 1
 	deb=$(deb_fetch linux-perf "$ver") || exit 1
 	dir=$MLX5_DIAG_CACHE/debian-perf/$ver
-	if [ ! -x "$dir/usr/bin/perf" ]; then
-		exec 8>"$MLX5_DIAG_CACHE/.lock-debian"
-		flock 8
-		if [ ! -x "$dir/usr/bin/perf" ]; then
-			rm -rf "$dir"
-			mkdir -p "$dir"
-			dpkg-deb -x "$deb" "$dir" || die "dpkg-deb -x $deb failed"
-			basename "$deb" >"$dir/.debs"
-		fi
-		exec 8>&-
-	fi
+	debian_once "$dir/.done" unpack_debian_perf "$deb" "$dir"
 	# shellcheck disable=SC2046
 	ensure_pkgs $(deb_depends "$deb" '^[^:]+$')
 	echo "$dir/usr/bin/perf"
+}
+
+# Debian's perf (.deb $1) unpacked into directory $2 afresh.
+unpack_debian_perf() {
+	rm -rf "$2"
+	mkdir -p "$2"
+	dpkg-deb -x "$1" "$2" || die "dpkg-deb -x $1 failed"
+	basename "$1" >"$2/.debs"
 }
 
 # arm64 (BlueField-3's Arm cores): Debian's arm64 headers, to cross-build
@@ -302,38 +313,14 @@ arm64_release() {
 # ROOT. Sets APT_OPTS and APT_UPDATE to the arm64 ones: call it in a
 # subshell.
 arm64_root() {
-	local rel ver root deb debs pkg
+	local rel ver root
 	rel=$(arm64_release "$1") || exit 1
 	APT_OPTS=("${APT_ARM64_OPTS[@]}")
 	APT_UPDATE=apt_arm64_update_once
 	ver=$(apt_version_raw "linux-headers-$rel")
 	[ -n "$ver" ] || die "apt knows no version of linux-headers-$rel"
 	root=$MLX5_DIAG_CACHE/stock-arm64/${rel}_$ver
-	if [ ! -f "$root/.done" ]; then
-		mkdir -p "$MLX5_DIAG_CACHE"
-		exec 8>"$MLX5_DIAG_CACHE/.lock-debian"
-		flock 8
-		if [ ! -f "$root/.done" ]; then
-			log "unpacking Debian's arm64 kernel $rel ($ver) into $root"
-			debs=$(deb_fetch "linux-headers-$rel:arm64" "$ver") || exit 1
-			for pkg in $(deb_depends "$debs" '^linux-(headers-.*-common|kbuild-.*)$'); do
-				case $pkg in
-				*-common) deb=$(deb_fetch "$pkg" "$ver") || exit 1 ;;
-				*) deb=$(deb_fetch "$pkg:amd64" "$ver") || exit 1 ;;
-				esac
-				debs="$debs $deb"
-			done
-			[ "$(echo "$debs" | wc -w)" = 3 ] ||
-				die "linux-headers-$rel: no -common or kbuild dependency"
-			deb=$(deb_fetch "linux-image-$rel:arm64" "$ver") || exit 1
-			# shellcheck disable=SC2086
-			unpack_debs "$root" "$rel" $debs "$deb"
-			[ -f "$root/boot/vmlinuz-$rel" ] || die "linux-image-$rel has no /boot/vmlinuz-$rel"
-			depmod -b "$root" "$rel" || die "depmod for $rel failed"
-			touch "$root/.done"
-		fi
-		exec 8>&-
-	fi
+	debian_once "$root/.done" unpack_stock_kernel arm64 "$rel" "$ver" "$root"
 	echo "$root"
 }
 
@@ -348,54 +335,57 @@ arm64_kdir() {
 # libraries they load (their lib* and zlib* Depends and Pre-Depends,
 # recursively, at apt's candidate versions), unpacked together into a
 # directory of the cache named by them, for a guest: nothing is installed.
-# One apt-cache call per level of dependencies and one download. Prints the
-# directory.
+# Prints the directory.
 arm64_debs_dir() {
-	local dir seen level show specs pkg ver arch deps deb
+	local dir
 	APT_OPTS=("${APT_ARM64_OPTS[@]}")
 	dir=$MLX5_DIAG_CACHE/debs-arm64/$(echo "$*" | sha256sum | cut -c1-16)
-	[ ! -f "$dir/.done" ] || { echo "$dir"; return 0; }
-	mkdir -p "$MLX5_DIAG_CACHE"
-	exec 8>"$MLX5_DIAG_CACHE/.lock-debian"
-	flock 8
-	if [ ! -f "$dir/.done" ]; then
-		log "unpacking Debian's arm64 $* and their libraries into $dir"
-		[ -d "$APT_ARM64_DIR/lists" ] || apt_arm64_update_once
-		seen=" "
-		specs=()
-		level=
-		for pkg; do
-			case $pkg in
-			*=*) level="$level ${pkg%%=*}:arm64=${pkg#*=}" ;;
-			*) level="$level $pkg:arm64" ;;
-			esac
-		done
-		show=$(mktemp)
-		while [ -n "$level" ]; do
-			# shellcheck disable=SC2086
-			apt-cache "${APT_OPTS[@]}" show --no-all-versions $level >"$show" ||
-				die "apt-cache show (arm64) $level failed"
-			level=
-			while IFS='|' read -r pkg ver arch deps; do
-				case $seen in *" $pkg "*) continue ;; esac
-				seen="$seen$pkg "
-				specs+=("$pkg=$ver")
-				for deb in $(echo "$deps" | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/ //g; s/:any$//' |
-					grep -E '^(lib|zlib)'); do
-					case "$seen $level" in *" $deb "* | *" $deb:arm64 "*) ;; *) level="$level $deb:arm64 " ;; esac
-				done
-			done < <(awk -F': ' '
-				/^Package: / { p = $2 } /^Version: / { v = $2 } /^Architecture: / { a = $2 }
-				/^(Pre-)?Depends: / { d = d "," $2 }
-				/^$/ { if (p != "") print p "|" v "|" a "|" d; p = ""; d = "" }
-				END { if (p != "") print p "|" v "|" a "|" d }' "$show")
-		done
-		rm -f "$show"
-		arm64_unpack "$dir" "${specs[@]}"
-		touch "$dir/.done"
-	fi
-	exec 8>&-
+	debian_once "$dir/.done" unpack_arm64_closure "$dir" "$@"
 	echo "$dir"
+}
+
+# unpack_arm64_closure DIR PKG...: arm64_debs_dir's packages into DIR.
+unpack_arm64_closure() {
+	local dir=$1 specs
+	shift
+	specs=$(arm64_closure "$@") || exit 1
+	# shellcheck disable=SC2086
+	arm64_unpack "$dir" $specs
+}
+
+# PKG=VERSION of the arm64 packages PKG... (name or name=version) and of
+# the lib* and zlib* packages they depend on, recursively: one apt-cache
+# call per level of dependencies.
+arm64_closure() {
+	local seen=" " level='' show pkg ver deps dep
+	[ -d "$APT_ARM64_DIR/lists" ] || apt_arm64_update_once
+	for pkg; do
+		case $pkg in
+		*=*) level="$level ${pkg%%=*}:arm64=${pkg#*=}" ;;
+		*) level="$level $pkg:arm64" ;;
+		esac
+	done
+	show=$(mktemp)
+	while [ -n "$level" ]; do
+		# shellcheck disable=SC2086
+		apt-cache "${APT_ARM64_OPTS[@]}" show --no-all-versions $level >"$show" ||
+			{ rm -f "$show"; die "apt-cache show (arm64) $level failed"; }
+		level=
+		while IFS='|' read -r pkg ver deps; do
+			case $seen in *" $pkg "*) continue ;; esac
+			seen="$seen$pkg "
+			echo "$pkg=$ver"
+			for dep in $(echo "$deps" | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/ //g; s/:any$//' |
+				grep -E '^(lib|zlib)'); do
+				case "$seen $level " in *" $dep "* | *" $dep:arm64 "*) ;; *) level="$level $dep:arm64" ;; esac
+			done
+		done < <(awk -F': ' '
+			/^Package: / { p = $2 } /^Version: / { v = $2 }
+			/^(Pre-)?Depends: / { d = d "," $2 }
+			/^$/ { if (p != "") print p "|" v "|" d; p = ""; d = "" }
+			END { if (p != "") print p "|" v "|" d }' "$show")
+	done
+	rm -f "$show"
 }
 
 # Unpack the arm64 (or all) packages PKG=VERSION... into DIR afresh with
@@ -405,6 +395,7 @@ arm64_debs_dir() {
 arm64_unpack() {
 	local dir=$1 spec deb tmp missing=()
 	shift
+	log "unpacking $# arm64 packages ($1 ...) into $dir"
 	for spec; do
 		[ -n "$(arm64_deb "$spec")" ] || missing+=("${spec%%=*}:arm64=${spec#*=}")
 	done
@@ -459,18 +450,8 @@ arm64_sysroot() {
 	[ "$(echo "$pins" | wc -w)" = $# ] || die "apt knows no arm64 version of some of: $*"
 	key=$(echo "$pins" | sha256sum | cut -c1-16)
 	root=$MLX5_DIAG_CACHE/sysroot-arm64-$key
-	if [ ! -f "$root/.done" ]; then
-		mkdir -p "$MLX5_DIAG_CACHE"
-		exec 8>"$MLX5_DIAG_CACHE/.lock-debian"
-		flock 8
-		if [ ! -f "$root/.done" ]; then
-			log "unpacking the arm64 sysroot into $root"
-			# shellcheck disable=SC2086
-			arm64_unpack "$root" $pins
-			touch "$root/.done"
-		fi
-		exec 8>&-
-	fi
+	# shellcheck disable=SC2086
+	debian_once "$root/.done" arm64_unpack "$root" $pins
 	echo "$root"
 }
 
