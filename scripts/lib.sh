@@ -140,20 +140,19 @@ cache_lock() {
 	flock 9
 }
 
-# Build the modules against kernel build dir $1 in a private copy of what
-# the build reads (Kbuild, Makefile, drivers/, include/, without what
-# .gitignore names: concurrent runs and the developer's tree stay clean,
-# and files that other steps write meanwhile, such as the host tests'
-# under tools/, are not copied); prints
-# the copy's path. Extra make arguments follow. The build log is in
-# <copy>/build.log.
+# Build the modules against kernel build dir $1 (make -j$JOBS) in a private
+# copy of what the build reads (Kbuild, Makefile, drivers/, include/,
+# without what .gitignore names: concurrent runs and the developer's tree
+# stay clean, and files that other steps write meanwhile, such as the host
+# tests' under tools/, are not copied); prints the copy's path. Extra make
+# arguments follow. The build log is in <copy>/build.log.
 build_modules() {
 	local kdir=$1 copy
 	shift
 	copy=$(mktemp -d /tmp/mlx5-diag-build.XXXXXX)
 	tar -C "$MLX5_DIAG_ROOT" -X "$MLX5_DIAG_ROOT/.gitignore" -cf - Kbuild Makefile drivers include |
 		tar -C "$copy" -xf - || die "copying the module sources into $copy failed"
-	if ! make -C "$kdir" M="$copy" "$@" modules >"$copy/build.log" 2>&1; then
+	if ! make -C "$kdir" M="$copy" -j"$JOBS" "$@" modules >"$copy/build.log" 2>&1; then
 		cat "$copy/build.log" >&2
 		die "module build against $kdir failed"
 	fi
