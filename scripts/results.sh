@@ -236,7 +236,8 @@ stock: Debian 6.12 arm64 kernel"
 
 # stock_verdicts FILE STATUS: scripts/stock-test's output (exit STATUS) with
 # its checks indented under the part they belong to and one verdict per
-# part: a failing check fails its part, and so does a part with no check.
+# part: a failing check fails its part, and so does a part with no check;
+# a failed exit that no check explains fails the last part.
 stock_verdicts() {
 	awk -v status="$2" -v tests="$STOCK_TESTS" '
 	BEGIN { n = split(tests, t, "\n") }
@@ -253,7 +254,7 @@ stock_verdicts() {
 		p = part($0)
 		if (p == "") { stray = stray (stray != "" ? "; " : "") substr($0, 1, 60); next }
 		checks[p]++
-		if ($1 == "not" && !(p in bad)) bad[p] = substr($0, 10)
+		if ($1 == "not" && !(p in bad)) { bad[p] = substr($0, 10); nbad++ }
 	}
 	END {
 		for (i = 1; i <= n; i++) {
@@ -261,7 +262,7 @@ stock_verdicts() {
 			if (p in bad) print "not ok - " p " # failed: " bad[p]
 			else if (!checks[p]) print "not ok - " p " # no check reported"
 			else if (stray != "") print "not ok - " p " # checks of no known part: " stray
-			else if (status != 0 && i == n) print "not ok - " p " # stock-test exited with " status
+			else if (status != 0 && !nbad && i == n) print "not ok - " p " # stock-test exited with " status
 			else print "ok - " p
 		}
 	}' "$1"
