@@ -158,8 +158,9 @@ perf record -q -a -S -m ,64K -o /tmp/perf6.data -e "$(perf_group "$P0")" -- sh -
 	. ./lib.sh; . ./engine_lib.sh; . ./record_lib.sh
 	grid_wait 0 $P0 >/tmp/grid.0 || exit 1
 	step_samples 0 2000
-	snapshot_taken /tmp/perf6.data" 2>/dev/null
+	snapshot_taken /tmp/perf6.data" 2>/tmp/perf6.err
 expect_eq "snapshot: perf record exits 0" "$?" 0
+sed 's/^/# /' /tmp/perf6.err
 samples /tmp/perf6.data "$P0" >/tmp/perf6.samples
 first=$(head -1 /tmp/perf6.samples | cut -d' ' -f1)
 diag "snapshot: samples $first..$(tail -1 /tmp/perf6.samples | cut -d' ' -f1)"
