@@ -78,6 +78,12 @@ sim_model() {
 	echo "$2 $3 $4" >"$SIM/dev$1/model" && cat "$SIM/dev$1/model"
 }
 
+# log_mark NAME: a line marking this point in the kernel log; log_since
+# NAME: the kernel log after it (a count of lines in the whole log stops
+# working once the ring is full). The shell's pid keeps the marker unique.
+log_mark() { echo "mlx5-diag-test: $1 $$" >/dev/kmsg; }
+log_since() { dmesg | sed -n "/mlx5-diag-test: $1 $$\$/,\$p" | tail -n +2; }
+
 # wait_every SECS TRIES COMMAND...: until COMMAND (a program or a shell
 # function) succeeds, trying every SECS s; fails after TRIES tries (a
 # loaded host only makes the wait longer, never a check wrong).

@@ -16,16 +16,7 @@ T_PREFIX="stock $KREL"
 PATCHED_PERF=/usr/libexec/mlx5-diag/perf
 SAMPLING_TESTS="test_sampling test_removal test_perf test_perf_decode test_record_cli"
 
-kmsg() { echo "mlx5-diag-stock: $*" >/dev/kmsg; }
 count() { ls -d "$@" 2>/dev/null | wc -l; }
-
-# The kernel log after marker $1, without the kernel's own notes on loading
-# an unsigned out-of-tree module.
-log_since() {
-	dmesg | sed -n "/mlx5-diag-stock: $1\$/,\$p" | sed 1d |
-		grep -v -e 'loading out-of-tree module taints kernel' \
-			-e 'module verification failed: signature and/or required key missing'
-}
 
 # bind_round FIRST SECOND: load the binding and the PMU driver in that
 # order, check that nothing binds, unload in the same order.
@@ -39,15 +30,17 @@ bind_round() {
 }
 
 start=$(cut -d. -f1 /proc/uptime)
-kmsg "binding"
+log_mark binding
 bind_round mlx5_diag_mlx5 mlx5_diag
 bind_round mlx5_diag mlx5_diag_mlx5
 modprobe mlx5_diag_mlx5
 expect_eq "the binding pulled in Debian's mlx5_core and uses it" \
 	"$(sed -n 's/^mlx5_core [0-9]* [0-9]* \([^ ]*\).*/\1/p' /proc/modules)" "mlx5_diag_mlx5,"
 rmmod mlx5_diag_mlx5
-kmsg "binding done"
-logged=$(log_since binding | grep -v 'mlx5-diag-stock: binding done')
+# without the kernel's own notes on loading an unsigned out-of-tree module
+logged=$(log_since binding |
+	grep -v -e 'loading out-of-tree module taints kernel' \
+		-e 'module verification failed: signature and/or required key missing')
 expect_eq "the binding logs nothing" "$logged" ""
 check "mlx5_core unloads after the binding" \
 	sh -c "modprobe -r mlx5_core && ! grep -q '^mlx5_core ' /proc/modules"
