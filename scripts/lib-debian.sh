@@ -455,6 +455,14 @@ arm64_sysroot() {
 	echo "$root"
 }
 
+# The flags that build against an arm64 sysroot (arm64_sysroot SYSROOT):
+# its headers as system headers (arm64_sysroot_cflags SYSROOT), its
+# libraries on the link path (arm64_sysroot_ldflags SYSROOT).
+arm64_sysroot_cflags() {
+	echo "-isystem $1/usr/include -isystem $1/usr/include/aarch64-linux-gnu"
+}
+arm64_sysroot_ldflags() { echo "-L$1/usr/lib/aarch64-linux-gnu"; }
+
 # PKG=VERSION of each PKG in $@ with an arm64 version in the arm64 lists,
 # sorted by name, at its newest version, backports aside.
 arm64_versions() {
