@@ -334,56 +334,60 @@ arm64_kdir() {
 # Debian's arm64 packages PKG... (name or name=version) and the shared
 # libraries they load (their lib* and zlib* Depends and Pre-Depends,
 # recursively, at apt's candidate versions), unpacked together into a
-# directory of the cache named by them, for a guest: nothing is installed.
-# Prints the directory.
+# directory of the cache named by the packages and versions resolved, for
+# a guest: nothing is installed. Prints the directory.
 arm64_debs_dir() {
-	local dir
+	local specs dir
 	APT_OPTS=("${APT_ARM64_OPTS[@]}")
-	dir=$MLX5_DIAG_CACHE/debs-arm64/$(echo "$*" | sha256sum | cut -c1-16)
-	debian_once "$dir/.done" unpack_arm64_closure "$dir" "$@"
+	specs=$(arm64_closure "$@") || exit 1
+	dir=$MLX5_DIAG_CACHE/debs-arm64/$(echo "$specs" | sort | sha256sum | cut -c1-16)
+	# shellcheck disable=SC2086
+	debian_once "$dir/.done" arm64_unpack "$dir" $specs
 	echo "$dir"
 }
 
-# unpack_arm64_closure DIR PKG...: arm64_debs_dir's packages into DIR.
-unpack_arm64_closure() {
-	local dir=$1 specs
-	shift
-	specs=$(arm64_closure "$@") || exit 1
-	# shellcheck disable=SC2086
-	arm64_unpack "$dir" $specs
+# arm64_candidates PKG...: "PKG|VERSION|DEPENDS" for each arm64 package
+# PKG (name, or name=version) the arm64 lists know, at apt's candidate
+# version (bookworm's newest, backports aside: they are NotAutomatic),
+# DEPENDS its Depends and Pre-Depends. One apt-cache call.
+arm64_candidates() {
+	local pkg args=()
+	for pkg; do
+		case $pkg in
+		*=*) args+=("${pkg%%=*}:arm64=${pkg#*=}") ;;
+		*) args+=("$pkg:arm64") ;;
+		esac
+	done
+	apt-cache "${APT_ARM64_OPTS[@]}" show --no-all-versions "${args[@]}" 2>/dev/null |
+		awk -F': ' '
+		/^Package: / { p = $2 } /^Version: / { v = $2 }
+		/^(Pre-)?Depends: / { d = d "," $2 }
+		/^$/ { if (p != "") print p "|" v "|" d; p = ""; d = "" }
+		END { if (p != "") print p "|" v "|" d }'
 }
 
 # PKG=VERSION of the arm64 packages PKG... (name or name=version) and of
 # the lib* and zlib* packages they depend on, recursively: one apt-cache
 # call per level of dependencies.
 arm64_closure() {
-	local seen=" " level='' show pkg ver deps dep
+	local seen=" " level show pkg ver deps dep
 	[ -d "$APT_ARM64_DIR/lists" ] || apt_arm64_update_once
-	for pkg; do
-		case $pkg in
-		*=*) level="$level ${pkg%%=*}:arm64=${pkg#*=}" ;;
-		*) level="$level $pkg:arm64" ;;
-		esac
-	done
+	level=("$@")
 	show=$(mktemp)
-	while [ -n "$level" ]; do
-		# shellcheck disable=SC2086
-		apt-cache "${APT_ARM64_OPTS[@]}" show --no-all-versions $level >"$show" ||
-			{ rm -f "$show"; die "apt-cache show (arm64) $level failed"; }
-		level=
+	while [ ${#level[@]} != 0 ]; do
+		arm64_candidates "${level[@]}" >"$show"
+		[ "$(wc -l <"$show")" = ${#level[@]} ] ||
+			{ rm -f "$show"; die "apt knows no arm64 version of some of: ${level[*]}"; }
+		level=()
 		while IFS='|' read -r pkg ver deps; do
 			case $seen in *" $pkg "*) continue ;; esac
 			seen="$seen$pkg "
 			echo "$pkg=$ver"
 			for dep in $(echo "$deps" | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/ //g; s/:any$//' |
 				grep -E '^(lib|zlib)'); do
-				case "$seen $level " in *" $dep "* | *" $dep:arm64 "*) ;; *) level="$level $dep:arm64" ;; esac
+				case "$seen ${level[*]} " in *" $dep "*) ;; *) level+=("$dep") ;; esac
 			done
-		done < <(awk -F': ' '
-			/^Package: / { p = $2 } /^Version: / { v = $2 }
-			/^(Pre-)?Depends: / { d = d "," $2 }
-			/^$/ { if (p != "") print p "|" v "|" d; p = ""; d = "" }
-			END { if (p != "") print p "|" v "|" d }' "$show")
+		done <"$show"
 	done
 	rm -f "$show"
 }
@@ -431,8 +435,8 @@ arm64_deb() {
 
 # A sysroot of Debian's arm64 libraries for cross-building user space (the
 # static perf and mlx5-diag, scripts/build-perf and build-mlx5-diag --arch
-# arm64): the -dev packages named in $@ at their newest arm64 version of
-# bookworm (backports aside), from the arm64 lists, unpacked with dpkg-deb
+# arm64): the -dev packages named in $@ at apt's candidate arm64 version
+# (arm64_candidates), from the arm64 lists, unpacked with dpkg-deb
 # -x into $MLX5_DIAG_CACHE/sysroot-arm64-<key>, keyed by those packages
 # and versions; never installed. The C library is the cross toolchain's
 # (libc6-dev-arm64-cross). Prints its path. Sets APT_OPTS and APT_UPDATE to
@@ -464,11 +468,7 @@ arm64_sysroot_cflags() {
 arm64_sysroot_ldflags() { echo "-L$1/usr/lib/aarch64-linux-gnu"; }
 
 # PKG=VERSION of each PKG in $@ with an arm64 version in the arm64 lists,
-# sorted by name, at its newest version, backports aside.
+# sorted by name, at apt's candidate version (arm64_candidates).
 arm64_versions() {
-	apt-cache "${APT_ARM64_OPTS[@]}" madison "$@" 2>/dev/null |
-		awk -F'|' '{ gsub(/ /, "", $1); gsub(/ /, "", $2) }
-			$3 ~ / arm64 Packages/ && $2 !~ /~bpo/ { print $1 "=" $2 }' |
-		sort -t= -k1,1 -k2V | awk -F= '{ v[$1] = $2 } END { for (p in v) print p "=" v[p] }' |
-		sort
+	arm64_candidates "$@" | awk -F'|' '{ print $1 "=" $2 }' | sort
 }
