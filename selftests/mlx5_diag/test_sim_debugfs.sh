@@ -78,6 +78,9 @@ expect_eq "variant entry_jitter: a clock short of the shortest period" \
 expect_eq "variant entry_jitter: the shortest period" \
 	"$(write_err "$D/variant" "entry_jitter $((1 << lmin))")" "$EINVAL"
 echo "entry_jitter 0" >"$D/variant"
+expect_eq "variant entry_order 2" "$(write_err "$D/variant" "entry_order 2")" ok
+expect_eq "variant entry_order 3" "$(write_err "$D/variant" "entry_order 3")" "$EINVAL"
+echo "entry_order 0" >"$D/variant"
 expect_eq "variant: unknown name" "$(write_err "$D/variant" "ring_ahead 1")" "$EINVAL"
 expect_eq "variant: no value" "$(write_err "$D/variant" busy_every)" "$EINVAL"
 expect_eq "variant unwritten_zero 0" "$(write_err "$D/variant" "unwritten_zero 0")" ok

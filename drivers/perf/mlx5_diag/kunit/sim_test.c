@@ -2845,6 +2845,55 @@ static void sim_test_rtc_jitter(struct kunit *test)
 		}
 }
 
+/*
+ * entry_order: a sample's entries in the SET's order (0), by ascending (1)
+ * or by descending (2) data ID, each with its own counter's value; the
+ * order is the configuration's, taken at the SET that starts it, not
+ * changed by the variant mid-configuration. Each run is enabled at a
+ * whole 10 ms (whole device clocks), sample 0 one period later.
+ */
+static void sim_test_entry_order(struct kunit *test)
+{
+	const u64 a = 0x1140000100000000ULL, b = PORT_RX_BYTES(1), c = P0;
+	const struct t_params p = SETP(RE, 3, 4, 14, b, a, c);
+	const u64 want[3][3] = { { b, a, c }, { c, b, a }, { a, b, c } };
+	struct t_sim *t = test->priv;
+	struct t_entry x;
+	u64 en;
+	u32 v, k;
+
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_set_variant(t->fw,
+							   MLX5_DIAG_SIM_VAR_ENTRY_ORDER,
+							   3), -EINVAL);
+	for (v = 0; v < 3; v++) {
+		en = (v + 1) * 10000000ULL;
+		KUNIT_ASSERT_EQ(test,
+				mlx5_diag_sim_fw_set_variant(t->fw,
+							     MLX5_DIAG_SIM_VAR_ENTRY_ORDER,
+							     v), 0);
+		KUNIT_ASSERT_EQ(test, t_set(test, en, true, &p), 0);
+		/* the variant set mid-configuration waits for the next SET */
+		KUNIT_ASSERT_EQ(test,
+				mlx5_diag_sim_fw_set_variant(t->fw,
+							     MLX5_DIAG_SIM_VAR_ENTRY_ORDER,
+							     (v + 1) % 3), 0);
+		KUNIT_ASSERT_EQ(test, t_query(test, en + 104858, 1, 0, T_BUF),
+				0);
+		for (k = 0; k < 3; k++) {
+			x = t_entry64(t, k);
+			KUNIT_EXPECT_EQ_MSG(test, x.id, want[v][k],
+					    "order %u entry %u", v, k);
+			KUNIT_EXPECT_EQ_MSG(test, x.sample_id, 0,
+					    "order %u entry %u", v, k);
+			KUNIT_EXPECT_EQ_MSG(test, x.value,
+					    t_count(want[v][k], 0, 104857),
+					    "order %u entry %u", v, k);
+		}
+		KUNIT_ASSERT_EQ(test, t_set(test, en + 104858, true,
+					    &(struct t_params){ 0 }), 0);
+	}
+}
+
 /* ---- traffic: relations and time variation ---- */
 
 /* Increasing engine times at slot edges and odd places. */
@@ -3092,6 +3141,7 @@ static struct kunit_case sim_test_cases[] = {
 	KUNIT_CASE(sim_test_variant_text),
 	KUNIT_CASE(sim_test_rtc),
 	KUNIT_CASE(sim_test_rtc_jitter),
+	KUNIT_CASE(sim_test_entry_order),
 	KUNIT_CASE(sim_test_traffic_relations),
 	KUNIT_CASE(sim_test_time_varying),
 	KUNIT_CASE(sim_test_close_rates),

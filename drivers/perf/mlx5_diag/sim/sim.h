@@ -58,8 +58,11 @@ enum mlx5_diag_sim_profile {
  *	a written slot's sample_id as the slot's index, not the sample's
  *	number (assumption A1 read otherwise)
  * @MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED: 1: QUERY_DIAGNOSTIC_COUNTERS
- *	answers the entries of each sample in the reverse of the SET's
- *	order, each with its id and value (A12 read otherwise)
+ *	answers the entries of each sample in the reverse of the
+ *	configuration's order, each with its id and value; 2: those of the
+ *	odd-numbered samples only, an order that changes from sample to
+ *	sample (A12 read otherwise: firmware of one other order for a whole
+ *	configuration is MLX5_DIAG_SIM_VAR_ENTRY_ORDER)
  * @MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK: J: QUERY_DIAGNOSTIC_COUNTERS answers
  *	the last entry of sample J (of two entries or more) stamped one
  *	clock (on the RTC, one nanosecond) before the sample taken before
@@ -108,6 +111,9 @@ enum mlx5_diag_sim_lie {
  *	entry c of sample j k * J / (num - 1) after the sample's time, k =
  *	(c - j) mod num, so that entry j mod num carries the sample's time
  *	(A2)
+ * @MLX5_DIAG_SIM_VAR_ENTRY_ORDER: 1 or 2: a sample's entries come by
+ *	ascending (1) or descending (2) data ID, not in the SET's order; the
+ *	order is the configuration's, taken at the SET that starts it (A12)
  * @MLX5_DIAG_SIM_NR_VARIANTS: how many
  */
 enum mlx5_diag_sim_variant {
@@ -118,6 +124,7 @@ enum mlx5_diag_sim_variant {
 	MLX5_DIAG_SIM_VAR_PERIOD_CLEAR,
 	MLX5_DIAG_SIM_VAR_PUBLIC_ON_DEMAND,
 	MLX5_DIAG_SIM_VAR_ENTRY_JITTER,
+	MLX5_DIAG_SIM_VAR_ENTRY_ORDER,
 	MLX5_DIAG_SIM_NR_VARIANTS,
 };
 

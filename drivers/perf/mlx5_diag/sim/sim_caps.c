@@ -432,6 +432,7 @@ static const char *const sim_variant_names[MLX5_DIAG_SIM_NR_VARIANTS] = {
 	[MLX5_DIAG_SIM_VAR_PERIOD_CLEAR]	= "period_clear",
 	[MLX5_DIAG_SIM_VAR_PUBLIC_ON_DEMAND]	= "public_on_demand",
 	[MLX5_DIAG_SIM_VAR_ENTRY_JITTER]	= "entry_jitter",
+	[MLX5_DIAG_SIM_VAR_ENTRY_ORDER]		= "entry_order",
 };
 
 const char *mlx5_diag_sim_variant_name(unsigned int var)

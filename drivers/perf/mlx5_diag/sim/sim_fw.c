@@ -69,6 +69,8 @@ struct sim_engine {
 	u32 log_period;		/* the actual log_sample_period */
 	u32 num;		/* num_of_counters */
 	u64 ids[MLX5_DIAG_SIM_MAX_COUNTERS];
+	/* ENTRY_ORDER: the counter entry k of a sample carries */
+	u16 order[MLX5_DIAG_SIM_MAX_COUNTERS];
 	u64 enable_osc;		/* oscillator at enable: engine time 0 */
 	u64 next_j;		/* samples taken since enable */
 	u64 last_osc;		/* oscillator at the last sample (or enable) */
@@ -387,7 +389,7 @@ static const u32 sim_lie_max[MLX5_DIAG_SIM_NR_LIES] = {
 	[MLX5_DIAG_SIM_LIE_CAPS_MAX_IDS]	= 0xffff,
 	[MLX5_DIAG_SIM_LIE_RING_AHEAD]		= 1,
 	[MLX5_DIAG_SIM_LIE_SAMPLE_ID_SLOT]	= 1,
-	[MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED]	= 1,
+	[MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED]	= 2,
 	[MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK]	= U32_MAX,
 };
 
@@ -423,6 +425,10 @@ int mlx5_diag_sim_fw_set_variant(struct mlx5_diag_sim_fw *fw,
 	case MLX5_DIAG_SIM_VAR_ENTRY_JITTER:
 		/* less than the shortest period (2^35 clocks at most) */
 		if ((u64)value >= 1ULL << fw->caps.log_min_sample_period)
+			return -EINVAL;
+		break;
+	case MLX5_DIAG_SIM_VAR_ENTRY_ORDER:
+		if (value > 2)
 			return -EINVAL;
 		break;
 	case MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO:
@@ -1021,6 +1027,30 @@ static void sim_change_period(struct sim_cmd *cmd, u32 log_period)
 	};
 }
 
+/*
+ * The order of a sample's entries for the configuration starting now: the
+ * SET's, or by ascending or descending data ID (ENTRY_ORDER 1, 2). An
+ * insertion sort of the counters, at most 256.
+ */
+static void sim_entry_order(struct mlx5_diag_sim_fw *fw)
+{
+	struct sim_engine *eng = &fw->eng;
+	u32 by = fw->variants[MLX5_DIAG_SIM_VAR_ENTRY_ORDER];
+	u32 k, i;
+
+	for (k = 0; k < eng->num; k++) {
+		for (i = k; i; i--) {
+			u64 prev = eng->ids[eng->order[i - 1]];
+
+			if (!(by == 1 && prev > eng->ids[k]) &&
+			    !(by == 2 && prev < eng->ids[k]))
+				break;
+			eng->order[i] = eng->order[i - 1];
+		}
+		eng->order[i] = k;
+	}
+}
+
 /* Start sampling @r anew: engine time 0, sample 0 next. */
 static void sim_start(struct sim_cmd *cmd, const struct sim_set_req *r,
 		      const u64 *ids, u32 log_period)
@@ -1050,6 +1080,7 @@ static void sim_start(struct sim_cmd *cmd, const struct sim_set_req *r,
 	eng->log_period = log_period;
 	eng->num = r->num;
 	memcpy(eng->ids, ids, r->num * sizeof(ids[0]));
+	sim_entry_order(fw);
 	eng->enabled = true;
 	fw->ahead_started = false;
 	eng->enable_osc = cmd->osc;
@@ -1220,7 +1251,8 @@ static u32 sim_entry_jitter(const struct mlx5_diag_sim_fw *fw, u64 j, u32 c)
 
 /*
  * Write entry @e of the answer: entry @g of the buffer read as one run of
- * entries (slot g / num, counter g % num), wrapping through the slots.
+ * entries (slot g / num, entry g % num of its sample: the counter the
+ * configuration's entry order puts there), wrapping through the slots.
  */
 static void sim_put_entry(struct sim_cmd *cmd, u32 e, u32 g)
 {
@@ -1241,7 +1273,9 @@ static void sim_put_entry(struct sim_cmd *cmd, u32 e, u32 g)
 		return;
 	if (fw->variants[MLX5_DIAG_SIM_VAR_SAMPLE_ID_BITS] == 16)
 		j &= U16_MAX;
-	if (fw->lies[MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED])
+	c = eng->order[c];
+	if (fw->lies[MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED] == 1 ||
+	    (fw->lies[MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED] == 2 && (j & 1)))
 		c = eng->num - 1 - c;
 	val = sl->written ? fw->values[(size_t)slot * eng->num + c] : 0;
 	if (sl->written)
