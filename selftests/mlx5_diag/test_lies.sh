@@ -105,7 +105,7 @@ bad_lines() {
 }
 
 # A counting poll whose on-demand sample carries the two ids in the
-# reverse order counts nothing: the first of a row of them is logged and
+# reverse of the order the configuration's first answer had counts nothing: the first of a row of them is logged and
 # counted in engine/unusable_answers, the others are not; a poll that
 # counts ends the row. Two rows: two lines, two counts, no takeover.
 bad_lines_from reversed
@@ -113,6 +113,8 @@ u0=$(eng "$P0" unusable_answers)
 t0=$(eng "$P0" takeovers)
 count_until /tmp/lies.stop "$P0/icmc_hits/,$P0/icmc_accesses/"
 wait_state "$P0" count
+# the configuration's first answer teaches the driver its order (A12)
+wait_polls "$P0" 1
 for k in 1 2; do
 	echo "entries_reversed 1" >"$D0/lie"
 	wait_polls "$P0" 4

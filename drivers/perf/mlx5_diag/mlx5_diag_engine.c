@@ -8,6 +8,7 @@
  * mlx5_diag_engine_session.c: all three under the engine's one lock, in its
  * one state. Everything here sleeps.
  */
+#include <linux/bitmap.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
@@ -650,6 +651,12 @@ void mlx5_diag_engine_learnt(struct mlx5_diag_engine *eng,
 	else
 		l->reading = MLX5_DIAG_READING_SAMPLES;
 	l->sample_id_bits = eng->seq_bits;
+	if (!eng->order_known)
+		l->entry_order = MLX5_DIAG_ORDER_UNKNOWN;
+	else if (eng->order_set)
+		l->entry_order = MLX5_DIAG_ORDER_SET;
+	else
+		l->entry_order = MLX5_DIAG_ORDER_OTHER;
 	mutex_unlock(&eng->lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_learnt);
@@ -685,6 +692,9 @@ int mlx5_diag_engine_init(struct mlx5_diag_engine *eng, struct mlx5_diag_fw *fw,
 	eng->vcopy[1] = kcalloc(max, sizeof(u64), GFP_KERNEL);
 	eng->fw_slot = kcalloc(max, sizeof(*eng->fw_slot), GFP_KERNEL);
 	eng->entries = kcalloc(max, sizeof(*eng->entries), GFP_KERNEL);
+	eng->raw = kcalloc(max, sizeof(*eng->raw), GFP_KERNEL);
+	eng->order = kcalloc(max, sizeof(*eng->order), GFP_KERNEL);
+	eng->order_used = bitmap_zalloc(max, GFP_KERNEL);
 	eng->programmed.ids = mlx5_diag_engine_ids(max);
 	eng->want.ids = mlx5_diag_engine_ids(max);
 	eng->queried.ids = mlx5_diag_engine_ids(max);
@@ -692,7 +702,8 @@ int mlx5_diag_engine_init(struct mlx5_diag_engine *eng, struct mlx5_diag_fw *fw,
 	eng->session.ids = mlx5_diag_engine_ids(max);
 	if (!eng->out || !eng->session_out || !eng->session.ids ||
 	    !eng->slots || !eng->vcopy[0] || !eng->vcopy[1] ||
-	    !eng->fw_slot || !eng->entries ||
+	    !eng->fw_slot || !eng->entries || !eng->raw || !eng->order ||
+	    !eng->order_used ||
 	    !eng->programmed.ids || !eng->want.ids || !eng->queried.ids ||
 	    !eng->displaced.ids) {
 		mlx5_diag_engine_free(eng);
@@ -712,6 +723,9 @@ void mlx5_diag_engine_free(struct mlx5_diag_engine *eng)
 	kfree(eng->vcopy[1]);
 	kfree(eng->fw_slot);
 	kfree(eng->entries);
+	kfree(eng->raw);
+	kfree(eng->order);
+	bitmap_free(eng->order_used);
 	kfree(eng->programmed.ids);
 	kfree(eng->want.ids);
 	kfree(eng->queried.ids);

@@ -8,6 +8,7 @@
  * included, and which takes no lock. All else sleeps, under the engine's
  * lock.
  */
+#include <linux/bitmap.h>
 #include <linux/kernel.h>
 #include <linux/sort.h>
 
@@ -62,6 +63,7 @@ void mlx5_diag_engine_map(struct mlx5_diag_engine *eng, bool restart)
 	eng->reading_known = false;
 	eng->entries_reading = false;
 	eng->seq_bits = eng->fw->dialect->sample_id_bits;
+	eng->order_known = false;
 	eng->next_sample = 0;
 	eng->nslots = 1U << p->log_num_of_samples;
 	eng->polls_since_check = 0;
@@ -178,22 +180,112 @@ void mlx5_diag_engine_fold(struct mlx5_diag_engine *eng)
 }
 
 /*
- * Decode sample @s of the outbox into eng->entries, every entry of it.
- * Returns false when its entries do not carry the programmed ids in order
- * (not returned, or not ours).
+ * Does the sample decoded into eng->raw carry every programmed id exactly
+ * once (a configuration's ids are distinct)? Its order into @order (entry
+ * k carries programmed.ids[order[k]]) when not NULL. O(num^2).
+ */
+static bool mlx5_diag_engine_permutation(struct mlx5_diag_engine *eng,
+					 u16 *order)
+{
+	const struct mlx5_diag_fw_params *p = &eng->programmed;
+	unsigned int k, i, num = p->num_ids;
+
+	bitmap_zero(eng->order_used, num);
+	for (k = 0; k < num; k++) {
+		for (i = 0; i < num; i++)
+			if (eng->raw[k].id == p->ids[i] &&
+			    !test_bit(i, eng->order_used))
+				break;
+		if (i == num)
+			return false;
+		__set_bit(i, eng->order_used);
+		if (order)
+			order[k] = i;
+	}
+	return true;
+}
+
+/*
+ * Learn the order of a sample's entries (A12) from the sample decoded into
+ * eng->raw: every programmed id exactly once, in any order. No source
+ * states the order; OFED reads the SET's. Returns false, nothing learnt,
+ * when the sample is not one of ours (not written, other ids, or one
+ * twice). The SET's order costs O(num); another O(num^2), once per
+ * configuration (and once per answer while no sample shows an order).
+ */
+static bool mlx5_diag_engine_learn_order(struct mlx5_diag_engine *eng)
+{
+	const struct mlx5_diag_fw_params *p = &eng->programmed;
+	unsigned int k;
+
+	for (k = 0; k < p->num_ids && eng->raw[k].id == p->ids[k]; k++)
+		;
+	if (k < p->num_ids && !mlx5_diag_engine_permutation(eng, eng->order))
+		return false;
+	eng->order_known = true;
+	eng->order_set = k == p->num_ids;
+	if (!eng->order_set)
+		pr_info_ratelimited("%s: the firmware returns a sample's entries in another order than the SET's: read so in this configuration (engine/entry_order)\n",
+				    eng->fw->name);
+	return true;
+}
+
+/*
+ * Sample @s of the outbox did not decode: does it carry every programmed
+ * id all the same, in another order than the one learnt (the firmware
+ * changed the order within a configuration)? O(num^2): call it only where
+ * a sample did not decode, once per answer.
+ */
+bool mlx5_diag_engine_reordered(struct mlx5_diag_engine *eng, const void *out,
+				unsigned int s)
+{
+	const struct mlx5_diag_fw_params *p = &eng->programmed;
+
+	if (!eng->order_known)
+		return false;
+	mlx5_diag_fw_query_counters_entries(eng->fw->dialect, out,
+					    s * p->num_ids, p->num_ids,
+					    eng->raw);
+	return mlx5_diag_engine_permutation(eng, NULL);
+}
+
+/*
+ * Decode sample @s of the outbox into eng->entries, every entry of it, in
+ * the SET's order of the ids. The first sample of a configuration that
+ * carries every programmed id teaches the order the firmware returns them
+ * in. Returns false when its entries do not carry the programmed ids in
+ * that order (not returned, or not ours).
  */
 bool mlx5_diag_engine_decode_from(struct mlx5_diag_engine *eng, const void *out,
 				  unsigned int s)
 {
 	const struct mlx5_diag_fw_params *p = &eng->programmed;
-	unsigned int i;
+	unsigned int i, k;
 
+	if (eng->order_known && eng->order_set) {
+		mlx5_diag_fw_query_counters_entries(eng->fw->dialect, out,
+						    s * p->num_ids, p->num_ids,
+						    eng->entries);
+		for (i = 0; i < p->num_ids; i++)
+			if (eng->entries[i].id != p->ids[i])
+				return false;
+		return true;
+	}
 	mlx5_diag_fw_query_counters_entries(eng->fw->dialect, out,
 					    s * p->num_ids, p->num_ids,
-					    eng->entries);
-	for (i = 0; i < p->num_ids; i++)
-		if (eng->entries[i].id != p->ids[i])
+					    eng->raw);
+	if (!eng->order_known && !mlx5_diag_engine_learn_order(eng))
+		return false;
+	if (eng->order_set) {
+		memcpy(eng->entries, eng->raw, p->num_ids * sizeof(*eng->raw));
+		return true;
+	}
+	for (k = 0; k < p->num_ids; k++) {
+		i = eng->order[k];
+		if (eng->raw[k].id != p->ids[i])
 			return false;
+		eng->entries[i] = eng->raw[k];
+	}
 	return true;
 }
 
@@ -268,8 +360,24 @@ static int mlx5_diag_engine_query_once(struct mlx5_diag_engine *eng, void *out,
 }
 
 /*
+ * Does the outbox's first entry carry the id a sample starts with, in the
+ * order learnt (mlx5_diag_engine_learn_order())?
+ */
+static bool mlx5_diag_engine_first_entry(struct mlx5_diag_engine *eng,
+					 const void *out)
+{
+	const struct mlx5_diag_fw_params *p = &eng->programmed;
+	struct mlx5_diag_fw_entry e;
+
+	if (!eng->order_known)
+		return false;
+	mlx5_diag_fw_query_counters_entry(eng->fw->dialect, out, 0, &e);
+	return e.id == p->ids[eng->order_set ? 0 : eng->order[0]];
+}
+
+/*
  * How this firmware reads num_of_samples, from a query of one sample at
- * slot @index, whose first entry carries the first programmed id: firmware
+ * slot @index, whose first entry carries the id a sample starts with: firmware
  * that counts samples answers the whole sample, one that counts entries
  * that entry alone (the rest of the outbox stays zero). Learnt only from
  * an answer that shows it. Returns 0 or the query's errno.
@@ -292,7 +400,7 @@ static int mlx5_diag_engine_reading_probe(struct mlx5_diag_engine *eng,
 		return 0;
 	}
 	mlx5_diag_fw_query_counters_entry(eng->fw->dialect, out, 1, &e);
-	if (eng->entries[0].id == eng->programmed.ids[0] &&
+	if (mlx5_diag_engine_first_entry(eng, out) &&
 	    !e.id && !e.sample_id && !e.timestamp && !e.value) {
 		eng->reading_known = true;
 		eng->entries_reading = true;

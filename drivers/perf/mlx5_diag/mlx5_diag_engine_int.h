@@ -45,6 +45,8 @@ void mlx5_diag_engine_slot_free(struct mlx5_diag_engine *eng,
 void mlx5_diag_engine_fold(struct mlx5_diag_engine *eng);
 bool mlx5_diag_engine_decode_from(struct mlx5_diag_engine *eng, const void *out,
 				  unsigned int s);
+bool mlx5_diag_engine_reordered(struct mlx5_diag_engine *eng, const void *out,
+				unsigned int s);
 int mlx5_diag_engine_query_cmd(struct mlx5_diag_engine *eng, void *out,
 			       size_t size, unsigned int index,
 			       unsigned int nsamples);

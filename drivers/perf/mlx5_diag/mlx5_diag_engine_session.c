@@ -830,6 +830,11 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 			/* the answer's whole samples end here */
 			if (!mlx5_diag_engine_decode_from(eng, eng->session_out,
 							  k)) {
+				if (mlx5_diag_engine_reordered(eng,
+							       eng->session_out,
+							       k))
+					mlx5_diag_engine_session_bad(eng,
+								     "its entries come in another order than the configuration's first sample's (the firmware changed the order within the configuration); nothing is delivered until it comes in that order again");
 				got = k;
 				break;
 			}

@@ -262,12 +262,19 @@ enum mlx5_diag_engine_file {
 	MLX5_DIAG_ENG_NUM_SAMPLES_UNIT,
 	MLX5_DIAG_ENG_SAMPLE_ID_BITS,
 	MLX5_DIAG_ENG_BUSY_ANSWERS,
+	MLX5_DIAG_ENG_ENTRY_ORDER,
 };
 
 static const char *const mlx5_diag_engine_reading_names[] = {
 	[MLX5_DIAG_READING_UNKNOWN] = "unknown",
 	[MLX5_DIAG_READING_SAMPLES] = "samples",
 	[MLX5_DIAG_READING_ENTRIES] = "entries",
+};
+
+static const char *const mlx5_diag_engine_order_names[] = {
+	[MLX5_DIAG_ORDER_UNKNOWN] = "unknown",
+	[MLX5_DIAG_ORDER_SET] = "set",
+	[MLX5_DIAG_ORDER_OTHER] = "other",
 };
 
 static ssize_t mlx5_diag_engine_show(struct device *dev,
@@ -309,6 +316,9 @@ static ssize_t mlx5_diag_engine_show(struct device *dev,
 	case MLX5_DIAG_ENG_BUSY_ANSWERS:
 		return sysfs_emit(buf, "%lld\n",
 				  (long long)atomic64_read(&dd->fw.busy_answers));
+	case MLX5_DIAG_ENG_ENTRY_ORDER:
+		return sysfs_emit(buf, "%s\n",
+				  mlx5_diag_engine_order_names[learnt.entry_order]);
 	}
 	return -EINVAL;
 }
@@ -329,6 +339,7 @@ MLX5_DIAG_ENGINE_ATTR(bad_samples, MLX5_DIAG_ENG_BAD_SAMPLES);
 MLX5_DIAG_ENGINE_ATTR(num_samples_unit, MLX5_DIAG_ENG_NUM_SAMPLES_UNIT);
 MLX5_DIAG_ENGINE_ATTR(sample_id_bits, MLX5_DIAG_ENG_SAMPLE_ID_BITS);
 MLX5_DIAG_ENGINE_ATTR(busy_answers, MLX5_DIAG_ENG_BUSY_ANSWERS);
+MLX5_DIAG_ENGINE_ATTR(entry_order, MLX5_DIAG_ENG_ENTRY_ORDER);
 
 static struct attribute *mlx5_diag_engine_attrs[] = {
 	&mlx5_diag_engine_attr_state.attr.attr,
@@ -344,6 +355,7 @@ static struct attribute *mlx5_diag_engine_attrs[] = {
 	&mlx5_diag_engine_attr_num_samples_unit.attr.attr,
 	&mlx5_diag_engine_attr_sample_id_bits.attr.attr,
 	&mlx5_diag_engine_attr_busy_answers.attr.attr,
+	&mlx5_diag_engine_attr_entry_order.attr.attr,
 	NULL
 };
 

@@ -259,6 +259,14 @@ static struct mlx5_diag_engine_stats et_stats(struct et *t)
 	return st;
 }
 
+static struct mlx5_diag_engine_learnt et_learnt(struct et *t)
+{
+	struct mlx5_diag_engine_learnt l;
+
+	mlx5_diag_engine_learnt(&t->eng, &l);
+	return l;
+}
+
 static void engine_plan_test(struct kunit *test)
 {
 	struct mlx5_diag_caps caps = {
@@ -1706,9 +1714,11 @@ static void engine_session_ahead_clock_test(struct kunit *test)
 /*
  * Samples the drain cannot take that break what it assumes of the
  * firmware: a newer sample numbered by its slot (A1), then one whose last
- * entry is stamped before the sample before it (A2). The drain stops at each, and
- * each is counted once in engine/bad_samples however many drains meet
- * it; the A2 one is reported lost once the firmware overwrote it.
+ * entry is stamped before the sample before it (A2), then samples whose
+ * entries come in another order than the configuration's first (A12). The
+ * drain stops at each, and each is counted once in engine/bad_samples
+ * however many drains meet it; the A2 one is reported lost once the
+ * firmware overwrote it.
  */
 static void engine_session_bad_samples_test(struct kunit *test)
 {
@@ -1771,6 +1781,30 @@ static void engine_session_bad_samples_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->d.first_seq, 66);
 	KUNIT_EXPECT_EQ(test, s->d.n, 32);
 	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 2);
+	es_check(test, s);
+
+	/* from sample 98 on, the entries in another order than learnt */
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED,
+						 1), 0);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 110), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 3);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 115), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 3);
+	KUNIT_EXPECT_EQ(test, et_learnt(t).entry_order, MLX5_DIAG_ORDER_SET);
+	/* the order learnt again: samples 98..120 were in the ring all along */
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED,
+						 0), 0);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 120), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 98);
+	KUNIT_EXPECT_EQ(test, s->d.n, 23);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 3);
 	es_check(test, s);
 	es_close(test, s);
 }
@@ -2584,7 +2618,8 @@ static void engine_caps_max_ids_test(struct kunit *test)
 
 /*
  * Counting polls whose on-demand answer carries the ids in another order
- * (A12) count nothing: the first of each row of them is counted in
+ * than the configuration's first answer did (A12: the order is learnt
+ * once per configuration) count nothing: the first of each row of them is counted in
  * engine/unusable_answers (and logged), the others are not; a poll that
  * counts ends the row. No takeover: the firmware runs our configuration.
  */
@@ -2601,6 +2636,8 @@ static void engine_count_unusable_test(struct kunit *test)
 	t->now += 1000000;
 	mlx5_diag_engine_poll(&t->eng);
 	KUNIT_EXPECT_EQ(test, et_stats(t).unusable_answers, 0);
+	/* the order learnt from the configuration's first answer holds */
+	KUNIT_EXPECT_EQ(test, et_learnt(t).entry_order, MLX5_DIAG_ORDER_SET);
 	KUNIT_ASSERT_EQ(test,
 			mlx5_diag_sim_fw_set_lie(t->sim,
 						 MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED,
@@ -2648,14 +2685,6 @@ static void et_variant(struct kunit *test, enum mlx5_diag_sim_variant var,
 			0);
 }
 
-static struct mlx5_diag_engine_learnt et_learnt(struct et *t)
-{
-	struct mlx5_diag_engine_learnt l;
-
-	mlx5_diag_engine_learnt(&t->eng, &l);
-	return l;
-}
-
 /*
  * The variants a counting or session case runs on: unwritten slots
  * zero-filled (A6), num_of_samples counted in entries (A7), every third
@@ -2668,6 +2697,7 @@ static struct mlx5_diag_engine_learnt et_learnt(struct et *t)
 #define ET_VAR_PUBLIC	BIT(3)
 #define ET_VAR_POD	BIT(4)	/* public firmware that takes on_demand */
 #define ET_VAR_JITTER	BIT(5)	/* a sample's entries stamped apart (A2) */
+#define ET_VAR_ORDER	BIT(6)	/* a sample's entries by data ID (A12) */
 
 static const unsigned int et_var_sets[] = {
 	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
@@ -2677,16 +2707,20 @@ static const unsigned int et_var_sets[] = {
 	ET_VAR_JITTER | 9, ET_VAR_JITTER | 10, ET_VAR_JITTER | 11,
 	ET_VAR_JITTER | 12, ET_VAR_JITTER | 13, ET_VAR_JITTER | 14,
 	ET_VAR_JITTER | 15,
+	ET_VAR_ORDER | 0, ET_VAR_ORDER | 3, ET_VAR_ORDER | 4,
+	ET_VAR_ORDER | 8, ET_VAR_ORDER | 11, ET_VAR_ORDER | 12,
+	ET_VAR_ORDER | ET_VAR_JITTER | 7, ET_VAR_ORDER | ET_VAR_JITTER | 15,
 };
 
 static void et_var_desc(const unsigned int *v, char *desc)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s%s%s%s%s",
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s%s%s%s%s%s",
 		 *v & ET_VAR_PUBLIC ? "public" : "model64",
 		 *v & ET_VAR_ZERO ? " unwritten_zero" : "",
 		 *v & ET_VAR_ENTRIES ? " entries" : "",
 		 *v & ET_VAR_BUSY ? " busy_every 3" : "",
-		 *v & ET_VAR_JITTER ? " entry_jitter" : "");
+		 *v & ET_VAR_JITTER ? " entry_jitter" : "",
+		 *v & ET_VAR_ORDER ? " entry_order" : "");
 }
 
 KUNIT_ARRAY_PARAM(et_var, et_var_sets, et_var_desc);
@@ -2697,16 +2731,19 @@ KUNIT_ARRAY_PARAM(et_var, et_var_sets, et_var_desc);
  */
 static const unsigned int et_count_var_sets[] = {
 	0, 1, 2, 3, 4, 5, 6, 7, ET_VAR_POD, ET_VAR_POD | 7, ET_VAR_JITTER | 7,
+	ET_VAR_ORDER, ET_VAR_ORDER | 3, ET_VAR_ORDER | 7, ET_VAR_ORDER | ET_VAR_POD,
+	ET_VAR_ORDER | ET_VAR_JITTER | 7,
 };
 
 static void et_count_var_desc(const unsigned int *v, char *desc)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "public%s%s%s%s%s",
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "public%s%s%s%s%s%s",
 		 *v & ET_VAR_ZERO ? " unwritten_zero" : "",
 		 *v & ET_VAR_ENTRIES ? " entries" : "",
 		 *v & ET_VAR_BUSY ? " busy_every 3" : "",
 		 *v & ET_VAR_POD ? " public_on_demand" : "",
-		 *v & ET_VAR_JITTER ? " entry_jitter" : "");
+		 *v & ET_VAR_JITTER ? " entry_jitter" : "",
+		 *v & ET_VAR_ORDER ? " entry_order" : "");
 }
 
 KUNIT_ARRAY_PARAM(et_count_var, et_count_var_sets, et_count_var_desc);
@@ -2735,6 +2772,18 @@ static void et_var_apply(struct kunit *test, unsigned int v)
 	/* the most the emulator takes: a clock short of the shortest period */
 	et_variant(test, MLX5_DIAG_SIM_VAR_ENTRY_JITTER, v & ET_VAR_JITTER ?
 		   (1U << caps.log_min_sample_period) - 1 : 0);
+	/*
+	 * against the SET's order: the public devices' two ids are set in
+	 * descending order, the modelled one's in ascending order
+	 */
+	et_variant(test, MLX5_DIAG_SIM_VAR_ENTRY_ORDER, !(v & ET_VAR_ORDER) ? 0 :
+		   caps.dialect64 ? 2 : 1);
+}
+
+/* The entry order the engine learnt: another than the SET's with ORDER. */
+static enum mlx5_diag_engine_order et_want_order(unsigned int v)
+{
+	return v & ET_VAR_ORDER ? MLX5_DIAG_ORDER_OTHER : MLX5_DIAG_ORDER_SET;
 }
 
 /*
@@ -2780,6 +2829,7 @@ static void engine_count_variants_test(struct kunit *test)
 	mlx5_diag_engine_poll(&t->eng);
 	KUNIT_EXPECT_EQ(test, et_learnt(t).reading, *v & ET_VAR_ENTRIES ?
 			MLX5_DIAG_READING_ENTRIES : MLX5_DIAG_READING_SAMPLES);
+	KUNIT_EXPECT_EQ(test, et_learnt(t).entry_order, et_want_order(*v));
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, a),
 			et_model(ET_FW_TX_PACKETS, first_ns,
 				 mlx5_diag_sim_clocks_to_ns(8ULL << lp, 156250)));
@@ -2834,6 +2884,7 @@ static void engine_session_variants_test(struct kunit *test)
 	es_check(test, s);
 	KUNIT_EXPECT_EQ(test, et_learnt(t).reading, *v & ET_VAR_ENTRIES ?
 			MLX5_DIAG_READING_ENTRIES : MLX5_DIAG_READING_SAMPLES);
+	KUNIT_EXPECT_EQ(test, et_learnt(t).entry_order, et_want_order(*v));
 	/* samples 5..5 + nslots + 29: 5..34 overwritten */
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 5 + nslots + 29), 0);
 	mlx5_diag_sim_fw_get_stats(t->sim, &st);
