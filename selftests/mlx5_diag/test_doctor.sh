@@ -101,6 +101,12 @@ check "busy_every: doctor says how many" sh -c \
 	"echo \"\$1\" | grep -q '^  A17 .*: $busy command(s) answered RES_BUSY'" - "$out"
 echo none >"$D0/variant"
 
+echo "entry_order 1" >"$D0/variant"
+doctor entry_order -d sim:0
+expect_eq "entry_order: exit 0" "$st" 0
+expect_only A12 handled entry_order
+echo none >"$D0/variant"
+
 echo entries >"$D0/num_samples_unit"
 doctor entries -d sim:0
 expect_eq "entries: exit 0" "$st" 0
@@ -133,10 +139,12 @@ check "entry_ts_back: at sample 5" sh -c \
 expect_eq "entry_ts_back: A1 cannot tell" "$(finding A1)" unknown
 echo none >"$D0/lie"
 
-echo "entries_reversed 1" >"$D0/lie"
+# every other sample's entries reversed: no one order to learn
+echo "entries_reversed 2" >"$D0/lie"
 doctor entries_reversed -d sim:0
 expect_eq "entries_reversed: exit 1" "$st" 1
 expect_eq "entries_reversed: A12 differs" "$(finding A12)" differs
+expect_eq "entries_reversed: A12 names it" "$(reading A12)" "entries in another order"
 echo none >"$D0/lie"
 
 # ---- public firmware ----

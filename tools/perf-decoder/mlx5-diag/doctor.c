@@ -277,6 +277,7 @@ static struct json_object *run_json(const struct doctor_run *r)
 	add(o, "busy_answers", u64(r->engine[DC_BUSY_ANSWERS]));
 	add(o, "num_samples_unit", str(r->unit));
 	add(o, "sample_id_bits", u64(r->sample_id_bits));
+	add(o, "entry_order", str(r->order));
 	return o;
 }
 
@@ -323,6 +324,7 @@ static int print_json(const struct doctor *dr)
 	} else {
 		add(v, "counter_resets", u64(dr->count.engine[DC_COUNTER_RESETS]));
 		add(v, "num_samples_unit", str(dr->count.unit));
+		add(v, "entry_order", str(dr->count.order));
 	}
 	add(o, "counting", v);
 	a = json_object_new_array();

@@ -78,6 +78,7 @@ struct doctor_run {
 	uint64_t engine[DC_NR];		/* engine/ counters' increase */
 	char unit[16];			/* engine/num_samples_unit after */
 	unsigned int sample_id_bits;	/* engine/sample_id_bits after */
+	char order[16];			/* engine/entry_order after */
 	/* internal */
 	int have_prev;
 	uint64_t prev_seq, prev_dev_time;
@@ -89,6 +90,7 @@ struct doctor_count {
 	char open_error[256];
 	uint64_t engine[DC_NR];
 	char unit[16];
+	char order[16];
 };
 
 /* Configuration round trips: open, enable, disable, close of a count. */

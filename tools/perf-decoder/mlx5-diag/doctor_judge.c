@@ -281,17 +281,28 @@ static void judge_a9(const struct doctor_evidence *e, struct doctor_finding *f)
 		    r->min_step[0], r->max_step[0], r->session.log_sample_period);
 }
 
-/* A12: a sample's entries come in the SET's order. */
+/*
+ * A12: a sample's entries come in the SET's order. The driver learns one
+ * other order per configuration (engine/entry_order "other"); an order
+ * that changes within one makes answers unusable.
+ */
 static void judge_a12(const struct doctor_evidence *e, struct doctor_finding *f)
 {
 	uint64_t n = e->total[DC_UNUSABLE_ANSWERS];
+	int other = (e->first && !strcmp(e->first->order, "other")) ||
+		    (e->count && !strcmp(e->count->order, "other"));
 
 	if (n)
 		set(f, DV_DIFFERS, "entries in another order",
 		    "%" PRIu64 " answer(s) refused as unusable (engine/unusable_answers): "
-		    "entries not in the SET's order, or unwritten slots of another content", n);
+		    "entries not in the order of the configuration's first sample, "
+		    "or unwritten slots of another content", n);
+	else if (other)
+		set(f, DV_HANDLED, "entry_order",
+		    "a sample's entries come in another order than the SET's, the same in "
+		    "every sample: learnt per configuration (engine/entry_order)");
 	else
-		set(f, DV_HOLDS, NULL, "every answer usable");
+		set(f, DV_HOLDS, NULL, "every answer usable, entries in the SET's order");
 }
 
 /* A17: RES_BUSY is transient. */

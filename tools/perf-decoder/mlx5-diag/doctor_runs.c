@@ -306,6 +306,7 @@ static void engine_after(const struct doctor_dev *d, const uint64_t *before,
 	sysfs_line(d->pmu, "engine/num_samples_unit", r->unit, sizeof(r->unit));
 	r->sample_id_bits = (unsigned int)pmu_read_u64(d->pmu->dir,
 						       "engine/sample_id_bits", 64);
+	sysfs_line(d->pmu, "engine/entry_order", r->order, sizeof(r->order));
 }
 
 void doctor_sample(const struct doctor_dev *d, struct doctor_run *r)
@@ -402,6 +403,7 @@ void doctor_count(const struct doctor_dev *d, unsigned int ms,
 		close(fds[--n]);
 	doctor_engine_delta(d->pmu, before, c->engine);
 	sysfs_line(d->pmu, "engine/num_samples_unit", c->unit, sizeof(c->unit));
+	sysfs_line(d->pmu, "engine/entry_order", c->order, sizeof(c->order));
 }
 
 static int u64_cmp(const void *a, const void *b)

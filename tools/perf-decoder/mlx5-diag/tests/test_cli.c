@@ -609,6 +609,7 @@ static void good_run(struct doctor_run *r, const char *name)
 	r->steps[0] = 3071;
 	r->sample_id_bits = 32;
 	snprintf(r->unit, sizeof(r->unit), "samples");
+	snprintf(r->order, sizeof(r->order), "set");
 }
 
 /* The verdict and reading of assumption ID in F. */
@@ -644,7 +645,7 @@ static void expect_judged(const struct doctor_evidence *e, const char *id,
 static void test_doctor_judge(void)
 {
 	struct doctor_run first, again, change;
-	struct doctor_count count = { .unit = "samples" };
+	struct doctor_count count = { .unit = "samples", .order = "set" };
 	struct doctor_evidence e = { .count = &count, .first = &first,
 				     .again = &again, .change = &change };
 
@@ -723,9 +724,15 @@ static void test_doctor_judge(void)
 	expect_judged(&e, "A8", DV_HANDLED, "period_clear");
 	change.lost_after_change = change.lost[MLX5_DIAG_LOST_FW_OVERWRITE] = 0;
 
+	snprintf(first.order, sizeof(first.order), "other");
+	expect_judged(&e, "A12", DV_HANDLED, "entry_order");
+	snprintf(first.order, sizeof(first.order), "set");
+	snprintf(count.order, sizeof(count.order), "other");
+	expect_judged(&e, "A12", DV_HANDLED, "entry_order");
 	e.total[DC_UNUSABLE_ANSWERS] = 2;
 	expect_judged(&e, "A12", DV_DIFFERS, "entries in another order");
 	e.total[DC_UNUSABLE_ANSWERS] = 0;
+	snprintf(count.order, sizeof(count.order), "set");
 	e.total[DC_BUSY_ANSWERS] = 7;
 	expect_judged(&e, "A17", DV_HANDLED, "busy_every");
 	e.total[DC_BUSY_ANSWERS] = 0;
