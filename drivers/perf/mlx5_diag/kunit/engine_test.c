@@ -259,6 +259,23 @@ static struct mlx5_diag_engine_stats et_stats(struct et *t)
 	return st;
 }
 
+/* The emulated firmware takes variant @var (lie @lie) at @value. */
+static void et_variant(struct kunit *test, enum mlx5_diag_sim_variant var,
+		       u32 value)
+{
+	struct et *t = test->priv;
+
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_variant(t->sim, var, value),
+			0);
+}
+
+static void et_lie(struct kunit *test, enum mlx5_diag_sim_lie lie, u32 value)
+{
+	struct et *t = test->priv;
+
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_lie(t->sim, lie, value), 0);
+}
+
 static struct mlx5_diag_engine_learnt et_learnt(struct et *t)
 {
 	struct mlx5_diag_engine_learnt l;
@@ -937,6 +954,21 @@ static void es_check(struct kunit *test, struct es *s)
 }
 
 /*
+ * A drain until sample @until is due takes nothing, loses nothing, and
+ * engine/bad_samples reads @bad.
+ */
+static void es_expect_stopped(struct kunit *test, struct es *s, u64 until,
+			      u64 bad)
+{
+	struct et *t = test->priv;
+
+	KUNIT_EXPECT_EQ_MSG(test, es_drain(test, s, until), 0, "to %llu", until);
+	KUNIT_EXPECT_EQ_MSG(test, s->d.n, 0, "to %llu", until);
+	KUNIT_EXPECT_EQ_MSG(test, s->d.lost_count, 0, "to %llu", until);
+	KUNIT_EXPECT_EQ_MSG(test, et_stats(t).bad_samples, bad, "to %llu", until);
+}
+
+/*
  * A drain until sample @until is due reports @lost samples lost from
  * @lost_first, then takes @n from @first, each equal to the model
  * (es_check()).
@@ -1207,10 +1239,7 @@ static void es_jitter_case(struct kunit *test, bool pub)
 	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
 
 	/* sample 30's last entry a clock before sample 29: the drain stops */
-	KUNIT_ASSERT_EQ(test,
-			mlx5_diag_sim_fw_set_lie(t->sim,
-						 MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK,
-						 30), 0);
+	et_lie(test, MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK, 30);
 	es_expect_drain(test, s, 34, 0, 0, 25, 5);
 	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 1);
 	es_close(test, s);
@@ -1612,10 +1641,7 @@ static void engine_session_period_answers_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, q.log_sample_period, lp + 2);
 	KUNIT_EXPECT_TRUE(test, mlx5_diag_engine_session_owned(&t->eng));
 
-	KUNIT_ASSERT_EQ(test,
-			mlx5_diag_sim_fw_set_lie(t->sim,
-						 MLX5_DIAG_SIM_LIE_PARAMS_LOG_PERIOD,
-						 64), 0);
+	et_lie(test, MLX5_DIAG_SIM_LIE_PARAMS_LOG_PERIOD, 64);
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp,
 							      &actual), -EBUSY);
 	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_FOREIGN);
@@ -1652,10 +1678,7 @@ static void es_ahead_case(struct kunit *test, bool pub, bool clock)
 	KUNIT_EXPECT_EQ(test, s->d.n, 4);
 	next = 4;
 	t->clock_regs = clock;
-	KUNIT_ASSERT_EQ(test,
-			mlx5_diag_sim_fw_set_lie(t->sim,
-						 MLX5_DIAG_SIM_LIE_RING_AHEAD, 1),
-			0);
+	et_lie(test, MLX5_DIAG_SIM_LIE_RING_AHEAD, 1);
 	/* a lap a drain: MAX_SKIP_LAPS laps skipped, then one more */
 	bound = MLX5_DIAG_DRAIN_MAX_SKIP_LAPS + 1;
 	for (drains = 1; drains <= bound; drains++) {
@@ -1689,10 +1712,7 @@ static void es_ahead_case(struct kunit *test, bool pub, bool clock)
 	KUNIT_EXPECT_TRUE(test, s->d.stalled);
 	KUNIT_EXPECT_EQ(test, drains, bound);
 	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, lost);
-	KUNIT_ASSERT_EQ(test,
-			mlx5_diag_sim_fw_set_lie(t->sim,
-						 MLX5_DIAG_SIM_LIE_RING_AHEAD, 0),
-			0);
+	et_lie(test, MLX5_DIAG_SIM_LIE_RING_AHEAD, 0);
 	es_close(test, s);
 }
 
@@ -1730,10 +1750,7 @@ static void engine_session_bad_samples_test(struct kunit *test)
 	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
 	nslots = 1U << s->actual.log_num_of_samples;
 	KUNIT_ASSERT_EQ(test, nslots, 32);
-	KUNIT_ASSERT_EQ(test,
-			mlx5_diag_sim_fw_set_lie(t->sim,
-						 MLX5_DIAG_SIM_LIE_SAMPLE_ID_SLOT,
-						 1), 0);
+	et_lie(test, MLX5_DIAG_SIM_LIE_SAMPLE_ID_SLOT, 1);
 	/* the first lap's ids are the samples' own */
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 20), 0);
 	KUNIT_EXPECT_EQ(test, s->d.n, 21);
@@ -1744,14 +1761,9 @@ static void engine_session_bad_samples_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->d.n, 11);
 	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
 	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 1);
-	KUNIT_EXPECT_EQ(test, es_drain(test, s, 50), 0);
-	KUNIT_EXPECT_EQ(test, s->d.n, 0);
-	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 1);
+	es_expect_stopped(test, s, 50, 1);
 	/* the truth again: samples 32..50 were in the ring all along */
-	KUNIT_ASSERT_EQ(test,
-			mlx5_diag_sim_fw_set_lie(t->sim,
-						 MLX5_DIAG_SIM_LIE_SAMPLE_ID_SLOT,
-						 0), 0);
+	et_lie(test, MLX5_DIAG_SIM_LIE_SAMPLE_ID_SLOT, 0);
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 50), 0);
 	KUNIT_EXPECT_EQ(test, s->d.first_seq, 32);
 	KUNIT_EXPECT_EQ(test, s->d.n, 19);
@@ -1759,18 +1771,12 @@ static void engine_session_bad_samples_test(struct kunit *test)
 	es_check(test, s);
 
 	/* sample 60's last entry a clock before sample 59 */
-	KUNIT_ASSERT_EQ(test,
-			mlx5_diag_sim_fw_set_lie(t->sim,
-						 MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK,
-						 60), 0);
+	et_lie(test, MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK, 60);
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 70), 0);
 	KUNIT_EXPECT_EQ(test, s->d.first_seq, 51);
 	KUNIT_EXPECT_EQ(test, s->d.n, 9);
 	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 2);
-	KUNIT_EXPECT_EQ(test, es_drain(test, s, 80), 0);
-	KUNIT_EXPECT_EQ(test, s->d.n, 0);
-	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
-	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 2);
+	es_expect_stopped(test, s, 80, 2);
 	/*
 	 * overwritten by sample 92: slots 60 % 32 .. 65 % 32 hold a later
 	 * lap (lost), slot 66 % 32 holds 66
@@ -1784,22 +1790,12 @@ static void engine_session_bad_samples_test(struct kunit *test)
 	es_check(test, s);
 
 	/* from sample 98 on, the entries in another order than learnt */
-	KUNIT_ASSERT_EQ(test,
-			mlx5_diag_sim_fw_set_lie(t->sim,
-						 MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED,
-						 1), 0);
-	KUNIT_EXPECT_EQ(test, es_drain(test, s, 110), 0);
-	KUNIT_EXPECT_EQ(test, s->d.n, 0);
-	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 3);
-	KUNIT_EXPECT_EQ(test, es_drain(test, s, 115), 0);
-	KUNIT_EXPECT_EQ(test, s->d.n, 0);
-	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 3);
+	et_lie(test, MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED, 1);
+	es_expect_stopped(test, s, 110, 3);
+	es_expect_stopped(test, s, 115, 3);
 	KUNIT_EXPECT_EQ(test, et_learnt(t).entry_order, MLX5_DIAG_ORDER_SET);
 	/* the order learnt again: samples 98..120 were in the ring all along */
-	KUNIT_ASSERT_EQ(test,
-			mlx5_diag_sim_fw_set_lie(t->sim,
-						 MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED,
-						 0), 0);
+	et_lie(test, MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED, 0);
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 120), 0);
 	KUNIT_EXPECT_EQ(test, s->d.first_seq, 98);
 	KUNIT_EXPECT_EQ(test, s->d.n, 23);
@@ -2604,10 +2600,7 @@ static void engine_caps_max_ids_test(struct kunit *test)
 
 	mlx5_diag_fw_init(&t->fw, "et", &t->aux);
 	for (i = 0; i < ARRAY_SIZE(said); i++) {
-		KUNIT_ASSERT_EQ(test,
-				mlx5_diag_sim_fw_set_lie(t->sim,
-							 MLX5_DIAG_SIM_LIE_CAPS_MAX_IDS,
-							 said[i]), 0);
+		et_lie(test, MLX5_DIAG_SIM_LIE_CAPS_MAX_IDS, said[i]);
 		KUNIT_EXPECT_EQ(test, mlx5_diag_fw_query_caps(&t->fw, &caps, &d),
 				said[i] <= MLX5_DIAG_MAX_IDS ? 0 : -EOPNOTSUPP);
 		if (said[i] <= MLX5_DIAG_MAX_IDS)
@@ -2638,10 +2631,7 @@ static void engine_count_unusable_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, et_stats(t).unusable_answers, 0);
 	/* the order learnt from the configuration's first answer holds */
 	KUNIT_EXPECT_EQ(test, et_learnt(t).entry_order, MLX5_DIAG_ORDER_SET);
-	KUNIT_ASSERT_EQ(test,
-			mlx5_diag_sim_fw_set_lie(t->sim,
-						 MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED,
-						 1), 0);
+	et_lie(test, MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED, 1);
 	v = mlx5_diag_engine_read(&t->eng, a);
 	for (i = 0; i < 3; i++) {
 		t->now += 1000000;
@@ -2651,18 +2641,12 @@ static void engine_count_unusable_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, a), v);
 	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_COUNT);
 	KUNIT_EXPECT_EQ(test, et_stats(t).takeovers, 0);
-	KUNIT_ASSERT_EQ(test,
-			mlx5_diag_sim_fw_set_lie(t->sim,
-						 MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED,
-						 0), 0);
+	et_lie(test, MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED, 0);
 	t->now += 1000000;
 	mlx5_diag_engine_poll(&t->eng);
 	KUNIT_EXPECT_GT(test, mlx5_diag_engine_read(&t->eng, a), v);
 	KUNIT_EXPECT_EQ(test, et_stats(t).unusable_answers, 1);
-	KUNIT_ASSERT_EQ(test,
-			mlx5_diag_sim_fw_set_lie(t->sim,
-						 MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED,
-						 1), 0);
+	et_lie(test, MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED, 1);
 	for (i = 0; i < 2; i++) {
 		t->now += 1000000;
 		mlx5_diag_engine_poll(&t->eng);
@@ -2675,15 +2659,6 @@ static void engine_count_unusable_test(struct kunit *test)
 }
 
 /* ---- firmware variants: other readings of the public sources ---- */
-
-static void et_variant(struct kunit *test, enum mlx5_diag_sim_variant var,
-		       u32 value)
-{
-	struct et *t = test->priv;
-
-	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_variant(t->sim, var, value),
-			0);
-}
 
 /*
  * The variants a counting or session case runs on: unwritten slots
