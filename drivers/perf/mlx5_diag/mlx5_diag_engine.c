@@ -651,12 +651,7 @@ void mlx5_diag_engine_learnt(struct mlx5_diag_engine *eng,
 	else
 		l->reading = MLX5_DIAG_READING_SAMPLES;
 	l->sample_id_bits = eng->seq_bits;
-	if (!eng->order_known)
-		l->entry_order = MLX5_DIAG_ORDER_UNKNOWN;
-	else if (eng->order_set)
-		l->entry_order = MLX5_DIAG_ORDER_SET;
-	else
-		l->entry_order = MLX5_DIAG_ORDER_OTHER;
+	l->entry_order = eng->entry_order;
 	mutex_unlock(&eng->lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_learnt);

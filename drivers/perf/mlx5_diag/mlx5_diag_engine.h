@@ -60,6 +60,13 @@ struct mlx5_diag_session_opts {
 	u8 log_sample_period;
 };
 
+/* The order of a sample's entries, as far as the engine learnt it. */
+enum mlx5_diag_engine_order {
+	MLX5_DIAG_ORDER_UNKNOWN,
+	MLX5_DIAG_ORDER_SET,		/* the SET's order of the ids */
+	MLX5_DIAG_ORDER_OTHER,		/* another, the same in every sample */
+};
+
 /*
  * Laps of slots a session's drains may skip (the firmware overwrote them)
  * with no sample taken since, before the run ends (END, STALLED): catching
@@ -109,11 +116,10 @@ struct mlx5_diag_engine {
 	/* the width the firmware numbers its samples in (A1), learnt */
 	u8 seq_bits;
 	/*
-	 * The order of a sample's entries (A12), learnt per configuration:
-	 * entry k of a sample carries programmed.ids[order[k]]; when
-	 * order_set, the SET's own order (order unused)
+	 * The order of a sample's entries (A12), learnt per configuration;
+	 * once known, entry k of a sample carries programmed.ids[order[k]]
 	 */
-	bool order_known, order_set;
+	enum mlx5_diag_engine_order entry_order;
 	u16 *order;
 	unsigned long *order_used;	/* learning: the ids found so far */
 	struct mlx5_diag_fw_entry *raw;	/* one sample, as answered */
@@ -225,13 +231,6 @@ enum mlx5_diag_engine_reading {
  * What the engine learnt of the firmware in the configuration it runs (or
  * ran last): where the public sources leave its behaviour open.
  */
-/* The order of a sample's entries, as far as the engine learnt it. */
-enum mlx5_diag_engine_order {
-	MLX5_DIAG_ORDER_UNKNOWN,
-	MLX5_DIAG_ORDER_SET,		/* the SET's order of the ids */
-	MLX5_DIAG_ORDER_OTHER,		/* another, the same in every sample */
-};
-
 struct mlx5_diag_engine_learnt {
 	enum mlx5_diag_engine_reading reading;
 	u8 sample_id_bits;	/* the sample numbering's width */

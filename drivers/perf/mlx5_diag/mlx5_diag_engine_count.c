@@ -63,7 +63,7 @@ void mlx5_diag_engine_map(struct mlx5_diag_engine *eng, bool restart)
 	eng->reading_known = false;
 	eng->entries_reading = false;
 	eng->seq_bits = eng->fw->dialect->sample_id_bits;
-	eng->order_known = false;
+	eng->entry_order = MLX5_DIAG_ORDER_UNKNOWN;
 	eng->next_sample = 0;
 	eng->nslots = 1U << p->log_num_of_samples;
 	eng->polls_since_check = 0;
@@ -219,14 +219,16 @@ static bool mlx5_diag_engine_learn_order(struct mlx5_diag_engine *eng)
 	unsigned int k;
 
 	for (k = 0; k < p->num_ids && eng->raw[k].id == p->ids[k]; k++)
-		;
-	if (k < p->num_ids && !mlx5_diag_engine_permutation(eng, eng->order))
+		eng->order[k] = k;
+	if (k == p->num_ids) {
+		eng->entry_order = MLX5_DIAG_ORDER_SET;
+		return true;
+	}
+	if (!mlx5_diag_engine_permutation(eng, eng->order))
 		return false;
-	eng->order_known = true;
-	eng->order_set = k == p->num_ids;
-	if (!eng->order_set)
-		pr_info_ratelimited("%s: the firmware returns a sample's entries in another order than the SET's: read so in this configuration (engine/entry_order)\n",
-				    eng->fw->name);
+	eng->entry_order = MLX5_DIAG_ORDER_OTHER;
+	pr_info_ratelimited("%s: the firmware returns a sample's entries in another order than the SET's: read so in this configuration (engine/entry_order)\n",
+			    eng->fw->name);
 	return true;
 }
 
@@ -241,7 +243,7 @@ bool mlx5_diag_engine_reordered(struct mlx5_diag_engine *eng, const void *out,
 {
 	const struct mlx5_diag_fw_params *p = &eng->programmed;
 
-	if (!eng->order_known)
+	if (eng->entry_order == MLX5_DIAG_ORDER_UNKNOWN)
 		return false;
 	mlx5_diag_fw_query_counters_entries(eng->fw->dialect, out,
 					    s * p->num_ids, p->num_ids,
@@ -262,7 +264,7 @@ bool mlx5_diag_engine_decode_from(struct mlx5_diag_engine *eng, const void *out,
 	const struct mlx5_diag_fw_params *p = &eng->programmed;
 	unsigned int i, k;
 
-	if (eng->order_known && eng->order_set) {
+	if (eng->entry_order == MLX5_DIAG_ORDER_SET) {
 		mlx5_diag_fw_query_counters_entries(eng->fw->dialect, out,
 						    s * p->num_ids, p->num_ids,
 						    eng->entries);
@@ -274,12 +276,9 @@ bool mlx5_diag_engine_decode_from(struct mlx5_diag_engine *eng, const void *out,
 	mlx5_diag_fw_query_counters_entries(eng->fw->dialect, out,
 					    s * p->num_ids, p->num_ids,
 					    eng->raw);
-	if (!eng->order_known && !mlx5_diag_engine_learn_order(eng))
+	if (eng->entry_order == MLX5_DIAG_ORDER_UNKNOWN &&
+	    !mlx5_diag_engine_learn_order(eng))
 		return false;
-	if (eng->order_set) {
-		memcpy(eng->entries, eng->raw, p->num_ids * sizeof(*eng->raw));
-		return true;
-	}
 	for (k = 0; k < p->num_ids; k++) {
 		i = eng->order[k];
 		if (eng->raw[k].id != p->ids[i])
@@ -369,10 +368,10 @@ static bool mlx5_diag_engine_first_entry(struct mlx5_diag_engine *eng,
 	const struct mlx5_diag_fw_params *p = &eng->programmed;
 	struct mlx5_diag_fw_entry e;
 
-	if (!eng->order_known)
+	if (eng->entry_order == MLX5_DIAG_ORDER_UNKNOWN)
 		return false;
 	mlx5_diag_fw_query_counters_entry(eng->fw->dialect, out, 0, &e);
-	return e.id == p->ids[eng->order_set ? 0 : eng->order[0]];
+	return e.id == p->ids[eng->order[0]];
 }
 
 /*
