@@ -94,7 +94,8 @@ expect_eq "ring ahead: the engine is free again" "$(eng "$P0" state)" off
 # bad_lines_from NAME: a mark NAME in the kernel log, after the kernel's
 # ratelimit interval for the driver's lines (5 s, 10 lines: the lines the
 # tests before this one caused cannot suppress this one's); bad_lines NAME:
-# "D C", the drain's and the counting poll's lines since
+# "D C", the drain's and the counting poll's lines since, the log since
+# left in /tmp/lies.log
 bad_lines_from() {
 	sleep 5
 	log_mark "$1"
@@ -105,9 +106,10 @@ bad_lines() {
 }
 
 # A counting poll whose on-demand sample carries the two ids in the
-# reverse of the order the configuration's first answer had counts nothing: the first of a row of them is logged and
-# counted in engine/unusable_answers, the others are not; a poll that
-# counts ends the row. Two rows: two lines, two counts, no takeover.
+# reverse of the order the configuration's first answer had counts
+# nothing: the first of a row of them is logged and counted in
+# engine/unusable_answers, the others are not; a poll that counts ends the
+# row. Two rows: two lines, two counts, no takeover.
 bad_lines_from reversed
 u0=$(eng "$P0" unusable_answers)
 t0=$(eng "$P0" takeovers)
