@@ -78,7 +78,31 @@ expect_eq "json: no spread" "$(json entry_spread_max)" 0
 expect_eq "json: engine off after" "$(json engine_after)" off
 check "json: doctor configured the device" test "$(cat "$D0/stats/configs")" -gt "$c0"
 
+# ---- --long: on past sample 2^16 ----
+doctor long -d sim:0 --long --json
+expect_eq "long: exit 0" "$st" 0
+expect_eq "long: the report says so" "$(json long)" true
+log_num=$(json log_num_of_samples)
+check "long: past sample 2^16, and one and a half laps more" \
+	test "$(($(json last_seq) + 1))" -ge $(((1 << 16) + (3 << log_num >> 1)))
+expect_eq "long: nothing unaccounted" "$(json lost_unaccounted)" 0
+expect_eq "long: the 32-bit numbering kept" "$(json sample_id_bits)" 32
+check "long: A1 holds, no wrap at 2^16" sh -c \
+	"echo \"\$1\" | grep -q '\"detail\":\".*32-bit numbering, past sample 2^16 without a wrap\"'" - "$out"
+
 # ---- variants the driver follows ----
+echo "sample_id_bits 16" >"$D0/variant"
+doctor sample_id_bits -d sim:0
+expect_eq "sample_id_bits 16, without --long: exit 0" "$st" 0
+check "sample_id_bits 16, without --long: not seen" sh -c \
+	"echo \"\$1\" | grep -q '^  A1   holds .*: samples .*not seen to wrap (--long runs past sample 2^16)\$'" - "$out"
+doctor sample_id_bits_long -d sim:0 --long
+expect_eq "sample_id_bits 16: exit 0" "$st" 0
+expect_only A1 handled sample_id_bits
+check "sample_id_bits 16: the wrap named" sh -c \
+	"echo \"\$1\" | grep -q '^  A1 .*the numbering wraps at 2^16 in the 32-bit field\$'" - "$out"
+echo none >"$D0/variant"
+
 echo "entry_jitter $(((1 << log_min) - 1))" >"$D0/variant"
 doctor entry_jitter -d sim:0 --json
 expect_eq "entry_jitter: exit 0" "$st" 0

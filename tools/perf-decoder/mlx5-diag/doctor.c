@@ -23,7 +23,7 @@
 #include "record.h"
 
 static const char doctor_usage[] =
-"usage: mlx5-diag doctor [-d DEV] [--json] [--force]\n"
+"usage: mlx5-diag doctor [-d DEV] [--json] [--long] [--force]\n"
 "\n"
 "The bring-up check of a device, for a first run on new hardware or\n"
 "firmware. It reads the capabilities and runs, for a few seconds in all:\n"
@@ -39,6 +39,9 @@ static const char doctor_usage[] =
 "\n"
 "  -d, --device DEV  a PMU number, name or function (default: the only one)\n"
 "  -j, --json        the report as JSON on stdout\n"
+"  -l, --long        run the first sampling run on past sample 65,536 (up\n"
+"                    to a minute): a numbering that wraps at 2^16 in a\n"
+"                    wider field shows only there\n"
 "      --force       take the engine from another agent (CAP_PERFMON); its\n"
 "                    configuration is lost\n"
 "\n"
@@ -54,6 +57,7 @@ enum run_role { RUN_FIRST, RUN_AGAIN, RUN_CHANGE, RUN_SINGLE, RUN_SYNC, RUN_RTC,
 
 struct doctor {
 	struct doctor_dev dev;
+	int long_run;			/* --long */
 	struct doctor_latency latency;
 	struct doctor_count count;
 	struct doctor_run runs[RUN_NR];
@@ -87,6 +91,7 @@ static void plan(struct doctor *dr)
 	}
 	dr->runs[RUN_FIRST].period_ns = d->min_period_ns ? d->min_period_ns : p;
 	dr->runs[RUN_FIRST].laps = 1;
+	dr->runs[RUN_FIRST].past_16_bits = dr->long_run;
 	dr->runs[RUN_CHANGE].change_to_ns = 2 * p;
 	dr->runs[RUN_CHANGE].duration_ms = 2 * DOCTOR_RUN_MS;
 	dr->runs[RUN_SINGLE].mode = MLX5_DIAG_MODE_SINGLE;
@@ -304,6 +309,7 @@ static int print_json(const struct doctor *dr)
 	add(o, "caps_clear_after", str(dr->clear_after));
 	add(o, "engine_before", str(d->state));
 	add(o, "engine_after", str(dr->state_after));
+	add(o, "long", json_object_new_boolean(dr->long_run));
 	a = json_object_new_array();
 	for (unsigned int i = 0; i < d->nr; i++)
 		json_object_array_add(a, str(d->events[i]));
@@ -378,6 +384,7 @@ int cmd_doctor(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "device", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "long", no_argument, NULL, 'l' },
 		{ "force", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -385,18 +392,21 @@ int cmd_doctor(int argc, char **argv)
 	const char *dev = NULL;
 	struct doctor *dr;
 	struct pmu *pmus = NULL;
-	int json = 0, force = 0, c, n, idx, ret;
+	int json = 0, long_run = 0, force = 0, c, n, idx, ret;
 	char err[512];
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+d:jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+d:jlh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			dev = optarg;
 			break;
 		case 'j':
 			json = 1;
+			break;
+		case 'l':
+			long_run = 1;
 			break;
 		case 'F':
 			force = 1;
@@ -423,6 +433,7 @@ int cmd_doctor(int argc, char **argv)
 		goto out;
 	}
 	dr->dev.force = force;
+	dr->long_run = long_run;
 	if (doctor_dev_read(&dr->dev, &pmus[idx], err, sizeof(err))) {
 		err_print("doctor", "%s", err);
 		ret = ERR_EXIT_DEVICE;

@@ -51,6 +51,7 @@ struct doctor_run {
 	uint64_t change_to_ns;		/* PERF_EVENT_IOC_PERIOD midway, 0: none */
 	unsigned int duration_ms;	/* at least */
 	int laps;			/* on to 1.5 laps of the buffer */
+	int past_16_bits;		/* and on past sample 2^16 (--long) */
 	/* how it went */
 	int open_errno;			/* 0: opened */
 	char open_error[256];

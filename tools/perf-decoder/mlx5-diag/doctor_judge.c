@@ -110,6 +110,23 @@ static int stopped_at_lap(const struct doctor_run *r)
 	       due_in(r->ran_ms, r->session.period_ns_actual) >= lap + lap / 4;
 }
 
+/*
+ * What R showed of its numbering's width, where the driver learnt none
+ * narrower than the field: past sample 2^16 in a wider field, a numbering
+ * modulo 2^16 would have wrapped there.
+ */
+static const char *a1_wrap(const struct doctor_run *r)
+{
+	unsigned int bits = r->session.fw_sample_id_bits;
+
+	if (bits && bits < 64 && r->last_seq >= 1ull << bits)
+		return "extended past its wrap";
+	if (bits > 16 && r->last_seq >= 1ull << 16)
+		return "past sample 2^16 without a wrap";
+	return bits > 16 ? "not seen to wrap (--long runs past sample 2^16)" :
+			   "not seen to wrap";
+}
+
 /* A1: sample_id numbers the samples of a configuration from 0. */
 static void judge_a1(const struct doctor_evidence *e, struct doctor_finding *f)
 {
@@ -141,10 +158,10 @@ static void judge_a1(const struct doctor_evidence *e, struct doctor_finding *f)
 	else
 		set(f, DV_HOLDS, NULL,
 		    "samples 0 to %" PRIu64 " in sequence over %.1f laps of the buffer, "
-		    "%" PRIu64 " lost, all in LOST records; %u-bit numbering, not seen "
-		    "to wrap", r->last_seq,
+		    "%" PRIu64 " lost, all in LOST records; %u-bit numbering, %s",
+		    r->last_seq,
 		    (double)(r->last_seq + 1) / (double)(1ull << r->session.log_num_of_samples),
-		    doctor_lost_total(r), r->session.fw_sample_id_bits);
+		    doctor_lost_total(r), r->session.fw_sample_id_bits, a1_wrap(r));
 }
 
 /* A2: a sample's entries are stamped at or after the sample before it. */

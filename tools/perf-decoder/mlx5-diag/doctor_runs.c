@@ -27,9 +27,16 @@
 /* How long END may take after the disable (the driver drains once more). */
 #define DOCTOR_END_WAIT_MS	2000
 #define DOCTOR_POLL_MS		20
-/* A run over laps of the buffer: the drain's slack, and its longest. */
+/*
+ * A run over laps of the buffer: the drain's slack, and its longest; with
+ * past_16_bits, the longest one that reaches sample 2^16 (6.9 s at the
+ * emulator's shortest period).
+ */
 #define DOCTOR_DRAIN_MS		200
 #define DOCTOR_LAPS_MAX_MS	5000
+#define DOCTOR_LONG_MAX_MS	60000
+/* Past sample 2^16: a numbering modulo 2^16 wraps there. */
+#define DOCTOR_PAST_16_BITS	(1ull << 16)
 
 static const char *const engine_files[DC_NR] = {
 	[DC_BAD_SAMPLES] = "engine/bad_samples",
@@ -251,13 +258,27 @@ static const struct sink_ops observe_sink = {
 };
 
 /*
- * The samples of one and a half laps of R's firmware buffer have come:
- * far enough to see a numbering that is the slot index.
+ * The samples R waits for, its SESSION record come: one and a half laps
+ * of its firmware buffer, far enough to see a numbering that is the slot
+ * index; with past_16_bits, as many more past sample 2^16, far enough to
+ * see a numbering modulo 2^16. 0 without a buffer size to go by.
  */
+static uint64_t laps_samples(const struct doctor_run *r)
+{
+	uint64_t n;
+
+	if (!r->have_session || r->session.log_num_of_samples >= 32)
+		return 0;
+	n = (3ull << r->session.log_num_of_samples) / 2;
+	return r->past_16_bits ? DOCTOR_PAST_16_BITS + n : n;
+}
+
+/* The samples laps_samples() asks for have come. */
 static int laps_done(const struct doctor_run *r)
 {
-	return r->have_session && r->session.log_num_of_samples < 32 &&
-	       r->rows && r->last_seq + 1 >= (3ull << r->session.log_num_of_samples) / 2;
+	uint64_t n = laps_samples(r);
+
+	return n && r->rows && r->last_seq + 1 >= n;
 }
 
 /*
@@ -284,19 +305,21 @@ static int drain_until(struct sampling *s, struct doctor_run *r, uint64_t deadli
 }
 
 /*
- * When R, asked for laps of the buffer, ends: when one and a half laps
- * of samples are due (its buffer and period known from the SESSION
- * record), plus the drain's time, at most DOCTOR_LAPS_MAX_MS.
+ * When R, asked for laps of the buffer, ends: when the samples of
+ * laps_samples() are due (its buffer and period known from the SESSION
+ * record), plus the drain's time, at most DOCTOR_LAPS_MAX_MS (with
+ * past_16_bits DOCTOR_LONG_MAX_MS) after the enable.
  */
 static uint64_t laps_end(const struct doctor_run *r)
 {
-	uint64_t max = r->enable_ns + DOCTOR_LAPS_MAX_MS * 1000000ull, due;
+	uint64_t budget = (r->past_16_bits ? DOCTOR_LONG_MAX_MS : DOCTOR_LAPS_MAX_MS) *
+			  1000000ull;
+	uint64_t drain = DOCTOR_DRAIN_MS * 1000000ull;
+	uint64_t n = laps_samples(r), period = r->session.period_ns_actual;
 
-	if (!r->have_session || r->session.log_num_of_samples >= 32)
-		return max;
-	due = r->enable_ns + DOCTOR_DRAIN_MS * 1000000ull +
-	      ((3ull << r->session.log_num_of_samples) / 2) * r->session.period_ns_actual;
-	return due < max ? due : max;
+	if (!n || (period && n > (budget - drain) / period))
+		return r->enable_ns + budget;
+	return r->enable_ns + drain + n * period;
 }
 
 static void engine_after(const struct doctor_dev *d, const uint64_t *before,
