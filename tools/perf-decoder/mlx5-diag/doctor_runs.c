@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,6 +21,7 @@
 #include <linux/perf_event.h>
 
 #include "doctor.h"
+#include "perf_sys.h"
 #include "sampling.h"
 
 /* How long END may take after the disable (the driver drains once more). */
@@ -45,14 +45,6 @@ static const char *const engine_files[DC_NR] = {
 	[DC_COUNTER_RESETS] = "engine/counter_resets",
 	[DC_BUSY_ANSWERS] = "engine/busy_answers",
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* P's file NAME ("caps/dialect") into BUF, "" if unreadable. */
 static void sysfs_line(const struct pmu *p, const char *name, char *buf, size_t len)
@@ -298,7 +290,7 @@ static int drain_until(struct sampling *s, struct doctor_run *r, uint64_t deadli
 			return -1;
 		if (until_end ? s->p.end_reason != 0 : r->laps && laps_done(r))
 			return 0;
-		if (now_ns() >= deadline)
+		if (clock_now_ns(CLOCK_MONOTONIC) >= deadline)
 			return 0;
 		poll(&pfd, 1, DOCTOR_POLL_MS);
 	}
@@ -357,7 +349,7 @@ void doctor_sample(const struct doctor_dev *d, struct doctor_run *r)
 	for (unsigned int i = 0; i < d->nr; i++)
 		events[i] = d->events[i];
 	doctor_engine_counters(d->pmu, before);
-	r->enable_ns = now_ns();
+	r->enable_ns = clock_now_ns(CLOCK_MONOTONIC);
 	r->open_errno = -sampling_open(&s, &sp, r->open_error, sizeof(r->open_error));
 	if (r->open_errno) {
 		engine_after(d, before, r);
@@ -376,10 +368,10 @@ void doctor_sample(const struct doctor_dev *d, struct doctor_run *r)
 				 "the period change was refused: %s", strerror(errno));
 		stopped = drain_until(&s, r, end, 0);
 	}
-	r->ran_ms = (unsigned int)((now_ns() - r->enable_ns) / 1000000);
+	r->ran_ms = (unsigned int)((clock_now_ns(CLOCK_MONOTONIC) - r->enable_ns) / 1000000);
 	if (!stopped && !r->end_reason) {
 		ioctl(sampling_fd(&s), PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
-		drain_until(&s, r, now_ns() + DOCTOR_END_WAIT_MS * 1000000ull, 1);
+		drain_until(&s, r, clock_now_ns(CLOCK_MONOTONIC) + DOCTOR_END_WAIT_MS * 1000000ull, 1);
 	}
 	sampling_close(&s);
 	engine_after(d, before, r);
@@ -395,8 +387,7 @@ static int count_open(const struct doctor_dev *d, uint64_t id, int disabled)
 		.disabled = (uint64_t)!!disabled,
 	};
 
-	return (int)syscall(SYS_perf_event_open, &a, -1, d->cpu, -1,
-			    PERF_FLAG_FD_CLOEXEC);
+	return perf_open_on_cpu(&a, d->cpu, -1);
 }
 
 void doctor_count(const struct doctor_dev *d, unsigned int ms,
@@ -441,7 +432,7 @@ void doctor_latency(const struct doctor_dev *d, struct doctor_latency *l)
 	uint64_t t[DOCTOR_LATENCY_TRIES];
 
 	for (int i = 0; i < DOCTOR_LATENCY_TRIES; i++) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = clock_now_ns(CLOCK_MONOTONIC);
 		int fd = count_open(d, d->ids[0], 1);
 
 		if (fd < 0) {
@@ -451,7 +442,7 @@ void doctor_latency(const struct doctor_dev *d, struct doctor_latency *l)
 		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 		close(fd);
-		t[i] = now_ns() - t0;
+		t[i] = clock_now_ns(CLOCK_MONOTONIC) - t0;
 	}
 	qsort(t, DOCTOR_LATENCY_TRIES, sizeof(t[0]), u64_cmp);
 	l->min_ns = t[0];

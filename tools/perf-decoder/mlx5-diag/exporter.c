@@ -35,6 +35,7 @@
 #include "exposition.h"
 #include "fold.h"
 #include "http_server.h"
+#include "perf_sys.h"
 #include "pmu.h"
 #include "sampling.h"
 #include "scrape.h"
@@ -116,14 +117,6 @@ struct exporter {
 	struct xdev *devs;
 	uint64_t scanned_ns;
 };
-
-static uint64_t clock_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
-}
 
 static int libperf_quiet(enum libperf_print_level level, const char *fmt,
 			 va_list ap)
@@ -382,7 +375,7 @@ static void dev_open(struct exporter *x, struct xdev *d)
 	char err[512], dir[PATH_MAX + 8];
 	int ret;
 
-	d->tried_ns = clock_ns(CLOCK_MONOTONIC);
+	d->tried_ns = clock_now_ns(CLOCK_MONOTONIC);
 	snprintf(dir, sizeof(dir), "%s/caps", d->dir);
 	if (pmu_read_line(dir, "dialect", d->dialect, sizeof(d->dialect)))
 		snprintf(d->dialect, sizeof(d->dialect), "unknown");
@@ -426,7 +419,7 @@ static void dev_open(struct exporter *x, struct xdev *d)
 	d->up = 1;
 	d->reason[0] = '\0';
 	d->why[0] = '\0';
-	d->created_ns = clock_ns(CLOCK_REALTIME);
+	d->created_ns = clock_now_ns(CLOCK_REALTIME);
 	if (x->cfg.sample_ns)
 		dev_log(d, "up: sampling %u data IDs every %" PRIu64 " ns", d->sel.nr,
 			x->cfg.sample_ns);
@@ -468,7 +461,7 @@ static void dev_remove(struct exporter *x, struct xdev **link)
  */
 static void rescan(struct exporter *x)
 {
-	uint64_t now = clock_ns(CLOCK_MONOTONIC);
+	uint64_t now = clock_now_ns(CLOCK_MONOTONIC);
 	struct pmu *pmus = NULL;
 	struct xdev *d, **link;
 	char err[256], state[32];
@@ -546,7 +539,7 @@ static void drain(struct exporter *x)
 			continue;
 		dev_close(x, d);
 		dev_down(d, reason, "%s", why);
-		d->tried_ns = clock_ns(CLOCK_MONOTONIC);
+		d->tried_ns = clock_now_ns(CLOCK_MONOTONIC);
 	}
 }
 
@@ -690,20 +683,20 @@ static void hung_up(struct exporter *x, int fd)
 			continue;
 		dev_close(x, d);
 		dev_down(d, "hangup", "the session's event hung up");
-		d->tried_ns = clock_ns(CLOCK_MONOTONIC);
+		d->tried_ns = clock_now_ns(CLOCK_MONOTONIC);
 		return;
 	}
 }
 
 static int loop(struct exporter *x, int sigfd)
 {
-	uint64_t next_write = clock_ns(CLOCK_MONOTONIC) + x->cfg.interval_ns;
+	uint64_t next_write = clock_now_ns(CLOCK_MONOTONIC) + x->cfg.interval_ns;
 	int writes = x->cfg.textfile[0] || x->cfg.once;
 
 	for (;;) {
 		struct pollfd pfd[MAX_POLL_FDS];
 		struct signalfd_siginfo si;
-		uint64_t now = clock_ns(CLOCK_MONOTONIC), wait = RESCAN_NS;
+		uint64_t now = clock_now_ns(CLOCK_MONOTONIC), wait = RESCAN_NS;
 		unsigned int n = 1, i;
 		struct xdev *d;
 
@@ -726,7 +719,7 @@ static int loop(struct exporter *x, int sigfd)
 			} else if (si.ssi_signo == SIGUSR1) {
 				/* a window ends now: the next write is now */
 				if (writes)
-					next_write = clock_ns(CLOCK_MONOTONIC);
+					next_write = clock_now_ns(CLOCK_MONOTONIC);
 			} else {
 				err_print("exporter", "stopping (signal %u)", si.ssi_signo);
 				return ERR_EXIT_OK;
@@ -737,11 +730,11 @@ static int loop(struct exporter *x, int sigfd)
 		for (i = 1; i < n; i++)
 			if (pfd[i].revents & (POLLHUP | POLLERR))
 				hung_up(x, pfd[i].fd);
-		if (clock_ns(CLOCK_MONOTONIC) - x->scanned_ns >= RESCAN_NS)
+		if (clock_now_ns(CLOCK_MONOTONIC) - x->scanned_ns >= RESCAN_NS)
 			rescan(x);
 		pthread_mutex_unlock(&x->lock);
-		if (writes && clock_ns(CLOCK_MONOTONIC) >= next_write) {
-			next_write = clock_ns(CLOCK_MONOTONIC) + x->cfg.interval_ns;
+		if (writes && clock_now_ns(CLOCK_MONOTONIC) >= next_write) {
+			next_write = clock_now_ns(CLOCK_MONOTONIC) + x->cfg.interval_ns;
 			if (write_exposition(x, x->cfg.once == 2 ? EXPO_OPENMETRICS :
 					     EXPO_PROMETHEUS) && x->cfg.once)
 				return ERR_EXIT_OUTPUT;

@@ -19,7 +19,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,6 +29,7 @@
 #include "cli.h"
 #include "count.h"
 #include "file.h"
+#include "perf_sys.h"
 #include "pmu.h"
 #include "tprecord.h"
 
@@ -371,20 +371,6 @@ static void on_chld(int sig)
 	got_chld = 1;
 }
 
-static uint64_t now_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static int perf_event_open(struct perf_event_attr *attr, int cpu, int group)
-{
-	return (int)syscall(SYS_perf_event_open, attr, -1, cpu, group,
-			    PERF_FLAG_FD_CLOEXEC);
-}
-
 /* Copy LEN bytes at ring offset OFF of a ring of SIZE bytes (wrapping). */
 static void ring_copy(void *dst, const void *ring, size_t size, uint64_t off,
 		      size_t len)
@@ -468,7 +454,7 @@ static void drain_tp(struct session *s)
 static void status_line(struct session *s, uint64_t t0, uint64_t *last_t,
 			uint64_t *last_samples, int final)
 {
-	uint64_t t = now_ns(CLOCK_MONOTONIC), dt = t - *last_t;
+	uint64_t t = clock_now_ns(CLOCK_MONOTONIC), dt = t - *last_t;
 	double rate;
 
 	if (s->o->quiet || !isatty(STDERR_FILENO))
@@ -561,7 +547,7 @@ static int open_session(struct session *s, const struct pmu *p, int cpu,
 				a.config1 |= MLX5_DIAG_CFG1_FORCE_OWNERSHIP;
 			a.aux_watermark = (uint32_t)(o->aux_pages * (size_t)page / 4);
 		}
-		fd = perf_event_open(&a, cpu, i ? s->fds[0] : -1);
+		fd = perf_open_on_cpu(&a, cpu, i ? s->fds[0] : -1);
 		if (fd < 0) {
 			int e = errno;
 
@@ -670,7 +656,7 @@ static void drain_until(struct session *s, uint64_t deadline, int stop_on_events
 	struct pollfd pfd = { .fd = s->fds[0], .events = POLLIN };
 
 	for (;;) {
-		uint64_t t = now_ns(CLOCK_MONOTONIC);
+		uint64_t t = clock_now_ns(CLOCK_MONOTONIC);
 		int ms = POLL_MS;
 
 		if (deadline && t >= deadline)
@@ -802,7 +788,7 @@ int record_run(const struct record_opts *o)
 		ret = ERR_EXIT_OPEN;
 		goto out;
 	}
-	t0 = last_t = now_ns(CLOCK_MONOTONIC);
+	t0 = last_t = clock_now_ns(CLOCK_MONOTONIC);
 	if (o->cmd) {
 		ret = start_child(&s, o->cmd);
 		if (ret) {
@@ -827,14 +813,14 @@ int record_run(const struct record_opts *o)
 			err_print(NULL, "cannot change the period to %" PRIu64
 				  " ns: %s", p, strerror(errno));
 		} else {
-			t1 = now_ns(CLOCK_MONOTONIC);
+			t1 = clock_now_ns(CLOCK_MONOTONIC);
 			drain_until(&s, deadline_after(t1, o->duration_ns), 1, t0,
 				    &last_t, &last_samples);
 		}
 	}
 	/* the driver's work drains to the disable and ends the run with END */
 	ioctl(s.fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
-	end_wait = now_ns(CLOCK_MONOTONIC) + RECORD_END_WAIT_MS * 1000000ull;
+	end_wait = clock_now_ns(CLOCK_MONOTONIC) + RECORD_END_WAIT_MS * 1000000ull;
 	do {
 		drain_data(&s);
 		drain_aux(&s);
@@ -842,7 +828,7 @@ int record_run(const struct record_opts *o)
 		if (s.count.run_ended || !s.count.runs)
 			break;
 		usleep(5000);
-	} while (now_ns(CLOCK_MONOTONIC) < end_wait);
+	} while (clock_now_ns(CLOCK_MONOTONIC) < end_wait);
 	if (nr_tps) {
 		tp_enable(&s.tp, 0);
 		drain_tp(&s);

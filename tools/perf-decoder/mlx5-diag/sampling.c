@@ -12,22 +12,16 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <linux/mlx5_diag.h>
 #include <linux/perf_event.h>
 
+#include "perf_sys.h"
 #include "sampling.h"
 
 #define DATA_PAGES	16	/* data ring: PERF_RECORD_AUX and _LOST */
-
-static int event_open(struct perf_event_attr *attr, int cpu, int group)
-{
-	return (int)syscall(SYS_perf_event_open, attr, -1, cpu, group,
-			    PERF_FLAG_FD_CLOEXEC);
-}
 
 static int open_group(struct sampling *s, const struct sampling_spec *sp,
 		      char *err, size_t errlen)
@@ -48,7 +42,7 @@ static int open_group(struct sampling *s, const struct sampling_spec *sp,
 			a.config1 = sp->config1;
 			a.aux_watermark = (uint32_t)(SAMPLING_AUX_PAGES * (size_t)page / 4);
 		}
-		fd = event_open(&a, sp->cpu, i ? s->fds[0] : -1);
+		fd = perf_open_on_cpu(&a, sp->cpu, i ? s->fds[0] : -1);
 		if (fd < 0) {
 			e = errno;
 			snprintf(err, errlen, "%s %s%s(0x%016" PRIx64 "): %s",

@@ -12,13 +12,13 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <linux/perf_event.h>
 #include <perf/cpumap.h>
 
 #include "errors.h"
+#include "perf_sys.h"
 
 #define FORMAT_MAX	(64u << 10)
 
@@ -132,12 +132,6 @@ void tp_free(struct tp_event *tp)
 	tp->format = NULL;
 }
 
-static int sys_perf_event_open(struct perf_event_attr *attr, int cpu)
-{
-	return (int)syscall(SYS_perf_event_open, attr, -1, cpu, -1,
-			    PERF_FLAG_FD_CLOEXEC);
-}
-
 int tp_open(struct tp_session *s, struct tp_event *tps, int nr,
 	    clockid_t clockid, int *errno_out)
 {
@@ -189,7 +183,7 @@ int tp_open(struct tp_session *s, struct tp_event *tps, int nr,
 			a.wakeup_watermark = (uint32_t)(s->data_size / 4);
 			/* the first event of a CPU tracks its tasks' names */
 			a.comm = a.comm_exec = a.task = j == 0;
-			fd = sys_perf_event_open(&a, cpu);
+			fd = perf_open_on_cpu(&a, cpu, -1);
 			if (fd < 0) {
 				*errno_out = errno;
 				err_print(NULL, "cannot open tracepoint "
