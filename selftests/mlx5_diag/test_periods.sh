@@ -47,8 +47,8 @@ kept() {
 		2>/tmp/periods.err
 	expect_eq "$kn: record exits 0" "$?" 0
 	check "$kn: the ioctl worked" sh -c '! grep -q "cannot change the period" /tmp/periods.err'
-	expect_eq "$kn: two configurations, no SET for the period" \
-		$(($(cat "$D0/stats/configs") - configs)) 2
+	expect_eq "$kn: the disable with clear, the run's SET and the disable, no SET for the period" \
+		$(($(cat "$D0/stats/configs") - configs)) 3
 	expect_eq "$kn: the emulator took 60 samples and returned them" \
 		"$(cat "$D0/stats/samples_produced") $(cat "$D0/stats/samples_returned")" "60 60"
 	expect_eq "$kn: samples 0..59, contiguous, none lost" \

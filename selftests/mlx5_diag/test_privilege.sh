@@ -35,11 +35,11 @@ user_loop() {
 		as_user "perf stat -x';' -e $1/fw_rx_steering_packets/ -a -- \
 			sh -c 'while [ ! -e /tmp/priv.go ]; do sleep 0.01; done'" \
 			>/tmp/priv.user 2>&1 &
-		until [ "$(cat "$2/stats/configs")" -ge $((c + 1)) ]; do sleep 0.01; done
+		until [ "$(cat "$2/stats/configs")" -ge $((c + 2)) ]; do sleep 0.01; done
 		sim_advance "$3" "$seg"
 		touch /tmp/priv.go
 		wait
-		until [ "$(cat "$2/stats/configs")" -ge $((c + 2)) ]; do sleep 0.01; done
+		until [ "$(cat "$2/stats/configs")" -ge $((c + 4)) ]; do sleep 0.01; done
 		[ $i = 0 ] && cp /tmp/priv.user /tmp/priv.user0
 		sim_advance "$3" "$seg"
 		i=$((i + 1))
@@ -114,8 +114,8 @@ perf stat -x';' -e "$P/fw_tx_packets/" -a -- sh ./test_privilege.sh user_loop "$
 sim_running 1
 set -- $(cat /tmp/priv.grid)
 want=$(( $(sim_model 1 $TXP "$1" "$2") + 100 * $(sim_model 1 $TXP 0 "$2") ))
-expect_eq "each open and close of the user's ID was a new configuration" \
-	"$(cat /tmp/priv.configs)" 100
+expect_eq "each open and close of the user's ID was a new configuration, after the disable with clear" \
+	"$(cat /tmp/priv.configs)" 200
 expect_eq "root's count equals the model over 101 configurations" \
 	"$(stat_value "$(cat /tmp/priv.out)" fw_tx_packets)" "$want"
 expect_eq "the user's count equals the model from its first sample" \

@@ -282,12 +282,14 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_log_period);
  * @eng: the engine
  * @o: the leader's options
  * @clock_now: the device clock (in the session's timestamp source) read
- *	before this call: every sample of the new run is later, every sample
- *	left in the buffer by an earlier run is earlier
+ *	before this call: every sample of the new run is later
  * @actual: what the firmware runs; @actual->ids (caps.max_ids) gets
  *	the session's ids in firmware order
  *
- * Every call starts a new run: sample numbering restarts at 0. Sleeps.
+ * Every call starts a new run: sample numbering restarts at 0. The SET
+ * comes after the disable with clear (mlx5_diag_engine_clear_before()):
+ * the buffer holds no sample of an earlier run, not even one taken
+ * between the clock read and the SET. Sleeps.
  * Return: 0 or a negative errno, the reason logged.
  */
 int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
@@ -330,10 +332,16 @@ int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
 	memcpy(eng->want.ids, eng->session.ids, num * sizeof(*eng->want.ids));
 	mlx5_diag_engine_unmap(eng);
 	eng->session_running = false;
-	ret = mlx5_diag_fw_set_params(eng->fw, &eng->want);
-	mlx5_diag_fw_learn_clear(eng->fw, &eng->want, ret);
+	ret = mlx5_diag_engine_clear_before(eng, &eng->want);
 	if (ret) {
-		why = "the firmware refused the session's configuration";
+		why = "the firmware refused the disable with clear that empties its buffer first";
+	} else {
+		ret = mlx5_diag_fw_set_params(eng->fw, &eng->want);
+		mlx5_diag_fw_learn_clear(eng->fw, &eng->want, ret);
+		if (ret)
+			why = "the firmware refused the session's configuration";
+	}
+	if (ret) {
 		eng->stats.set_failures++;
 		if (!mlx5_diag_fw_query_params(eng->fw, &eng->queried) &&
 		    !eng->queried.enable)

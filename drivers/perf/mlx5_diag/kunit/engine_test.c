@@ -1362,7 +1362,7 @@ static void es_new_run_case(struct kunit *test, bool pub)
 	KUNIT_EXPECT_EQ(test, s->d.n, 0);
 	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
 	KUNIT_EXPECT_EQ(test, s->d.first_seq, 0);
-	/* three samples of the new run, then the old ones stop it */
+	/* three samples of the new run, then the emptied slots stop it */
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 2), 0);
 	KUNIT_EXPECT_EQ(test, s->d.n, 3);
 	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
@@ -1388,6 +1388,55 @@ static void engine_session_new_run_test(struct kunit *test)
 static void engine_session_new_run_public_test(struct kunit *test)
 {
 	es_new_run_case(test, true);
+}
+
+/*
+ * A sample of the run before taken between the device clock read and the
+ * SET of the next run, in the slot where the next run begins, numbered a
+ * lap ahead of it: the disable with clear before the SET (A5) empties it,
+ * so the next run's first drain finds nothing and loses nothing, and its
+ * samples come from 0. Left in the buffer, it would read as a later lap
+ * of the new run: a false LOST.
+ */
+static void es_set_race_case(struct kunit *test, bool pub)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, pub, 6, 1000);
+	struct mlx5_diag_session_opts o = { .mode = MLX5_DIAG_FW_REPETITIVE };
+	struct mlx5_diag_sim_stats st0, st;
+	unsigned int nslots;
+	u64 read;
+
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	nslots = 1U << s->actual.log_num_of_samples;
+	/* the clock read before sample nslots, which lands in slot 0 */
+	es_due(test, nslots - 1, &read);
+	t->now = es_due(test, nslots, NULL);
+	o.log_sample_period = t->fw.caps.log_min_sample_period;
+	s->enable_clock = mlx5_diag_sim_fw_clock(t->sim, t->now);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st0);
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_engine_session_program(&t->eng, &o, read + 1,
+							 &s->actual), 0);
+	/* the disable with clear, then the run's SET */
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.configs, st0.configs + 2);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_drain(&t->eng, &s->d), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	es_expect_drain(test, s, 2, 0, 0, 0, 3);
+	es_close(test, s);
+}
+
+static void engine_session_set_race_test(struct kunit *test)
+{
+	es_set_race_case(test, false);
+}
+
+static void engine_session_set_race_public_test(struct kunit *test)
+{
+	es_set_race_case(test, true);
 }
 
 /* Single mode: full after 2^log_num_of_samples samples, then nothing. */
@@ -3429,6 +3478,8 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_overwrite_public_test),
 	KUNIT_CASE(engine_session_new_run_test),
 	KUNIT_CASE(engine_session_new_run_public_test),
+	KUNIT_CASE(engine_session_set_race_test),
+	KUNIT_CASE(engine_session_set_race_public_test),
 	KUNIT_CASE(engine_session_single_test),
 	KUNIT_CASE(engine_session_period_test),
 	KUNIT_CASE(engine_session_period_kept_test),
