@@ -2,7 +2,8 @@
 # The emulator's debugfs contract (mlx5-diag-firmware.rst part 3) as the
 # module glue implements it: profile, num_samples_unit, variant, manual
 # time, drift and steps, the clock pair, sample times, the engine time, the
-# model file and the statistics, and the errno of each kind of bad input.
+# model file and the statistics, the errno of each kind of bad input, and
+# one value per open.
 . ./lib.sh
 
 # ---- the profile module parameter, and fresh devices for what follows
@@ -189,5 +190,20 @@ expect_eq "icmc_hits of sim:1 over 1 ms" "$(sim_model 1 0x1180000200000000 0 100
 expect_eq "max read latency, link 1" "$(sim_model 1 0x1160000d00000001 0 1000000)" 515
 expect_eq "model: t0 after t1" "$(write_err "$D/model" "0x1180000200000000 5 4")" "$EINVAL"
 expect_eq "model: two fields" "$(write_err "$D/model" "0x1180000200000000 5")" "$EINVAL"
+
+# ---- one value per open: its text is made at the open's first read, and
+# a reader coming back for the rest (or for EOF) gets that text's rest,
+# however the value changed meanwhile
+seed0=$(cat "$D/fuzz_seed")
+echo 5 >"$D/fuzz_seed"
+exec 3<"$D/fuzz_seed"
+first=$(dd bs=1 count=1 <&3 2>/dev/null)
+echo 123456 >"$D/fuzz_seed"
+rest=$(cat <&3)
+exec 3<&-
+expect_eq "one open reads one value, though it grew a few digits meanwhile" \
+	"$first$rest" 5
+expect_eq "the next open reads the new one" "$(cat "$D/fuzz_seed")" 123456
+echo "$seed0" >"$D/fuzz_seed"
 
 exit $T_FAILED

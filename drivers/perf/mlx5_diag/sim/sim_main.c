@@ -16,6 +16,7 @@
 #include <linux/mutex.h>
 #include <linux/preempt.h>
 #include <linux/sched/clock.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -833,23 +834,30 @@ static int sim_store(struct sim_file *f, const char *buf)
 	return ret;
 }
 
-static ssize_t sim_dbg_read(struct file *file, char __user *ubuf,
-			    size_t count, loff_t *ppos)
+/*
+ * A file's text, made once at an open's first read (single_open): every
+ * read of that open sees the same value. Made anew at each read() before,
+ * a reader that came back for EOF got the tail of a value that had grown
+ * a digit meanwhile ("999" then "0" from "1000").
+ */
+static int sim_dbg_show(struct seq_file *m, void *v)
 {
 	char *buf;
-	ssize_t ret;
 	int len;
 
 	buf = kzalloc(SIM_DBG_BUF, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	len = sim_show(file->private_data, buf);
-	if (len < 0)
-		ret = len;
-	else
-		ret = simple_read_from_buffer(ubuf, count, ppos, buf, len);
+	len = sim_show(m->private, buf);
+	if (len > 0)
+		seq_write(m, buf, len);
 	kfree(buf);
-	return ret;
+	return len < 0 ? len : 0;
+}
+
+static int sim_dbg_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, sim_dbg_show, inode->i_private);
 }
 
 static ssize_t sim_dbg_write(struct file *file, const char __user *ubuf,
@@ -863,24 +871,26 @@ static ssize_t sim_dbg_write(struct file *file, const char __user *ubuf,
 	buf = memdup_user_nul(ubuf, count);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
-	ret = sim_store(file->private_data, buf);
+	ret = sim_store(file_inode(file)->i_private, buf);
 	kfree(buf);
 	return ret ? ret : count;
 }
 
 static const struct file_operations sim_dbg_rw_fops = {
 	.owner = THIS_MODULE,
-	.open = simple_open,
-	.read = sim_dbg_read,
+	.open = sim_dbg_open,
+	.read = seq_read,
 	.write = sim_dbg_write,
-	.llseek = default_llseek,
+	.llseek = seq_lseek,
+	.release = single_release,
 };
 
 static const struct file_operations sim_dbg_ro_fops = {
 	.owner = THIS_MODULE,
-	.open = simple_open,
-	.read = sim_dbg_read,
-	.llseek = default_llseek,
+	.open = sim_dbg_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
 };
 
 static const struct file_operations sim_dbg_wo_fops = {
