@@ -307,22 +307,35 @@ static int mlx5_diag_engine_disable(struct mlx5_diag_engine *eng)
 }
 
 /*
- * Before the enabling SET of a new configuration @p that fills the buffer
- * (repetitive or single mode): the disable with clear (A5). No source says
- * what an enabling SET does to the samples the buffer holds, of the
- * configuration before it or of another agent's; mlx5ctl documents the
- * disable with clear as emptying it. So every sample in the buffer is of
- * the new configuration, whatever the firmware makes of the SET. Not
- * before a period-only SET (A8: it keeps the buffer and the run) nor an
- * on-demand configuration (it reads no buffer). Returns 0, or the errno of
- * the failed disable: the SET is not to be sent then.
+ * The enabling SET of a new configuration @p, with the disable with clear
+ * before it where @p fills the buffer (repetitive or single mode, A5): no
+ * source says what an enabling SET does to the samples the buffer holds,
+ * of the configuration before it or of another agent's; mlx5ctl documents
+ * the disable with clear as emptying it. So every sample in the buffer is
+ * of the new configuration, whatever the firmware makes of the SET. Not
+ * for a period-only SET (A8: it keeps the buffer and the run; not sent
+ * here) nor an on-demand configuration (it reads no buffer). The SET's
+ * answer teaches data clear (mlx5_diag_fw_learn_clear()). Returns 0, or
+ * the errno of the refused command, *@why saying which; a refused disable
+ * leaves the SET unsent.
  */
-int mlx5_diag_engine_clear_before(struct mlx5_diag_engine *eng,
-				  const struct mlx5_diag_fw_params *p)
+int mlx5_diag_engine_set_new(struct mlx5_diag_engine *eng,
+			     const struct mlx5_diag_fw_params *p,
+			     const char **why)
 {
-	if (!p->enable || p->mode == MLX5_DIAG_FW_ON_DEMAND)
-		return 0;
-	return mlx5_diag_engine_disable(eng);
+	int ret = 0;
+
+	if (p->enable && p->mode != MLX5_DIAG_FW_ON_DEMAND)
+		ret = mlx5_diag_engine_disable(eng);
+	if (ret) {
+		*why = "the firmware refused the disable with clear that empties its buffer first";
+		return ret;
+	}
+	ret = mlx5_diag_fw_set_params(eng->fw, p);
+	mlx5_diag_fw_learn_clear(eng->fw, p, ret);
+	if (ret)
+		*why = "the firmware refused the configuration";
+	return ret;
 }
 
 /* Give the engine back: the disable, enable = 0 and clear = 1. */
@@ -451,15 +464,8 @@ int mlx5_diag_engine_apply(struct mlx5_diag_engine *eng, bool force,
 	ret = mlx5_diag_engine_plan(&plan, &eng->want, why);
 	if (ret)
 		return ret;
-	ret = mlx5_diag_engine_clear_before(eng, &eng->want);
+	ret = mlx5_diag_engine_set_new(eng, &eng->want, why);
 	if (ret) {
-		*why = "the firmware refused the disable with clear that empties its buffer first";
-		mlx5_diag_engine_learn(eng);
-		return ret;
-	}
-	ret = mlx5_diag_fw_set_params(eng->fw, &eng->want);
-	if (ret) {
-		*why = "the firmware refused the configuration";
 		mlx5_diag_engine_learn(eng);
 		return ret;
 	}

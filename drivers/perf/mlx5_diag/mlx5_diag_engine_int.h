@@ -26,8 +26,9 @@ bool mlx5_diag_engine_owned(const struct mlx5_diag_engine *eng);
 void mlx5_diag_engine_unmap(struct mlx5_diag_engine *eng);
 int mlx5_diag_engine_adopt(struct mlx5_diag_engine *eng);
 void mlx5_diag_engine_release(struct mlx5_diag_engine *eng);
-int mlx5_diag_engine_clear_before(struct mlx5_diag_engine *eng,
-				  const struct mlx5_diag_fw_params *p);
+int mlx5_diag_engine_set_new(struct mlx5_diag_engine *eng,
+			     const struct mlx5_diag_fw_params *p,
+			     const char **why);
 int mlx5_diag_engine_apply(struct mlx5_diag_engine *eng, bool force,
 			   bool *took_over, const char **why);
 int mlx5_diag_engine_foreign_recheck(struct mlx5_diag_engine *eng,

@@ -287,7 +287,7 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_log_period);
  *	the session's ids in firmware order
  *
  * Every call starts a new run: sample numbering restarts at 0. The SET
- * comes after the disable with clear (mlx5_diag_engine_clear_before()):
+ * comes after the disable with clear (mlx5_diag_engine_set_new()):
  * the buffer holds no sample of an earlier run, not even one taken
  * between the clock read and the SET. Sleeps.
  * Return: 0 or a negative errno, the reason logged.
@@ -332,15 +332,7 @@ int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
 	memcpy(eng->want.ids, eng->session.ids, num * sizeof(*eng->want.ids));
 	mlx5_diag_engine_unmap(eng);
 	eng->session_running = false;
-	ret = mlx5_diag_engine_clear_before(eng, &eng->want);
-	if (ret) {
-		why = "the firmware refused the disable with clear that empties its buffer first";
-	} else {
-		ret = mlx5_diag_fw_set_params(eng->fw, &eng->want);
-		mlx5_diag_fw_learn_clear(eng->fw, &eng->want, ret);
-		if (ret)
-			why = "the firmware refused the session's configuration";
-	}
+	ret = mlx5_diag_engine_set_new(eng, &eng->want, &why);
 	if (ret) {
 		eng->stats.set_failures++;
 		if (!mlx5_diag_fw_query_params(eng->fw, &eng->queried) &&
