@@ -82,6 +82,9 @@ echo "entry_jitter 0" >"$D/variant"
 expect_eq "variant entry_order 2" "$(write_err "$D/variant" "entry_order 2")" ok
 expect_eq "variant entry_order 3" "$(write_err "$D/variant" "entry_order 3")" "$EINVAL"
 echo "entry_order 0" >"$D/variant"
+expect_eq "variant sample_id_continues 1" "$(write_err "$D/variant" "sample_id_continues 1")" ok
+expect_eq "variant sample_id_continues 2" "$(write_err "$D/variant" "sample_id_continues 2")" "$EINVAL"
+echo "sample_id_continues 0" >"$D/variant"
 expect_eq "variant: unknown name" "$(write_err "$D/variant" "ring_ahead 1")" "$EINVAL"
 expect_eq "variant: no value" "$(write_err "$D/variant" busy_every)" "$EINVAL"
 expect_eq "variant unwritten_zero 0" "$(write_err "$D/variant" "unwritten_zero 0")" ok

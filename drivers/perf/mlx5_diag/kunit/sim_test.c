@@ -2605,6 +2605,53 @@ static void sim_test_variant_sample_id_bits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t_entry64(t, 1).sample_id, 65537);
 }
 
+static void sim_test_variant_sample_id_continues(struct kunit *test)
+{
+	const struct t_params p = SETP(RE, 1, 3, 14, P0);
+	const struct t_params p15 = SETP(RE, 1, 3, 15, P0);
+	const struct t_params off = { .flags = TF_CLEAR };
+	struct t_sim *t = test->priv;
+	u64 ns, clock;
+
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_set_variant(t->fw,
+							   MLX5_DIAG_SIM_VAR_SAMPLE_ID_CONTINUES,
+							   2), -EINVAL);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_variant(t->fw,
+							   MLX5_DIAG_SIM_VAR_SAMPLE_ID_CONTINUES,
+							   1), 0);
+	/* samples 0..4, numbered 0..4; the disable with clear; a new SET */
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p), 0);
+	KUNIT_ASSERT_EQ(test, t_set(test, T_AT(5), true, &off), 0);
+	KUNIT_ASSERT_EQ(test, t_set(test, T_AT(5), true, &p), 0);
+	/* its samples 0..5 are numbered 5..10, in slots 5, 6, 7, 0, 1, 2 */
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(11), 8, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 5).sample_id, 5);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 5).ts, T_OFFSET + 6 * T_P);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 7).sample_id, 7);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).sample_id, 8);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).ts, T_OFFSET + 9 * T_P);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 2).sample_id, 10);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 2).ts, T_OFFSET + 11 * T_P);
+	/* slots 3 and 4 were emptied and not written since */
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 3).ts, 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 4).sample_id, 0);
+	/* sample_time counts the configuration's own samples */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_sample_time(t->fw, 0, &ns,
+							   &clock), 0);
+	KUNIT_EXPECT_EQ(test, clock, T_OFFSET + 6 * T_P);
+	/* a period-only SET that restarts the numbering runs on with it */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_variant(t->fw,
+							   MLX5_DIAG_SIM_VAR_PERIOD_RESTART,
+							   1), 0);
+	KUNIT_ASSERT_EQ(test, t_set(test, T_AT(11), true, &p15), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(15), 8, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 3).sample_id, 11);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 3).ts, T_OFFSET + 13 * T_P);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 4).sample_id, 12);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 4).ts, T_OFFSET + 15 * T_P);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 5).sample_id, 5);
+}
+
 static void sim_test_variant_busy_every(struct kunit *test)
 {
 	const struct t_params p = SETP(RE, 1, 4, 14, P0);
@@ -3136,6 +3183,7 @@ static struct kunit_case sim_test_cases[] = {
 	KUNIT_CASE(sim_test_period_change),
 	KUNIT_CASE(sim_test_variant_unwritten_zero),
 	KUNIT_CASE(sim_test_variant_sample_id_bits),
+	KUNIT_CASE(sim_test_variant_sample_id_continues),
 	KUNIT_CASE(sim_test_variant_busy_every),
 	KUNIT_CASE(sim_test_variant_period_set),
 	KUNIT_CASE(sim_test_variant_text),

@@ -114,6 +114,10 @@ enum mlx5_diag_sim_lie {
  * @MLX5_DIAG_SIM_VAR_ENTRY_ORDER: 1 or 2: a sample's entries come by
  *	ascending (1) or descending (2) data ID, not in the SET's order; the
  *	order is the configuration's, taken at the SET that starts it (A12)
+ * @MLX5_DIAG_SIM_VAR_SAMPLE_ID_CONTINUES: 1: the sample numbering runs on
+ *	across the SETs that start configurations: a configuration's first
+ *	sample is numbered one past the last sample the one before took, and
+ *	sample id i lands in slot i mod 2^log_num_of_samples (A1)
  * @MLX5_DIAG_SIM_NR_VARIANTS: how many
  */
 enum mlx5_diag_sim_variant {
@@ -125,6 +129,7 @@ enum mlx5_diag_sim_variant {
 	MLX5_DIAG_SIM_VAR_PUBLIC_ON_DEMAND,
 	MLX5_DIAG_SIM_VAR_ENTRY_JITTER,
 	MLX5_DIAG_SIM_VAR_ENTRY_ORDER,
+	MLX5_DIAG_SIM_VAR_SAMPLE_ID_CONTINUES,
 	MLX5_DIAG_SIM_NR_VARIANTS,
 };
 

@@ -433,6 +433,7 @@ static const char *const sim_variant_names[MLX5_DIAG_SIM_NR_VARIANTS] = {
 	[MLX5_DIAG_SIM_VAR_PUBLIC_ON_DEMAND]	= "public_on_demand",
 	[MLX5_DIAG_SIM_VAR_ENTRY_JITTER]	= "entry_jitter",
 	[MLX5_DIAG_SIM_VAR_ENTRY_ORDER]		= "entry_order",
+	[MLX5_DIAG_SIM_VAR_SAMPLE_ID_CONTINUES]	= "sample_id_continues",
 };
 
 const char *mlx5_diag_sim_variant_name(unsigned int var)

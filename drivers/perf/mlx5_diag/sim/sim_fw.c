@@ -42,6 +42,7 @@ static const u16 sim_default_ids[MLX5_DIAG_SIM_NUM_IDS16] = {
 /* One sample slot of the cyclic buffer. */
 struct sim_slot {
 	u64 j;		/* sample index since enable */
+	u64 id;		/* its sample id: id0 + j */
 	u64 ts;		/* timestamp as reported (FRC or RTC) */
 	u64 prev_ts;	/* the timestamp of the sample taken before it */
 	u32 gen;	/* the configuration that took it */
@@ -73,6 +74,7 @@ struct sim_engine {
 	u16 order[MLX5_DIAG_SIM_MAX_COUNTERS];
 	u64 enable_osc;		/* oscillator at enable: engine time 0 */
 	u64 next_j;		/* samples taken since enable */
+	u64 id0;		/* the sample id of sample 0 (SAMPLE_ID_CONTINUES) */
 	u64 last_osc;		/* oscillator at the last sample (or enable) */
 	u64 last_ts;		/* timestamp of the last sample (or enable) */
 	u32 gen;		/* configurations started so far */
@@ -435,6 +437,7 @@ int mlx5_diag_sim_fw_set_variant(struct mlx5_diag_sim_fw *fw,
 	case MLX5_DIAG_SIM_VAR_PERIOD_RESTART:
 	case MLX5_DIAG_SIM_VAR_PERIOD_CLEAR:
 	case MLX5_DIAG_SIM_VAR_PUBLIC_ON_DEMAND:
+	case MLX5_DIAG_SIM_VAR_SAMPLE_ID_CONTINUES:
 		if (value > 1)
 			return -EINVAL;
 		break;
@@ -566,6 +569,7 @@ static void sim_take_sample(struct mlx5_diag_sim_fw *fw, u32 slot, u64 j,
 	s->read = false;
 	s->gen = eng->gen;
 	s->j = j;
+	s->id = eng->id0 + j;
 	s->ts = eng->rtc ? sim_rtc(clock, freq) : clock;
 	s->prev_ts = eng->last_ts;
 	eng->last_ts = s->ts;
@@ -578,8 +582,9 @@ static void sim_take_sample(struct mlx5_diag_sim_fw *fw, u32 slot, u64 j,
 }
 
 /*
- * Periodic modes: sample j lands in slot j mod 2^log_num when the
- * oscillator reaches its due reading. Only the last 2^log_num of a long gap
+ * Periodic modes: sample j lands in slot (id0 + j) mod 2^log_num when the
+ * oscillator reaches its due reading (id0 is 0 unless the numbering
+ * continues across SETs). Only the last 2^log_num of a long gap
  * are materialised; the ones before are counted as produced and
  * overwritten.
  */
@@ -615,7 +620,8 @@ static void sim_engine_advance(struct mlx5_diag_sim_fw *fw, u64 osc)
 		eng->last_osc = sim_due_osc(eng, eng->next_j - 1);
 	}
 	for (j = eng->next_j; j < due; j++)
-		sim_take_sample(fw, j & (nslots - 1), j, sim_due_osc(eng, j));
+		sim_take_sample(fw, (eng->id0 + j) & (nslots - 1), j,
+				sim_due_osc(eng, j));
 	eng->next_j = due;
 }
 
@@ -1001,7 +1007,9 @@ static bool sim_same_but_period(const struct sim_engine *eng,
  * numbering stay; the next one is due one new period from now. Firmware of
  * the variants empties the buffer (PERIOD_CLEAR) or numbers the samples
  * from 0 again, from slot 0 (PERIOD_RESTART; sample_time then knows the
- * new numbering only).
+ * new numbering only). A numbering that continues across SETs
+ * (SAMPLE_ID_CONTINUES) runs on through such a restart: only the samples'
+ * indices for sample_time start again.
  */
 static void sim_change_period(struct sim_cmd *cmd, u32 log_period)
 {
@@ -1014,6 +1022,8 @@ static void sim_change_period(struct sim_cmd *cmd, u32 log_period)
 	if (fw->variants[MLX5_DIAG_SIM_VAR_PERIOD_CLEAR])
 		sim_buf_reset(fw);
 	if (fw->variants[MLX5_DIAG_SIM_VAR_PERIOD_RESTART]) {
+		if (fw->variants[MLX5_DIAG_SIM_VAR_SAMPLE_ID_CONTINUES])
+			eng->id0 += eng->next_j;
 		eng->next_j = 0;
 		eng->nr_sched = 0;
 	}
@@ -1051,7 +1061,11 @@ static void sim_entry_order(struct mlx5_diag_sim_fw *fw)
 	}
 }
 
-/* Start sampling @r anew: engine time 0, sample 0 next. */
+/*
+ * Start sampling @r anew: engine time 0, sample 0 next, numbered 0 or,
+ * where the numbering continues across SETs, one past the last sample
+ * taken before.
+ */
 static void sim_start(struct sim_cmd *cmd, const struct sim_set_req *r,
 		      const u64 *ids, u32 log_period)
 {
@@ -1085,6 +1099,8 @@ static void sim_start(struct sim_cmd *cmd, const struct sim_set_req *r,
 	fw->ahead_started = false;
 	eng->enable_osc = cmd->osc;
 	eng->last_osc = cmd->osc;
+	eng->id0 = fw->variants[MLX5_DIAG_SIM_VAR_SAMPLE_ID_CONTINUES] ?
+		   eng->id0 + eng->next_j : 0;
 	eng->next_j = 0;
 	eng->gen++;
 	eng->nr_sched = 1;
@@ -1262,7 +1278,7 @@ static void sim_put_entry(struct sim_cmd *cmd, u32 e, u32 g)
 	u32 c = g % eng->num;
 	struct sim_slot *sl = &fw->slots[slot];
 	u64 val, ts = sl->written ? sl->ts : 0;
-	u64 j = sl->written ? sl->j : 0;
+	u64 j = sl->written ? sl->id : 0;
 	void *out = cmd->out;
 	size_t len = cmd->outlen;
 	u32 off;
