@@ -11,8 +11,9 @@
 # one on firmware that stamps a sample's entries apart, in any order,
 # delivers every sample with its earliest and latest time; counting and
 # recordings on firmware that returns a sample's entries by data ID, not
-# in the SET's order, learn the order and stay exact. engine/ shows what
-# the driver learnt.
+# in the SET's order, learn the order and stay exact; recordings on
+# firmware that numbers on across SETs are delivered from 0, exact.
+# engine/ shows what the driver learnt.
 . ./lib.sh
 . ./engine_lib.sh
 . ./record_lib.sh
@@ -191,6 +192,28 @@ expect_eq "entries by data ID: no bad sample, no answer refused" \
 	"$(($(eng "$P0" bad_samples) - b0)) $(($(eng "$P0" unusable_answers) - u0))" "0 0"
 expect_eq "entries by data ID: logged once" \
 	"$(log_since entry_order | grep -c "the firmware returns a sample's entries in another order than the SET's")" 1
+echo none >"$D0/variant"
+
+# ---- a numbering that runs on across SETs (A1) ----
+# two recordings: each starts past the last sample of the configuration
+# before, in that sample id's slot; each is delivered from 0, exact, and
+# engine/ shows the start learnt
+echo "sample_id_continues 1" >"$D0/variant"
+for run in 1 2; do
+	# shellcheck disable=SC2086
+	record_stepped 0 /tmp/var6.data "
+		step_samples 0 20
+		eng $P0 sample_id_start >/tmp/var.start0" -p 100us $EVS
+	expect_eq "numbered on, recording $run: record exits 0" "$?" 0
+	expect_eq "numbered on, recording $run: samples 0..19, contiguous, none lost" \
+		"$(stream_runs /tmp/var6.data) $(dec_lines /tmp/var6.data LOST | wc -l)" \
+		"1 contiguous 20 0"
+	# shellcheck disable=SC2086
+	check "numbered on, recording $run: every value equals the model" \
+		check_model 0 /tmp/var6.data $CLASSES $IDS
+	expect_eq "numbered on, recording $run: the start learnt" \
+		"$(cat /tmp/var.start0)" continued
+done
 echo none >"$D0/variant"
 
 # ---- numbering modulo 2^16 in the 32-bit field, across sample 65536 ----

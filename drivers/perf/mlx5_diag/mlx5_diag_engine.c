@@ -13,6 +13,7 @@
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/module.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 
 #include "mlx5_diag_compat.h"
@@ -297,6 +298,29 @@ mlx5_diag_engine_disable_params(const struct mlx5_diag_caps *caps,
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_disable_params);
 
+static u64 mlx5_diag_engine_host_ns(void *arg)
+{
+	return local_clock();
+}
+
+/*
+ * Read the device clock in @rtc's timestamp source (the RTC, else the
+ * free-running counter) into *@clock. Sleeps. Returns 0 or an errno.
+ */
+int mlx5_diag_engine_device_clock(struct mlx5_diag_engine *eng, bool rtc,
+				  u64 *clock)
+{
+	struct mlx5_diag_clock_read r = {
+		.host_clock = mlx5_diag_engine_host_ns,
+	};
+	int ret;
+
+	ret = mlx5_diag_fw_read_clock(eng->fw, rtc, &r);
+	if (!ret)
+		*clock = r.device;
+	return ret;
+}
+
 /* SET the disable. Returns 0 or the errno of the failed command. */
 static int mlx5_diag_engine_disable(struct mlx5_diag_engine *eng)
 {
@@ -314,8 +338,10 @@ static int mlx5_diag_engine_disable(struct mlx5_diag_engine *eng)
  * the disable with clear as emptying it. So every sample in the buffer is
  * of the new configuration, whatever the firmware makes of the SET. Not
  * for a period-only SET (A8: it keeps the buffer and the run; not sent
- * here) nor an on-demand configuration (it reads no buffer). The SET's
- * answer teaches data clear (mlx5_diag_fw_learn_clear()). Returns 0, or
+ * here) nor an on-demand configuration (it reads no buffer). The device
+ * clock is read before the disable: every sample of the new configuration
+ * is stamped after eng->run_clock. The SET's answer teaches data clear
+ * (mlx5_diag_fw_learn_clear()). Returns 0, or
  * the errno of the refused command, *@why saying which; a refused disable
  * leaves the SET unsent.
  */
@@ -325,8 +351,13 @@ int mlx5_diag_engine_set_new(struct mlx5_diag_engine *eng,
 {
 	int ret = 0;
 
-	if (p->enable && p->mode != MLX5_DIAG_FW_ON_DEMAND)
+	eng->run_clock_known = false;
+	if (p->enable && p->mode != MLX5_DIAG_FW_ON_DEMAND) {
+		eng->run_clock_known =
+			!mlx5_diag_engine_device_clock(eng, p->rtc,
+						       &eng->run_clock);
 		ret = mlx5_diag_engine_disable(eng);
+	}
 	if (ret) {
 		*why = "the firmware refused the disable with clear that empties its buffer first";
 		return ret;
@@ -683,6 +714,7 @@ void mlx5_diag_engine_learnt(struct mlx5_diag_engine *eng,
 		l->reading = MLX5_DIAG_READING_SAMPLES;
 	l->sample_id_bits = eng->seq_bits;
 	l->entry_order = eng->entry_order;
+	l->sample_id_start = eng->seq_start;
 	mutex_unlock(&eng->lock);
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_learnt);

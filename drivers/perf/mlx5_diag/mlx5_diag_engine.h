@@ -67,6 +67,13 @@ enum mlx5_diag_engine_order {
 	MLX5_DIAG_ORDER_OTHER,		/* another, the same in every sample */
 };
 
+/* Where the firmware numbers a configuration's first sample (A1). */
+enum mlx5_diag_engine_seq_start {
+	MLX5_DIAG_SEQ_UNKNOWN,
+	MLX5_DIAG_SEQ_ZERO,		/* at 0: the numbering restarts */
+	MLX5_DIAG_SEQ_CONTINUED,	/* past the configuration before */
+};
+
 /*
  * Laps of slots a session's drains may skip (the firmware overwrote them)
  * with no sample taken since, before the run ends (END, STALLED): catching
@@ -120,6 +127,16 @@ struct mlx5_diag_engine {
 	 * once known, entry k of a sample carries programmed.ids[order[k]]
 	 */
 	enum mlx5_diag_engine_order entry_order;
+	/*
+	 * Where the numbering of a configuration starts (A1), learnt from
+	 * its first samples: its sample n carries id seq_base + n, modulo
+	 * the numbering's width, in slot (seq_base + n) mod the slots
+	 */
+	enum mlx5_diag_engine_seq_start seq_start;
+	u64 seq_base;
+	/* the device clock read before the SET that started it */
+	bool run_clock_known;
+	u64 run_clock;
 	u16 *order;
 	unsigned long *order_used;	/* learning: the ids found so far */
 	struct mlx5_diag_fw_entry *raw;	/* one sample, as answered */
@@ -135,7 +152,7 @@ struct mlx5_diag_engine {
 	bool session_claimed, session_running;
 	struct mlx5_diag_fw_params session;
 	unsigned int session_users;	/* slot users that are session events */
-	u64 session_next;		/* extended sample id expected next */
+	u64 session_next;		/* the run's sample expected next */
 	u64 session_skipped;		/* slots skipped since the last taken */
 	u64 session_last_ts;		/* last sample's time: earliest entry */
 	u64 session_bad_seq;		/* bad sample a drain stopped at */
@@ -235,6 +252,7 @@ struct mlx5_diag_engine_learnt {
 	enum mlx5_diag_engine_reading reading;
 	u8 sample_id_bits;	/* the sample numbering's width */
 	enum mlx5_diag_engine_order entry_order;
+	enum mlx5_diag_engine_seq_start sample_id_start;
 };
 
 void mlx5_diag_engine_learnt(struct mlx5_diag_engine *eng,

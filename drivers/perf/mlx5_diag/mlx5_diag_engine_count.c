@@ -64,6 +64,8 @@ void mlx5_diag_engine_map(struct mlx5_diag_engine *eng, bool restart)
 	eng->entries_reading = false;
 	eng->seq_bits = eng->fw->dialect->sample_id_bits;
 	eng->entry_order = MLX5_DIAG_ORDER_UNKNOWN;
+	eng->seq_start = MLX5_DIAG_SEQ_UNKNOWN;
+	eng->seq_base = 0;
 	eng->next_sample = 0;
 	eng->nslots = 1U << p->log_num_of_samples;
 	eng->polls_since_check = 0;
@@ -449,6 +451,37 @@ static int mlx5_diag_engine_query(struct mlx5_diag_engine *eng,
 					 nsamples);
 }
 
+/*
+ * The whole folded ring into the outbox, from slot 0. Until the reading of
+ * num_of_samples is known (firmware that zero-fills the slots it never
+ * wrote, A6, and wrote none a query started at), the ring is read on from
+ * the first written slot either reading shows: a query that starts there
+ * teaches it (mlx5_diag_engine_query_at()), and the ring is read again.
+ * Returns what mlx5_diag_engine_query_at() returns.
+ */
+static int mlx5_diag_engine_query_ring(struct mlx5_diag_engine *eng)
+{
+	unsigned int index = 0, seen, k;
+	int got;
+
+	for (;;) {
+		got = mlx5_diag_engine_query_at(eng, eng->out, eng->outlen,
+						index, eng->nslots - index);
+		if (got < 0 || eng->reading_known)
+			break;
+		seen = max((eng->nslots - index) / eng->programmed.num_ids, 1U);
+		for (k = 0; k < seen && !mlx5_diag_engine_decode(eng, k); k++)
+			;
+		/* none written, or a written first slot that taught nothing */
+		if (!k || index + k >= eng->nslots)
+			return got;
+		index += k;
+	}
+	if (got < 0 || !index)
+		return got;
+	return mlx5_diag_engine_query(eng, eng->nslots);
+}
+
 /* On-demand counting: one new sample of every programmed id. */
 static int mlx5_diag_engine_poll_on_demand(struct mlx5_diag_engine *eng)
 {
@@ -502,6 +535,61 @@ bool mlx5_diag_engine_seq_narrow(struct mlx5_diag_engine *eng, u64 id,
 	return true;
 }
 
+/**
+ * mlx5_diag_engine_seq_learn() - where the configuration's numbering starts
+ * @eng: the engine
+ * @id: the sample id of the earliest-stamped sample of the configuration
+ *	that the buffer holds
+ * @ts: its time (its earliest entry), extended to 64 bits: FRC clocks, or
+ *	an RTC reading
+ * @lapped: every slot of the buffer holds a sample of the configuration
+ *
+ * After the disable with clear before the SET (A5) every written slot
+ * holds a sample of the configuration. Where the buffer has not lapped,
+ * the earliest is its sample 0, and its id is where the numbering starts:
+ * 0, or past the configuration before where the firmware numbers across
+ * SETs (A1). Where it lapped, the earliest left is its sample r, reckoned
+ * from @ts: the periods from the device clock read before the SET to @ts,
+ * less one (exact where the firmware takes its first sample one period
+ * after the SET and the SET came within a period of the clock read).
+ * Firmware that numbers from 0 numbers it r (or r + 1, where it takes the
+ * first sample at the SET); an id beyond that is of a numbering across
+ * SETs that starts r before it. Without a clock, or past the span
+ * mlx5_diag_engine_clocks_apart() reckons, the numbering is taken to start
+ * at 0. Sets eng->seq_base and eng->seq_start; says once that the
+ * numbering continues, and each reckoned loss; the drain and the folded
+ * poll count the loss from the ids.
+ */
+void mlx5_diag_engine_seq_learn(struct mlx5_diag_engine *eng, u64 id, u64 ts,
+				bool lapped)
+{
+	const struct mlx5_diag_fw_params *p = &eng->programmed;
+	u64 mask = mlx5_diag_engine_seq_mask(eng), r;
+
+	id &= mask;
+	if (!lapped) {
+		eng->seq_base = id;
+		eng->seq_start = id ? MLX5_DIAG_SEQ_CONTINUED :
+				      MLX5_DIAG_SEQ_ZERO;
+	} else if (!eng->run_clock_known ||
+		   !mlx5_diag_engine_clocks_apart(eng->run_clock, ts, p->rtc,
+						  eng->fw->caps.freq_khz, &r) ||
+		   id <= (r >> p->log_sample_period)) {
+		eng->seq_base = 0;
+		eng->seq_start = MLX5_DIAG_SEQ_ZERO;
+	} else {
+		r >>= p->log_sample_period;
+		r = r ? r - 1 : 0;
+		eng->seq_base = id - r;
+		eng->seq_start = MLX5_DIAG_SEQ_CONTINUED;
+		pr_warn_ratelimited("%s: firmware overwrote the configuration's first %llu sample(s) before the first read; it numbers on from the configuration before, so that count is reckoned from the device clock (engine/lost_samples)\n",
+				    eng->fw->name, r);
+	}
+	if (eng->seq_start == MLX5_DIAG_SEQ_CONTINUED)
+		pr_info_ratelimited("%s: the firmware numbers its samples on from the configuration before (this one from %llu): read so in this configuration (engine/sample_id_start)\n",
+				    eng->fw->name, eng->seq_base);
+}
+
 /* A sample of the folded ring: its extended id and its place. */
 struct mlx5_diag_ring_sample {
 	u64 seq;
@@ -516,28 +604,50 @@ static int mlx5_diag_ring_sample_cmp(const void *a, const void *b)
 }
 
 /*
+ * The time of the decoded sample: its earliest entry's timestamp, narrow
+ * FRC timestamps extended from the device clock read before the SET.
+ */
+static u64 mlx5_diag_engine_sample_time(struct mlx5_diag_engine *eng)
+{
+	unsigned int bits = eng->fw->dialect->timestamp_bits;
+	u64 t = U64_MAX, ts;
+	unsigned int i;
+
+	for (i = 0; i < eng->programmed.num_ids; i++) {
+		ts = eng->entries[i].timestamp;
+		if (bits < 64 && !eng->programmed.rtc && eng->run_clock_known)
+			ts = mlx5_diag_extend(eng->run_clock, ts, bits);
+		t = min(t, ts);
+	}
+	return t;
+}
+
+/*
  * Folded counting: read the whole ring and fold, in order, every sample not
- * folded before. A slot holds sample j at position j mod nslots; one whose
- * sample id does not match its position, or whose timestamp is 0, was not
- * written in this configuration, nor was one zero-filled (A6); any other
- * slot without the programmed ids in order makes the answer unusable.
- * Until the firmware's reading of num_of_samples is known (it wrote no
- * slot yet) nothing is folded. Samples overwritten before this poll are
- * counted as lost: counters lose nothing (their next value carries the
- * increase), sums lose those samples' values.
+ * folded before. A slot holds sample id i at position i mod nslots; one
+ * whose sample id does not match its position, or whose timestamp is 0,
+ * was not written in this configuration, nor was one zero-filled (A6); any
+ * other slot without the programmed ids in order makes the answer
+ * unusable. Until the firmware's reading of num_of_samples is known (it
+ * wrote no slot yet) nothing is folded; until the start of the numbering
+ * is (mlx5_diag_engine_seq_learn(), from the earliest-stamped slot) the
+ * ring is read for it. Samples overwritten before this poll are counted
+ * as lost: counters lose nothing (their next value carries the increase),
+ * sums lose those samples' values.
  */
 static int mlx5_diag_engine_poll_folded(struct mlx5_diag_engine *eng)
 {
 	struct mlx5_diag_ring_sample ring[1U << MLX5_DIAG_FOLD_LOG_SLOTS];
-	unsigned int n, s;
-	u64 expect = eng->next_sample;
+	u64 expect = eng->next_sample, first_ts = U64_MAX, first_id = 0, t;
+	unsigned int n, s, written;
 	int got;
 
-	got = mlx5_diag_engine_query(eng, eng->nslots);
+	got = mlx5_diag_engine_query_ring(eng);
 	if (got < 0)
 		return got;
 again:
 	n = 0;
+	written = 0;
 	for (s = 0; s < eng->nslots; s++) {
 		u64 mask = mlx5_diag_engine_seq_mask(eng), d;
 
@@ -549,6 +659,15 @@ again:
 		if (!eng->entries[0].timestamp ||
 		    (eng->entries[0].sample_id & (eng->nslots - 1)) != s)
 			continue;
+		if (eng->seq_start == MLX5_DIAG_SEQ_UNKNOWN) {
+			written++;
+			t = mlx5_diag_engine_sample_time(eng);
+			if (t < first_ts) {
+				first_ts = t;
+				first_id = eng->entries[0].sample_id;
+			}
+			continue;
+		}
 		d = (eng->entries[0].sample_id - expect) & mask;
 		if (d > mask >> 1) {
 			/* numbered modulo 2^16: read the ring again so */
@@ -563,6 +682,14 @@ again:
 	}
 	if (!eng->reading_known)
 		return 0;
+	if (eng->seq_start == MLX5_DIAG_SEQ_UNKNOWN) {
+		if (!written)
+			return 0;
+		mlx5_diag_engine_seq_learn(eng, first_id, first_ts,
+					   written == eng->nslots);
+		expect = eng->seq_base;
+		goto again;
+	}
 	sort(ring, n, sizeof(ring[0]), mlx5_diag_ring_sample_cmp, NULL);
 	for (s = 0; s < n; s++) {
 		if (ring[s].seq > expect) {

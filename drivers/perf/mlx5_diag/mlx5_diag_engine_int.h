@@ -23,6 +23,8 @@ static_assert(MLX5_DIAG_MAX_IDS * 32 <= MLX5_DIAG_DRAIN_OUTBOX_BYTES);
 
 /* the state machine */
 bool mlx5_diag_engine_owned(const struct mlx5_diag_engine *eng);
+int mlx5_diag_engine_device_clock(struct mlx5_diag_engine *eng, bool rtc,
+				  u64 *clock);
 void mlx5_diag_engine_unmap(struct mlx5_diag_engine *eng);
 int mlx5_diag_engine_adopt(struct mlx5_diag_engine *eng);
 void mlx5_diag_engine_release(struct mlx5_diag_engine *eng);
@@ -60,11 +62,15 @@ int mlx5_diag_engine_poll_samples(struct mlx5_diag_engine *eng);
 u64 mlx5_diag_engine_seq_mask(const struct mlx5_diag_engine *eng);
 bool mlx5_diag_engine_seq_narrow(struct mlx5_diag_engine *eng, u64 id,
 				 u64 expect, u64 *d16);
+void mlx5_diag_engine_seq_learn(struct mlx5_diag_engine *eng, u64 id, u64 ts,
+				bool lapped);
 
 /* sampling sessions */
 int mlx5_diag_engine_session_ride(struct mlx5_diag_engine *eng, u64 id,
 				  const struct mlx5_diag_catalog_entry *e,
 				  unsigned int *slot, const char **why);
+bool mlx5_diag_engine_clocks_apart(u64 from, u64 to, bool rtc, u32 freq_khz,
+				   u64 *clocks);
 
 /* What the planner turns into a firmware configuration. */
 struct mlx5_diag_engine_plan {

@@ -9,7 +9,6 @@
 #include <linux/kernel.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
-#include <linux/sched/clock.h>
 #include <linux/time64.h>
 
 #include "mlx5_diag_compat.h"
@@ -286,7 +285,9 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_log_period);
  * @actual: what the firmware runs; @actual->ids (caps.max_ids) gets
  *	the session's ids in firmware order
  *
- * Every call starts a new run: sample numbering restarts at 0. The SET
+ * Every call starts a new run: the samples delivered are numbered from 0
+ * again, whether the firmware numbers from 0 or on from the run before
+ * (A1, learnt by the run's first drain). The SET
  * comes after the disable with clear (mlx5_diag_engine_set_new()):
  * the buffer holds no sample of an earlier run, not even one taken
  * between the clock read and the SET. Sleeps.
@@ -630,6 +631,32 @@ static bool mlx5_diag_engine_rtc_ns(u64 rtc, u64 *ns)
 }
 
 /**
+ * mlx5_diag_engine_clocks_apart() - device clocks from one reading to another
+ * @from: the earlier reading
+ * @to: the later one
+ * @rtc: both are RTC readings (seconds << 32 | ns), else FRC clocks
+ * @freq_khz: the device clock (not 0, checked at probe)
+ * @clocks: out: the clocks from @from to @to, 0 when @to is before @from
+ *	(a clock stepped back); on the RTC at most
+ *	MLX5_DIAG_DRAIN_DUE_MAX_NS of them, converted at @freq_khz
+ *
+ * Return: false when @rtc and either is no RTC reading.
+ */
+bool mlx5_diag_engine_clocks_apart(u64 from, u64 to, bool rtc, u32 freq_khz,
+				   u64 *clocks)
+{
+	if (rtc && (!mlx5_diag_engine_rtc_ns(from, &from) ||
+		    !mlx5_diag_engine_rtc_ns(to, &to)))
+		return false;
+	*clocks = to > from ? to - from : 0;
+	if (rtc)
+		*clocks = mul_u64_u32_div(min(*clocks,
+					      MLX5_DIAG_DRAIN_DUE_MAX_NS),
+					  freq_khz, NSEC_PER_MSEC);
+	return true;
+}
+
+/**
  * mlx5_diag_engine_session_due() - samples a drain's query reads
  * @last: the last sample's timestamp (or the clock at program time)
  * @now: the device clock just read, in the same timestamp source
@@ -654,25 +681,13 @@ mlx5_diag_engine_session_due(u64 last, u64 now, bool rtc, u8 log_period,
 {
 	u64 clocks;
 
-	if (log_period > MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD)
+	if (log_period > MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD ||
+	    !mlx5_diag_engine_clocks_apart(last, now, rtc, freq_khz, &clocks))
 		return batch;
-	if (rtc && (!mlx5_diag_engine_rtc_ns(last, &last) ||
-		    !mlx5_diag_engine_rtc_ns(now, &now)))
-		return batch;
-	/* a clock before the last sample (stepped back): none due */
-	clocks = now > last ? now - last : 0;
-	if (rtc)
-		clocks = mul_u64_u32_div(min(clocks, MLX5_DIAG_DRAIN_DUE_MAX_NS),
-					 freq_khz, NSEC_PER_MSEC);
 	clocks = min_t(u64, clocks >> log_period, batch);
 	return clamp_t(u64, clocks + min(slack, batch), 1, batch);
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_due);
-
-static u64 mlx5_diag_engine_host_ns(void *arg)
-{
-	return local_clock();
-}
 
 /*
  * The size of a drain's next query, from the device clock read now (no
@@ -685,18 +700,15 @@ static unsigned int
 mlx5_diag_engine_session_query_size(struct mlx5_diag_engine *eng,
 				    unsigned int slack, unsigned int fallback)
 {
-	struct mlx5_diag_clock_read r = {
-		.host_clock = mlx5_diag_engine_host_ns,
-	};
-
 	if (!eng->reading_known)
 		return eng->session_batch;
 	eng->session_clock_known = false;
-	if (mlx5_diag_fw_read_clock(eng->fw, eng->programmed.rtc, &r))
+	if (mlx5_diag_engine_device_clock(eng, eng->programmed.rtc,
+					  &eng->session_clock))
 		return fallback;
-	eng->session_clock = r.device;
 	eng->session_clock_known = true;
-	return mlx5_diag_engine_session_due(eng->session_last_ts, r.device,
+	return mlx5_diag_engine_session_due(eng->session_last_ts,
+					    eng->session_clock,
 					    eng->programmed.rtc,
 					    eng->programmed.log_sample_period,
 					    eng->fw->caps.freq_khz, slack,
@@ -724,6 +736,63 @@ static int mlx5_diag_engine_session_query(struct mlx5_diag_engine *eng,
 	ret = mlx5_diag_engine_query_cmd(eng, eng->session_out,
 					 eng->session_outlen, index, want);
 	return ret ? ret : want;
+}
+
+/*
+ * The run's first sample, where the slot of its sample 0 under a numbering
+ * from 0 holds none of the run or another: firmware that numbers across
+ * SETs (A1) puts it in the slot of its id. Unless the device clock says no
+ * sample is due yet, every slot is read (a lap, a batch at a time) and the
+ * earliest-stamped sample of the run tells where its numbering starts
+ * (mlx5_diag_engine_seq_learn()). Until the reading of num_of_samples is
+ * known (firmware that zero-fills unwritten slots, A6), each query's
+ * samples are read as far as either reading answers them. Returns 1 when
+ * the start was learnt, 0 when the buffer holds no sample of the run yet,
+ * or the errno of a failed query.
+ */
+static int mlx5_diag_engine_session_find_first(struct mlx5_diag_engine *eng)
+{
+	const struct mlx5_diag_fw_params *p = &eng->programmed;
+	unsigned int nslots = 1U << p->log_num_of_samples;
+	unsigned int index, want, seen, k, i, written = 0;
+	u64 first_ts = U64_MAX, first_id = 0, now, clocks, ts, t;
+	int ret;
+
+	if (eng->run_clock_known &&
+	    !mlx5_diag_engine_device_clock(eng, p->rtc, &now) &&
+	    mlx5_diag_engine_clocks_apart(eng->run_clock, now, p->rtc,
+					  eng->fw->caps.freq_khz, &clocks) &&
+	    !(clocks >> p->log_sample_period))
+		return 0;
+	for (index = 0; index < nslots; index += seen) {
+		want = min(eng->session_batch, nslots - index);
+		ret = mlx5_diag_engine_session_query(eng, index, want);
+		if (ret < 0)
+			return ret;
+		seen = eng->reading_known ? want : max(want / p->num_ids, 1U);
+		for (k = 0; k < seen; k++) {
+			if (!mlx5_diag_engine_decode_from(eng, eng->session_out,
+							  k))
+				continue;
+			t = U64_MAX;
+			for (i = 0; i < p->num_ids; i++) {
+				if (!mlx5_diag_engine_session_ts(eng, i, &ts))
+					break;
+				t = min(t, ts);
+			}
+			if (i < p->num_ids)
+				continue;
+			written++;
+			if (t < first_ts) {
+				first_ts = t;
+				first_id = eng->entries[0].sample_id;
+			}
+		}
+	}
+	if (!written)
+		return 0;
+	mlx5_diag_engine_seq_learn(eng, first_id, first_ts, written == nslots);
+	return 1;
 }
 
 /**
@@ -760,7 +829,9 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_interval);
  * @d: @d->cap, @d->ts, @d->val and @d->take in; the samples out, each
  *	handed to @d->take as it is taken
  *
- * Reads the cyclic buffer from the slot of the next expected sample until
+ * Reads the cyclic buffer from the slot of the next expected sample (the
+ * run's sample n carries id seq_base + n, seq_base 0 unless the run's first
+ * drain finds otherwise: mlx5_diag_engine_session_find_first()) until
  * it finds a sample not yet written or @d is full, each query sized by the
  * device clock read just before it (mlx5_diag_engine_session_query_size()):
  * the samples due since the last one taken plus a slack, at most a batch
@@ -793,7 +864,7 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 {
 	unsigned int nslots, size, slack, want, got, taken, k, e;
 	unsigned int skipped = 0;
-	u64 mask, delta, id, ts, overwritten;
+	u64 mask, delta, id, ts, overwritten, expect;
 	int ret = 0;
 
 	d->n = 0;
@@ -816,7 +887,8 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 		taken = d->n;
 		want = min(size, d->cap - d->n);
 		ret = mlx5_diag_engine_session_query(eng,
-						     eng->session_next &
+						     (eng->seq_base +
+						      eng->session_next) &
 						     (nslots - 1), want);
 		if (ret < 0) {
 			/* a busy firmware (RES_BUSY) is no other agent */
@@ -840,19 +912,22 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 			}
 			id = eng->entries[0].sample_id;
 			mask = mlx5_diag_engine_seq_mask(eng);
-			delta = (id - eng->session_next) & mask;
+			expect = eng->seq_base + eng->session_next;
+			delta = (id - expect) & mask;
+			/* another id where a numbering from 0 puts sample 0 */
+			if (delta && eng->seq_start == MLX5_DIAG_SEQ_UNKNOWN)
+				goto first;
 			/*
 			 * A sample of this run that the width read by does
 			 * not place here, but 16 bits do: read 16 from now on
 			 */
 			if (!mlx5_diag_engine_session_placed(delta, mask,
 							     nslots) &&
-			    mlx5_diag_engine_session_placed((id - eng->session_next) &
+			    mlx5_diag_engine_session_placed((id - expect) &
 							    U16_MAX, U16_MAX,
 							    nslots) &&
 			    mlx5_diag_engine_session_ts(eng, 0, &ts) &&
-			    mlx5_diag_engine_seq_narrow(eng, id,
-							eng->session_next,
+			    mlx5_diag_engine_seq_narrow(eng, id, expect,
 							&delta))
 				mask = U16_MAX;
 			/*
@@ -887,13 +962,21 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 				goto done;
 			}
 			e = mlx5_diag_engine_session_take(eng, d);
-			if (e == eng->programmed.num_ids)
+			if (e == eng->programmed.num_ids) {
+				if (eng->seq_start == MLX5_DIAG_SEQ_UNKNOWN)
+					eng->seq_start = MLX5_DIAG_SEQ_ZERO;
 				continue;
+			}
 			if (e)
 				mlx5_diag_engine_session_bad(eng,
 							     "one of its entries is stamped before the sample before it; the drain waits there until the firmware overwrites it, then reports it lost");
+			else if (eng->seq_start == MLX5_DIAG_SEQ_UNKNOWN)
+				goto first;
 			goto done;
 		}
+		/* no sample where a numbering from 0 puts sample 0 */
+		if (!got && eng->seq_start == MLX5_DIAG_SEQ_UNKNOWN)
+			goto first;
 		if (got < want)
 			break;
 		if (d->n == taken) {
@@ -918,6 +1001,15 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 		size = mlx5_diag_engine_session_query_size(eng, slack,
 							   min(2 * size,
 							       eng->session_batch));
+		continue;
+first:
+		ret = mlx5_diag_engine_session_find_first(eng);
+		if (ret == -EBUSY)
+			ret = -EAGAIN;
+		if (ret <= 0)
+			goto done;
+		ret = 0;
+		size = eng->session_batch;
 	}
 done:
 	if (eng->session_skipped > (u64)MLX5_DIAG_DRAIN_MAX_SKIP_LAPS * nslots)

@@ -263,6 +263,7 @@ enum mlx5_diag_engine_file {
 	MLX5_DIAG_ENG_SAMPLE_ID_BITS,
 	MLX5_DIAG_ENG_BUSY_ANSWERS,
 	MLX5_DIAG_ENG_ENTRY_ORDER,
+	MLX5_DIAG_ENG_SAMPLE_ID_START,
 };
 
 static const char *const mlx5_diag_engine_reading_names[] = {
@@ -275,6 +276,12 @@ static const char *const mlx5_diag_engine_order_names[] = {
 	[MLX5_DIAG_ORDER_UNKNOWN] = "unknown",
 	[MLX5_DIAG_ORDER_SET] = "set",
 	[MLX5_DIAG_ORDER_OTHER] = "other",
+};
+
+static const char *const mlx5_diag_engine_seq_start_names[] = {
+	[MLX5_DIAG_SEQ_UNKNOWN] = "unknown",
+	[MLX5_DIAG_SEQ_ZERO] = "zero",
+	[MLX5_DIAG_SEQ_CONTINUED] = "continued",
 };
 
 static ssize_t mlx5_diag_engine_show(struct device *dev,
@@ -319,6 +326,9 @@ static ssize_t mlx5_diag_engine_show(struct device *dev,
 	case MLX5_DIAG_ENG_ENTRY_ORDER:
 		return sysfs_emit(buf, "%s\n",
 				  mlx5_diag_engine_order_names[learnt.entry_order]);
+	case MLX5_DIAG_ENG_SAMPLE_ID_START:
+		return sysfs_emit(buf, "%s\n",
+				  mlx5_diag_engine_seq_start_names[learnt.sample_id_start]);
 	}
 	return -EINVAL;
 }
@@ -340,6 +350,7 @@ MLX5_DIAG_ENGINE_ATTR(num_samples_unit, MLX5_DIAG_ENG_NUM_SAMPLES_UNIT);
 MLX5_DIAG_ENGINE_ATTR(sample_id_bits, MLX5_DIAG_ENG_SAMPLE_ID_BITS);
 MLX5_DIAG_ENGINE_ATTR(busy_answers, MLX5_DIAG_ENG_BUSY_ANSWERS);
 MLX5_DIAG_ENGINE_ATTR(entry_order, MLX5_DIAG_ENG_ENTRY_ORDER);
+MLX5_DIAG_ENGINE_ATTR(sample_id_start, MLX5_DIAG_ENG_SAMPLE_ID_START);
 
 static struct attribute *mlx5_diag_engine_attrs[] = {
 	&mlx5_diag_engine_attr_state.attr.attr,
@@ -356,6 +367,7 @@ static struct attribute *mlx5_diag_engine_attrs[] = {
 	&mlx5_diag_engine_attr_sample_id_bits.attr.attr,
 	&mlx5_diag_engine_attr_busy_answers.attr.attr,
 	&mlx5_diag_engine_attr_entry_order.attr.attr,
+	&mlx5_diag_engine_attr_sample_id_start.attr.attr,
 	NULL
 };
 

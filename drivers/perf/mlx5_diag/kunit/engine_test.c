@@ -2713,7 +2713,8 @@ static void engine_count_unusable_test(struct kunit *test)
  * The variants a counting or session case runs on: unwritten slots
  * zero-filled (A6), num_of_samples counted in entries (A7), every third
  * command answered RES_BUSY (A17), a sample's entries stamped apart (A2),
- * and for a session the public dialect; every combination.
+ * a numbering that runs on across SETs (A1), and for a session the public
+ * dialect; every combination.
  */
 #define ET_VAR_ZERO	BIT(0)
 #define ET_VAR_ENTRIES	BIT(1)
@@ -2722,6 +2723,7 @@ static void engine_count_unusable_test(struct kunit *test)
 #define ET_VAR_POD	BIT(4)	/* public firmware that takes on_demand */
 #define ET_VAR_JITTER	BIT(5)	/* a sample's entries stamped apart (A2) */
 #define ET_VAR_ORDER	BIT(6)	/* a sample's entries by data ID (A12) */
+#define ET_VAR_CONT	BIT(7)	/* numbered on across SETs (A1) */
 
 static const unsigned int et_var_sets[] = {
 	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
@@ -2734,17 +2736,24 @@ static const unsigned int et_var_sets[] = {
 	ET_VAR_ORDER | 0, ET_VAR_ORDER | 3, ET_VAR_ORDER | 4,
 	ET_VAR_ORDER | 8, ET_VAR_ORDER | 11, ET_VAR_ORDER | 12,
 	ET_VAR_ORDER | ET_VAR_JITTER | 7, ET_VAR_ORDER | ET_VAR_JITTER | 15,
+	ET_VAR_CONT | 0, ET_VAR_CONT | 1, ET_VAR_CONT | 2, ET_VAR_CONT | 3,
+	ET_VAR_CONT | 4, ET_VAR_CONT | 5, ET_VAR_CONT | 6, ET_VAR_CONT | 7,
+	ET_VAR_CONT | 8, ET_VAR_CONT | 9, ET_VAR_CONT | 10, ET_VAR_CONT | 11,
+	ET_VAR_CONT | 12, ET_VAR_CONT | 13, ET_VAR_CONT | 14, ET_VAR_CONT | 15,
+	ET_VAR_CONT | ET_VAR_JITTER | ET_VAR_ORDER | 7,
+	ET_VAR_CONT | ET_VAR_JITTER | ET_VAR_ORDER | 15,
 };
 
 static void et_var_desc(const unsigned int *v, char *desc)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s%s%s%s%s%s",
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s%s%s%s%s%s%s",
 		 *v & ET_VAR_PUBLIC ? "public" : "model64",
 		 *v & ET_VAR_ZERO ? " unwritten_zero" : "",
 		 *v & ET_VAR_ENTRIES ? " entries" : "",
 		 *v & ET_VAR_BUSY ? " busy_every 3" : "",
 		 *v & ET_VAR_JITTER ? " entry_jitter" : "",
-		 *v & ET_VAR_ORDER ? " entry_order" : "");
+		 *v & ET_VAR_ORDER ? " entry_order" : "",
+		 *v & ET_VAR_CONT ? " sample_id_continues" : "");
 }
 
 KUNIT_ARRAY_PARAM(et_var, et_var_sets, et_var_desc);
@@ -2757,17 +2766,21 @@ static const unsigned int et_count_var_sets[] = {
 	0, 1, 2, 3, 4, 5, 6, 7, ET_VAR_POD, ET_VAR_POD | 7, ET_VAR_JITTER | 7,
 	ET_VAR_ORDER, ET_VAR_ORDER | 3, ET_VAR_ORDER | 7, ET_VAR_ORDER | ET_VAR_POD,
 	ET_VAR_ORDER | ET_VAR_JITTER | 7,
+	ET_VAR_CONT, ET_VAR_CONT | 1, ET_VAR_CONT | 2, ET_VAR_CONT | 3,
+	ET_VAR_CONT | 4, ET_VAR_CONT | 7, ET_VAR_CONT | ET_VAR_POD,
+	ET_VAR_CONT | ET_VAR_ORDER | ET_VAR_JITTER | 7,
 };
 
 static void et_count_var_desc(const unsigned int *v, char *desc)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "public%s%s%s%s%s%s",
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "public%s%s%s%s%s%s%s",
 		 *v & ET_VAR_ZERO ? " unwritten_zero" : "",
 		 *v & ET_VAR_ENTRIES ? " entries" : "",
 		 *v & ET_VAR_BUSY ? " busy_every 3" : "",
 		 *v & ET_VAR_POD ? " public_on_demand" : "",
 		 *v & ET_VAR_JITTER ? " entry_jitter" : "",
-		 *v & ET_VAR_ORDER ? " entry_order" : "");
+		 *v & ET_VAR_ORDER ? " entry_order" : "",
+		 *v & ET_VAR_CONT ? " sample_id_continues" : "");
 }
 
 KUNIT_ARRAY_PARAM(et_count_var, et_count_var_sets, et_count_var_desc);
@@ -2782,6 +2795,31 @@ static void et_zero_var_desc(const unsigned int *v, char *desc)
 }
 
 KUNIT_ARRAY_PARAM(et_zero_var, et_zero_var_sets, et_zero_var_desc);
+
+/*
+ * Samples another agent's configuration takes before a case's, so that on
+ * firmware that numbers across SETs the case's starts at that id: no
+ * multiple of any buffer's slots.
+ */
+#define ET_PRIOR_SAMPLES	21
+
+/*
+ * Another agent's configuration (the emulator's foreign one, at the
+ * shortest period) takes @n samples and disables with clear.
+ */
+static void et_prior_run(struct kunit *test, unsigned int n)
+{
+	struct et *t = test->priv;
+	struct mlx5_diag_sim_caps caps;
+
+	mlx5_diag_sim_fw_get_caps(t->sim, &caps);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_foreign_enable(t->sim, t->now),
+			0);
+	t->now += mlx5_diag_sim_clocks_to_ns((2ULL * n + 1) <<
+					     caps.log_min_sample_period,
+					     2 * 156250);
+	mlx5_diag_sim_fw_foreign_disable(t->sim, t->now);
+}
 
 static void et_var_apply(struct kunit *test, unsigned int v)
 {
@@ -2802,6 +2840,16 @@ static void et_var_apply(struct kunit *test, unsigned int v)
 	 */
 	et_variant(test, MLX5_DIAG_SIM_VAR_ENTRY_ORDER, !(v & ET_VAR_ORDER) ? 0 :
 		   caps.dialect64 ? 2 : 1);
+	et_variant(test, MLX5_DIAG_SIM_VAR_SAMPLE_ID_CONTINUES,
+		   !!(v & ET_VAR_CONT));
+	if (v & ET_VAR_CONT)
+		et_prior_run(test, ET_PRIOR_SAMPLES);
+}
+
+/* Where the numbering starts, as the engine learnt it. */
+static enum mlx5_diag_engine_seq_start et_want_start(unsigned int v)
+{
+	return v & ET_VAR_CONT ? MLX5_DIAG_SEQ_CONTINUED : MLX5_DIAG_SEQ_ZERO;
 }
 
 /* The entry order the engine learnt: another than the SET's with ORDER. */
@@ -2854,6 +2902,7 @@ static void engine_count_variants_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, et_learnt(t).reading, *v & ET_VAR_ENTRIES ?
 			MLX5_DIAG_READING_ENTRIES : MLX5_DIAG_READING_SAMPLES);
 	KUNIT_EXPECT_EQ(test, et_learnt(t).entry_order, et_want_order(*v));
+	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start, et_want_start(*v));
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, a),
 			et_model(ET_FW_TX_PACKETS, first_ns,
 				 mlx5_diag_sim_clocks_to_ns(8ULL << lp, 156250)));
@@ -2909,6 +2958,7 @@ static void engine_session_variants_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, et_learnt(t).reading, *v & ET_VAR_ENTRIES ?
 			MLX5_DIAG_READING_ENTRIES : MLX5_DIAG_READING_SAMPLES);
 	KUNIT_EXPECT_EQ(test, et_learnt(t).entry_order, et_want_order(*v));
+	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start, et_want_start(*v));
 	/* samples 5..5 + nslots + 29: 5..34 overwritten */
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 5 + nslots + 29), 0);
 	mlx5_diag_sim_fw_get_stats(t->sim, &st);
@@ -2924,6 +2974,89 @@ static void engine_session_variants_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
 	es_check(test, s);
 	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 30);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_close(test, s);
+}
+
+/* numbered from 0 or on across SETs, either dialect */
+static const unsigned int et_cont_var_sets[] = {
+	0, ET_VAR_CONT, ET_VAR_PUBLIC, ET_VAR_PUBLIC | ET_VAR_CONT,
+};
+
+KUNIT_ARRAY_PARAM(et_cont_var, et_cont_var_sets, et_var_desc);
+
+/*
+ * The run's first drain comes after the firmware lapped the buffer: every
+ * slot holds a sample of the run, the oldest left sample 35. Numbered from
+ * 0, its id says so; numbered on from another agent's configuration, its
+ * time does (one period after the SET, within a period of the clock read
+ * before it). Either way exactly the 35 overwritten are lost, and the 32
+ * left come with their sequence numbers and the model's values. The
+ * device clock is read: without it the time of the SET is unknown, and
+ * the numbering is taken to start at 0.
+ */
+static void engine_session_first_lapped_test(struct kunit *test)
+{
+	const unsigned int *v = test->param_value;
+	struct et *t = test->priv;
+	struct es *s = es_init(test, *v & ET_VAR_PUBLIC, 6, 1000);
+	struct mlx5_diag_sim_stats st;
+	unsigned int nslots;
+
+	t->clock_regs = true;
+	et_var_apply(test, *v);
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	nslots = 1U << s->actual.log_num_of_samples;
+	KUNIT_ASSERT_EQ(test, nslots, 32);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 66), 0);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.samples_overwritten, 35);
+	KUNIT_EXPECT_EQ(test, s->d.lost_first, 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 35);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 35);
+	KUNIT_EXPECT_EQ(test, s->d.n, nslots);
+	es_check(test, s);
+	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start, et_want_start(*v));
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 70), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 67);
+	KUNIT_EXPECT_EQ(test, s->d.n, 4);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	es_check(test, s);
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 35);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_close(test, s);
+}
+
+/*
+ * Two runs on firmware that numbers on across SETs: the second starts
+ * past the first's last sample, and is delivered from 0, exact.
+ */
+static void engine_session_second_run_test(struct kunit *test)
+{
+	const unsigned int *v = test->param_value;
+	struct et *t = test->priv;
+	struct es *s = es_init(test, *v & ET_VAR_PUBLIC, 6, 1000);
+	unsigned int run;
+
+	et_var_apply(test, *v);
+	es_claim(test, s);
+	for (run = 0; run < 2; run++) {
+		es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+		KUNIT_EXPECT_EQ(test, es_drain(test, s, 12), 0);
+		KUNIT_EXPECT_EQ(test, s->d.first_seq, 0);
+		KUNIT_EXPECT_EQ(test, s->d.n, 13);
+		KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+		es_check(test, s);
+		KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start,
+				et_want_start(*v));
+		KUNIT_EXPECT_EQ(test, es_drain(test, s, 40), 0);
+		KUNIT_EXPECT_EQ(test, s->d.first_seq, 13);
+		KUNIT_EXPECT_EQ(test, s->d.n, 28);
+		es_check(test, s);
+		t->now += 1000;
+	}
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 0);
 	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
 	es_close(test, s);
 }
@@ -3492,6 +3625,10 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_count_unusable_test),
 	KUNIT_CASE_PARAM(engine_count_variants_test, et_count_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_variants_test, et_var_gen_params),
+	KUNIT_CASE_PARAM(engine_session_first_lapped_test,
+			 et_cont_var_gen_params),
+	KUNIT_CASE_PARAM(engine_session_second_run_test,
+			 et_cont_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_seq_bits_test, et_seq_gen_params),
 	KUNIT_CASE_PARAM(engine_session_period_clear_test,
 			 et_zero_var_gen_params),
