@@ -71,6 +71,7 @@ expect_eq "json: its samples 2^log_min_sample_period clocks apart, exactly" \
 	"$(json step_min) $(json step_max)" "$((1 << log_min)) $((1 << log_min))"
 log_num=$(json log_num_of_samples)
 expect_eq "json: numbered from 0" "$(json first_seq)" 0
+expect_eq "json: the firmware's numbering learnt from 0" "$(json sample_id_start)" zero
 check "json: one and a half laps of the buffer at least" \
 	test "$(($(json last_seq) + 1))" -ge $((3 << log_num >> 1))
 expect_eq "json: nothing unaccounted" "$(json lost_unaccounted)" 0
@@ -123,6 +124,12 @@ expect_eq "busy_every: engine/busy_answers counts the firmware's refusals" \
 	"$busy" $(($(cat "$D0/stats/commands_failed") - f0))
 check "busy_every: doctor says how many" sh -c \
 	"echo \"\$1\" | grep -q '^  A17 .*: $busy command(s) answered RES_BUSY'" - "$out"
+echo none >"$D0/variant"
+
+echo "sample_id_continues 1" >"$D0/variant"
+doctor sample_id_continues -d sim:0
+expect_eq "sample_id_continues: exit 0" "$st" 0
+expect_only A1 handled sample_id_continues
 echo none >"$D0/variant"
 
 echo "entry_order 1" >"$D0/variant"

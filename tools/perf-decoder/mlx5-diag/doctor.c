@@ -283,6 +283,7 @@ static struct json_object *run_json(const struct doctor_run *r)
 	add(o, "num_samples_unit", str(r->unit));
 	add(o, "sample_id_bits", u64(r->sample_id_bits));
 	add(o, "entry_order", str(r->order));
+	add(o, "sample_id_start", str(r->id_start));
 	return o;
 }
 

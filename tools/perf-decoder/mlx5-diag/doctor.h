@@ -80,6 +80,7 @@ struct doctor_run {
 	char unit[16];			/* engine/num_samples_unit after */
 	unsigned int sample_id_bits;	/* engine/sample_id_bits after */
 	char order[16];			/* engine/entry_order after */
+	char id_start[16];		/* engine/sample_id_start after */
 	/* internal */
 	int have_prev;
 	uint64_t prev_seq, prev_dev_time;

@@ -149,6 +149,11 @@ static void judge_a1(const struct doctor_evidence *e, struct doctor_finding *f)
 	else if (r->first_seq != r->lost_at_start)
 		set(f, DV_DIFFERS, "numbering not from 0",
 		    "the first sample is numbered %" PRIu64, r->first_seq);
+	else if (!strcmp(r->id_start, "continued"))
+		set(f, DV_HANDLED, "sample_id_continues",
+		    "samples 0 to %" PRIu64 " in sequence; the firmware numbers on "
+		    "from the configuration before (engine/sample_id_start)",
+		    r->last_seq);
 	else if (r->sample_id_bits && r->session.fw_sample_id_bits &&
 		 r->sample_id_bits < r->session.fw_sample_id_bits)
 		set(f, DV_HANDLED, "sample_id_bits",

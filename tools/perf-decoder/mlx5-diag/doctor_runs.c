@@ -322,6 +322,8 @@ static void engine_after(const struct doctor_dev *d, const uint64_t *before,
 	r->sample_id_bits = (unsigned int)pmu_read_u64(d->pmu->dir,
 						       "engine/sample_id_bits", 64);
 	sysfs_line(d->pmu, "engine/entry_order", r->order, sizeof(r->order));
+	sysfs_line(d->pmu, "engine/sample_id_start", r->id_start,
+		   sizeof(r->id_start));
 }
 
 void doctor_sample(const struct doctor_dev *d, struct doctor_run *r)
