@@ -20,6 +20,7 @@
 #include <linux/mlx5_diag.h>
 #include <linux/perf_event.h>
 
+#include "clock_ns.h"
 #include "doctor.h"
 #include "perf_sys.h"
 #include "sampling.h"

@@ -43,9 +43,10 @@ $(MD_GEN)/%.pb-c.c $(MD_GEN)/%.pb-c.h: $(MD_SRC)/%.proto
 # sink.h): the command, the data-ID names and kinds, the loop and metrics,
 # the sources and the sinks (one file each),
 # outbuf.c their output buffer, the Perfetto schema's code; and errors.c,
-# the messages of every subcommand.
+# the messages of every subcommand, clock_ns.c the clock read of every one.
 MD_DECODE_SRCS := $(addprefix $(MD_SRC)/,decode.c data_ids.c data_kinds.c pipeline.c metrics.c \
-	source_mdf.c source_perf.c sinks.c outbuf.c errors.c) $(wildcard $(MD_SRC)/sink_*.c) \
+	source_mdf.c source_perf.c sinks.c outbuf.c errors.c clock_ns.c) \
+	$(wildcard $(MD_SRC)/sink_*.c) \
 	$(MD_PROTO_SRCS)
 
 # `mlx5-diag exporter`'s host-testable parts: the exposition of metric

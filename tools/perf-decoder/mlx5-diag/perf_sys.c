@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the CLI's perf sessions take from the system (perf_sys.h): the
- * perf_event_open(2) system call, which glibc does not wrap, and clocks.
+ * perf_event_open(2) system call, which glibc does not wrap.
  */
 #define _GNU_SOURCE
 #include "perf_sys.h"
@@ -15,12 +15,4 @@ int perf_open_on_cpu(struct perf_event_attr *attr, int cpu, int group)
 {
 	return (int)syscall(SYS_perf_event_open, attr, -1, cpu, group,
 			    PERF_FLAG_FD_CLOEXEC);
-}
-
-uint64_t clock_now_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
 }

@@ -1,13 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the CLI's perf sessions take from the system: perf_event_open(2) of
- * an event on one CPU, and a clock read in nanoseconds.
+ * an event on one CPU.
  */
 #ifndef MLX5_DIAG_PERF_SYS_H
 #define MLX5_DIAG_PERF_SYS_H
-
-#include <stdint.h>
-#include <time.h>
 
 struct perf_event_attr;
 
@@ -17,8 +14,5 @@ struct perf_event_attr;
  * with errno set.
  */
 int perf_open_on_cpu(struct perf_event_attr *attr, int cpu, int group);
-
-/* The time of clock CLK (CLOCK_MONOTONIC, CLOCK_REALTIME) in ns. */
-uint64_t clock_now_ns(clockid_t clk);
 
 #endif

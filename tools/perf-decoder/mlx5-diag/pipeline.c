@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock_ns.h"
 #include "errors.h"
 #include "metrics.h"
 #include "perfdata.h"
@@ -19,14 +20,6 @@
 #include "run.h"
 #include "sink.h"
 #include "source.h"
-
-static double monotonic_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static const char *column_name(const struct pipeline *p, uint64_t id,
 			       char *buf, size_t len)
@@ -149,7 +142,7 @@ static void on_item(struct pipeline *p, const struct mlx5diag_item *it)
 
 static void progress(struct pipeline *p)
 {
-	double now = monotonic_now();
+	double now = (double)clock_now_ns(CLOCK_MONOTONIC) / 1e9;
 
 	if (p->quiet || now - p->last_progress < 1.0 || now - p->start < 1.0)
 		return;
@@ -354,7 +347,7 @@ int pipeline_run(struct pipeline *p, const struct sink_ops *sink, FILE *out)
 		status = ERR_EXIT_OUTPUT;
 		goto out;
 	}
-	p->start = monotonic_now();
+	p->start = (double)clock_now_ns(CLOCK_MONOTONIC) / 1e9;
 	p->last_progress = p->start;
 
 	status = decode_input(p, f);

@@ -27,6 +27,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "clock_ns.h"
 #include "count.h"
 #include "file.h"
 #include "perf_sys.h"
