@@ -542,48 +542,60 @@ bool mlx5_diag_engine_seq_narrow(struct mlx5_diag_engine *eng, u64 id,
  *	that the buffer holds
  * @ts: its time (its earliest entry), extended to 64 bits: FRC clocks, or
  *	an RTC reading
- * @lapped: every slot of the buffer holds a sample of the configuration
+ * @full: every slot of the buffer holds a sample of the configuration
+ * @tied: another sample in the buffer is stamped @ts too
  *
  * After the disable with clear before the SET (A5) every written slot
- * holds a sample of the configuration. Where the buffer has not lapped,
- * the earliest is its sample 0, and its id is where the numbering starts:
- * 0, or past the configuration before where the firmware numbers across
- * SETs (A1). Where it lapped, the earliest left is its sample r, reckoned
- * from @ts: the periods from the device clock read before the SET to @ts,
- * less one (exact where the firmware takes its first sample one period
- * after the SET and the SET came within a period of the clock read).
- * Firmware that numbers from 0 numbers it r (or r + 1, where it takes the
- * first sample at the SET); an id beyond that is of a numbering across
- * SETs that starts r before it. Without a clock, or past the span
- * mlx5_diag_engine_clocks_apart() reckons, the numbering is taken to start
- * at 0. Sets eng->seq_base and eng->seq_start; says once that the
- * numbering continues, and each reckoned loss; the drain and the folded
- * poll count the loss from the ids.
+ * holds a sample of the configuration. Where the buffer has not lapped
+ * (it is not full, or in single mode, which never laps), the earliest is
+ * its sample 0, and its id is where the numbering starts: 0, or past the
+ * configuration before where the firmware numbers across SETs (A1).
+ * Where it may have lapped, the earliest left is its sample r, reckoned
+ * from @ts: the periods (at the run's shortest) from the device clock read
+ * after the SET's answer to @ts, rounded up, less one; exact where the
+ * firmware takes its first sample one period after the SET and answered
+ * the SET within a period of it. Firmware that numbers from 0 numbers it
+ * r (r + 1 where it takes the first sample at the SET); an id beyond that
+ * is of a numbering across SETs that starts r before it. Without that
+ * clock read the numbering is taken to start at 0; so it is where two
+ * samples share the earliest time, which samples a period apart never do
+ * (firmware that stamps them otherwise; the drain then meets what it
+ * writes as it would from 0). Sets eng->seq_base and
+ * eng->seq_start; says that the numbering continues once per
+ * configuration, and a reckoned loss each time (both rate-limited); the
+ * drain and the folded poll count the loss from the ids.
  */
 void mlx5_diag_engine_seq_learn(struct mlx5_diag_engine *eng, u64 id, u64 ts,
-				bool lapped)
+				bool full, bool tied)
 {
 	const struct mlx5_diag_fw_params *p = &eng->programmed;
-	u64 mask = mlx5_diag_engine_seq_mask(eng), r;
+	u64 mask = mlx5_diag_engine_seq_mask(eng), clocks, r = U64_MAX;
+	/* at most MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD (adopted so) */
+	u8 lp = eng->state == MLX5_DIAG_ENGINE_SESSION ?
+		eng->session_log_period_min : p->log_sample_period;
 
 	id &= mask;
-	if (!lapped) {
+	if (eng->run_set_known &&
+	    mlx5_diag_engine_clocks_apart(eng->run_set_clock, ts, p->rtc,
+					  eng->fw->caps.freq_khz, &clocks))
+		r = (clocks >> lp) + !!(clocks & ((1ULL << lp) - 1));
+	if (tied) {
+		eng->seq_base = 0;
+		eng->seq_start = MLX5_DIAG_SEQ_ZERO;
+	} else if (!full || p->mode == MLX5_DIAG_FW_SINGLE) {
 		eng->seq_base = id;
 		eng->seq_start = id ? MLX5_DIAG_SEQ_CONTINUED :
 				      MLX5_DIAG_SEQ_ZERO;
-	} else if (!eng->run_clock_known ||
-		   !mlx5_diag_engine_clocks_apart(eng->run_clock, ts, p->rtc,
-						  eng->fw->caps.freq_khz, &r) ||
-		   id <= (r >> p->log_sample_period)) {
+	} else if (id <= r) {
 		eng->seq_base = 0;
 		eng->seq_start = MLX5_DIAG_SEQ_ZERO;
 	} else {
-		r >>= p->log_sample_period;
 		r = r ? r - 1 : 0;
 		eng->seq_base = id - r;
 		eng->seq_start = MLX5_DIAG_SEQ_CONTINUED;
-		pr_warn_ratelimited("%s: firmware overwrote the configuration's first %llu sample(s) before the first read; it numbers on from the configuration before, so that count is reckoned from the device clock (engine/lost_samples)\n",
-				    eng->fw->name, r);
+		if (r)
+			pr_warn_ratelimited("%s: firmware overwrote the configuration's first %llu sample(s) before the first read; it numbers on from the configuration before, so that count is reckoned from the device clock (engine/lost_samples)\n",
+					    eng->fw->name, r);
 	}
 	if (eng->seq_start == MLX5_DIAG_SEQ_CONTINUED)
 		pr_info_ratelimited("%s: the firmware numbers its samples on from the configuration before (this one from %llu): read so in this configuration (engine/sample_id_start)\n",
@@ -605,9 +617,11 @@ static int mlx5_diag_ring_sample_cmp(const void *a, const void *b)
 
 /*
  * The time of the decoded sample: its earliest entry's timestamp, narrow
- * FRC timestamps extended from the device clock read before the SET.
+ * FRC timestamps extended back from the device clock @now read after the
+ * query (NULL: not read), the latest they can be.
  */
-static u64 mlx5_diag_engine_sample_time(struct mlx5_diag_engine *eng)
+static u64 mlx5_diag_engine_sample_time(struct mlx5_diag_engine *eng,
+					const u64 *now)
 {
 	unsigned int bits = eng->fw->dialect->timestamp_bits;
 	u64 t = U64_MAX, ts;
@@ -615,8 +629,8 @@ static u64 mlx5_diag_engine_sample_time(struct mlx5_diag_engine *eng)
 
 	for (i = 0; i < eng->programmed.num_ids; i++) {
 		ts = eng->entries[i].timestamp;
-		if (bits < 64 && !eng->programmed.rtc && eng->run_clock_known)
-			ts = mlx5_diag_extend(eng->run_clock, ts, bits);
+		if (bits < 64 && !eng->programmed.rtc && now)
+			ts = *now - ((*now - ts) & ((1ULL << bits) - 1));
 		t = min(t, ts);
 	}
 	return t;
@@ -639,15 +653,21 @@ static int mlx5_diag_engine_poll_folded(struct mlx5_diag_engine *eng)
 {
 	struct mlx5_diag_ring_sample ring[1U << MLX5_DIAG_FOLD_LOG_SLOTS];
 	u64 expect = eng->next_sample, first_ts = U64_MAX, first_id = 0, t;
+	u64 now, *nowp = NULL;
 	unsigned int n, s, written;
+	bool tied;
 	int got;
 
 	got = mlx5_diag_engine_query_ring(eng);
 	if (got < 0)
 		return got;
+	if (eng->seq_start == MLX5_DIAG_SEQ_UNKNOWN &&
+	    !mlx5_diag_engine_device_clock(eng, eng->programmed.rtc, &now))
+		nowp = &now;
 again:
 	n = 0;
 	written = 0;
+	tied = false;
 	for (s = 0; s < eng->nslots; s++) {
 		u64 mask = mlx5_diag_engine_seq_mask(eng), d;
 
@@ -661,7 +681,8 @@ again:
 			continue;
 		if (eng->seq_start == MLX5_DIAG_SEQ_UNKNOWN) {
 			written++;
-			t = mlx5_diag_engine_sample_time(eng);
+			t = mlx5_diag_engine_sample_time(eng, nowp);
+			tied = t == first_ts || (tied && t > first_ts);
 			if (t < first_ts) {
 				first_ts = t;
 				first_id = eng->entries[0].sample_id;
@@ -686,7 +707,7 @@ again:
 		if (!written)
 			return 0;
 		mlx5_diag_engine_seq_learn(eng, first_id, first_ts,
-					   written == eng->nslots);
+					   written == eng->nslots, tied);
 		expect = eng->seq_base;
 		goto again;
 	}

@@ -63,7 +63,7 @@ u64 mlx5_diag_engine_seq_mask(const struct mlx5_diag_engine *eng);
 bool mlx5_diag_engine_seq_narrow(struct mlx5_diag_engine *eng, u64 id,
 				 u64 expect, u64 *d16);
 void mlx5_diag_engine_seq_learn(struct mlx5_diag_engine *eng, u64 id, u64 ts,
-				bool lapped);
+				bool full, bool tied);
 
 /* sampling sessions */
 int mlx5_diag_engine_session_ride(struct mlx5_diag_engine *eng, u64 id,

@@ -742,9 +742,10 @@ static int mlx5_diag_engine_session_query(struct mlx5_diag_engine *eng,
  * The run's first sample, where the slot of its sample 0 under a numbering
  * from 0 holds none of the run or another: firmware that numbers across
  * SETs (A1) puts it in the slot of its id. Unless the device clock says no
- * sample is due yet, every slot is read (a lap, a batch at a time) and the
- * earliest-stamped sample of the run tells where its numbering starts
- * (mlx5_diag_engine_seq_learn()). Until the reading of num_of_samples is
+ * sample is due yet (against the clock read before the disable), every
+ * slot is read (a lap, a batch at a time; each drain until one finds a
+ * sample of the run) and the earliest-stamped sample of the run tells
+ * where its numbering starts (mlx5_diag_engine_seq_learn()). Until the reading of num_of_samples is
  * known (firmware that zero-fills unwritten slots, A6), each query's
  * samples are read as far as either reading answers them. Returns 1 when
  * the start was learnt, 0 when the buffer holds no sample of the run yet,
@@ -756,6 +757,7 @@ static int mlx5_diag_engine_session_find_first(struct mlx5_diag_engine *eng)
 	unsigned int nslots = 1U << p->log_num_of_samples;
 	unsigned int index, want, seen, k, i, written = 0;
 	u64 first_ts = U64_MAX, first_id = 0, now, clocks, ts, t;
+	bool tied = false;
 	int ret;
 
 	if (eng->run_clock_known &&
@@ -783,6 +785,7 @@ static int mlx5_diag_engine_session_find_first(struct mlx5_diag_engine *eng)
 			if (i < p->num_ids)
 				continue;
 			written++;
+			tied = t == first_ts || (tied && t > first_ts);
 			if (t < first_ts) {
 				first_ts = t;
 				first_id = eng->entries[0].sample_id;
@@ -791,7 +794,8 @@ static int mlx5_diag_engine_session_find_first(struct mlx5_diag_engine *eng)
 	}
 	if (!written)
 		return 0;
-	mlx5_diag_engine_seq_learn(eng, first_id, first_ts, written == nslots);
+	mlx5_diag_engine_seq_learn(eng, first_id, first_ts, written == nslots,
+				   tied);
 	return 1;
 }
 
@@ -846,8 +850,10 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_interval);
  * Bounded: later laps are skipped only before the first sample taken, a
  * batch of nothing but later laps is followed by one of at most the rest
  * of a lap, and a batch that took no sample otherwise ends the drain: one
- * drain reads at most a lap of skipped slots, and catches up however many
- * laps late it comes, unless the firmware writes a lap while it runs. When
+ * drain reads at most a lap of skipped slots (and, until the run's first
+ * sample is found, a lap more: mlx5_diag_engine_session_find_first()), and
+ * catches up however many laps late it comes, unless the firmware writes a
+ * lap while it runs. When
  * MLX5_DIAG_DRAIN_MAX_SKIP_LAPS laps of slots were skipped with no sample
  * taken since (firmware that never lets the drain catch up), @d->stalled
  * tells the caller to end the run.

@@ -74,6 +74,11 @@ struct et {
 	 * before it (a clock read): samples arrive during the query
 	 */
 	u64 query_advance_ns;
+	/*
+	 * each SET_DIAGNOSTIC_PARAMS runs this much later than what came
+	 * before it: the disable and the SET of a new configuration take time
+	 */
+	u64 set_advance_ns;
 	/* the clock registers fail from the next QUERY_DIAGNOSTIC_COUNTERS on */
 	bool query_clock_off;
 };
@@ -92,6 +97,7 @@ static int et_exec(struct mlx5_diag_aux_dev *aux, const void *in, int inlen,
 
 	t->after_set = op == ET_OP_SET_PARAMS;
 	if (op == ET_OP_SET_PARAMS) {
+		t->now += t->set_advance_ns;
 		t->sets++;
 		t->set_inlen = inlen;
 		memcpy(t->set_in, in, min_t(int, inlen, sizeof(t->set_in)));
@@ -1765,6 +1771,39 @@ static void es_ahead_case(struct kunit *test, bool pub, bool clock)
 	es_close(test, s);
 }
 
+/*
+ * The same firmware from the run's start, the device clock read: the
+ * first drain finds every slot written, all stamped alike (the clock at
+ * the query), which samples a period apart never are; nothing is learnt
+ * from their times: the numbering is read from 0, and the drains skip
+ * laps until the run is stalled, having taken nothing.
+ */
+static void engine_session_ahead_first_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 6, 1000);
+	unsigned int drains;
+
+	t->clock_regs = true;
+	et_lie(test, MLX5_DIAG_SIM_LIE_RING_AHEAD, 1);
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	for (drains = 1; drains <= MLX5_DIAG_DRAIN_MAX_SKIP_LAPS + 2; drains++) {
+		t->now += 1000000;
+		KUNIT_ASSERT_EQ(test,
+				mlx5_diag_engine_session_drain(&t->eng, &s->d), 0);
+		KUNIT_EXPECT_EQ(test, s->d.n, 0);
+		KUNIT_EXPECT_NE(test, s->d.lost_count, 0);
+		if (s->d.stalled)
+			break;
+	}
+	KUNIT_EXPECT_TRUE(test, s->d.stalled);
+	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start, MLX5_DIAG_SEQ_ZERO);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	et_lie(test, MLX5_DIAG_SIM_LIE_RING_AHEAD, 0);
+	es_close(test, s);
+}
+
 static void engine_session_ahead_test(struct kunit *test)
 {
 	es_ahead_case(test, false, false);
@@ -2799,9 +2838,9 @@ KUNIT_ARRAY_PARAM(et_zero_var, et_zero_var_sets, et_zero_var_desc);
 /*
  * Samples another agent's configuration takes before a case's, so that on
  * firmware that numbers across SETs the case's starts at that id: no
- * multiple of any buffer's slots.
+ * multiple of any buffer's slots, and past 2^16.
  */
-#define ET_PRIOR_SAMPLES	21
+#define ET_PRIOR_SAMPLES	65557
 
 /*
  * Another agent's configuration (the emulator's foreign one, at the
@@ -2926,6 +2965,59 @@ static void engine_count_variants_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_engine_enabled(t->sim));
 }
 
+/* numbered from 0, or on across SETs */
+static const unsigned int et_count_cont_var_sets[] = { 0, ET_VAR_CONT };
+
+KUNIT_ARRAY_PARAM(et_count_cont_var, et_count_cont_var_sets,
+		  et_count_var_desc);
+
+/*
+ * Folded counting whose first poll comes after the firmware lapped the
+ * ring (public firmware, 16 slots, 40 periods): samples 24..39 are left,
+ * the oldest placed by its time from the clock read before the SET.
+ * Exactly the 24 overwritten are lost; the counters count from sample 24,
+ * their baseline, to sample 39.
+ */
+static void engine_count_first_lapped_test(struct kunit *test)
+{
+	const unsigned int *v = test->param_value;
+	struct et *t = test->priv;
+	struct mlx5_diag_sim_stats st;
+	u64 enable, period_ns;
+	unsigned int a, b, lp;
+
+	et_public(test);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_profile(t->sim,
+							   MLX5_DIAG_SIM_PUBLIC),
+			0);
+	t->clock_regs = true;
+	et_var_apply(test, *v);
+	et_bind(test);
+	a = et_get(test, ET_FW_TX_PACKETS, &et_counter, false, 0);
+	b = et_get(test, ET_FW_RX_STEERING, &et_counter, false, 0);
+	enable = t->now;
+	KUNIT_ASSERT_EQ(test, t->eng.programmed.log_num_of_samples, 4);
+	lp = t->eng.programmed.log_sample_period;
+	period_ns = mlx5_diag_sim_clocks_to_ns(1ULL << lp, 156250);
+	t->now = enable + 40 * period_ns + period_ns / 2;
+	mlx5_diag_engine_poll(&t->eng);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.samples_overwritten, 24);
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 24);
+	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start, et_want_start(*v));
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, a),
+			et_model(ET_FW_TX_PACKETS,
+				 mlx5_diag_sim_clocks_to_ns(25ULL << lp, 156250),
+				 mlx5_diag_sim_clocks_to_ns(40ULL << lp, 156250)));
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, b),
+			et_model(ET_FW_RX_STEERING,
+				 mlx5_diag_sim_clocks_to_ns(25ULL << lp, 156250),
+				 mlx5_diag_sim_clocks_to_ns(40ULL << lp, 156250)));
+	KUNIT_EXPECT_EQ(test, et_stats(t).unusable_answers, 0);
+	mlx5_diag_engine_count_put(&t->eng, a, false);
+	mlx5_diag_engine_count_put(&t->eng, b, false);
+}
+
 /*
  * A session's drain on each combination, either dialect: nothing before
  * the first sample, then every sample with the model's values and its
@@ -2992,8 +3084,10 @@ KUNIT_ARRAY_PARAM(et_cont_var, et_cont_var_sets, et_var_desc);
  * time does (one period after the SET, within a period of the clock read
  * before it). Either way exactly the 35 overwritten are lost, and the 32
  * left come with their sequence numbers and the model's values. The
- * device clock is read: without it the time of the SET is unknown, and
- * the numbering is taken to start at 0.
+ * disable and the SET take three periods each: the time of the SET is the
+ * clock read after its answer, not the one before the disable. The device
+ * clock is read: without it the time of the SET is unknown, and the
+ * numbering is taken to start at 0.
  */
 static void engine_session_first_lapped_test(struct kunit *test)
 {
@@ -3006,7 +3100,13 @@ static void engine_session_first_lapped_test(struct kunit *test)
 	t->clock_regs = true;
 	et_var_apply(test, *v);
 	es_claim(test, s);
+	t->set_advance_ns = 3 * mlx5_diag_sim_clocks_to_ns(1ULL <<
+							   t->fw.caps.log_min_sample_period,
+							   156250);
 	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	t->set_advance_ns = 0;
+	/* the run's time 0 is the SET's, not the clock read before */
+	s->enable_clock = mlx5_diag_sim_fw_clock(t->sim, t->now);
 	nslots = 1U << s->actual.log_num_of_samples;
 	KUNIT_ASSERT_EQ(test, nslots, 32);
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 66), 0);
@@ -3029,8 +3129,37 @@ static void engine_session_first_lapped_test(struct kunit *test)
 }
 
 /*
+ * Single mode fills the buffer once and never laps: a full buffer's
+ * earliest sample is the run's first, whatever the numbering, even with
+ * no device clock to place it by. All 32 exact, from 0, none lost.
+ */
+static void engine_session_single_full_test(struct kunit *test)
+{
+	const unsigned int *v = test->param_value;
+	struct et *t = test->priv;
+	struct es *s = es_init(test, *v & ET_VAR_PUBLIC, 6, 1000);
+	unsigned int nslots;
+
+	et_var_apply(test, *v);
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_SINGLE);
+	nslots = 1U << s->actual.log_num_of_samples;
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, nslots - 1), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, nslots);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	KUNIT_EXPECT_TRUE(test, s->d.full);
+	es_check(test, s);
+	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start, et_want_start(*v));
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 0);
+	es_close(test, s);
+}
+
+/*
  * Two runs on firmware that numbers on across SETs: the second starts
- * past the first's last sample, and is delivered from 0, exact.
+ * past the first's last sample, and is delivered from 0, exact. A drain
+ * before any sample is due reads slot 0 and no more: the device clock
+ * says nothing is due.
  */
 static void engine_session_second_run_test(struct kunit *test)
 {
@@ -3039,10 +3168,19 @@ static void engine_session_second_run_test(struct kunit *test)
 	struct es *s = es_init(test, *v & ET_VAR_PUBLIC, 6, 1000);
 	unsigned int run;
 
+	t->clock_regs = true;
 	et_var_apply(test, *v);
 	es_claim(test, s);
 	for (run = 0; run < 2; run++) {
 		es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+		et_queries_reset(t);
+		KUNIT_EXPECT_EQ(test,
+				mlx5_diag_engine_session_drain(&t->eng, &s->d),
+				0);
+		KUNIT_EXPECT_EQ(test, s->d.n, 0);
+		KUNIT_EXPECT_EQ(test, t->queries, 1);
+		KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start,
+				MLX5_DIAG_SEQ_UNKNOWN);
 		KUNIT_EXPECT_EQ(test, es_drain(test, s, 12), 0);
 		KUNIT_EXPECT_EQ(test, s->d.first_seq, 0);
 		KUNIT_EXPECT_EQ(test, s->d.n, 13);
@@ -3624,10 +3762,14 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_count_lies_test),
 	KUNIT_CASE(engine_count_unusable_test),
 	KUNIT_CASE_PARAM(engine_count_variants_test, et_count_var_gen_params),
+	KUNIT_CASE_PARAM(engine_count_first_lapped_test,
+			 et_count_cont_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_variants_test, et_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_first_lapped_test,
 			 et_cont_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_second_run_test,
+			 et_cont_var_gen_params),
+	KUNIT_CASE_PARAM(engine_session_single_full_test,
 			 et_cont_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_seq_bits_test, et_seq_gen_params),
 	KUNIT_CASE_PARAM(engine_session_period_clear_test,
@@ -3641,6 +3783,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_ahead_test),
 	KUNIT_CASE(engine_session_ahead_public_test),
 	KUNIT_CASE(engine_session_ahead_clock_test),
+	KUNIT_CASE(engine_session_ahead_first_test),
 	KUNIT_CASE(engine_session_late_drain_test),
 	KUNIT_CASE(engine_session_query_size_test),
 	KUNIT_CASE(engine_session_query_arrivals_test),

@@ -1328,8 +1328,10 @@ static void sim_put_entry(struct sim_cmd *cmd, u32 e, u32 g)
 /*
  * RING_AHEAD: the answer's samples are a lap ahead of the reader. The first
  * answer of a run starts a lap past the engine's next sample, in slot
- * @index; each later one goes on where the last stopped, which is where a
- * reader that skipped those asks next. All carry the clock of the query.
+ * @index; each later one goes on where the last stopped if it asks there,
+ * which is where a reader that skipped those asks next, and otherwise
+ * starts a lap past the last answered, in slot @index (a reader that reads
+ * the whole buffer). All carry the clock of the query.
  */
 static void sim_lie_ahead(struct sim_cmd *cmd, u32 index)
 {
@@ -1342,6 +1344,9 @@ static void sim_lie_ahead(struct sim_cmd *cmd, u32 index)
 		fw->ahead_next = round_up(eng->next_j + nslots - index,
 					  nslots) + index;
 		fw->ahead_started = true;
+	} else if ((fw->ahead_next & (nslots - 1)) != index) {
+		fw->ahead_next = round_up(fw->ahead_next + nslots - index,
+					  nslots) + index;
 	}
 	fw->ahead_ts = eng->rtc ? sim_rtc(clock, fw->caps.freq_khz) : clock;
 }
