@@ -127,6 +127,13 @@ static const char *a1_wrap(const struct doctor_run *r)
 			   "not seen to wrap";
 }
 
+/* Did the driver learn a numbering narrower than R's sample_id field? */
+static int id_bits_narrower(const struct doctor_run *r)
+{
+	return r->sample_id_bits && r->session.fw_sample_id_bits &&
+	       r->sample_id_bits < r->session.fw_sample_id_bits;
+}
+
 /* A1: sample_id numbers the samples of a configuration from 0. */
 static void judge_a1(const struct doctor_evidence *e, struct doctor_finding *f)
 {
@@ -152,10 +159,10 @@ static void judge_a1(const struct doctor_evidence *e, struct doctor_finding *f)
 	else if (!strcmp(r->id_start, "continued"))
 		set(f, DV_HANDLED, "sample_id_continues",
 		    "samples 0 to %" PRIu64 " in sequence; the firmware numbers on "
-		    "from the configuration before (engine/sample_id_start)",
-		    r->last_seq);
-	else if (r->sample_id_bits && r->session.fw_sample_id_bits &&
-		 r->sample_id_bits < r->session.fw_sample_id_bits)
+		    "from the configuration before (engine/sample_id_start)%s",
+		    r->last_seq, id_bits_narrower(r) ?
+		    ", modulo 2^16 in the 32-bit field" : "");
+	else if (id_bits_narrower(r))
 		set(f, DV_HANDLED, "sample_id_bits",
 		    "samples 0 to %" PRIu64 " in sequence; the numbering wraps at "
 		    "2^%u in the %u-bit field", r->last_seq, r->sample_id_bits,
