@@ -339,10 +339,9 @@ static int mlx5_diag_engine_disable(struct mlx5_diag_engine *eng)
  * of the new configuration, whatever the firmware makes of the SET. Not
  * for a period-only SET (A8: it keeps the buffer and the run; not sent
  * here) nor an on-demand configuration (it reads no buffer). The device
- * clock is read before the disable and after the SET's answer: every
- * sample of the new configuration is stamped after eng->run_clock, and
- * the configuration started by eng->run_set_clock (neither known after a
- * refusal). The SET's answer teaches data clear
+ * clock is read after the SET's answer: the configuration started by
+ * eng->run_set_clock (not known after a refusal). The SET's answer teaches
+ * data clear
  * (mlx5_diag_fw_learn_clear()). Returns 0, or
  * the errno of the refused command, *@why saying which; a refused disable
  * leaves the SET unsent.
@@ -354,23 +353,16 @@ int mlx5_diag_engine_set_new(struct mlx5_diag_engine *eng,
 	bool fills = p->enable && p->mode != MLX5_DIAG_FW_ON_DEMAND;
 	int ret = 0;
 
-	eng->run_clock_known = false;
 	eng->run_set_known = false;
-	if (fills) {
-		eng->run_clock_known =
-			!mlx5_diag_engine_device_clock(eng, p->rtc,
-						       &eng->run_clock);
+	if (fills)
 		ret = mlx5_diag_engine_disable(eng);
-	}
 	if (ret) {
-		eng->run_clock_known = false;
 		*why = "the firmware refused the disable with clear that empties its buffer first";
 		return ret;
 	}
 	ret = mlx5_diag_fw_set_params(eng->fw, p);
 	mlx5_diag_fw_learn_clear(eng->fw, p, ret);
 	if (ret) {
-		eng->run_clock_known = false;
 		*why = "the firmware refused the configuration";
 		return ret;
 	}

@@ -134,12 +134,9 @@ struct mlx5_diag_engine {
 	 */
 	enum mlx5_diag_engine_seq_start seq_start;
 	u64 seq_base;
-	/*
-	 * the device clock read before the disable that comes before the
-	 * SET that started it, and after the SET's answer
-	 */
-	bool run_clock_known, run_set_known;
-	u64 run_clock, run_set_clock;
+	/* the device clock read after the answer of the SET that started it */
+	bool run_set_known;
+	u64 run_set_clock;
 	u16 *order;
 	unsigned long *order_used;	/* learning: the ids found so far */
 	struct mlx5_diag_fw_entry *raw;	/* one sample, as answered */

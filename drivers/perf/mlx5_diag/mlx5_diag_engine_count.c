@@ -452,6 +452,18 @@ static int mlx5_diag_engine_query(struct mlx5_diag_engine *eng,
 }
 
 /*
+ * Of an answer to a query of @n samples, the leading samples that are whole
+ * however the firmware reads num_of_samples: all @n once the reading is
+ * known; until then what a firmware that counts entries answers, @n /
+ * num_of_counters (at least 1).
+ */
+unsigned int mlx5_diag_engine_whole_samples(const struct mlx5_diag_engine *eng,
+					    unsigned int n)
+{
+	return eng->reading_known ? n : max(n / eng->programmed.num_ids, 1U);
+}
+
+/*
  * The whole folded ring into the outbox, from slot 0. Until the reading of
  * num_of_samples is known (firmware that zero-fills the slots it never
  * wrote, A6, and wrote none a query started at), the ring is read on from
@@ -469,7 +481,7 @@ static int mlx5_diag_engine_query_ring(struct mlx5_diag_engine *eng)
 						index, eng->nslots - index);
 		if (got < 0 || eng->reading_known)
 			break;
-		seen = max((eng->nslots - index) / eng->programmed.num_ids, 1U);
+		seen = mlx5_diag_engine_whole_samples(eng, eng->nslots - index);
 		for (k = 0; k < seen && !mlx5_diag_engine_decode(eng, k); k++)
 			;
 		/* none written, or a written first slot that taught nothing */
@@ -579,14 +591,11 @@ void mlx5_diag_engine_seq_learn(struct mlx5_diag_engine *eng, u64 id, u64 ts,
 	    mlx5_diag_engine_clocks_apart(eng->run_set_clock, ts, p->rtc,
 					  eng->fw->caps.freq_khz, &clocks))
 		r = (clocks >> lp) + !!(clocks & ((1ULL << lp) - 1));
-	if (tied) {
-		eng->seq_base = 0;
-		eng->seq_start = MLX5_DIAG_SEQ_ZERO;
-	} else if (!full || p->mode == MLX5_DIAG_FW_SINGLE) {
+	if (!tied && (!full || p->mode == MLX5_DIAG_FW_SINGLE)) {
 		eng->seq_base = id;
 		eng->seq_start = id ? MLX5_DIAG_SEQ_CONTINUED :
 				      MLX5_DIAG_SEQ_ZERO;
-	} else if (id <= r) {
+	} else if (tied || id <= r) {
 		eng->seq_base = 0;
 		eng->seq_start = MLX5_DIAG_SEQ_ZERO;
 	} else {

@@ -59,6 +59,8 @@ int mlx5_diag_engine_query_at(struct mlx5_diag_engine *eng, void *out,
 			      size_t size, unsigned int index,
 			      unsigned int nsamples);
 int mlx5_diag_engine_poll_samples(struct mlx5_diag_engine *eng);
+unsigned int mlx5_diag_engine_whole_samples(const struct mlx5_diag_engine *eng,
+					    unsigned int n);
 u64 mlx5_diag_engine_seq_mask(const struct mlx5_diag_engine *eng);
 bool mlx5_diag_engine_seq_narrow(struct mlx5_diag_engine *eng, u64 id,
 				 u64 expect, u64 *d16);

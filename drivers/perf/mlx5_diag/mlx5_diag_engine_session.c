@@ -742,12 +742,14 @@ static int mlx5_diag_engine_session_query(struct mlx5_diag_engine *eng,
  * The run's first sample, where the slot of its sample 0 under a numbering
  * from 0 holds none of the run or another: firmware that numbers across
  * SETs (A1) puts it in the slot of its id. Unless the device clock says no
- * sample is due yet (against the clock read before the disable), every
+ * sample is due yet (against the clock read before the run was programmed,
+ * eng->session_last_ts while no sample is taken), every
  * slot is read (a lap, a batch at a time; each drain until one finds a
  * sample of the run) and the earliest-stamped sample of the run tells
- * where its numbering starts (mlx5_diag_engine_seq_learn()). Until the reading of num_of_samples is
- * known (firmware that zero-fills unwritten slots, A6), each query's
- * samples are read as far as either reading answers them. Returns 1 when
+ * where its numbering starts (mlx5_diag_engine_seq_learn()). Until the
+ * reading of num_of_samples is known (firmware that zero-fills unwritten
+ * slots, A6), each query's samples are read as far as either reading
+ * answers them (mlx5_diag_engine_whole_samples()). Returns 1 when
  * the start was learnt, 0 when the buffer holds no sample of the run yet,
  * or the errno of a failed query.
  */
@@ -760,9 +762,8 @@ static int mlx5_diag_engine_session_find_first(struct mlx5_diag_engine *eng)
 	bool tied = false;
 	int ret;
 
-	if (eng->run_clock_known &&
-	    !mlx5_diag_engine_device_clock(eng, p->rtc, &now) &&
-	    mlx5_diag_engine_clocks_apart(eng->run_clock, now, p->rtc,
+	if (!mlx5_diag_engine_device_clock(eng, p->rtc, &now) &&
+	    mlx5_diag_engine_clocks_apart(eng->session_last_ts, now, p->rtc,
 					  eng->fw->caps.freq_khz, &clocks) &&
 	    !(clocks >> p->log_sample_period))
 		return 0;
@@ -771,7 +772,7 @@ static int mlx5_diag_engine_session_find_first(struct mlx5_diag_engine *eng)
 		ret = mlx5_diag_engine_session_query(eng, index, want);
 		if (ret < 0)
 			return ret;
-		seen = eng->reading_known ? want : max(want / p->num_ids, 1U);
+		seen = mlx5_diag_engine_whole_samples(eng, want);
 		for (k = 0; k < seen; k++) {
 			if (!mlx5_diag_engine_decode_from(eng, eng->session_out,
 							  k))
