@@ -4,8 +4,8 @@
 # leaves the engine FOREIGN (engine/foreign_configs) and the open or the run
 # refused; a ring whose every slot is a lap ahead of the drain ends the run
 # with LOST records and END (stalled); counting polls whose answers carry
-# the ids in another order, and drains that meet samples numbered by their
-# slot or stamped out of order, are logged and counted once each; a device
+# the ids in another order, and drains that meet samples stamped out of
+# order, are logged and counted once each; a device
 # that says it selects 5000 data IDs at once is refused at probe. The
 # recorders return (mlx5-diag record warning that a session never
 # started), no splat.
@@ -130,34 +130,6 @@ expect_eq "entries reversed: two rows, counted in engine/unusable_answers" \
 expect_eq "entries reversed: two lines" \
 	"$(bad_lines reversed)" "0 2"
 expect_eq "entries reversed: no takeover" "$(eng "$P0" takeovers)" "$t0"
-
-# A drain meets samples numbered by their slot: 16 ids, 512 slots. The
-# first lap's ids are the samples' own; sample 512, in slot 0, answers 0:
-# the drain stops there for good, however many drains meet it (no LOST,
-# no END until the recording stops): one line, engine/bad_samples + 1.
-bad_lines_from slot_ids
-b0=$(eng "$P0" bad_samples)
-EVS16=$(max_ids_events)
-echo "sample_id_slot 1" >"$D0/lie"
-# shellcheck disable=SC2086
-record_stepped 0 /tmp/lies2.data "
-	step_samples 0 500
-	advance_samples 0 100
-	wait_for file_ge $PMUS/$P0/engine/bad_samples $((b0 + 1))
-	wait_polls $P0 10" -p 100us $EVS16
-expect_eq "slot ids: record exits 0" "$?" 0
-echo none >"$D0/lie"
-sim_running 0
-expect_eq "slot ids: samples 0..511, contiguous, none lost" \
-	"$(dec_samples /tmp/lies2.data | awk '$1 != NR - 1 { bad++ } END { print NR, bad + 0 }') $(dec_lines /tmp/lies2.data LOST | wc -l)" \
-	"512 0 0"
-expect_eq "slot ids: END after 512 samples" "$(dec_lines /tmp/lies2.data END)" \
-	"END run 0 after 512 samples: stopped"
-expect_eq "slot ids: counted once in engine/bad_samples" \
-	$(($(eng "$P0" bad_samples) - b0)) 1
-expect_eq "slot ids: logged once" "$(bad_lines slot_ids)" "1 0"
-check "slot ids: the line says where and why" \
-	grep -q 'sampling drain stopped at sample 512: its slot holds a newer sample with another number' /tmp/lies.log
 
 # Sample 30's last entry is stamped a clock before sample 29: the drain
 # takes 0..29 and stops there: one line, engine/bad_samples + 1.

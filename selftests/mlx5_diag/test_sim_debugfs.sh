@@ -85,6 +85,10 @@ echo "entry_order 0" >"$D/variant"
 expect_eq "variant sample_id_continues 1" "$(write_err "$D/variant" "sample_id_continues 1")" ok
 expect_eq "variant sample_id_continues 2" "$(write_err "$D/variant" "sample_id_continues 2")" "$EINVAL"
 echo "sample_id_continues 0" >"$D/variant"
+expect_eq "variant sample_id_slot 1" "$(write_err "$D/variant" "sample_id_slot 1")" ok
+expect_eq "variant sample_id_slot 2" "$(write_err "$D/variant" "sample_id_slot 2")" "$EINVAL"
+expect_eq "lie sample_id_slot: a variant now" "$(write_err "$D/lie" "sample_id_slot 1")" "$EINVAL"
+echo "sample_id_slot 0" >"$D/variant"
 expect_eq "variant: unknown name" "$(write_err "$D/variant" "ring_ahead 1")" "$EINVAL"
 expect_eq "variant: no value" "$(write_err "$D/variant" busy_every)" "$EINVAL"
 expect_eq "variant unwritten_zero 0" "$(write_err "$D/variant" "unwritten_zero 0")" ok

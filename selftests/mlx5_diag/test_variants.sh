@@ -12,7 +12,8 @@
 # delivers every sample with its earliest and latest time; counting and
 # recordings on firmware that returns a sample's entries by data ID, not
 # in the SET's order, learn the order and stay exact; recordings on
-# firmware that numbers on across SETs are delivered from 0, exact.
+# firmware that numbers on across SETs are delivered from 0, exact, and
+# so is one on firmware that numbers by slot index, across an overrun.
 # engine/ shows what the driver learnt.
 . ./lib.sh
 . ./engine_lib.sh
@@ -214,6 +215,37 @@ for run in 1 2; do
 	expect_eq "numbered on, recording $run: the start learnt" \
 		"$(cat /tmp/var.start0)" continued
 done
+echo none >"$D0/variant"
+
+# ---- sample ids that are the slot index (A1) ----
+# 8 ids, 1024 slots: the first lap reads as a numbering from 0; sample
+# 1024, in slot 0, answers 0 but is newer than sample 1023: from there
+# every sample is placed by its time. 2000 samples at once overrun the
+# buffer: exactly what the firmware overwrote is lost, in LOST records.
+echo "sample_id_slot 1" >"$D0/variant"
+o0=$(cat "$D0/stats/samples_overwritten")
+log_mark slot_ids
+# shellcheck disable=SC2086
+record_stepped 0 /tmp/var7.data "
+	step_samples 0 600
+	step_samples 0 600
+	step_samples 0 2000
+	step_samples 0 20
+	eng $P0 sample_id_start >/tmp/var.start0" -p 100us $EVS
+expect_eq "slot ids: record exits 0" "$?" 0
+over=$(($(cat "$D0/stats/samples_overwritten") - o0))
+check "slot ids: the firmware overwrote samples" test "$over" -gt 0
+expect_eq "slot ids: samples 0..3219, contiguous with the LOST records" \
+	"$(stream_runs /tmp/var7.data)" "1 contiguous 3220"
+expect_eq "slot ids: LOST records count what the firmware overwrote" \
+	"$(dec_lines /tmp/var7.data LOST | awk '{ gsub(/[():]/, "", $6); n += $6 } END { print n + 0 }')" \
+	"$over"
+# shellcheck disable=SC2086
+check "slot ids: every value equals the model" \
+	check_model 0 /tmp/var7.data $CLASSES $IDS
+expect_eq "slot ids: the numbering learnt" "$(cat /tmp/var.start0)" slot
+expect_eq "slot ids: logged once" \
+	"$(log_since slot_ids | grep -c 'the firmware numbers its samples by slot index')" 1
 echo none >"$D0/variant"
 
 # ---- numbering modulo 2^16 in the 32-bit field, across sample 65536 ----

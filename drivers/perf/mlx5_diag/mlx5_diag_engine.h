@@ -72,6 +72,7 @@ enum mlx5_diag_engine_seq_start {
 	MLX5_DIAG_SEQ_UNKNOWN,
 	MLX5_DIAG_SEQ_ZERO,		/* at 0: the numbering restarts */
 	MLX5_DIAG_SEQ_CONTINUED,	/* past the configuration before */
+	MLX5_DIAG_SEQ_SLOT,		/* the slot index: laps told by time */
 };
 
 /*
@@ -137,6 +138,11 @@ struct mlx5_diag_engine {
 	/* the device clock read after the answer of the SET that started it */
 	bool run_set_known;
 	u64 run_set_clock;
+	/*
+	 * The time of the last sample folded (the SET's clock before any):
+	 * under slot-index ids the folded poll places samples from it
+	 */
+	u64 fold_last_ts;
 	u16 *order;
 	unsigned long *order_used;	/* learning: the ids found so far */
 	struct mlx5_diag_fw_entry *raw;	/* one sample, as answered */
@@ -156,6 +162,11 @@ struct mlx5_diag_engine {
 	u64 session_skipped;		/* slots skipped since the last taken */
 	u64 session_last_ts;		/* last sample's time: earliest entry */
 	u64 session_bad_seq;		/* bad sample a drain stopped at */
+	/*
+	 * Where slot-index ids are placed from: the number after the last
+	 * sample taken and its time; before any, 0 and the SET's clock
+	 */
+	u64 session_ref_next, session_ref_ts;
 	u8 session_log_period_max;	/* the run's longest period */
 	u8 session_log_period_min;	/* the run's shortest period */
 	bool session_clock_known;	/* the drain read session_clock */

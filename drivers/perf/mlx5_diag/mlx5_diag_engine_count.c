@@ -67,6 +67,7 @@ void mlx5_diag_engine_map(struct mlx5_diag_engine *eng, bool restart)
 	eng->seq_start = MLX5_DIAG_SEQ_UNKNOWN;
 	eng->seq_base = 0;
 	eng->next_sample = 0;
+	eng->fold_last_ts = eng->run_set_known ? eng->run_set_clock : 0;
 	eng->nslots = 1U << p->log_num_of_samples;
 	eng->polls_since_check = 0;
 	eng->poll_unusable = false;
@@ -568,7 +569,9 @@ bool mlx5_diag_engine_seq_narrow(struct mlx5_diag_engine *eng, u64 id,
  * firmware takes its first sample one period after the SET and answered
  * the SET within a period of it. Firmware that numbers from 0 numbers it
  * r (r + 1 where it takes the first sample at the SET); an id beyond that
- * is of a numbering across SETs that starts r before it. Without that
+ * is of a numbering across SETs that starts r before it; an id below the
+ * slots where r is not, of firmware that numbers by slot index
+ * (mlx5_diag_engine_seq_slot(), sample r in the slot of @id). Without that
  * clock read the numbering is taken to start at 0; so it is where two
  * samples share the earliest time, which samples a period apart never do
  * (firmware that stamps them otherwise; the drain then meets what it
@@ -595,6 +598,10 @@ void mlx5_diag_engine_seq_learn(struct mlx5_diag_engine *eng, u64 id, u64 ts,
 		eng->seq_base = id;
 		eng->seq_start = id ? MLX5_DIAG_SEQ_CONTINUED :
 				      MLX5_DIAG_SEQ_ZERO;
+	} else if (!tied && r != U64_MAX && r > eng->nslots &&
+		   id < eng->nslots &&
+		   mlx5_diag_engine_seq_slot(eng, id - (r - 1))) {
+		return;
 	} else if (tied || id <= r) {
 		eng->seq_base = 0;
 		eng->seq_start = MLX5_DIAG_SEQ_ZERO;
@@ -611,10 +618,77 @@ void mlx5_diag_engine_seq_learn(struct mlx5_diag_engine *eng, u64 id, u64 ts,
 				    eng->fw->name, eng->seq_base);
 }
 
-/* A sample of the folded ring: its extended id and its place. */
+/**
+ * mlx5_diag_engine_seq_slot() - the firmware numbers its samples by slot
+ * @eng: the engine
+ * @base: the slot of the configuration's sample 0 (modulo the slots)
+ *
+ * A sample numbered by its slot where the numbering puts a later number,
+ * yet newer than the last one read, or a lapped buffer's earliest sample
+ * numbered more than half a lap below where its time puts it: the firmware
+ * writes the slot index as sample_id (A1). Its laps are then told apart by
+ * time alone (mlx5_diag_engine_slot_seq()): the engine reads so for the
+ * rest of the configuration, says so once and shows it in
+ * engine/sample_id_start.
+ *
+ * Return: false where time cannot tell the laps apart: fewer than
+ * MLX5_DIAG_SLOT_IDS_MIN_SLOTS slots, or a session whose period changed
+ * during the run (its earlier samples came at another period).
+ */
+bool mlx5_diag_engine_seq_slot(struct mlx5_diag_engine *eng, u64 base)
+{
+	if (eng->nslots < MLX5_DIAG_SLOT_IDS_MIN_SLOTS ||
+	    (eng->state == MLX5_DIAG_ENGINE_SESSION &&
+	     eng->session_log_period_min != eng->session_log_period_max))
+		return false;
+	eng->seq_start = MLX5_DIAG_SEQ_SLOT;
+	eng->seq_base = base & (eng->nslots - 1);
+	pr_info_ratelimited("%s: the firmware numbers its samples by slot index: one lap is told from another by time in this configuration (engine/sample_id_start)\n",
+			    eng->fw->name);
+	return true;
+}
+
+/**
+ * mlx5_diag_engine_slot_seq() - a sample's number under slot-index ids
+ * @eng: the engine, whose firmware numbers by slot (MLX5_DIAG_SEQ_SLOT)
+ * @slot: the slot the sample is in
+ * @clocks: device clocks from the reference to the sample's time (its
+ *	earliest entry): from the last sample read, or from the device clock
+ *	read after the SET's answer before any
+ * @ref_next: the number after the reference's: the last one read's + 1, or
+ *	0 for the SET
+ *
+ * Of the numbers that land in @slot (seq_base + n in slot (seq_base + n)
+ * mod the slots), the one nearest to where the sample's time puts it:
+ * sample ref_next - 1 + m, m the programmed periods in @clocks, rounded.
+ * Exact while the sample is stamped within half a lap of that, as samples
+ * a period apart are (MLX5_DIAG_SLOT_IDS_MIN_SLOTS); periods are at most
+ * 2^35 clocks and @clocks under 2^64, so m is below 2^63.
+ *
+ * Return: the number, at least @ref_next.
+ */
+u64 mlx5_diag_engine_slot_seq(const struct mlx5_diag_engine *eng,
+			      unsigned int slot, u64 clocks, u64 ref_next)
+{
+	/* at most MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD (adopted so) */
+	u8 lp = eng->programmed.log_sample_period;
+	u64 m, n, off;
+
+	m = lp ? (clocks >> lp) + ((clocks >> (lp - 1)) & 1) : clocks;
+	/* later than any read could come: 2^48 periods are centuries */
+	n = ref_next + min_t(u64, m ? m - 1 : 0, 1ULL << 48);
+	off = (slot - eng->seq_base - n) & (eng->nslots - 1);
+	n += off;
+	if (off > eng->nslots / 2 && n - ref_next >= eng->nslots)
+		n -= eng->nslots;
+	return n;
+}
+
+/* A sample of the folded ring: its extended id, its place and its time. */
 struct mlx5_diag_ring_sample {
 	u64 seq;
 	unsigned int pos;
+	u64 ts;
 };
 
 static int mlx5_diag_ring_sample_cmp(const void *a, const void *b)
@@ -646,6 +720,28 @@ static u64 mlx5_diag_engine_sample_time(struct mlx5_diag_engine *eng,
 }
 
 /*
+ * Device clocks from the last sample folded to time @t (a sample's, as
+ * mlx5_diag_engine_sample_time() gives it): false unless @t is later.
+ * Narrow FRC timestamps compare modulo their width, extended or not.
+ */
+static bool mlx5_diag_engine_fold_after(struct mlx5_diag_engine *eng, u64 t,
+					u64 *clocks)
+{
+	unsigned int bits = eng->fw->dialect->timestamp_bits;
+
+	if (bits < 64 && !eng->programmed.rtc) {
+		u64 mask = (1ULL << bits) - 1;
+
+		*clocks = (t - eng->fold_last_ts) & mask;
+		return *clocks && *clocks <= mask >> 1;
+	}
+	return t > eng->fold_last_ts &&
+	       mlx5_diag_engine_clocks_apart(eng->fold_last_ts, t,
+					     eng->programmed.rtc,
+					     eng->fw->caps.freq_khz, clocks);
+}
+
+/*
  * Folded counting: read the whole ring and fold, in order, every sample not
  * folded before. A slot holds sample id i at position i mod nslots; one
  * whose sample id does not match its position, or whose timestamp is 0,
@@ -654,15 +750,18 @@ static u64 mlx5_diag_engine_sample_time(struct mlx5_diag_engine *eng,
  * unusable. Until the firmware's reading of num_of_samples is known (it
  * wrote no slot yet) nothing is folded; until the start of the numbering
  * is (mlx5_diag_engine_seq_learn(), from the earliest-stamped slot) the
- * ring is read for it. Samples overwritten before this poll are counted
- * as lost: counters lose nothing (their next value carries the increase),
- * sums lose those samples' values.
+ * ring is read for it. Where the firmware numbers by slot index
+ * (mlx5_diag_engine_seq_slot(): a sample older than the next by its id
+ * but newer than the last folded), the samples stamped after the last
+ * folded are the new ones, each placed by its time. Samples overwritten
+ * before this poll are counted as lost: counters lose nothing (their next
+ * value carries the increase), sums lose those samples' values.
  */
 static int mlx5_diag_engine_poll_folded(struct mlx5_diag_engine *eng)
 {
 	struct mlx5_diag_ring_sample ring[1U << MLX5_DIAG_FOLD_LOG_SLOTS];
 	u64 expect = eng->next_sample, first_ts = U64_MAX, first_id = 0, t;
-	u64 now, *nowp = NULL;
+	u64 now, *nowp = NULL, clocks, base;
 	unsigned int n, s, written;
 	bool tied;
 	int got;
@@ -688,15 +787,22 @@ again:
 		if (!eng->entries[0].timestamp ||
 		    (eng->entries[0].sample_id & (eng->nslots - 1)) != s)
 			continue;
+		t = mlx5_diag_engine_sample_time(eng, nowp);
 		if (eng->seq_start == MLX5_DIAG_SEQ_UNKNOWN) {
 			written++;
-			t = mlx5_diag_engine_sample_time(eng, nowp);
 			tied = t == first_ts || (tied && t > first_ts);
 			if (t < first_ts) {
 				first_ts = t;
 				first_id = eng->entries[0].sample_id;
 			}
 			continue;
+		}
+		if (eng->seq_start == MLX5_DIAG_SEQ_SLOT) {
+			if (!mlx5_diag_engine_fold_after(eng, t, &clocks))
+				continue;	/* folded by an earlier poll */
+			ring[n].seq = mlx5_diag_engine_slot_seq(eng, s, clocks,
+								expect);
+			goto add;
 		}
 		d = (eng->entries[0].sample_id - expect) & mask;
 		if (d > mask >> 1) {
@@ -705,10 +811,20 @@ again:
 							eng->entries[0].sample_id,
 							expect, &d))
 				goto again;
+			/* newer all the same: numbered by slot, read so */
+			base = eng->seq_base;
+			if (eng->entries[0].sample_id < eng->nslots &&
+			    mlx5_diag_engine_fold_after(eng, t, &clocks) &&
+			    mlx5_diag_engine_seq_slot(eng, base)) {
+				expect -= base;
+				goto again;
+			}
 			continue;	/* folded by an earlier poll */
 		}
 		ring[n].seq = expect + d;
-		ring[n++].pos = s;
+add:
+		ring[n].pos = s;
+		ring[n++].ts = t;
 	}
 	if (!eng->reading_known)
 		return 0;
@@ -717,7 +833,8 @@ again:
 			return 0;
 		mlx5_diag_engine_seq_learn(eng, first_id, first_ts,
 					   written == eng->nslots, tied);
-		expect = eng->seq_base;
+		expect = eng->seq_start == MLX5_DIAG_SEQ_SLOT ? 0 :
+			 eng->seq_base;
 		goto again;
 	}
 	sort(ring, n, sizeof(ring[0]), mlx5_diag_ring_sample_cmp, NULL);
@@ -730,6 +847,7 @@ again:
 		mlx5_diag_engine_decode(eng, ring[s].pos);
 		mlx5_diag_engine_fold(eng);
 		expect = ring[s].seq + 1;
+		eng->fold_last_ts = ring[s].ts;
 	}
 	eng->next_sample = expect;
 	return 0;

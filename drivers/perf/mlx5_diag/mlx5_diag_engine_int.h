@@ -16,6 +16,13 @@
 /* Samples a folded-counting buffer holds: a few polls' worth. */
 #define MLX5_DIAG_FOLD_LOG_SLOTS	4
 
+/*
+ * The fewest slots in which slot-index sample ids (A1) are told apart by
+ * time: a sample's time places it within two periods (the SET's answer, a
+ * sample's entries stamped apart), less than half a lap.
+ */
+#define MLX5_DIAG_SLOT_IDS_MIN_SLOTS	4
+
 /* The drain outbox: this many bytes of samples per query, at most. */
 #define MLX5_DIAG_DRAIN_OUTBOX_BYTES	SZ_128K
 /* a sample of every id fits: the 64-bit dialect's entries are 32 bytes */
@@ -66,6 +73,9 @@ bool mlx5_diag_engine_seq_narrow(struct mlx5_diag_engine *eng, u64 id,
 				 u64 expect, u64 *d16);
 void mlx5_diag_engine_seq_learn(struct mlx5_diag_engine *eng, u64 id, u64 ts,
 				bool full, bool tied);
+bool mlx5_diag_engine_seq_slot(struct mlx5_diag_engine *eng, u64 base);
+u64 mlx5_diag_engine_slot_seq(const struct mlx5_diag_engine *eng,
+			      unsigned int slot, u64 clocks, u64 ref_next);
 
 /* sampling sessions */
 int mlx5_diag_engine_session_ride(struct mlx5_diag_engine *eng, u64 id,

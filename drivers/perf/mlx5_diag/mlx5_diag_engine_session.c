@@ -355,6 +355,9 @@ int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
 	eng->session_log_period_max = eng->programmed.log_sample_period;
 	eng->session_log_period_min = eng->programmed.log_sample_period;
 	eng->session_last_ts = clock_now;
+	eng->session_ref_next = 0;
+	eng->session_ref_ts = eng->run_set_known ? eng->run_set_clock :
+						   clock_now;
 	entries = eng->session_outlen /
 		  (eng->fw->dialect->sample_entry_bits / 8);
 	eng->session_batch = min(1U << eng->programmed.log_num_of_samples,
@@ -399,10 +402,13 @@ static bool mlx5_diag_engine_session_period_kept(u8 requested, u8 actual,
  *
  * The buffer and the sample numbering stay. A period that would leave the
  * one running as it is sends nothing (see
- * mlx5_diag_engine_session_period_kept()). Sleeps.
+ * mlx5_diag_engine_session_period_kept()). Where the firmware numbers by
+ * slot index, the drain places samples by time at the run's one period: a
+ * change is refused. Sleeps.
  * Return: 0; -EBUSY when the engine does not run the session (not ours any
- * more, or never programmed), -ENODEV when the device is gone; or the errno
- * of the failed command.
+ * more, or never programmed), -ENODEV when the device is gone,
+ * -EOPNOTSUPP on firmware that numbers by slot index (one line); or the
+ * errno of the failed command.
  */
 int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 				    u8 log_sample_period, u8 *actual)
@@ -421,6 +427,12 @@ int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 						 log_sample_period)) {
 		*actual = eng->programmed.log_sample_period;
 		ret = 0;
+		goto out;
+	}
+	if (eng->seq_start == MLX5_DIAG_SEQ_SLOT) {
+		pr_info_ratelimited("%s: period not changed: the firmware numbers its samples by slot index, which only a constant period tells apart (engine/sample_id_start)\n",
+				    eng->fw->name);
+		ret = -EOPNOTSUPP;
 		goto out;
 	}
 	eng->want.log_sample_period = log_sample_period;
@@ -562,6 +574,8 @@ static unsigned int mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
 	d->n++;
 	eng->session_next++;
 	eng->session_skipped = 0;
+	eng->session_ref_next = eng->session_next;
+	eng->session_ref_ts = earliest;
 	return num;
 }
 
@@ -600,6 +614,99 @@ static bool mlx5_diag_engine_session_out_of_seq(struct mlx5_diag_engine *eng,
 	    eng->session_log_period_max >= bits - 1)
 		return false;
 	return mlx5_diag_engine_session_ts(eng, 0, &ts);
+}
+
+/*
+ * The decoded sample's time, its earliest entry's, if every entry is
+ * stamped at or after the last sample taken (of this run).
+ */
+static bool mlx5_diag_engine_session_time(struct mlx5_diag_engine *eng, u64 *t)
+{
+	unsigned int i;
+	u64 ts;
+
+	*t = U64_MAX;
+	for (i = 0; i < eng->programmed.num_ids; i++) {
+		if (!mlx5_diag_engine_session_ts(eng, i, &ts))
+			return false;
+		*t = min(*t, ts);
+	}
+	return true;
+}
+
+/*
+ * The decoded sample, in the slot of the next expected one and stamped
+ * @ts, where the firmware numbers by slot (or before that is known, by
+ * slot or from the SET's clock): how many samples past the next expected
+ * one it is, a whole number of laps, placed by its time from the last one
+ * taken, or from the SET before any (mlx5_diag_engine_slot_seq()).
+ */
+static u64 mlx5_diag_engine_session_slot_delta(struct mlx5_diag_engine *eng,
+					       u64 ts)
+{
+	u64 clocks, n;
+
+	if (!mlx5_diag_engine_clocks_apart(eng->session_ref_ts, ts,
+					   eng->programmed.rtc,
+					   eng->fw->caps.freq_khz, &clocks))
+		return 0;
+	n = mlx5_diag_engine_slot_seq(eng, (eng->seq_base + eng->session_next) &
+					   (eng->nslots - 1),
+				      clocks, eng->session_ref_next);
+	return n > eng->session_next ? n - eng->session_next : 0;
+}
+
+/*
+ * The decoded sample carries the id expected next, @expect: is it stamped
+ * a lap or more later than that sample can be (*@ts its time)? Firmware
+ * that numbers by slot index (A1) writes that id in every lap, and ids
+ * below the slots only: asked while @expect is, and placed from the last
+ * sample taken at the run's period, unless that changed (from the SET's
+ * clock before any sample, unless not read). Single mode never laps.
+ */
+static bool mlx5_diag_engine_session_lap_late(struct mlx5_diag_engine *eng,
+					      u64 expect, u64 *ts)
+{
+	return expect < eng->nslots &&
+	       eng->programmed.mode != MLX5_DIAG_FW_SINGLE &&
+	       (eng->session_next ?
+		eng->session_log_period_min == eng->session_log_period_max :
+		eng->run_set_known) &&
+	       mlx5_diag_engine_session_ts(eng, 0, ts) &&
+	       mlx5_diag_engine_session_slot_delta(eng, *ts) >= eng->nslots;
+}
+
+/*
+ * Before the run's first sample is found, the decoded sample, index @k of
+ * the drain's answer of @got, carries the id of sample 0 of a numbering
+ * from 0: is it another sample? Firmware that numbers by slot index (A1),
+ * on across SETs too, writes that id in slot 0 whichever sample lands
+ * there. It is another where it is stamped two periods or more (at the
+ * run's shortest) after the device clock read after the SET's answer, which
+ * sample 0, taken a period after the SET and stamped less than a period
+ * apart, never is; without that clock read, where a later sample in the
+ * answer is stamped before it. The sample is decoded again after.
+ */
+static bool mlx5_diag_engine_session_not_first(struct mlx5_diag_engine *eng,
+					       unsigned int k, unsigned int got)
+{
+	unsigned int j = k;
+	bool earlier = false;
+	u64 first, t;
+
+	if (!mlx5_diag_engine_session_time(eng, &first))
+		return false;
+	if (eng->run_set_known)
+		return mlx5_diag_engine_clocks_apart(eng->run_set_clock, first,
+						     eng->programmed.rtc,
+						     eng->fw->caps.freq_khz,
+						     &t) &&
+		       t >> eng->session_log_period_min >= 2;
+	while (!earlier && ++j < got &&
+	       mlx5_diag_engine_decode_from(eng, eng->session_out, j))
+		earlier = mlx5_diag_engine_session_time(eng, &t) && t < first;
+	mlx5_diag_engine_decode_from(eng, eng->session_out, k);
+	return earlier;
 }
 
 /*
@@ -757,8 +864,8 @@ static int mlx5_diag_engine_session_find_first(struct mlx5_diag_engine *eng)
 {
 	const struct mlx5_diag_fw_params *p = &eng->programmed;
 	unsigned int nslots = 1U << p->log_num_of_samples;
-	unsigned int index, want, seen, k, i, written = 0;
-	u64 first_ts = U64_MAX, first_id = 0, now, clocks, ts, t;
+	unsigned int index, want, seen, k, written = 0;
+	u64 first_ts = U64_MAX, first_id = 0, now, clocks, t;
 	bool tied = false;
 	int ret;
 
@@ -775,15 +882,8 @@ static int mlx5_diag_engine_session_find_first(struct mlx5_diag_engine *eng)
 		seen = mlx5_diag_engine_whole_samples(eng, want);
 		for (k = 0; k < seen; k++) {
 			if (!mlx5_diag_engine_decode_from(eng, eng->session_out,
-							  k))
-				continue;
-			t = U64_MAX;
-			for (i = 0; i < p->num_ids; i++) {
-				if (!mlx5_diag_engine_session_ts(eng, i, &ts))
-					break;
-				t = min(t, ts);
-			}
-			if (i < p->num_ids)
+							  k) ||
+			    !mlx5_diag_engine_session_time(eng, &t))
 				continue;
 			written++;
 			tied = t == first_ts || (tied && t > first_ts);
@@ -921,6 +1021,31 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 			mask = mlx5_diag_engine_seq_mask(eng);
 			expect = eng->seq_base + eng->session_next;
 			delta = (id - expect) & mask;
+			if (eng->seq_start == MLX5_DIAG_SEQ_SLOT) {
+				/* numbered by slot: placed by its time */
+				mask = U64_MAX;
+				delta = mlx5_diag_engine_session_ts(eng, 0, &ts) ?
+					mlx5_diag_engine_session_slot_delta(eng, ts) :
+					0;
+			} else if (!delta &&
+				   eng->seq_start == MLX5_DIAG_SEQ_UNKNOWN) {
+				if (mlx5_diag_engine_session_not_first(eng, k,
+								       got))
+					goto first;
+			} else if (!delta &&
+				   mlx5_diag_engine_session_lap_late(eng, expect,
+								     &ts)) {
+				/* the expected id, but a lap late: slot index */
+				if (!mlx5_diag_engine_seq_slot(eng,
+							       eng->seq_base)) {
+					mlx5_diag_engine_session_bad(eng,
+								     "its slot holds a sample numbered as it but stamped a lap or more later: the firmware numbers its samples by slot index, which time cannot tell apart in fewer than 4 slots or across a period change; nothing is delivered");
+					goto done;
+				}
+				mask = U64_MAX;
+				delta = mlx5_diag_engine_session_slot_delta(eng,
+									    ts);
+			}
 			/* another id where a numbering from 0 puts sample 0 */
 			if (delta && eng->seq_start == MLX5_DIAG_SEQ_UNKNOWN)
 				goto first;
@@ -937,6 +1062,20 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 			    mlx5_diag_engine_seq_narrow(eng, id, expect,
 							&delta))
 				mask = U16_MAX;
+			/*
+			 * A newer sample numbered by its slot where the
+			 * numbering puts a later one: placed by time from now
+			 */
+			if (delta && eng->seq_start != MLX5_DIAG_SEQ_SLOT &&
+			    id == (expect & (nslots - 1)) &&
+			    mlx5_diag_engine_session_out_of_seq(eng, delta, mask,
+								nslots) &&
+			    mlx5_diag_engine_seq_slot(eng, eng->seq_base) &&
+			    mlx5_diag_engine_session_ts(eng, 0, &ts)) {
+				mask = U64_MAX;
+				delta = mlx5_diag_engine_session_slot_delta(eng,
+									    ts);
+			}
 			/*
 			 * A later lap's sample of this run (an earlier run's
 			 * left in the buffer is older than the clock at

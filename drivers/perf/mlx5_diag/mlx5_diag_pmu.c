@@ -483,6 +483,7 @@ static int mlx5_diag_check_period(struct perf_event *event, u64 value)
 {
 	struct mlx5_diag_dev *dd = to_mlx5_diag_dev(event->pmu);
 	u64 max = mlx5_diag_engine_session_max_period_ns(&dd->fw.caps);
+	struct mlx5_diag_engine_learnt learnt;
 
 	if (!mlx5_diag_event_session(event) || !value)
 		return -EINVAL;
@@ -490,6 +491,13 @@ static int mlx5_diag_check_period(struct perf_event *event, u64 value)
 		pr_info_ratelimited("%s: period %llu ns refused: above the longest the device takes, %llu ns\n",
 				    dd->name, value, max);
 		return -EINVAL;
+	}
+	/* the drain places slot-numbered samples by the run's one period */
+	mlx5_diag_engine_learnt(&dd->engine, &learnt);
+	if (learnt.sample_id_start == MLX5_DIAG_SEQ_SLOT) {
+		pr_info_ratelimited("%s: period change refused: the firmware numbers its samples by slot index, which only a constant period tells apart (engine/sample_id_start)\n",
+				    dd->name);
+		return -EOPNOTSUPP;
 	}
 	return 0;
 }

@@ -282,6 +282,7 @@ static const char *const mlx5_diag_engine_seq_start_names[] = {
 	[MLX5_DIAG_SEQ_UNKNOWN] = "unknown",
 	[MLX5_DIAG_SEQ_ZERO] = "zero",
 	[MLX5_DIAG_SEQ_CONTINUED] = "continued",
+	[MLX5_DIAG_SEQ_SLOT] = "slot",
 };
 
 static ssize_t mlx5_diag_engine_show(struct device *dev,

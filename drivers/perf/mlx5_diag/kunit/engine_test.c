@@ -1821,12 +1821,11 @@ static void engine_session_ahead_clock_test(struct kunit *test)
 
 /*
  * Samples the drain cannot take that break what it assumes of the
- * firmware: a newer sample numbered by its slot (A1), then one whose last
- * entry is stamped before the sample before it (A2), then samples whose
- * entries come in another order than the configuration's first (A12). The
- * drain stops at each, and each is counted once in engine/bad_samples
- * however many drains meet it; the A2 one is reported lost once the
- * firmware overwrote it.
+ * firmware: one whose last entry is stamped before the sample before it
+ * (A2), then samples whose entries come in another order than the
+ * configuration's first (A12). The drain stops at each, and each is
+ * counted once in engine/bad_samples however many drains meet it; the A2
+ * one is reported lost once the firmware overwrote it.
  */
 static void engine_session_bad_samples_test(struct kunit *test)
 {
@@ -1838,33 +1837,16 @@ static void engine_session_bad_samples_test(struct kunit *test)
 	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
 	nslots = 1U << s->actual.log_num_of_samples;
 	KUNIT_ASSERT_EQ(test, nslots, 32);
-	et_lie(test, MLX5_DIAG_SIM_LIE_SAMPLE_ID_SLOT, 1);
-	/* the first lap's ids are the samples' own */
-	KUNIT_EXPECT_EQ(test, es_drain(test, s, 20), 0);
-	KUNIT_EXPECT_EQ(test, s->d.n, 21);
-	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
-	/* sample 32, in slot 0, answers 0: the drain stops before it */
-	KUNIT_EXPECT_EQ(test, es_drain(test, s, 40), 0);
-	KUNIT_EXPECT_EQ(test, s->d.first_seq, 21);
-	KUNIT_EXPECT_EQ(test, s->d.n, 11);
-	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
-	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 1);
-	es_expect_stopped(test, s, 50, 1);
-	/* the truth again: samples 32..50 were in the ring all along */
-	et_lie(test, MLX5_DIAG_SIM_LIE_SAMPLE_ID_SLOT, 0);
-	KUNIT_EXPECT_EQ(test, es_drain(test, s, 50), 0);
-	KUNIT_EXPECT_EQ(test, s->d.first_seq, 32);
-	KUNIT_EXPECT_EQ(test, s->d.n, 19);
-	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
-	es_check(test, s);
+	es_expect_drain(test, s, 20, 0, 0, 0, 21);
+	es_expect_drain(test, s, 50, 0, 0, 21, 30);
 
 	/* sample 60's last entry a clock before sample 59 */
 	et_lie(test, MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK, 60);
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 70), 0);
 	KUNIT_EXPECT_EQ(test, s->d.first_seq, 51);
 	KUNIT_EXPECT_EQ(test, s->d.n, 9);
-	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 2);
-	es_expect_stopped(test, s, 80, 2);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 1);
+	es_expect_stopped(test, s, 80, 1);
 	/*
 	 * overwritten by sample 92: slots 60 % 32 .. 65 % 32 hold a later
 	 * lap (lost), slot 66 % 32 holds 66
@@ -1874,13 +1856,13 @@ static void engine_session_bad_samples_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->d.lost_count, 6);
 	KUNIT_EXPECT_EQ(test, s->d.first_seq, 66);
 	KUNIT_EXPECT_EQ(test, s->d.n, 32);
-	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 2);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 1);
 	es_check(test, s);
 
 	/* from sample 98 on, the entries in another order than learnt */
 	et_lie(test, MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED, 1);
-	es_expect_stopped(test, s, 110, 3);
-	es_expect_stopped(test, s, 115, 3);
+	es_expect_stopped(test, s, 110, 2);
+	es_expect_stopped(test, s, 115, 2);
 	KUNIT_EXPECT_EQ(test, et_learnt(t).entry_order, MLX5_DIAG_ORDER_SET);
 	/* the order learnt again: samples 98..120 were in the ring all along */
 	et_lie(test, MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED, 0);
@@ -1888,8 +1870,68 @@ static void engine_session_bad_samples_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->d.first_seq, 98);
 	KUNIT_EXPECT_EQ(test, s->d.n, 23);
 	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
-	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 3);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 2);
 	es_check(test, s);
+	es_close(test, s);
+}
+
+/*
+ * Slot-index ids (A1): the first lap reads as a numbering from 0; sample
+ * 32, in slot 0, answers 0 but is newer than sample 31: from there every
+ * sample is placed by its time, a late drain's loss exactly what the
+ * firmware overwrote. A period change is refused (EOPNOTSUPP) and the run
+ * goes on at its period; nothing is counted bad.
+ */
+static void engine_session_slot_ids_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 6, 1000);
+	struct mlx5_diag_sim_stats st;
+	u8 actual = 0;
+
+	et_variant(test, MLX5_DIAG_SIM_VAR_SAMPLE_ID_SLOT, 1);
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_ASSERT_EQ(test, s->actual.log_num_of_samples, 5);
+	es_expect_drain(test, s, 20, 0, 0, 0, 21);
+	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start, MLX5_DIAG_SEQ_ZERO);
+	es_expect_drain(test, s, 40, 0, 0, 21, 20);
+	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start, MLX5_DIAG_SEQ_SLOT);
+	/* samples 41..100 taken: 41..68 overwritten */
+	es_expect_drain(test, s, 100, 41, 28, 69, 32);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.samples_overwritten, 28);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_period(&t->eng,
+							s->actual.log_sample_period + 1,
+							&actual),
+			-EOPNOTSUPP);
+	es_expect_drain(test, s, 110, 0, 0, 101, 10);
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 28);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_close(test, s);
+}
+
+/*
+ * Slot-index ids in a buffer of two slots: a sample's time cannot tell
+ * one lap from the next, so the drain stops at the first sample of the
+ * second lap, counted once in engine/bad_samples, and delivers nothing
+ * doubtful however long it runs.
+ */
+static void engine_session_slot_ids_two_slots_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 2, 1000);
+
+	et_variant(test, MLX5_DIAG_SIM_VAR_SAMPLE_ID_SLOT, 1);
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_ASSERT_EQ(test, s->actual.log_num_of_samples, 1);
+	es_expect_drain(test, s, 0, 0, 0, 0, 1);
+	es_expect_drain(test, s, 1, 0, 0, 1, 1);
+	es_expect_stopped(test, s, 2, 1);
+	es_expect_stopped(test, s, 9, 1);
+	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start, MLX5_DIAG_SEQ_ZERO);
 	es_close(test, s);
 }
 
@@ -2763,6 +2805,7 @@ static void engine_count_unusable_test(struct kunit *test)
 #define ET_VAR_JITTER	BIT(5)	/* a sample's entries stamped apart (A2) */
 #define ET_VAR_ORDER	BIT(6)	/* a sample's entries by data ID (A12) */
 #define ET_VAR_CONT	BIT(7)	/* numbered on across SETs (A1) */
+#define ET_VAR_SLOT	BIT(8)	/* numbered by slot index (A1) */
 
 static const unsigned int et_var_sets[] = {
 	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
@@ -2781,18 +2824,27 @@ static const unsigned int et_var_sets[] = {
 	ET_VAR_CONT | 12, ET_VAR_CONT | 13, ET_VAR_CONT | 14, ET_VAR_CONT | 15,
 	ET_VAR_CONT | ET_VAR_JITTER | ET_VAR_ORDER | 7,
 	ET_VAR_CONT | ET_VAR_JITTER | ET_VAR_ORDER | 15,
+	ET_VAR_SLOT | 0, ET_VAR_SLOT | 1, ET_VAR_SLOT | 2, ET_VAR_SLOT | 3,
+	ET_VAR_SLOT | 4, ET_VAR_SLOT | 5, ET_VAR_SLOT | 6, ET_VAR_SLOT | 7,
+	ET_VAR_SLOT | 8, ET_VAR_SLOT | 9, ET_VAR_SLOT | 10, ET_VAR_SLOT | 11,
+	ET_VAR_SLOT | 12, ET_VAR_SLOT | 13, ET_VAR_SLOT | 14, ET_VAR_SLOT | 15,
+	ET_VAR_SLOT | ET_VAR_JITTER | ET_VAR_ORDER | 7,
+	ET_VAR_SLOT | ET_VAR_JITTER | ET_VAR_ORDER | 15,
+	ET_VAR_SLOT | ET_VAR_CONT, ET_VAR_SLOT | ET_VAR_CONT | 8,
+	ET_VAR_SLOT | ET_VAR_CONT | ET_VAR_JITTER | ET_VAR_ORDER | 15,
 };
 
 static void et_var_desc(const unsigned int *v, char *desc)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s%s%s%s%s%s%s",
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s%s%s%s%s%s%s%s",
 		 *v & ET_VAR_PUBLIC ? "public" : "model64",
 		 *v & ET_VAR_ZERO ? " unwritten_zero" : "",
 		 *v & ET_VAR_ENTRIES ? " entries" : "",
 		 *v & ET_VAR_BUSY ? " busy_every 3" : "",
 		 *v & ET_VAR_JITTER ? " entry_jitter" : "",
 		 *v & ET_VAR_ORDER ? " entry_order" : "",
-		 *v & ET_VAR_CONT ? " sample_id_continues" : "");
+		 *v & ET_VAR_CONT ? " sample_id_continues" : "",
+		 *v & ET_VAR_SLOT ? " sample_id_slot" : "");
 }
 
 KUNIT_ARRAY_PARAM(et_var, et_var_sets, et_var_desc);
@@ -2808,18 +2860,23 @@ static const unsigned int et_count_var_sets[] = {
 	ET_VAR_CONT, ET_VAR_CONT | 1, ET_VAR_CONT | 2, ET_VAR_CONT | 3,
 	ET_VAR_CONT | 4, ET_VAR_CONT | 7, ET_VAR_CONT | ET_VAR_POD,
 	ET_VAR_CONT | ET_VAR_ORDER | ET_VAR_JITTER | 7,
+	ET_VAR_SLOT, ET_VAR_SLOT | 1, ET_VAR_SLOT | 2, ET_VAR_SLOT | 3,
+	ET_VAR_SLOT | 4, ET_VAR_SLOT | 7, ET_VAR_SLOT | ET_VAR_POD,
+	ET_VAR_SLOT | ET_VAR_ORDER | ET_VAR_JITTER | 7,
+	ET_VAR_SLOT | ET_VAR_CONT, ET_VAR_SLOT | ET_VAR_CONT | 7,
 };
 
 static void et_count_var_desc(const unsigned int *v, char *desc)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "public%s%s%s%s%s%s%s",
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "public%s%s%s%s%s%s%s%s",
 		 *v & ET_VAR_ZERO ? " unwritten_zero" : "",
 		 *v & ET_VAR_ENTRIES ? " entries" : "",
 		 *v & ET_VAR_BUSY ? " busy_every 3" : "",
 		 *v & ET_VAR_POD ? " public_on_demand" : "",
 		 *v & ET_VAR_JITTER ? " entry_jitter" : "",
 		 *v & ET_VAR_ORDER ? " entry_order" : "",
-		 *v & ET_VAR_CONT ? " sample_id_continues" : "");
+		 *v & ET_VAR_CONT ? " sample_id_continues" : "",
+		 *v & ET_VAR_SLOT ? " sample_id_slot" : "");
 }
 
 KUNIT_ARRAY_PARAM(et_count_var, et_count_var_sets, et_count_var_desc);
@@ -2881,14 +2938,40 @@ static void et_var_apply(struct kunit *test, unsigned int v)
 		   caps.dialect64 ? 2 : 1);
 	et_variant(test, MLX5_DIAG_SIM_VAR_SAMPLE_ID_CONTINUES,
 		   !!(v & ET_VAR_CONT));
+	et_variant(test, MLX5_DIAG_SIM_VAR_SAMPLE_ID_SLOT, !!(v & ET_VAR_SLOT));
 	if (v & ET_VAR_CONT)
 		et_prior_run(test, ET_PRIOR_SAMPLES);
 }
 
-/* Where the numbering starts, as the engine learnt it. */
+/*
+ * Where the numbering starts, as the engine learnt it in the first lap:
+ * slot-index ids look like a numbering from the slot of sample 0 there
+ */
 static enum mlx5_diag_engine_seq_start et_want_start(unsigned int v)
 {
 	return v & ET_VAR_CONT ? MLX5_DIAG_SEQ_CONTINUED : MLX5_DIAG_SEQ_ZERO;
+}
+
+/* ... and once the firmware lapped the buffer: slot-index ids show */
+static enum mlx5_diag_engine_seq_start et_want_start_lapped(unsigned int v)
+{
+	return v & ET_VAR_SLOT ? MLX5_DIAG_SEQ_SLOT : et_want_start(v);
+}
+
+/*
+ * ... after a run's first @n samples in @nslots slots: slot-index ids
+ * show once the numbering passed the last slot, within the first lap where
+ * it numbers on from another agent's configuration (from slot 21 of 32 after
+ * ET_PRIOR_SAMPLES, from slot 30 after engine_session_second_run_test's
+ * first run: either passes slot 31 by sample 12)
+ */
+static enum mlx5_diag_engine_seq_start et_want_start_after(unsigned int v,
+							   u64 n,
+							   unsigned int nslots)
+{
+	u64 first = v & ET_VAR_CONT ? ET_PRIOR_SAMPLES % nslots : 0;
+
+	return first + n > nslots ? et_want_start_lapped(v) : et_want_start(v);
 }
 
 /* The entry order the engine learnt: another than the SET's with ORDER. */
@@ -2954,6 +3037,8 @@ static void engine_count_variants_test(struct kunit *test)
 	mlx5_diag_sim_fw_get_stats(t->sim, &st);
 	KUNIT_EXPECT_EQ(test, st.samples_overwritten, 24);
 	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 24);
+	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start,
+			et_want_start_lapped(*v));
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, b),
 			et_model(ET_FW_RX_STEERING, first_ns,
 				 mlx5_diag_sim_clocks_to_ns(48ULL << lp, 156250)));
@@ -2965,8 +3050,10 @@ static void engine_count_variants_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_engine_enabled(t->sim));
 }
 
-/* numbered from 0, or on across SETs */
-static const unsigned int et_count_cont_var_sets[] = { 0, ET_VAR_CONT };
+/* numbered from 0, on across SETs, by slot index, or both */
+static const unsigned int et_count_cont_var_sets[] = {
+	0, ET_VAR_CONT, ET_VAR_SLOT, ET_VAR_SLOT | ET_VAR_CONT,
+};
 
 KUNIT_ARRAY_PARAM(et_count_cont_var, et_count_cont_var_sets,
 		  et_count_var_desc);
@@ -3004,7 +3091,7 @@ static void engine_count_first_lapped_test(struct kunit *test)
 	mlx5_diag_sim_fw_get_stats(t->sim, &st);
 	KUNIT_EXPECT_EQ(test, st.samples_overwritten, 24);
 	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 24);
-	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start, et_want_start(*v));
+	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start, et_want_start_lapped(*v));
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, a),
 			et_model(ET_FW_TX_PACKETS,
 				 mlx5_diag_sim_clocks_to_ns(25ULL << lp, 156250),
@@ -3060,6 +3147,8 @@ static void engine_session_variants_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->d.first_seq, 35);
 	KUNIT_EXPECT_EQ(test, s->d.n, nslots);
 	es_check(test, s);
+	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start,
+			et_want_start_lapped(*v));
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 5 + 2 * nslots + 17), 0);
 	KUNIT_EXPECT_EQ(test, s->d.first_seq, 5 + nslots + 30);
 	KUNIT_EXPECT_EQ(test, s->d.n, 20);
@@ -3070,9 +3159,11 @@ static void engine_session_variants_test(struct kunit *test)
 	es_close(test, s);
 }
 
-/* numbered from 0 or on across SETs, either dialect */
+/* numbered from 0, on across SETs, by slot index or both; either dialect */
 static const unsigned int et_cont_var_sets[] = {
 	0, ET_VAR_CONT, ET_VAR_PUBLIC, ET_VAR_PUBLIC | ET_VAR_CONT,
+	ET_VAR_SLOT, ET_VAR_SLOT | ET_VAR_CONT, ET_VAR_SLOT | ET_VAR_PUBLIC,
+	ET_VAR_SLOT | ET_VAR_PUBLIC | ET_VAR_CONT,
 };
 
 KUNIT_ARRAY_PARAM(et_cont_var, et_cont_var_sets, et_var_desc);
@@ -3117,7 +3208,7 @@ static void engine_session_first_lapped_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->d.first_seq, 35);
 	KUNIT_EXPECT_EQ(test, s->d.n, nslots);
 	es_check(test, s);
-	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start, et_want_start(*v));
+	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start, et_want_start_lapped(*v));
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 70), 0);
 	KUNIT_EXPECT_EQ(test, s->d.first_seq, 67);
 	KUNIT_EXPECT_EQ(test, s->d.n, 4);
@@ -3150,7 +3241,8 @@ static void engine_session_single_full_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
 	KUNIT_EXPECT_TRUE(test, s->d.full);
 	es_check(test, s);
-	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start, et_want_start(*v));
+	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start,
+			et_want_start_after(*v, nslots, nslots));
 	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 0);
 	es_close(test, s);
 }
@@ -3187,11 +3279,13 @@ static void engine_session_second_run_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
 		es_check(test, s);
 		KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start,
-				et_want_start(*v));
+				et_want_start_after(*v, 13, 32));
 		KUNIT_EXPECT_EQ(test, es_drain(test, s, 40), 0);
 		KUNIT_EXPECT_EQ(test, s->d.first_seq, 13);
 		KUNIT_EXPECT_EQ(test, s->d.n, 28);
 		es_check(test, s);
+		KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start,
+				et_want_start_lapped(*v));
 		t->now += 1000;
 	}
 	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 0);
@@ -3776,6 +3870,8 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 			 et_zero_var_gen_params),
 	KUNIT_CASE_PARAM(engine_count_seq_bits_test, et_seq_gen_params),
 	KUNIT_CASE(engine_session_bad_samples_test),
+	KUNIT_CASE(engine_session_slot_ids_test),
+	KUNIT_CASE(engine_session_slot_ids_two_slots_test),
 	KUNIT_CASE(engine_session_bad_samples_shorter_test),
 	KUNIT_CASE_PARAM(engine_fuzz_test, et_fuzz_gen_params),
 	KUNIT_CASE(engine_session_lies_test),

@@ -2652,6 +2652,41 @@ static void sim_test_variant_sample_id_continues(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t_entry64(t, 5).sample_id, 5);
 }
 
+/*
+ * Slot-index ids: a written slot answers its index, an unwritten one as
+ * before; the timestamps are the samples' own, so a later lap shows only
+ * in them.
+ */
+static void sim_test_variant_sample_id_slot(struct kunit *test)
+{
+	const struct t_params p = SETP(RE, 1, 3, 14, P0);
+	struct t_sim *t = test->priv;
+
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_set_variant(t->fw,
+							   MLX5_DIAG_SIM_VAR_SAMPLE_ID_SLOT,
+							   2), -EINVAL);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_variant(t->fw,
+							   MLX5_DIAG_SIM_VAR_SAMPLE_ID_SLOT,
+							   1), 0);
+	/* samples 0..10: slots 0..2 hold 8..10, 3..7 hold 3..7 */
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(11), 8, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).sample_id, 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).ts, T_OFFSET + 9 * T_P);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 2).sample_id, 2);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 2).ts, T_OFFSET + 11 * T_P);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 3).sample_id, 3);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 3).ts, T_OFFSET + 4 * T_P);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 7).sample_id, 7);
+	/* the truth again: the samples' own numbers */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_variant(t->fw,
+							   MLX5_DIAG_SIM_VAR_SAMPLE_ID_SLOT,
+							   0), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(11), 8, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 0).sample_id, 8);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 2).sample_id, 10);
+}
+
 static void sim_test_variant_busy_every(struct kunit *test)
 {
 	const struct t_params p = SETP(RE, 1, 4, 14, P0);
@@ -3184,6 +3219,7 @@ static struct kunit_case sim_test_cases[] = {
 	KUNIT_CASE(sim_test_variant_unwritten_zero),
 	KUNIT_CASE(sim_test_variant_sample_id_bits),
 	KUNIT_CASE(sim_test_variant_sample_id_continues),
+	KUNIT_CASE(sim_test_variant_sample_id_slot),
 	KUNIT_CASE(sim_test_variant_busy_every),
 	KUNIT_CASE(sim_test_variant_period_set),
 	KUNIT_CASE(sim_test_variant_text),

@@ -54,9 +54,6 @@ enum mlx5_diag_sim_profile {
  *	sample ids, the first a lap past what the slot asked for holds (at
  *	least the engine's next sample id), each stamped with the device
  *	clock at the query, so that the reader never catches up
- * @MLX5_DIAG_SIM_LIE_SAMPLE_ID_SLOT: 1: QUERY_DIAGNOSTIC_COUNTERS answers
- *	a written slot's sample_id as the slot's index, not the sample's
- *	number (assumption A1 read otherwise)
  * @MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED: 1: QUERY_DIAGNOSTIC_COUNTERS
  *	answers the entries of each sample in the reverse of the
  *	configuration's order, each with its id and value; 2: those of the
@@ -76,7 +73,6 @@ enum mlx5_diag_sim_lie {
 	MLX5_DIAG_SIM_LIE_PARAMS_LOG_PERIOD,
 	MLX5_DIAG_SIM_LIE_CAPS_MAX_IDS,
 	MLX5_DIAG_SIM_LIE_RING_AHEAD,
-	MLX5_DIAG_SIM_LIE_SAMPLE_ID_SLOT,
 	MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED,
 	MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK,
 	MLX5_DIAG_SIM_NR_LIES,
@@ -118,6 +114,9 @@ enum mlx5_diag_sim_lie {
  *	across the SETs that start configurations: a configuration's first
  *	sample is numbered one past the last sample the one before took, and
  *	sample id i lands in slot i mod 2^log_num_of_samples (A1)
+ * @MLX5_DIAG_SIM_VAR_SAMPLE_ID_SLOT: 1: a written slot's sample_id is the
+ *	slot's index, not the sample's number: the samples of one lap are
+ *	told from another's only by their time (A1)
  * @MLX5_DIAG_SIM_NR_VARIANTS: how many
  */
 enum mlx5_diag_sim_variant {
@@ -130,6 +129,7 @@ enum mlx5_diag_sim_variant {
 	MLX5_DIAG_SIM_VAR_ENTRY_JITTER,
 	MLX5_DIAG_SIM_VAR_ENTRY_ORDER,
 	MLX5_DIAG_SIM_VAR_SAMPLE_ID_CONTINUES,
+	MLX5_DIAG_SIM_VAR_SAMPLE_ID_SLOT,
 	MLX5_DIAG_SIM_NR_VARIANTS,
 };
 

@@ -382,7 +382,6 @@ static const char *const sim_lie_names[MLX5_DIAG_SIM_NR_LIES] = {
 	[MLX5_DIAG_SIM_LIE_PARAMS_LOG_PERIOD]	= "params_log_sample_period",
 	[MLX5_DIAG_SIM_LIE_CAPS_MAX_IDS]	= "caps_max_num_data_ids",
 	[MLX5_DIAG_SIM_LIE_RING_AHEAD]		= "ring_ahead",
-	[MLX5_DIAG_SIM_LIE_SAMPLE_ID_SLOT]	= "sample_id_slot",
 	[MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED]	= "entries_reversed",
 	[MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK]	= "entry_ts_back",
 };
@@ -434,6 +433,7 @@ static const char *const sim_variant_names[MLX5_DIAG_SIM_NR_VARIANTS] = {
 	[MLX5_DIAG_SIM_VAR_ENTRY_JITTER]	= "entry_jitter",
 	[MLX5_DIAG_SIM_VAR_ENTRY_ORDER]		= "entry_order",
 	[MLX5_DIAG_SIM_VAR_SAMPLE_ID_CONTINUES]	= "sample_id_continues",
+	[MLX5_DIAG_SIM_VAR_SAMPLE_ID_SLOT]	= "sample_id_slot",
 };
 
 const char *mlx5_diag_sim_variant_name(unsigned int var)

@@ -390,7 +390,6 @@ static const u32 sim_lie_max[MLX5_DIAG_SIM_NR_LIES] = {
 	[MLX5_DIAG_SIM_LIE_PARAMS_LOG_PERIOD]	= 0xff,
 	[MLX5_DIAG_SIM_LIE_CAPS_MAX_IDS]	= 0xffff,
 	[MLX5_DIAG_SIM_LIE_RING_AHEAD]		= 1,
-	[MLX5_DIAG_SIM_LIE_SAMPLE_ID_SLOT]	= 1,
 	[MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED]	= 2,
 	[MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK]	= U32_MAX,
 };
@@ -438,6 +437,7 @@ int mlx5_diag_sim_fw_set_variant(struct mlx5_diag_sim_fw *fw,
 	case MLX5_DIAG_SIM_VAR_PERIOD_CLEAR:
 	case MLX5_DIAG_SIM_VAR_PUBLIC_ON_DEMAND:
 	case MLX5_DIAG_SIM_VAR_SAMPLE_ID_CONTINUES:
+	case MLX5_DIAG_SIM_VAR_SAMPLE_ID_SLOT:
 		if (value > 1)
 			return -EINVAL;
 		break;
@@ -1300,7 +1300,7 @@ static void sim_put_entry(struct sim_cmd *cmd, u32 e, u32 g)
 	    sl->j == fw->lies[MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK] &&
 	    eng->num > 1 && g % eng->num == eng->num - 1)
 		ts = sim_ts_before(sl->prev_ts, eng->rtc);
-	if (fw->lies[MLX5_DIAG_SIM_LIE_SAMPLE_ID_SLOT] && sl->written)
+	if (fw->variants[MLX5_DIAG_SIM_VAR_SAMPLE_ID_SLOT] && sl->written)
 		j = slot;
 	if (fw->lies[MLX5_DIAG_SIM_LIE_RING_AHEAD] && !eng->on_demand) {
 		j = fw->ahead_next + e / eng->num;
