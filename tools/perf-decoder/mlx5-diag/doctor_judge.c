@@ -162,6 +162,13 @@ static void judge_a1(const struct doctor_evidence *e, struct doctor_finding *f)
 		    "from the configuration before (engine/sample_id_start)%s",
 		    r->last_seq, id_bits_narrower(r) ?
 		    ", modulo 2^16 in the 32-bit field" : "");
+	else if (!strcmp(r->id_start, "slot"))
+		set(f, DV_HANDLED, "sample_id_slot",
+		    "samples 0 to %" PRIu64 " in sequence over %.1f laps of the buffer; "
+		    "the firmware writes the slot index as sample_id, one lap told from "
+		    "another by time (engine/sample_id_start): period changes refused",
+		    r->last_seq,
+		    (double)(r->last_seq + 1) / (double)(1ull << r->session.log_num_of_samples));
 	else if (id_bits_narrower(r))
 		set(f, DV_HANDLED, "sample_id_bits",
 		    "samples 0 to %" PRIu64 " in sequence; the numbering wraps at "
@@ -257,7 +264,11 @@ static void judge_a8(const struct doctor_evidence *e, struct doctor_finding *f)
 
 	if (!usable(r, f))
 		return;
-	if (refused(r))
+	if (!r->period_seen && !strcmp(r->id_start, "slot"))
+		set(f, DV_UNKNOWN, NULL, "the driver refuses a period change where the "
+		    "firmware numbers its samples by slot index (see A1)%s%s",
+		    r->stop_why[0] ? ": " : "", r->stop_why);
+	else if (refused(r))
 		set(f, DV_UNKNOWN, NULL, "the drain stopped at a sample it refused, "
 		    "after sample %" PRIu64 " (see A2)", r->last_seq);
 	else if (!r->period_seen)
