@@ -619,6 +619,24 @@ void mlx5_diag_engine_seq_learn(struct mlx5_diag_engine *eng, u64 id, u64 ts,
 }
 
 /**
+ * mlx5_diag_engine_lap_in_half_range() - do a lap's timestamps compare?
+ * @eng: the engine
+ * @log_period: the longest period of the buffer's samples, log2 clocks
+ *
+ * Return: true where a lap of the buffer at 2^@log_period clocks spans
+ * less than half the range of the timestamps, so that of two samples of
+ * the same slot the newer reads as newer: always on 64-bit and RTC ones.
+ */
+bool mlx5_diag_engine_lap_in_half_range(const struct mlx5_diag_engine *eng,
+					u8 log_period)
+{
+	unsigned int bits = eng->fw->dialect->timestamp_bits;
+
+	return bits >= 64 || eng->programmed.rtc ||
+	       eng->programmed.log_num_of_samples + log_period < bits - 1;
+}
+
+/**
  * mlx5_diag_engine_seq_slot() - the firmware numbers its samples by slot
  * @eng: the engine
  * @base: the slot of the configuration's sample 0 (modulo the slots)
@@ -632,14 +650,21 @@ void mlx5_diag_engine_seq_learn(struct mlx5_diag_engine *eng, u64 id, u64 ts,
  * engine/sample_id_start.
  *
  * Return: false where time cannot tell the laps apart: fewer than
- * MLX5_DIAG_SLOT_IDS_MIN_SLOTS slots, or a session whose period changed
- * during the run (its earlier samples came at another period).
+ * MLX5_DIAG_SLOT_IDS_MIN_SLOTS slots, a session whose period changed
+ * during the run (its earlier samples came at another period), or a lap
+ * that spans half the range of narrow timestamps or more (a sample a lap
+ * old may read as newer).
  */
 bool mlx5_diag_engine_seq_slot(struct mlx5_diag_engine *eng, u64 base)
 {
+	bool session = eng->state == MLX5_DIAG_ENGINE_SESSION;
+
 	if (eng->nslots < MLX5_DIAG_SLOT_IDS_MIN_SLOTS ||
-	    (eng->state == MLX5_DIAG_ENGINE_SESSION &&
-	     eng->session_log_period_min != eng->session_log_period_max))
+	    (session &&
+	     eng->session_log_period_min != eng->session_log_period_max) ||
+	    !mlx5_diag_engine_lap_in_half_range(eng, session ?
+						eng->session_log_period_max :
+						eng->programmed.log_sample_period))
 		return false;
 	eng->seq_start = MLX5_DIAG_SEQ_SLOT;
 	eng->seq_base = base & (eng->nslots - 1);
@@ -662,8 +687,8 @@ bool mlx5_diag_engine_seq_slot(struct mlx5_diag_engine *eng, u64 base)
  * mod the slots), the one nearest to where the sample's time puts it:
  * sample ref_next - 1 + m, m the programmed periods in @clocks, rounded.
  * Exact while the sample is stamped within half a lap of that, as samples
- * a period apart are (MLX5_DIAG_SLOT_IDS_MIN_SLOTS); periods are at most
- * 2^35 clocks and @clocks under 2^64, so m is below 2^63.
+ * a period apart are (MLX5_DIAG_SLOT_IDS_MIN_SLOTS); m is capped at 2^48
+ * periods, later than any read comes.
  *
  * Return: the number, at least @ref_next.
  */
@@ -675,7 +700,6 @@ u64 mlx5_diag_engine_slot_seq(const struct mlx5_diag_engine *eng,
 	u64 m, n, off;
 
 	m = lp ? (clocks >> lp) + ((clocks >> (lp - 1)) & 1) : clocks;
-	/* later than any read could come: 2^48 periods are centuries */
 	n = ref_next + min_t(u64, m ? m - 1 : 0, 1ULL << 48);
 	off = (slot - eng->seq_base - n) & (eng->nslots - 1);
 	n += off;

@@ -18,8 +18,9 @@
 
 /*
  * The fewest slots in which slot-index sample ids (A1) are told apart by
- * time: a sample's time places it within two periods (the SET's answer, a
- * sample's entries stamped apart), less than half a lap.
+ * time: a sample's time places it less than two periods off (the SET's
+ * answer within a period, a sample's entries less than a period apart),
+ * less than half a lap.
  */
 #define MLX5_DIAG_SLOT_IDS_MIN_SLOTS	4
 
@@ -73,6 +74,8 @@ bool mlx5_diag_engine_seq_narrow(struct mlx5_diag_engine *eng, u64 id,
 				 u64 expect, u64 *d16);
 void mlx5_diag_engine_seq_learn(struct mlx5_diag_engine *eng, u64 id, u64 ts,
 				bool full, bool tied);
+bool mlx5_diag_engine_lap_in_half_range(const struct mlx5_diag_engine *eng,
+					u8 log_period);
 bool mlx5_diag_engine_seq_slot(struct mlx5_diag_engine *eng, u64 base);
 u64 mlx5_diag_engine_slot_seq(const struct mlx5_diag_engine *eng,
 			      unsigned int slot, u64 clocks, u64 ref_next);

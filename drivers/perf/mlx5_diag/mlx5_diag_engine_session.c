@@ -604,14 +604,11 @@ static bool mlx5_diag_engine_session_out_of_seq(struct mlx5_diag_engine *eng,
 						u64 delta, u64 mask,
 						unsigned int nslots)
 {
-	unsigned int bits = eng->fw->dialect->timestamp_bits;
 	u64 ts;
 
-	if (mlx5_diag_engine_session_placed(delta, mask, nslots))
-		return false;
-	if (bits < 64 && !eng->programmed.rtc &&
-	    eng->programmed.log_num_of_samples +
-	    eng->session_log_period_max >= bits - 1)
+	if (mlx5_diag_engine_session_placed(delta, mask, nslots) ||
+	    !mlx5_diag_engine_lap_in_half_range(eng,
+						eng->session_log_period_max))
 		return false;
 	return mlx5_diag_engine_session_ts(eng, 0, &ts);
 }
@@ -631,6 +628,31 @@ static bool mlx5_diag_engine_session_time(struct mlx5_diag_engine *eng, u64 *t)
 			return false;
 		*t = min(*t, ts);
 	}
+	return true;
+}
+
+/*
+ * Where the firmware numbers by slot, the decoded sample's time (its
+ * first entry's, enough to place it): on narrow FRC timestamps the reading
+ * nearest the device clock read in this drain, since every slot's sample
+ * is less than a lap old and a lap spans less than half their range
+ * (mlx5_diag_engine_seq_slot()), however long since the last sample
+ * taken (A3); else, or without that read, from the last one taken. False
+ * for a slot never written.
+ */
+static bool mlx5_diag_engine_session_slot_ts(struct mlx5_diag_engine *eng,
+					     u64 *ts)
+{
+	unsigned int bits = eng->fw->dialect->timestamp_bits;
+	u64 raw = eng->entries[0].timestamp;
+
+	if (bits >= 64 || eng->programmed.rtc || !eng->session_clock_known)
+		return mlx5_diag_engine_session_ts(eng, 0, ts);
+	if (!raw)
+		return false;
+	*ts = eng->session_clock +
+	      sign_extend64((raw - eng->session_clock) & ((1ULL << bits) - 1),
+			    bits - 1);
 	return true;
 }
 
@@ -677,15 +699,19 @@ static bool mlx5_diag_engine_session_lap_late(struct mlx5_diag_engine *eng,
 }
 
 /*
- * Before the run's first sample is found, the decoded sample, index @k of
- * the drain's answer of @got, carries the id of sample 0 of a numbering
- * from 0: is it another sample? Firmware that numbers by slot index (A1),
- * on across SETs too, writes that id in slot 0 whichever sample lands
- * there. It is another where it is stamped two periods or more (at the
- * run's shortest) after the device clock read after the SET's answer, which
- * sample 0, taken a period after the SET and stamped less than a period
- * apart, never is; without that clock read, where a later sample in the
- * answer is stamped before it. The sample is decoded again after.
+ * Before the run's first sample is taken, the decoded sample, index @k of
+ * the drain's answer of @got, carries the id of the run's sample 0: is it
+ * another sample? Firmware that numbers by slot index (A1), on across SETs
+ * too, writes that id in that slot whichever sample lands there. While
+ * where the numbering starts is unknown, it is another where it is stamped
+ * two periods or more (at the run's shortest) after the device clock read
+ * after the SET's answer, which sample 0, taken a period after the SET and
+ * stamped less than a period apart, never is (a later first sample only
+ * costs a read of the buffer); without that clock read, and once the
+ * start was learnt from the buffer's earliest sample, where a later
+ * sample in the answer is stamped before it, as far as a lap's times
+ * compare (mlx5_diag_engine_lap_in_half_range()). The sample is decoded
+ * again after.
  */
 static bool mlx5_diag_engine_session_not_first(struct mlx5_diag_engine *eng,
 					       unsigned int k, unsigned int got)
@@ -696,12 +722,15 @@ static bool mlx5_diag_engine_session_not_first(struct mlx5_diag_engine *eng,
 
 	if (!mlx5_diag_engine_session_time(eng, &first))
 		return false;
-	if (eng->run_set_known)
+	if (eng->seq_start == MLX5_DIAG_SEQ_UNKNOWN && eng->run_set_known)
 		return mlx5_diag_engine_clocks_apart(eng->run_set_clock, first,
 						     eng->programmed.rtc,
 						     eng->fw->caps.freq_khz,
 						     &t) &&
 		       t >> eng->session_log_period_min >= 2;
+	if (!mlx5_diag_engine_lap_in_half_range(eng,
+						eng->session_log_period_max))
+		return false;
 	while (!earlier && ++j < got &&
 	       mlx5_diag_engine_decode_from(eng, eng->session_out, j))
 		earlier = mlx5_diag_engine_session_time(eng, &t) && t < first;
@@ -1024,14 +1053,18 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 			if (eng->seq_start == MLX5_DIAG_SEQ_SLOT) {
 				/* numbered by slot: placed by its time */
 				mask = U64_MAX;
-				delta = mlx5_diag_engine_session_ts(eng, 0, &ts) ?
+				delta = mlx5_diag_engine_session_slot_ts(eng, &ts) ?
 					mlx5_diag_engine_session_slot_delta(eng, ts) :
 					0;
-			} else if (!delta &&
-				   eng->seq_start == MLX5_DIAG_SEQ_UNKNOWN) {
-				if (mlx5_diag_engine_session_not_first(eng, k,
-								       got))
+			} else if (!delta && !eng->session_next &&
+				   mlx5_diag_engine_session_not_first(eng, k,
+								      got)) {
+				if (eng->seq_start == MLX5_DIAG_SEQ_UNKNOWN)
 					goto first;
+				/* the buffer read found an earlier sample */
+				mlx5_diag_engine_session_bad(eng,
+							     "its slot holds a later sample numbered as it: the firmware numbers its samples by slot index, which cannot be placed here (no device clock read after the SET, fewer than 4 slots or a lap of half the timestamps' range); nothing is delivered");
+				goto done;
 			} else if (!delta &&
 				   mlx5_diag_engine_session_lap_late(eng, expect,
 								     &ts)) {

@@ -1913,6 +1913,24 @@ static void engine_session_slot_ids_test(struct kunit *test)
 }
 
 /*
+ * Slot-index ids without the device clock registers: the first drain
+ * comes after the firmware lapped the buffer. Slot 0 answers sample 0's id
+ * though the buffer holds an earlier sample, and nothing places it by
+ * time: the drain delivers nothing, counted once in engine/bad_samples.
+ */
+static void engine_session_slot_ids_unclocked_test(struct kunit *test)
+{
+	struct es *s = es_init(test, false, 6, 1000);
+
+	et_variant(test, MLX5_DIAG_SIM_VAR_SAMPLE_ID_SLOT, 1);
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	es_expect_stopped(test, s, 40, 1);
+	es_expect_stopped(test, s, 45, 1);
+	es_close(test, s);
+}
+
+/*
  * Slot-index ids in a buffer of two slots: a sample's time cannot tell
  * one lap from the next, so the drain stops at the first sample of the
  * second lap, counted once in engine/bad_samples, and delivers nothing
@@ -3872,6 +3890,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_bad_samples_test),
 	KUNIT_CASE(engine_session_slot_ids_test),
 	KUNIT_CASE(engine_session_slot_ids_two_slots_test),
+	KUNIT_CASE(engine_session_slot_ids_unclocked_test),
 	KUNIT_CASE(engine_session_bad_samples_shorter_test),
 	KUNIT_CASE_PARAM(engine_fuzz_test, et_fuzz_gen_params),
 	KUNIT_CASE(engine_session_lies_test),
