@@ -24,12 +24,14 @@
  * @identifier: the provider's identifier (sysfs "function"), copied at probe
  * @firmware_version: the provider's firmware version (sysfs
  *	"firmware_version"), copied at probe
- * @firmware_version: the provider's firmware version, copied at probe
  * @index: n of the name
  * @node_id: NUMA node of the provider's device at probe
  * @attached: a provider's device is bound (under the device list lock)
  * @ever_used: an event was opened; the PMU then stays registered until
  *	module exit or re-attachment (6.12 touches a PMU after ->destroy())
+ * @registered: perf_pmu_register() has returned and perf_pmu_unregister()
+ *	not begun: only then does event_init admit an event (see
+ *	mlx5_diag_pmu_register())
  * @fw: firmware handle
  * @engine: diagnostic engine
  * @pmu: the perf PMU
@@ -50,6 +52,7 @@ struct mlx5_diag_dev {
 	int node_id;
 	bool attached;
 	bool ever_used;
+	bool registered;
 	struct mlx5_diag_fw fw;
 	struct mlx5_diag_engine engine;
 	struct pmu pmu;

@@ -706,6 +706,17 @@ void mlx5_diag_engine_status(struct mlx5_diag_engine *eng,
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_status);
 
+/* The device was removed; under the lock, so ordered against the removal. */
+bool mlx5_diag_engine_gone(struct mlx5_diag_engine *eng)
+{
+	bool gone;
+
+	mutex_lock(&eng->lock);
+	gone = eng->state == MLX5_DIAG_ENGINE_GONE;
+	mutex_unlock(&eng->lock);
+	return gone;
+}
+
 void mlx5_diag_engine_learnt(struct mlx5_diag_engine *eng,
 			     struct mlx5_diag_engine_learnt *l)
 {

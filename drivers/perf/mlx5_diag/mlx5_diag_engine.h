@@ -247,6 +247,7 @@ u8 mlx5_diag_engine_session_log_period(const struct mlx5_diag_caps *caps,
 void mlx5_diag_engine_status(struct mlx5_diag_engine *eng,
 			     enum mlx5_diag_engine_state *state,
 			     struct mlx5_diag_engine_stats *stats);
+bool mlx5_diag_engine_gone(struct mlx5_diag_engine *eng);
 
 /* How the firmware reads num_of_samples, as far as the engine learnt it. */
 enum mlx5_diag_engine_reading {

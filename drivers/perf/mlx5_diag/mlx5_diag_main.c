@@ -22,13 +22,26 @@ static struct workqueue_struct *mlx5_diag_wq;
 /* How often PMUs kept after their device left are looked at. */
 #define MLX5_DIAG_REAP_MS	500
 
+/*
+ * Linux 6.1 removes a PMU's type from its IDR only after the grace period
+ * perf_pmu_unregister() waits for: an open that looked the type up just
+ * before may still be in the PMU's event_init (refused there) when
+ * unregistering returns. The next perf_pmu_unregister() waits for it, so
+ * the device last unregistered is freed then, or at module exit.
+ */
+static DEFINE_MUTEX(mlx5_diag_unregister_lock);
+static struct mlx5_diag_dev *mlx5_diag_unregistered;
+
 static void mlx5_diag_dev_destroy(struct mlx5_diag_dev *dd)
 {
+	mutex_lock(&mlx5_diag_unregister_lock);
 	mlx5_diag_pmu_unregister(dd);
 	mlx5_diag_engine_free(&dd->engine);
 	mlx5_diag_fw_free_caps(&dd->fw.caps);
 	ida_free(&mlx5_diag_ida, dd->index);
-	kfree(dd);
+	kfree(mlx5_diag_unregistered);
+	mlx5_diag_unregistered = dd;
+	mutex_unlock(&mlx5_diag_unregister_lock);
 }
 
 /*
@@ -262,6 +275,7 @@ static void __exit mlx5_diag_exit(void)
 		list_del(&dd->node);
 		mlx5_diag_dev_destroy(dd);
 	}
+	kfree(mlx5_diag_unregistered);
 	mlx5_diag_pmu_exit();
 	destroy_workqueue(mlx5_diag_wq);
 }

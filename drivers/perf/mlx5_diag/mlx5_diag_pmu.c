@@ -324,6 +324,11 @@ static int mlx5_diag_event_init(struct perf_event *event)
 
 	if (event->attr.type != event->pmu->type)
 		return -ENOENT;
+	/* pairs with the release in mlx5_diag_pmu_register() */
+	if (!smp_load_acquire(&dd->registered))
+		return mlx5_diag_refuse(dd, -ENODEV,
+					"the PMU is being registered or unregistered",
+					event->attr.config);
 	ret = mlx5_diag_event_validate(dd, event, &e, &force);
 	if (ret)
 		return ret;
@@ -364,6 +369,12 @@ static int mlx5_diag_event_init(struct perf_event *event)
 	/* from here on the PMU is kept registered until module exit */
 	WRITE_ONCE(dd->ever_used, true);
 	if (!privileged) {
+		/* ordered against the removal's check of ever_used */
+		if (mlx5_diag_engine_gone(&dd->engine)) {
+			ret = mlx5_diag_refuse(dd, -ENODEV, "device removed",
+					       event->attr.config);
+			goto err_free;
+		}
 		pe->deferred = true;
 		goto done;
 	}
@@ -655,6 +666,13 @@ int mlx5_diag_pmu_register(struct mlx5_diag_dev *dd)
 	ret = perf_pmu_register(&dd->pmu, dd->name, -1);
 	if (ret)
 		goto err_cpuhp;
+	/*
+	 * Linux 6.1 publishes a PMU's type before its CPU contexts exist, and
+	 * removes it only after the grace period perf_pmu_unregister() waits
+	 * for: an open racing either (the type of a PMU just gone is reused
+	 * by the next) reaches event_init, which admits it only now.
+	 */
+	smp_store_release(&dd->registered, true);
 	return 0;
 
 err_cpuhp:
@@ -670,6 +688,7 @@ err_txn:
 /* Only for a PMU that never had an event, or at module exit. */
 void mlx5_diag_pmu_unregister(struct mlx5_diag_dev *dd)
 {
+	WRITE_ONCE(dd->registered, false);
 	perf_pmu_unregister(&dd->pmu);
 	cpuhp_state_remove_instance_nocalls(mlx5_diag_cpuhp_state,
 					    &dd->cpuhp_node);
