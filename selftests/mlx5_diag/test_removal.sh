@@ -4,7 +4,8 @@
 # ENODEV, the same PMU comes back with the device and its open events count
 # again, exactly; a kept PMU goes once no event is left; a device back with
 # other firmware gets a new PMU. Then 200 removals
-# while other processes open, read and close events.
+# while other processes open, read and close events, and 50 returns as new
+# PMUs while others open.
 . ./lib.sh
 . ./engine_lib.sh
 
@@ -18,6 +19,7 @@ perf stat -x';' -e "$P/icmc_hits/" -a -- sh -c "
 	c0=\$(sim_clock 1)
 	sim_advance 1 4000000
 	c1=\$(sim_clock 1)
+	cat $D/engine_time >/tmp/rm.engine1
 	echo 0 >$D/present
 	cat $PMUS/$P/function >/tmp/rm.id
 	eng $P state >/tmp/rm.state
@@ -28,6 +30,7 @@ perf stat -x';' -e "$P/icmc_hits/" -a -- sh -c "
 	c2=\$(sim_clock 1)
 	sim_advance 1 5000000
 	c3=\$(sim_clock 1)
+	cat $D/engine_time >/tmp/rm.engine2
 	echo \$c0 \$c1 \$c2 \$c3 >/tmp/rm.clocks
 " >/tmp/rm1.out 2>&1
 expect_eq "the function stays readable after removal" "$(cat /tmp/rm.id)" sim:1
@@ -36,9 +39,12 @@ expect_eq "opening on a removed device: ENODEV" "$(cat /tmp/rm.errno)" 19
 check "the refusal says why" sh -c "dmesg | grep -q 'refused: device removed'"
 expect_eq "the device came back as the same PMU" "$(cat /tmp/rm.back)" "$P"
 check "the return is logged" sh -c "dmesg | grep -q 're-attached: open events count again'"
+# the engine's time at the removal and at the end: each SET starts it at 0
+read -r e1 _ </tmp/rm.engine1
+read -r e2 _ </tmp/rm.engine2
 set -- $(cat /tmp/rm.clocks)
-want=$(( $(sim_model 1 $HITS 0 "$(clocks_ns 1 $(($2 - $1)))") +
-	 $(sim_model 1 $HITS 0 "$(clocks_ns 1 $(($4 - $3)))") ))
+diag "engine ns at the removal $e1 (steps $(clocks_ns 1 $(($2 - $1)))), at the end $e2 (steps $(clocks_ns 1 $(($4 - $3))))"
+want=$(( $(sim_model 1 $HITS 0 "$e1") + $(sim_model 1 $HITS 0 "$e2") ))
 expect_eq "counts froze while the device was away, then went on exactly" \
 	"$(stat_value "$(cat /tmp/rm1.out)" icmc_hits)" "$want"
 sim_running 1
@@ -104,6 +110,39 @@ two_pmus() { [ "$(ls -d "$PMUS"/mlx5_diag_* | wc -l)" = 2 ]; }
 wait_for two_pmus
 n=$(ls -d "$PMUS"/mlx5_diag_* | wc -l)
 expect_eq "no PMU is left behind once the events closed" "$n" 2
+# each event holds a reference on the module: one left would keep every
+# later removed PMU registered, and fail every open of mlx5_diag/.../
+module_uses() { awk '$1 == "mlx5_diag" { print $3 }' /proc/modules; }
+unused() { [ "$(module_uses)" = 0 ]; }
+wait_for unused
+expect_eq "no event is left behind (the module's use count)" "$(module_uses)" 0
+
+# ---- 50 returns while other processes open and close events: whenever no
+# event is open at the return, the device gets a new PMU, which takes the
+# type of the one just unregistered. Opens that find a PMU being registered
+# or unregistered get ENODEV (Linux 6.1 makes a type findable before its
+# PMU is complete, and unfindable only after the unregistering's grace
+# period): the kernel log stays clean and no event is left behind.
+log_mark returns
+rm -f /tmp/rm.stop
+for w in 1 2; do
+	( while [ ! -e /tmp/rm.stop ]; do
+		perf stat -e "mlx5_diag/icmc_hits/" -a true >/dev/null 2>&1
+	  done ) &
+done
+i=0
+while [ $i -lt 50 ]; do
+	sim_readd 1 || break
+	i=$((i + 1))
+done
+touch /tmp/rm.stop
+wait
+expect_eq "50 returns" "$i" 50
+diag "new PMUs among them: $(log_since returns | grep -c ': sim:1, firmware .* at once$')"
+wait_for two_pmus
+expect_eq "after them, no PMU is left behind" "$(ls -d "$PMUS"/mlx5_diag_* | wc -l)" 2
+wait_for unused
+expect_eq "after them, no event is left behind" "$(module_uses)" 0
 P=$(pmu_of_sim 1)
 out=$(stat_stepped "$P/icmc_hits/" 1:3000000)
 expect_eq "the device counts exactly after the stress" \
