@@ -736,8 +736,8 @@ static u64 mlx5_diag_engine_sample_time(struct mlx5_diag_engine *eng,
 
 	for (i = 0; i < eng->programmed.num_ids; i++) {
 		ts = eng->entries[i].timestamp;
-		if (bits < 64 && !eng->programmed.rtc && now)
-			ts = *now - ((*now - ts) & ((1ULL << bits) - 1));
+		if (!eng->programmed.rtc && now)
+			ts = mlx5_diag_extend_back(*now, ts, bits);
 		t = min(t, ts);
 	}
 	return t;

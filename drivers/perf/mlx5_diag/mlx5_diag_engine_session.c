@@ -650,9 +650,7 @@ static bool mlx5_diag_engine_session_slot_ts(struct mlx5_diag_engine *eng,
 		return mlx5_diag_engine_session_ts(eng, 0, ts);
 	if (!raw)
 		return false;
-	*ts = eng->session_clock +
-	      sign_extend64((raw - eng->session_clock) & ((1ULL << bits) - 1),
-			    bits - 1);
+	*ts = mlx5_diag_extend_near(eng->session_clock, raw, bits);
 	return true;
 }
 

@@ -8,6 +8,7 @@
 #define _MLX5_DIAG_FW_H
 
 #include <linux/atomic.h>
+#include <linux/bitops.h>
 #include <linux/rwsem.h>
 #include <linux/types.h>
 
@@ -151,6 +152,23 @@ static inline u64 mlx5_diag_extend(u64 last, u64 raw, unsigned int bits)
 	if (bits >= 64)
 		return raw;
 	return last + ((raw - last) & mask);
+}
+
+/* The same, as the 64-bit value at or before @now (a clock read after it). */
+static inline u64 mlx5_diag_extend_back(u64 now, u64 raw, unsigned int bits)
+{
+	if (bits >= 64)
+		return raw;
+	return now - ((now - raw) & ((1ULL << bits) - 1));
+}
+
+/* The same, as the 64-bit value nearest @near (within half the range). */
+static inline u64 mlx5_diag_extend_near(u64 near, u64 raw, unsigned int bits)
+{
+	if (bits >= 64)
+		return raw;
+	return near + sign_extend64((raw - near) & ((1ULL << bits) - 1),
+				    bits - 1);
 }
 
 /**

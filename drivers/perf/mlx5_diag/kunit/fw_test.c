@@ -434,6 +434,35 @@ static void fw_extend_test(struct kunit *test)
 				    cases[i].want, "case %u", i);
 }
 
+/* A narrow timestamp placed back from a clock read after it, or nearest one. */
+static void fw_extend_back_near_test(struct kunit *test)
+{
+	static const struct {
+		u64 ref, raw;
+		unsigned int bits;
+		u64 back, near;
+	} cases[] = {
+		{ 0x100000005ULL, 0x5, 32, 0x100000005ULL, 0x100000005ULL },
+		{ 0x100000005ULL, 0xfffffff0ULL, 32, 0xfffffff0ULL, 0xfffffff0ULL },
+		{ 0x100000005ULL, 0x6, 32, 0x6, 0x100000006ULL },
+		{ 0x17ffffff0ULL, 0x0, 32, 0x100000000ULL, 0x100000000ULL },
+		{ 0x17ffffff0ULL, 0xffffffe0ULL, 32, 0xffffffe0ULL, 0x1ffffffe0ULL },
+		{ 0x123456789ULL, 0x42, 64, 0x42, 0x42 },	/* 64-bit: as is */
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, mlx5_diag_extend_back(cases[i].ref,
+								cases[i].raw,
+								cases[i].bits),
+				    cases[i].back, "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, mlx5_diag_extend_near(cases[i].ref,
+								cases[i].raw,
+								cases[i].bits),
+				    cases[i].near, "case %u", i);
+	}
+}
+
 /*
  * Data clear on public firmware is learnt from the first enabling SET that
  * asks for it: taken means yes, a bad-parameter refusal no, anything else
@@ -494,6 +523,7 @@ static struct kunit_case mlx5_diag_fw_cases[] = {
 	KUNIT_CASE(fw_sample_entries_test),
 	KUNIT_CASE(fw_out_status_test),
 	KUNIT_CASE(fw_extend_test),
+	KUNIT_CASE(fw_extend_back_near_test),
 	KUNIT_CASE(fw_learn_clear_test),
 	{}
 };
