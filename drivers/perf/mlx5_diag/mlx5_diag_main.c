@@ -24,24 +24,44 @@ static struct workqueue_struct *mlx5_diag_wq;
 
 /*
  * Linux 6.1 removes a PMU's type from its IDR only after the grace period
- * perf_pmu_unregister() waits for: an open that looked the type up just
- * before may still be in the PMU's event_init (refused there) when
- * unregistering returns. The next perf_pmu_unregister() waits for it, so
- * the device last unregistered is freed then, or at module exit.
+ * perf_pmu_unregister() waits for (and at once where registering fails):
+ * an open that looked the type up just before may still be in the PMU's
+ * event_init (refused there) when unregistering returns. The grace period
+ * of the next perf_pmu_unregister() covers it, so a device's memory waits
+ * here until then, or until module exit.
  */
-static DEFINE_MUTEX(mlx5_diag_unregister_lock);
-static struct mlx5_diag_dev *mlx5_diag_unregistered;
+static DEFINE_MUTEX(mlx5_diag_parked_lock);
+static LIST_HEAD(mlx5_diag_parked);
+
+static void mlx5_diag_dev_park(struct mlx5_diag_dev *dd)
+{
+	mutex_lock(&mlx5_diag_parked_lock);
+	list_add_tail(&dd->node, &mlx5_diag_parked);
+	mutex_unlock(&mlx5_diag_parked_lock);
+}
+
+static void mlx5_diag_free_parked(struct list_head *parked)
+{
+	struct mlx5_diag_dev *dd, *tmp;
+
+	list_for_each_entry_safe(dd, tmp, parked, node)
+		kfree(dd);
+}
 
 static void mlx5_diag_dev_destroy(struct mlx5_diag_dev *dd)
 {
-	mutex_lock(&mlx5_diag_unregister_lock);
+	LIST_HEAD(before);
+
+	/* parked before this unregistration starts: its grace period covers them */
+	mutex_lock(&mlx5_diag_parked_lock);
+	list_splice_init(&mlx5_diag_parked, &before);
+	mutex_unlock(&mlx5_diag_parked_lock);
 	mlx5_diag_pmu_unregister(dd);
+	mlx5_diag_free_parked(&before);
 	mlx5_diag_engine_free(&dd->engine);
 	mlx5_diag_fw_free_caps(&dd->fw.caps);
 	ida_free(&mlx5_diag_ida, dd->index);
-	kfree(mlx5_diag_unregistered);
-	mlx5_diag_unregistered = dd;
-	mutex_unlock(&mlx5_diag_unregister_lock);
+	mlx5_diag_dev_park(dd);
 }
 
 /*
@@ -160,7 +180,8 @@ err_caps:
 	mlx5_diag_fw_free_caps(&dd->fw.caps);
 	ida_free(&mlx5_diag_ida, dd->index);
 err_free:
-	kfree(dd);
+	/* a failed registration may have made the PMU findable for a moment */
+	mlx5_diag_dev_park(dd);
 	return ERR_PTR(ret);
 }
 
@@ -275,7 +296,7 @@ static void __exit mlx5_diag_exit(void)
 		list_del(&dd->node);
 		mlx5_diag_dev_destroy(dd);
 	}
-	kfree(mlx5_diag_unregistered);
+	mlx5_diag_free_parked(&mlx5_diag_parked);
 	mlx5_diag_pmu_exit();
 	destroy_workqueue(mlx5_diag_wq);
 }

@@ -685,7 +685,11 @@ err_txn:
 	return ret;
 }
 
-/* Only for a PMU that never had an event, or at module exit. */
+/*
+ * Only for a PMU that no event can reach: one that never had an event, one
+ * kept after its device left once the module has no event at all (the
+ * reaper), or at module exit.
+ */
 void mlx5_diag_pmu_unregister(struct mlx5_diag_dev *dd)
 {
 	WRITE_ONCE(dd->registered, false);
