@@ -3,7 +3,8 @@
 # counting (perf stat), sampling (perf record, mlx5-diag record) and
 # snapshot (perf record -S) sessions run on both devices until each device
 # mutated GOAL answers (a slower host only takes longer; the volume is the
-# KUnit engine_fuzz_test's), and device 1 leaves and comes back: every
+# KUnit engine_fuzz_test's), and device 1 leaves and comes back (once more
+# with its fuzzer paused where a mutated answer refused it at probe): every
 # invocation returns within BOUND s, and one that fails says why on stderr.
 # Both devices count again afterwards. The harness fails
 # the test on any kernel-log splat or kmemleak report. FUZZ_SEED and
@@ -174,10 +175,21 @@ t0=$(uptime_ms)
 	echo 0 >"$D1/present"; sleep 1; echo 1 >"$D1/present"
 	echo done >/tmp/fuzz.readd) &
 readd=$!
+log_mark fuzz_readd
 phase 0 1 $GOAL
 wait $readd
 diag "device 1 re-added at $(($(uptime_ms) - t0)) ms: PMU $(pmu_of_sim 1 || echo refused at probe)"
 readded=$(cat /tmp/fuzz.readd)
+# A mutated answer to the probe's commands refuses the device, as it
+# should (the log says why); it comes back once more with its fuzzer paused
+# for the probe, so that its sessions can run.
+if ! pmu_of_sim 1 >/dev/null; then
+	log_since fuzz_readd | grep -e 'mlx5_diag_sim.diag.1' -e 'sim:1' | tail -3 | sed 's/^/#   /'
+	echo 0 >"$D1/fuzz_rate"
+	sim_readd 1
+	echo "$RATE" >"$D1/fuzz_rate"
+	diag "device 1 re-added with its fuzzer paused: PMU $(pmu_of_sim 1 || echo refused at probe)"
+fi
 pmu_of_sim 1 >/dev/null && phase 1 0 $GOAL
 took=$(($(uptime_ms) - t0))
 tried=$(fuzzed)
