@@ -9,6 +9,10 @@ eng() { cat "$PMUS/$1/engine/$2"; }
 # sim_clock DEV: the device clock now
 sim_clock() { cut -d' ' -f2 "$SIM/dev$1/clock"; }
 
+# sim_engine_ns DEV: the engine time (ns since the enabling SET) of the
+# emulator's DEV, as its model counts it
+sim_engine_ns() { cut -d' ' -f1 "$SIM/dev$1/engine_time"; }
+
 # clocks_ns DEV CLOCKS: device clocks as engine ns (whole ns, as the model)
 clocks_ns() {
 	f=$(cat "$SIM/dev$1/caps/device_frequency_khz")

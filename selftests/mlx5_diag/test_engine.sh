@@ -30,7 +30,7 @@ perf stat -x';' -e "$P/port_tx_packets,port=0/" -a -- sh -c "
 	echo \$((\$(cat $D/stats/commands_failed) - $failed0)) >/tmp/eng.refused
 	eng $P state >/tmp/eng.state
 	sim_advance 0 2000000
-	cut -d' ' -f1 $D/engine_time >/tmp/eng.e1
+	sim_engine_ns 0 >/tmp/eng.e1
 " >/tmp/eng1.out 2>&1
 expect_eq "firmware refuses a link it does not have: EINVAL" "$(cat /tmp/eng.errno)" 22
 check "the refusal names the data ID" sh -c \
@@ -67,7 +67,7 @@ expect_eq "our engine is not mistaken for a foreign one" \
 perf stat -x';' -I 1000 -e "$P/port_tx_packets,port=0/" -a -- sh -c "
 	. ./lib.sh; . ./engine_lib.sh
 	sim_advance 0 3000000
-	cut -d' ' -f1 $D/engine_time >/tmp/eng.e1
+	sim_engine_ns 0 >/tmp/eng.e1
 	echo 1 >$D/foreign_owner
 	wait_state $P foreign && echo foreign >/tmp/eng.seen
 	perf_open_errno $P/port_rx_bytes,port=0/ >/tmp/eng.busy
@@ -76,7 +76,7 @@ perf stat -x';' -I 1000 -e "$P/port_tx_packets,port=0/" -a -- sh -c "
 	echo 0 >$D/foreign_owner
 	wait_state $P count && echo count >>/tmp/eng.seen
 	sim_advance 0 7000000
-	cut -d' ' -f1 $D/engine_time >/tmp/eng.e2
+	sim_engine_ns 0 >/tmp/eng.e2
 	sleep 1.2
 " >/tmp/eng2.out 2>&1
 expect_eq "the takeover is seen within the ownership check" \

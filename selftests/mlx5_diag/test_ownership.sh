@@ -45,10 +45,10 @@ sim_manual 1
 perf stat -x';' -e "$P/icmc_accesses/" -a -- sh -c "
 	. ./lib.sh; . ./engine_lib.sh
 	sim_advance 1 2000000
-	cut -d' ' -f1 $D/engine_time >/tmp/own.e1
+	sim_engine_ns 1 >/tmp/own.e1
 	perf_open_errno $P/icmc_misses/ >/tmp/own.errno
 	sim_advance 1 3000000
-	cut -d' ' -f1 $D/engine_time >/tmp/own.e2
+	sim_engine_ns 1 >/tmp/own.e2
 " >/tmp/own1.out 2>&1
 sim_running 1
 expect_eq "a second user of the same device shares the engine" "$(cat /tmp/own.errno)" 0
