@@ -75,17 +75,19 @@ install_layer_dir() {
 	echo "$CHROOT_DIR/install-$(echo "$1" | sha256sum | cut -c1-16)"
 }
 
-# A layer for scripts/check-install: bookworm_base with Debian's kernels
-# RELS... installed (as on a machine that runs them; no initramfs), then what
-# the install guide has the user install: dkms and the kernels' headers.
-# Prints its directory; made once per set of kernel versions.
+# A layer for scripts/check-install: bookworm_base with Debian's stock
+# kernels of SERIES... installed (as on a machine that runs them; no
+# initramfs; stock_pick's image, signed or not), then what the install
+# guide has the user install: dkms and the kernels' headers. Prints its
+# directory; made once per set of kernel versions.
 install_layer() {
-	local base dir rel images="" headers="" v
+	local base dir series rel ver img images="" headers=""
 	base=$(bookworm_base) || exit 1
-	for rel in "$@"; do
-		v=$(apt_version "linux-image-$rel") || exit 1
-		images="$images linux-image-$rel=$v"
-		headers="$headers linux-headers-$rel=$v"
+	for series in "$@"; do
+		read -r rel ver img <<<"$(stock_pick amd64 "$series" apt_update_once)"
+		[ -n "$img" ] || exit 1
+		images="$images $img=$ver"
+		headers="$headers linux-headers-$rel=$ver"
 	done
 	dir=$(install_layer_dir "$images")
 	if [ ! -f "$dir/.done" ]; then

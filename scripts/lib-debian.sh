@@ -141,17 +141,62 @@ stock_pkg_re() {
 	esac
 }
 
-# The kernel release of Debian's newest stock amd64 kernel of SERIES.
-stock_release() {
-	local re rel
-	re=$(stock_pkg_re "$1" image amd64) || exit 1
-	rel=$(apt-cache pkgnames linux-image-6.1 | grep -E "$re" | sort -V | tail -1)
-	if [ -z "$rel" ]; then
-		apt_update_once
-		rel=$(apt-cache pkgnames linux-image-6.1 | grep -E "$re" | sort -V | tail -1)
+# Does apt (with APT_OPTS) know PKG (name:arch) at VERSION?
+apt_knows() {
+	[ -n "$(apt-cache "${APT_OPTS[@]}" show "$1=$2" 2>/dev/null | sed -n 's/^Version: //p')" ]
+}
+
+# stock_pick_raw ARCH SERIES: "REL VER IMAGE" of Debian's newest stock ARCH
+# kernel of SERIES that apt can fetch whole at one version VER: the headers
+# linux-headers-REL, the -common headers and the host's (amd64) kbuild
+# tools they depend on, and an image IMAGE: linux-image-REL or, while that
+# signed build lags behind (linux-signed-ARCH is a separate upload that can
+# come days after a security release, when the archive holds the headers
+# and kbuild of the new version only), linux-image-REL-unsigned, the same
+# files unsigned. Empty when apt knows none. Uses APT_OPTS (ARCH's lists).
+stock_pick_raw() {
+	local arch=$1 re rel ver img dep ok
+	re=$(stock_pkg_re "$2" headers "$arch") || exit 1
+	for rel in $(apt-cache "${APT_OPTS[@]}" pkgnames linux-headers-6.1 | grep -E "$re" | sort -rV); do
+		for ver in $(apt-cache "${APT_OPTS[@]}" madison "$rel" 2>/dev/null |
+				awk -F'|' -v p="$rel" '{ gsub(/ /, "", $1); gsub(/ /, "", $2)
+					if ($1 == p) print $2 }' | sort -rV); do
+			img=linux-image-${rel#linux-headers-}
+			apt_knows "$img:$arch" "$ver" || img=$img-unsigned
+			apt_knows "$img:$arch" "$ver" || continue
+			ok=1
+			for dep in $(apt-cache "${APT_OPTS[@]}" show "$rel:$arch=$ver" 2>/dev/null |
+					sed -n 's/^Depends: //p' | head -1 | tr ',' '\n' |
+					sed 's/|.*//; s/(.*)//; s/ //g' |
+					grep -E '^linux-(headers-.*-common|kbuild-.*)$'); do
+				case $dep in
+				*-common) apt_knows "$dep" "$ver" || ok= ;;
+				*) apt_knows "$dep:amd64" "$ver" || ok= ;;
+				esac
+			done
+			[ -z "$ok" ] || { echo "${rel#linux-headers-} $ver $img"; return 0; }
+		done
+	done
+}
+
+# As stock_pick_raw, updating the lists once (UPDATE) when apt knows none.
+stock_pick() {
+	local arch=$1 series=$2 update=$3 pick
+	pick=$(stock_pick_raw "$arch" "$series")
+	if [ -z "$pick" ]; then
+		"$update"
+		pick=$(stock_pick_raw "$arch" "$series")
 	fi
-	[ -n "$rel" ] || die "apt knows no Debian $1 kernel image"
-	echo "${rel#linux-image-}"
+	[ -n "$pick" ] || die "apt has no Debian $series $arch kernel whose image, headers and kbuild tools are all at one version"
+	echo "$pick"
+}
+
+# The kernel release of Debian's newest stock amd64 kernel of SERIES that
+# can be fetched whole (stock_pick).
+stock_release() {
+	local pick
+	pick=$(stock_pick amd64 "$1" apt_update_once) || exit 1
+	echo "${pick%% *}"
 }
 
 # debian_once DONE COMMAND...: COMMAND, which unpacks Debian packages into
@@ -176,22 +221,22 @@ debian_once() {
 # ROOT/lib/modules/<rel> (with modules.dep), its headers in
 # ROOT/usr/src/linux-headers-<rel>. Prints ROOT (one per release and version).
 stock_root() {
-	local rel ver root
-	rel=$(stock_release "$1") || exit 1
-	ver=$(apt_version "linux-image-$rel") || exit 1
+	local rel ver img root
+	read -r rel ver img <<<"$(stock_pick amd64 "$1" apt_update_once)" || exit 1
+	[ -n "$img" ] || exit 1
 	root=$MLX5_DIAG_CACHE/stock/${rel}_$ver
-	debian_once "$root/.done" unpack_stock_kernel amd64 "$rel" "$ver" "$root"
+	debian_once "$root/.done" unpack_stock_kernel amd64 "$rel" "$ver" "$root" "$img"
 	echo "$root"
 }
 
 # Debian's kernel REL at VERSION for ARCH (amd64, arm64) unpacked into ROOT:
-# the image (vmlinuz and modules, with depmod's indexes), the headers, the
-# -common headers of the same version and the host's (amd64) kbuild tools
-# they need.
+# the image IMAGE (vmlinuz and modules, with depmod's indexes), the
+# headers, the -common headers of the same version and the host's (amd64)
+# kbuild tools they need.
 unpack_stock_kernel() {
-	local arch=$1 rel=$2 ver=$3 root=$4 debs deb pkg
-	log "unpacking Debian's $arch kernel $rel ($ver) into $root"
-	debs=$(deb_fetch "linux-image-$rel:$arch" "$ver") || exit 1
+	local arch=$1 rel=$2 ver=$3 root=$4 img=$5 debs deb pkg
+	log "unpacking Debian's $arch kernel $rel ($ver, $img) into $root"
+	debs=$(deb_fetch "$img:$arch" "$ver") || exit 1
 	deb=$(deb_fetch "linux-headers-$rel:$arch" "$ver") || exit 1
 	debs="$debs $deb"
 	for pkg in $(deb_depends "$deb" '^linux-(headers-.*-common|kbuild-.*)$'); do
@@ -291,21 +336,6 @@ apt_arm64_update_once() {
 	echo "$MLX5_DIAG_RUN" >"$stamp"
 }
 
-# The kernel release of Debian's newest stock arm64 kernel of SERIES (the
-# arm64 counterpart of stock_release).
-arm64_release() {
-	local re rel
-	re=$(stock_pkg_re "$1" headers arm64) || exit 1
-	[ -d "$APT_ARM64_DIR/lists" ] || apt_arm64_update_once
-	rel=$(apt-cache "${APT_ARM64_OPTS[@]}" pkgnames linux-headers-6.1 | grep -E "$re" | sort -V | tail -1)
-	if [ -z "$rel" ]; then
-		apt_arm64_update_once
-		rel=$(apt-cache "${APT_ARM64_OPTS[@]}" pkgnames linux-headers-6.1 | grep -E "$re" | sort -V | tail -1)
-	fi
-	[ -n "$rel" ] || die "apt knows no Debian $1 arm64 kernel headers"
-	echo "${rel#linux-headers-}"
-}
-
 # Debian's stock arm64 kernel of SERIES unpacked, as stock_root does for
 # amd64: ROOT/boot/vmlinuz-<rel> (to boot in QEMU), its modules with
 # depmod's indexes, its headers and their -common part, and the host's
@@ -313,14 +343,14 @@ arm64_release() {
 # ROOT. Sets APT_OPTS and APT_UPDATE to the arm64 ones: call it in a
 # subshell.
 arm64_root() {
-	local rel ver root
-	rel=$(arm64_release "$1") || exit 1
+	local rel ver img root
 	APT_OPTS=("${APT_ARM64_OPTS[@]}")
 	APT_UPDATE=apt_arm64_update_once
-	ver=$(apt_version_raw "linux-headers-$rel")
-	[ -n "$ver" ] || die "apt knows no version of linux-headers-$rel"
+	[ -d "$APT_ARM64_DIR/lists" ] || apt_arm64_update_once
+	read -r rel ver img <<<"$(stock_pick arm64 "$1" apt_arm64_update_once)" || exit 1
+	[ -n "$img" ] || exit 1
 	root=$MLX5_DIAG_CACHE/stock-arm64/${rel}_$ver
-	debian_once "$root/.done" unpack_stock_kernel arm64 "$rel" "$ver" "$root"
+	debian_once "$root/.done" unpack_stock_kernel arm64 "$rel" "$ver" "$root" "$img"
 	echo "$root"
 }
 
