@@ -89,6 +89,9 @@ expect_eq "variant sample_id_slot 1" "$(write_err "$D/variant" "sample_id_slot 1
 expect_eq "variant sample_id_slot 2" "$(write_err "$D/variant" "sample_id_slot 2")" "$EINVAL"
 expect_eq "lie sample_id_slot: a variant now" "$(write_err "$D/lie" "sample_id_slot 1")" "$EINVAL"
 echo "sample_id_slot 0" >"$D/variant"
+expect_eq "variant period_unreported 1" "$(write_err "$D/variant" "period_unreported 1")" ok
+expect_eq "variant period_unreported 2" "$(write_err "$D/variant" "period_unreported 2")" "$EINVAL"
+echo "period_unreported 0" >"$D/variant"
 expect_eq "variant: unknown name" "$(write_err "$D/variant" "ring_ahead 1")" "$EINVAL"
 expect_eq "variant: no value" "$(write_err "$D/variant" busy_every)" "$EINVAL"
 expect_eq "variant unwritten_zero 0" "$(write_err "$D/variant" "unwritten_zero 0")" ok

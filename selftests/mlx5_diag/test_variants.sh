@@ -13,8 +13,9 @@
 # recordings on firmware that returns a sample's entries by data ID, not
 # in the SET's order, learn the order and stay exact; recordings on
 # firmware that numbers on across SETs are delivered from 0, exact, and
-# so is one on firmware that numbers by slot index, across an overrun.
-# engine/ shows what the driver learnt.
+# so is one on firmware that numbers by slot index, across an overrun; one
+# on firmware that raises the period and reports the one asked for learns
+# the period from the samples. engine/ shows what the driver learnt.
 . ./lib.sh
 . ./engine_lib.sh
 . ./record_lib.sh
@@ -22,6 +23,7 @@
 D0=$SIM/dev0
 D1=$SIM/dev1
 P0=$(pmu_of_sim 0)
+lmin=$(cat "$D0/caps/log_min_sample_period")
 restore() {
 	sim_running 0
 	sim_running 1
@@ -30,6 +32,7 @@ restore() {
 	echo samples >"$D0/num_samples_unit"
 	echo samples >"$D1/num_samples_unit"
 	echo 0 >"$D0/stall_ms"
+	echo "$lmin" >"$D0/caps/log_min_sample_period"
 }
 trap restore EXIT
 
@@ -255,6 +258,47 @@ expect_eq "slot ids: the numbering learnt" "$(cat /tmp/var.start0)" slot
 expect_eq "slot ids: logged once" \
 	"$(log_since slot_ids | grep -c 'the firmware numbers its samples by slot index')" 1
 echo none >"$D0/variant"
+
+# ---- a raised period not reported (A9) ----
+# the shortest period lowered to 2^10 clocks, which the emulator raises to
+# 2^15 for the 8 ids (4 x (6 counters x 512 + 2 statistics x 2048)
+# clocks) and QUERY_DIAGNOSTIC_PARAMS reports as asked. The first drain's
+# samples show 2^15: after them one PERIOD record, the request unchanged
+# and the period learnt, one log line, engine/unreported_periods + 1; every
+# sample with the model's values, contiguous.
+echo 10 >"$D0/caps/log_min_sample_period"
+sim_readd 0
+P0=$(pmu_of_sim 0)
+echo "period_unreported 1" >"$D0/variant"
+min_ns=$(cat "$PMUS/$P0/caps/min_sample_period_ns")
+u0=$(eng "$P0" unreported_periods)
+log_mark unreported
+# shellcheck disable=SC2086
+record_stepped 0 /tmp/var8.data "
+	step_samples 0 20
+	step_samples 0 20" -p "$min_ns" $EVS
+expect_eq "period unreported: record exits 0" "$?" 0
+read -r e per </tmp/grid.0
+expect_eq "period unreported: the emulator samples every 2^15 clocks" "$per" 32768
+expect_eq "period unreported: the SESSION record states the period reported" \
+	"$(dec_lines /tmp/var8.data SESSION | grep -c ", period $min_ns ns (requested $min_ns),")" 1
+expect_eq "period unreported: one PERIOD record, after the first drain" \
+	"$(dec_lines /tmp/var8.data PERIOD | sed 's/ at [0-9.]*:/:/')" \
+	"PERIOD run 0 from sample 20: 209715 ns (requested $min_ns)"
+expect_eq "period unreported: samples 0..39, contiguous, none lost" \
+	"$(stream_runs /tmp/var8.data) $(dec_lines /tmp/var8.data LOST | wc -l)" \
+	"1 contiguous 40 0"
+# shellcheck disable=SC2086
+check "period unreported: every value equals the model" \
+	check_model 0 /tmp/var8.data $CLASSES $IDS
+expect_eq "period unreported: engine/unreported_periods" \
+	$(($(eng "$P0" unreported_periods) - u0)) 1
+expect_eq "period unreported: logged once" \
+	"$(log_since unreported | grep -c 'the firmware samples every 2^15 clocks, not the 2^10 that QUERY_DIAGNOSTIC_PARAMS reports')" 1
+echo none >"$D0/variant"
+echo "$lmin" >"$D0/caps/log_min_sample_period"
+sim_readd 0
+P0=$(pmu_of_sim 0)
 
 # ---- numbering modulo 2^16 in the 32-bit field, across sample 65536 ----
 # two ids: a buffer of 4096 samples, 18 steps of 4000; format 1 (64-bit

@@ -51,6 +51,8 @@ struct mlx5_diag_engine_stats {
 	u64 unusable_answers;
 	/* samples a drain stopped at that break A1 or A2 (not of the run) */
 	u64 bad_samples;
+	/* runs whose samples came at a longer period than reported (A9) */
+	u64 unreported_periods;
 };
 
 /* A session's options, as its leader asked for them. */
@@ -102,6 +104,13 @@ struct mlx5_diag_drain {
 	u64 lost_first, lost_count;
 	bool full;			/* single mode: the run took its last sample */
 	bool stalled;			/* the drain never catches up: end the run */
+	/*
+	 * the run's period, learnt in this drain from its first two
+	 * consecutive samples (the later stamped @period_ts) where it is
+	 * longer than QUERY_DIAGNOSTIC_PARAMS reported (A9); 0: none
+	 */
+	u8 log_period_learnt;
+	u64 period_ts;
 };
 
 struct mlx5_diag_engine {
@@ -167,8 +176,11 @@ struct mlx5_diag_engine {
 	 * sample taken and its time; before any, 0 and the SET's clock
 	 */
 	u64 session_ref_next, session_ref_ts;
+	/* the run's period now: as reported, or as its samples show (A9) */
+	u8 session_log_period;
 	u8 session_log_period_max;	/* the run's longest period */
 	u8 session_log_period_min;	/* the run's shortest period */
+	bool session_period_checked;	/* against its first two samples */
 	bool session_clock_known;	/* the drain read session_clock */
 	u64 session_clock;		/* device clock before its query */
 	void *session_out;		/* drain outbox */

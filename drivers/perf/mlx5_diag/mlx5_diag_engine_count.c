@@ -685,7 +685,8 @@ bool mlx5_diag_engine_seq_slot(struct mlx5_diag_engine *eng, u64 base)
  *
  * Of the numbers that land in @slot (seq_base + n in slot (seq_base + n)
  * mod the slots), the one nearest to where the sample's time puts it:
- * sample ref_next - 1 + m, m the programmed periods in @clocks, rounded.
+ * sample ref_next - 1 + m, m the periods in @clocks, rounded (the
+ * programmed period, in a session the run's: learnt where unreported, A9).
  * Exact while the sample is stamped within half a lap of that, as samples
  * a period apart are (MLX5_DIAG_SLOT_IDS_MIN_SLOTS); m is capped at 2^48
  * periods, later than any read comes.
@@ -695,8 +696,9 @@ bool mlx5_diag_engine_seq_slot(struct mlx5_diag_engine *eng, u64 base)
 u64 mlx5_diag_engine_slot_seq(const struct mlx5_diag_engine *eng,
 			      unsigned int slot, u64 clocks, u64 ref_next)
 {
-	/* at most MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD (adopted so) */
-	u8 lp = eng->programmed.log_sample_period;
+	/* at most MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD (adopted or learnt so) */
+	u8 lp = eng->state == MLX5_DIAG_ENGINE_SESSION ?
+		eng->session_log_period_min : eng->programmed.log_sample_period;
 	u64 m, n, off;
 
 	m = lp ? (clocks >> lp) + ((clocks >> (lp - 1)) & 1) : clocks;

@@ -352,8 +352,10 @@ int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
 	eng->session_next = 0;
 	eng->session_skipped = 0;
 	eng->session_bad_seq = U64_MAX;
+	eng->session_log_period = eng->programmed.log_sample_period;
 	eng->session_log_period_max = eng->programmed.log_sample_period;
 	eng->session_log_period_min = eng->programmed.log_sample_period;
+	eng->session_period_checked = false;
 	eng->session_last_ts = clock_now;
 	eng->session_ref_next = 0;
 	eng->session_ref_ts = eng->run_set_known ? eng->run_set_clock :
@@ -423,9 +425,9 @@ int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 	}
 	requested = eng->want.log_sample_period;
 	if (mlx5_diag_engine_session_period_kept(requested,
-						 eng->programmed.log_sample_period,
+						 eng->session_log_period,
 						 log_sample_period)) {
-		*actual = eng->programmed.log_sample_period;
+		*actual = eng->session_log_period;
 		ret = 0;
 		goto out;
 	}
@@ -446,8 +448,11 @@ int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 	if (ret)
 		goto out;
 	*actual = eng->programmed.log_sample_period;
+	eng->session_log_period = *actual;
 	eng->session_log_period_max = max(eng->session_log_period_max, *actual);
 	eng->session_log_period_min = min(eng->session_log_period_min, *actual);
+	/* a step across the change shows neither period */
+	eng->session_period_checked = true;
 out:
 	mutex_unlock(&eng->lock);
 	return ret;
@@ -545,6 +550,37 @@ static bool mlx5_diag_engine_session_later_lap(struct mlx5_diag_engine *eng,
 	       (ts <= eng->session_clock ||
 		ts - eng->session_clock < 1ULL << (bits - 2));
 }
+
+/**
+ * mlx5_diag_engine_step_period() - the period a step between two samples shows
+ * @clocks: device clocks from one sample to the next (from RTC timestamps,
+ *	converted: a clock off either way)
+ * @reported: the period QUERY_DIAGNOSTIC_PARAMS reported, log2 of clocks
+ * @longest: the longest period served (mlx5_diag_fw_max_log_period())
+ *
+ * Periods are powers of two: a step within 1/16 of 2^L for an L above
+ * @reported and at most @longest shows that the firmware runs 2^L. A step
+ * above 2^36 clocks shows none (bounded before the arithmetic).
+ *
+ * Return: L, or @reported.
+ */
+VISIBLE_IF_KUNIT u8 mlx5_diag_engine_step_period(u64 clocks, u8 reported,
+						 u8 longest)
+{
+	u64 p;
+	u8 lp;
+
+	if (!clocks || clocks > BIT_ULL(MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD + 1))
+		return reported;
+	/* the nearest power of two: 2^lp in (clocks * 3 / 4, clocks * 3 / 2] */
+	lp = ilog2(clocks + clocks / 2);
+	p = BIT_ULL(lp);
+	if (lp <= reported || lp > longest ||
+	    (clocks > p ? clocks - p : p - clocks) > p >> 4)
+		return reported;
+	return lp;
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_step_period);
 
 /*
  * Deliver the decoded sample as d->n (d->take()), if all its timestamps
@@ -682,7 +718,9 @@ static u64 mlx5_diag_engine_session_slot_delta(struct mlx5_diag_engine *eng,
  * that numbers by slot index (A1) writes that id in every lap, and ids
  * below the slots only: asked while @expect is, and placed from the last
  * sample taken at the run's period, unless that changed (from the SET's
- * clock before any sample, unless not read). Single mode never laps.
+ * clock before any sample, unless not read, and once two samples showed
+ * the period: one raised and not reported, A9, would place sample 0 laps
+ * late). Single mode never laps.
  */
 static bool mlx5_diag_engine_session_lap_late(struct mlx5_diag_engine *eng,
 					      u64 expect, u64 *ts)
@@ -691,7 +729,7 @@ static bool mlx5_diag_engine_session_lap_late(struct mlx5_diag_engine *eng,
 	       eng->programmed.mode != MLX5_DIAG_FW_SINGLE &&
 	       (eng->session_next ?
 		eng->session_log_period_min == eng->session_log_period_max :
-		eng->run_set_known) &&
+		eng->run_set_known && eng->session_period_checked) &&
 	       mlx5_diag_engine_session_ts(eng, 0, ts) &&
 	       mlx5_diag_engine_session_slot_delta(eng, *ts) >= eng->nslots;
 }
@@ -844,7 +882,7 @@ mlx5_diag_engine_session_query_size(struct mlx5_diag_engine *eng,
 	return mlx5_diag_engine_session_due(eng->session_last_ts,
 					    eng->session_clock,
 					    eng->programmed.rtc,
-					    eng->programmed.log_sample_period,
+					    eng->session_log_period_min,
 					    eng->fw->caps.freq_khz, slack,
 					    eng->session_batch);
 }
@@ -899,7 +937,7 @@ static int mlx5_diag_engine_session_find_first(struct mlx5_diag_engine *eng)
 	if (!mlx5_diag_engine_device_clock(eng, p->rtc, &now) &&
 	    mlx5_diag_engine_clocks_apart(eng->session_last_ts, now, p->rtc,
 					  eng->fw->caps.freq_khz, &clocks) &&
-	    !(clocks >> p->log_sample_period))
+	    !(clocks >> eng->session_log_period_min))
 		return 0;
 	for (index = 0; index < nslots; index += seen) {
 		want = min(eng->session_batch, nslots - index);
@@ -925,6 +963,69 @@ static int mlx5_diag_engine_session_find_first(struct mlx5_diag_engine *eng)
 	mlx5_diag_engine_seq_learn(eng, first_id, first_ts, written == nslots,
 				   tied);
 	return 1;
+}
+
+/*
+ * Before the run's samples are placed, the drain's answer of @got: do two
+ * samples in adjacent slots, numbered one after the other and both of this
+ * run (the first of them the last one taken, where the answer starts at
+ * the next and the numbering is no slot index), come at the period
+ * QUERY_DIAGNOSTIC_PARAMS reported? The DOCA guide
+ * has the firmware raise a period too short for the ids ("the actual
+ * sampling period may be higher"); firmware that reports the period asked
+ * for instead (A9) shows the raise in the samples' times only. A longer
+ * step (mlx5_diag_engine_step_period(), between the two samples'
+ * earliest entries) becomes the run's period before any sample is placed
+ * by it (slot-index ids, a first sample, a lap's length): one line,
+ * engine/unreported_periods + 1, and d->log_period_learnt for the
+ * session's PERIOD record. Asked of each answer until one holds such a
+ * pair, once a run, before any period change: a step across a change
+ * shows neither period. The answer's samples are decoded again after.
+ */
+static void mlx5_diag_engine_session_learn_period(struct mlx5_diag_engine *eng,
+						  struct mlx5_diag_drain *d,
+						  unsigned int got)
+{
+	u64 id, prev_id, t = 0, prev_t = eng->session_ref_ts, clocks = 0;
+	bool have_prev = eng->session_next &&
+			 eng->session_ref_next == eng->session_next &&
+			 eng->seq_start != MLX5_DIAG_SEQ_SLOT;
+	unsigned int k;
+	u8 lp;
+
+	prev_id = eng->seq_base + eng->session_next - 1;
+	for (k = 0; k < got && !eng->session_period_checked; k++) {
+		if (!mlx5_diag_engine_decode_from(eng, eng->session_out, k))
+			break;
+		if (!mlx5_diag_engine_session_time(eng, &t)) {
+			have_prev = false;
+			continue;
+		}
+		id = eng->entries[0].sample_id;
+		/* one after the other in any numbering's width, 16 bits up */
+		if (have_prev && ((id - prev_id) & U16_MAX) == 1 && t > prev_t &&
+		    mlx5_diag_engine_clocks_apart(prev_t, t, eng->programmed.rtc,
+						  eng->fw->caps.freq_khz,
+						  &clocks))
+			eng->session_period_checked = true;
+		have_prev = true;
+		prev_id = id;
+		prev_t = t;
+	}
+	if (!eng->session_period_checked)
+		return;
+	lp = mlx5_diag_engine_step_period(clocks, eng->session_log_period,
+					  mlx5_diag_fw_max_log_period(&eng->fw->caps));
+	if (lp == eng->session_log_period)
+		return;
+	pr_info_ratelimited("%s: the firmware samples every 2^%u clocks, not the 2^%u that QUERY_DIAGNOSTIC_PARAMS reports: the run goes on at its samples' period (engine/unreported_periods)\n",
+			    eng->fw->name, lp, eng->session_log_period);
+	eng->stats.unreported_periods++;
+	eng->session_log_period = lp;
+	eng->session_log_period_min = lp;
+	eng->session_log_period_max = lp;
+	d->log_period_learnt = lp;
+	d->period_ts = t;
 }
 
 /**
@@ -1005,6 +1106,7 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 	d->lost_count = 0;
 	d->full = false;
 	d->stalled = false;
+	d->log_period_learnt = 0;
 	mutex_lock(&eng->lock);
 	if (eng->state != MLX5_DIAG_ENGINE_SESSION || !eng->session_running) {
 		ret = eng->state == MLX5_DIAG_ENGINE_GONE ? -ENODEV : -EBUSY;
@@ -1032,6 +1134,8 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 		}
 		got = ret;
 		ret = 0;
+		if (!eng->session_period_checked)
+			mlx5_diag_engine_session_learn_period(eng, d, got);
 		for (k = 0; k < got; k++) {
 			/* the answer's whole samples end here */
 			if (!mlx5_diag_engine_decode_from(eng, eng->session_out,

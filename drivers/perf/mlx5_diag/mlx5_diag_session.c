@@ -562,6 +562,31 @@ static bool mlx5_diag_session_stage_lost(struct mlx5_diag_session *s,
 }
 
 /*
+ * From the next sample staged on, the run samples at 2^@actual clocks,
+ * @req_ns asked: the drain interval follows, and a PERIOD record stamped
+ * @dev_time says so in the stream (while the run runs).
+ */
+static void mlx5_diag_session_stage_period(struct mlx5_diag_session *s,
+					   u64 dev_time, u64 req_ns, u8 actual)
+{
+	unsigned long flags;
+	void *p;
+
+	s->actual.log_sample_period = actual;
+	mlx5_diag_session_plan_interval(s);
+	raw_spin_lock_irqsave(&s->stage_lock, flags);
+	p = mlx5_diag_session_stage(s, sizeof(struct mlx5_diag_rec_period));
+	if (p && test_bit(MLX5_DIAG_SESSION_RUNNING, &s->flags))
+		mlx5_diag_rec_put_period(p, s->staged_next, dev_time, req_ns,
+					 mlx5_diag_rec_period_ns(actual,
+								 s->eng->fw->caps.freq_khz),
+					 actual);
+	else if (p)
+		s->stage_len -= sizeof(struct mlx5_diag_rec_period);
+	raw_spin_unlock_irqrestore(&s->stage_lock, flags);
+}
+
+/*
  * The drain takes sample d->n (mlx5_diag_engine_session_drain(), under the
  * engine's lock): it is encoded in place in its SAMPLES record, in the
  * bytes past the staged records that mlx5_diag_session_drain() set aside.
@@ -701,6 +726,11 @@ unlock:
 	if (d->stalled)
 		pr_warn_ratelimited("%s: the firmware's buffer stays a lap ahead of the drain: the run ends (END, stalled)\n",
 				    s->name);
+	/* QUERY_DIAGNOSTIC_PARAMS did not report the period the samples show */
+	if (d->log_period_learnt)
+		mlx5_diag_session_stage_period(s, d->period_ts,
+					       READ_ONCE(s->req.period_ns),
+					       d->log_period_learnt);
 }
 
 /*
@@ -737,9 +767,7 @@ static void mlx5_diag_session_new_period(struct mlx5_diag_session *s)
 	struct mlx5_diag_caps *caps = &s->eng->fw->caps;
 	u64 req = READ_ONCE(s->req.period_ns);
 	struct mlx5_diag_clock_read r;
-	unsigned long flags;
 	u8 log, actual;
-	void *p;
 
 	log = mlx5_diag_engine_session_log_period(caps, req);
 	if (mlx5_diag_engine_session_period(s->eng, log, &actual) ||
@@ -748,18 +776,7 @@ static void mlx5_diag_session_new_period(struct mlx5_diag_session *s)
 				    s->name);
 		return;
 	}
-	s->actual.log_sample_period = actual;
-	mlx5_diag_session_plan_interval(s);
-	raw_spin_lock_irqsave(&s->stage_lock, flags);
-	p = mlx5_diag_session_stage(s, sizeof(struct mlx5_diag_rec_period));
-	if (p && test_bit(MLX5_DIAG_SESSION_RUNNING, &s->flags))
-		mlx5_diag_rec_put_period(p, s->staged_next, r.device, req,
-					 mlx5_diag_rec_period_ns(actual,
-								 caps->freq_khz),
-					 actual);
-	else if (p)
-		s->stage_len -= sizeof(struct mlx5_diag_rec_period);
-	raw_spin_unlock_irqrestore(&s->stage_lock, flags);
+	mlx5_diag_session_stage_period(s, r.device, req, actual);
 }
 
 static void mlx5_diag_session_work(struct work_struct *work)

@@ -3369,6 +3369,122 @@ static void engine_session_period_clear_test(struct kunit *test)
 	es_close(test, s);
 }
 
+/* The emulated firmware's shortest period becomes 2^@log clocks. */
+static void et_min_period(struct kunit *test, u32 log)
+{
+	struct et *t = test->priv;
+	struct mlx5_diag_sim_caps caps;
+
+	mlx5_diag_sim_fw_get_caps(t->sim, &caps);
+	caps.log_min_sample_period = log;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_caps(t->sim, t->now, &caps),
+			0);
+}
+
+static struct mlx5_diag_sim_stats et_sim_stats(struct et *t)
+{
+	struct mlx5_diag_sim_stats st;
+
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	return st;
+}
+
+/*
+ * The period a step between two samples shows: a power of two above the
+ * one reported, within 1/16 (an RTC step converted to clocks), up to the
+ * longest served; else the one reported.
+ */
+static void engine_step_period_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_step_period(1 << 14, 10, 35), 14);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_step_period(1 << 10, 10, 35), 10);
+	/* an RTC step of 2^14 clocks at 156.25 MHz, converted back */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_step_period(16383, 10, 35), 14);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_step_period((1 << 14) + (1 << 10),
+							   10, 35), 14);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_step_period((1 << 14) + (1 << 10) + 1,
+							   10, 35), 10);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_step_period((1 << 14) - (1 << 10),
+							   10, 35), 14);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_step_period((1 << 14) - (1 << 10) - 1,
+							   10, 35), 10);
+	/* between two powers: none */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_step_period(3 << 13, 10, 35), 10);
+	/* shorter than reported: the report stands */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_step_period(1 << 9, 10, 35), 10);
+	/* the longest served, and past it (narrow timestamps: 2^30) */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_step_period(1ULL << 30, 10, 30), 30);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_step_period(1ULL << 31, 10, 30), 10);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_step_period(1ULL << 35, 10, 35), 35);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_step_period(1ULL << 36, 10, 35), 10);
+	/* bounded before the arithmetic */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_step_period(U64_MAX, 10, 35), 10);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_step_period(0, 10, 35), 10);
+}
+
+/*
+ * Firmware that raises the period for the ids and reports the one asked
+ * for (A9): the shortest period lowered to 2^10 clocks, which the
+ * emulator raises to 2^14 for the modelled dialect's counter and
+ * statistic, to 2^12 for the public one's two counters. The first drain's
+ * samples show it: learnt once (engine/unreported_periods, the drain's
+ * log_period_learnt), before any sample is placed by it, so that every
+ * sample comes with its sequence number and the model's values, a drain
+ * a lap late loses exactly what the firmware overwrote, and firmware that
+ * numbers on across SETs or by slot index is read as such.
+ */
+static void engine_session_period_unreported_test(struct kunit *test)
+{
+	const unsigned int *v = test->param_value;
+	struct et *t = test->priv;
+	struct es *s = es_init(test, *v & ET_VAR_PUBLIC, 6, 1000);
+	u8 want = *v & ET_VAR_PUBLIC ? 12 : 14;
+	unsigned int nslots;
+	u64 c0, c1;
+
+	et_min_period(test, 10);
+	et_var_apply(test, *v);
+	s->jitter = mlx5_diag_sim_fw_variant(t->sim,
+					     MLX5_DIAG_SIM_VAR_ENTRY_JITTER);
+	et_variant(test, MLX5_DIAG_SIM_VAR_PERIOD_UNREPORTED, 1);
+	es_claim(test, s);
+	es_program_at(test, s, MLX5_DIAG_FW_REPETITIVE, 10);
+	nslots = 1U << s->actual.log_num_of_samples;
+	KUNIT_ASSERT_EQ(test, nslots, 32);
+	es_due(test, 0, &c0);
+	es_due(test, 1, &c1);
+	KUNIT_ASSERT_EQ(test, c1 - c0, 1ULL << want);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_drain(&t->eng, &s->d), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 0);
+	KUNIT_EXPECT_EQ(test, s->d.log_period_learnt, 0);
+	es_expect_drain(test, s, 4, 0, 0, 0, 5);
+	KUNIT_EXPECT_EQ(test, s->d.log_period_learnt, want);
+	KUNIT_EXPECT_EQ(test, et_stats(t).unreported_periods, 1);
+	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start, et_want_start(*v));
+	/* samples 5..5 + nslots + 29: 5..34 overwritten */
+	es_expect_drain(test, s, 5 + nslots + 29, 5, 30, 35, nslots);
+	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_overwritten, 30);
+	KUNIT_EXPECT_EQ(test, s->d.log_period_learnt, 0);
+	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start,
+			et_want_start_lapped(*v));
+	es_expect_drain(test, s, 5 + 2 * nslots + 17, 0, 0, 5 + nslots + 30, 20);
+	KUNIT_EXPECT_EQ(test, et_stats(t).unreported_periods, 1);
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 30);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_close(test, s);
+}
+
+/* the raise unreported: with each numbering, both dialects, other readings */
+static const unsigned int et_unrep_var_sets[] = {
+	0, ET_VAR_PUBLIC, ET_VAR_CONT, ET_VAR_PUBLIC | ET_VAR_CONT,
+	ET_VAR_SLOT, ET_VAR_SLOT | ET_VAR_PUBLIC,
+	ET_VAR_JITTER | ET_VAR_ORDER | ET_VAR_ZERO,
+	ET_VAR_PUBLIC | ET_VAR_ZERO | ET_VAR_ENTRIES | ET_VAR_BUSY,
+	ET_VAR_CONT | ET_VAR_JITTER | ET_VAR_ORDER | 7,
+};
+
+KUNIT_ARRAY_PARAM(et_unrep_var, et_unrep_var_sets, et_var_desc);
+
 /* ICMC hits and qp_cc_rate_limit_descheduled: counters, one leaf each */
 static const u64 es_ids_leaf[2] = {
 	0x1180000200000000ULL, 0x1100000200000000ULL,
@@ -3886,6 +4002,9 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE_PARAM(engine_session_seq_bits_test, et_seq_gen_params),
 	KUNIT_CASE_PARAM(engine_session_period_clear_test,
 			 et_zero_var_gen_params),
+	KUNIT_CASE(engine_step_period_test),
+	KUNIT_CASE_PARAM(engine_session_period_unreported_test,
+			 et_unrep_var_gen_params),
 	KUNIT_CASE_PARAM(engine_count_seq_bits_test, et_seq_gen_params),
 	KUNIT_CASE(engine_session_bad_samples_test),
 	KUNIT_CASE(engine_session_slot_ids_test),

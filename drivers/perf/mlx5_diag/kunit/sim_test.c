@@ -2448,6 +2448,14 @@ static void sim_test_period_raise(struct kunit *test)
 	t_hdr(t, 0x819, 0);
 	KUNIT_ASSERT_EQ(test, t_run(test, 0, 16, 1024), 0);
 	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x38, 8), x->actual);
+	/* firmware that does not report the raise: the period asked for */
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_variant(t->fw,
+						     MLX5_DIAG_SIM_VAR_PERIOD_UNREPORTED,
+						     1), 0);
+	t_hdr(t, 0x819, 0);
+	KUNIT_ASSERT_EQ(test, t_run(test, 0, 16, 1024), 0);
+	KUNIT_EXPECT_EQ(test, tb_get(t->out, T_CTX + 0x38, 8), x->p.period);
 	if (x->p.flags & TF_OD)
 		return;
 	/* sampling runs at the actual period */
@@ -2802,6 +2810,10 @@ static void sim_test_variant_text(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test,
 			   mlx5_diag_sim_variant_name(MLX5_DIAG_SIM_VAR_PERIOD_CLEAR),
 			   "period_clear");
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_parse_variant("period_unreported 1",
+							  &var, &v), 0);
+	KUNIT_EXPECT_EQ(test, var, MLX5_DIAG_SIM_VAR_PERIOD_UNREPORTED);
+	KUNIT_EXPECT_EQ(test, v, 1);
 	KUNIT_EXPECT_NULL(test,
 			  mlx5_diag_sim_variant_name(MLX5_DIAG_SIM_NR_VARIANTS));
 }

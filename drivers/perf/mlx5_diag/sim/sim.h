@@ -117,6 +117,9 @@ enum mlx5_diag_sim_lie {
  * @MLX5_DIAG_SIM_VAR_SAMPLE_ID_SLOT: 1: a written slot's sample_id is the
  *	slot's index, not the sample's number: the samples of one lap are
  *	told from another's only by their time (A1)
+ * @MLX5_DIAG_SIM_VAR_PERIOD_UNREPORTED: 1: QUERY_DIAGNOSTIC_PARAMS reports
+ *	the log_sample_period the SET asked for, not the one the firmware
+ *	raised it to: the actual period shows only in the timestamps (A9)
  * @MLX5_DIAG_SIM_NR_VARIANTS: how many
  */
 enum mlx5_diag_sim_variant {
@@ -130,6 +133,7 @@ enum mlx5_diag_sim_variant {
 	MLX5_DIAG_SIM_VAR_ENTRY_ORDER,
 	MLX5_DIAG_SIM_VAR_SAMPLE_ID_CONTINUES,
 	MLX5_DIAG_SIM_VAR_SAMPLE_ID_SLOT,
+	MLX5_DIAG_SIM_VAR_PERIOD_UNREPORTED,
 	MLX5_DIAG_SIM_NR_VARIANTS,
 };
 

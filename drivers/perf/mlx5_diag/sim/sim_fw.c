@@ -68,6 +68,7 @@ struct sim_engine {
 	bool rtc;
 	u32 log_num;		/* log_num_of_samples */
 	u32 log_period;		/* the actual log_sample_period */
+	u32 log_period_asked;	/* the one the SET asked for */
 	u32 num;		/* num_of_counters */
 	u64 ids[MLX5_DIAG_SIM_MAX_COUNTERS];
 	/* ENTRY_ORDER: the counter entry k of a sample carries */
@@ -438,6 +439,7 @@ int mlx5_diag_sim_fw_set_variant(struct mlx5_diag_sim_fw *fw,
 	case MLX5_DIAG_SIM_VAR_PUBLIC_ON_DEMAND:
 	case MLX5_DIAG_SIM_VAR_SAMPLE_ID_CONTINUES:
 	case MLX5_DIAG_SIM_VAR_SAMPLE_ID_SLOT:
+	case MLX5_DIAG_SIM_VAR_PERIOD_UNREPORTED:
 		if (value > 1)
 			return -EINVAL;
 		break;
@@ -1011,12 +1013,14 @@ static bool sim_same_but_period(const struct sim_engine *eng,
  * (SAMPLE_ID_CONTINUES) runs on through such a restart: only the samples'
  * indices for sample_time start again.
  */
-static void sim_change_period(struct sim_cmd *cmd, u32 log_period)
+static void sim_change_period(struct sim_cmd *cmd, u32 log_period,
+			      u32 log_period_asked)
 {
 	struct mlx5_diag_sim_fw *fw = cmd->fw;
 	struct sim_engine *eng = &fw->eng;
 
 	eng->log_period = log_period;
+	eng->log_period_asked = log_period_asked;
 	if (eng->on_demand)
 		return;
 	if (fw->variants[MLX5_DIAG_SIM_VAR_PERIOD_CLEAR])
@@ -1092,6 +1096,7 @@ static void sim_start(struct sim_cmd *cmd, const struct sim_set_req *r,
 	eng->rtc = r->rtc;
 	eng->log_num = r->log_num;
 	eng->log_period = log_period;
+	eng->log_period_asked = r->log_period;
 	eng->num = r->num;
 	memcpy(eng->ids, ids, r->num * sizeof(ids[0]));
 	sim_entry_order(fw);
@@ -1163,7 +1168,7 @@ static u8 sim_set_params(struct sim_cmd *cmd)
 		return st;
 	period = sim_actual_period(&r, ids);
 	if (sim_same_but_period(eng, &r, ids) && period != eng->log_period)
-		sim_change_period(cmd, period);
+		sim_change_period(cmd, period, r.log_period);
 	else
 		sim_start(cmd, &r, ids, period);
 	fw->foreign = cmd->foreign;
@@ -1209,7 +1214,8 @@ static u8 sim_query_params(struct sim_cmd *cmd)
 	sim_set(out, len, ctx, SIM_CTX_TIMESTAMP_RTC, eng->rtc);
 	sim_set(out, len, ctx, SIM_CTX_LOG_SAMPLE_PERIOD,
 		sim_params_lie(fw, MLX5_DIAG_SIM_LIE_PARAMS_LOG_PERIOD,
-			       eng->log_period));
+			       fw->variants[MLX5_DIAG_SIM_VAR_PERIOD_UNREPORTED] ?
+			       eng->log_period_asked : eng->log_period));
 	for (i = 0; i < eng->num; i++) {
 		if (d64)
 			mlx5_diag_sim_m64_put_id(out, len, first + eb * i,
