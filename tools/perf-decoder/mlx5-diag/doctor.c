@@ -161,6 +161,9 @@ static void print_run(const struct doctor_run *r)
 	       doctor_lost_total(r), end_name(r->end_reason));
 	if (r->steps[0])
 		printf(", %" PRIu64 " ns apart", doctor_step_ns(r, r->min_step[0]));
+	if (r->period_learnt)
+		printf(" (%" PRIu64 " ns as learnt at sample %" PRIu64 ")", r->learnt_ns,
+		       r->learnt_seq);
 	if (r->period_seen)
 		printf(", then %" PRIu64 " ns from sample %" PRIu64, r->period_ns_actual,
 		       r->period_seq);
@@ -267,6 +270,11 @@ static struct json_object *run_json(const struct doctor_run *r)
 	add(o, "samples_out_of_order", u64(r->unordered));
 	add(o, "first_sample_after_enable_ns",
 	    json_object_new_int64((int64_t)(r->first_perf_time - r->enable_ns)));
+	if (r->period_learnt) {
+		add(o, "learnt_at_seq", u64(r->learnt_seq));
+		add(o, "learnt_period_ns", u64(r->learnt_ns));
+		add(o, "learnt_log_sample_period", u64(r->learnt_log));
+	}
 	if (r->period_seen) {
 		add(o, "changed_at_seq", u64(r->period_seq));
 		add(o, "changed_period_ns_actual", u64(r->period_ns_actual));
@@ -280,6 +288,7 @@ static struct json_object *run_json(const struct doctor_run *r)
 	add(o, "bad_samples", u64(r->engine[DC_BAD_SAMPLES]));
 	add(o, "unusable_answers", u64(r->engine[DC_UNUSABLE_ANSWERS]));
 	add(o, "busy_answers", u64(r->engine[DC_BUSY_ANSWERS]));
+	add(o, "unreported_periods", u64(r->engine[DC_UNREPORTED_PERIODS]));
 	add(o, "num_samples_unit", str(r->unit));
 	add(o, "sample_id_bits", u64(r->sample_id_bits));
 	add(o, "entry_order", str(r->order));

@@ -22,6 +22,7 @@ enum doctor_counter {
 	DC_SET_FAILURES,
 	DC_COUNTER_RESETS,
 	DC_BUSY_ANSWERS,
+	DC_UNREPORTED_PERIODS,
 	DC_NR,
 };
 
@@ -72,8 +73,23 @@ struct doctor_run {
 	uint64_t first_lost_seq;	/* of the first LOST */
 	uint64_t lost_after_change;	/* at or after the period change */
 	uint64_t rows_after_change;	/* samples at the new period */
-	int period_seen;
+	int change_asked;		/* PERF_EVENT_IOC_PERIOD was called */
+	int period_seen;		/* a PERIOD record after it */
 	uint64_t period_seq, period_ns_actual;
+	uint64_t period_dev_time;	/* the PERIOD record's, device units */
+	/*
+	 * the first sample at or after period_seq stamped after the PERIOD
+	 * record: its time less the record's (device units); 0: none yet
+	 */
+	int first_new_seen;
+	uint64_t first_new_gap;
+	/*
+	 * a PERIOD record before any change: the driver learnt from the
+	 * samples a period QUERY_DIAGNOSTIC_PARAMS did not report (A9)
+	 */
+	int period_learnt;
+	uint64_t learnt_seq, learnt_ns;
+	unsigned int learnt_log;
 	uint32_t end_reason;
 	char stop_why[256];		/* the session ended early: why */
 	uint64_t engine[DC_NR];		/* engine/ counters' increase */
@@ -85,6 +101,9 @@ struct doctor_run {
 	int have_prev;
 	uint64_t prev_seq, prev_dev_time;
 };
+
+/* The period R's samples came at, in ns: as reported, or as learnt. */
+uint64_t doctor_run_period_ns(const struct doctor_run *r);
 
 /* The counting run: each ID counted some time. */
 struct doctor_count {

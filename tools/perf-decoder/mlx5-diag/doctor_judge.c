@@ -72,6 +72,11 @@ uint64_t doctor_lost_total(const struct doctor_run *r)
 	return r->lost[0] + r->lost[1] + r->lost[2] + r->lost[3];
 }
 
+uint64_t doctor_run_period_ns(const struct doctor_run *r)
+{
+	return r->period_learnt ? r->learnt_ns : r->session.period_ns_actual;
+}
+
 /* The samples due in MS milliseconds at PERIOD_NS (0: none). */
 static uint64_t due_in(unsigned int ms, uint64_t period_ns)
 {
@@ -103,11 +108,11 @@ static int stopped_at_lap(const struct doctor_run *r)
 {
 	uint64_t lap;
 
-	if (r->session.log_num_of_samples >= 32 || !r->session.period_ns_actual)
+	if (r->session.log_num_of_samples >= 32 || !doctor_run_period_ns(r))
 		return 0;
 	lap = 1ull << r->session.log_num_of_samples;
 	return r->last_seq + 1 == lap &&
-	       due_in(r->ran_ms, r->session.period_ns_actual) >= lap + lap / 4;
+	       due_in(r->ran_ms, doctor_run_period_ns(r)) >= lap + lap / 4;
 }
 
 /*
@@ -257,6 +262,21 @@ static void judge_a7(const struct doctor_evidence *e, struct doctor_finding *f)
 		    unit);
 }
 
+/*
+ * The first sample of R taken after its period change came more than two
+ * new periods after the change (the PERIOD record's device time): the
+ * firmware numbered from 0 again, and the drain waited until the new
+ * numbering reached the next number it expected, delivering nothing of
+ * those before. Kept numbering takes its next sample one new period after
+ * the SET, which the record's clock read follows; whatever the machine's
+ * speed.
+ */
+static int restarted(const struct doctor_run *r)
+{
+	return r->first_new_seen && r->period_ns_actual &&
+	       doctor_step_ns(r, r->first_new_gap) > 2 * r->period_ns_actual;
+}
+
 /* A8: a SET that changes only the period keeps the buffer and numbering. */
 static void judge_a8(const struct doctor_evidence *e, struct doctor_finding *f)
 {
@@ -275,6 +295,13 @@ static void judge_a8(const struct doctor_evidence *e, struct doctor_finding *f)
 		set(f, DV_DIFFERS, "period change not applied",
 		    "no PERIOD record after the change%s%s",
 		    r->stop_why[0] ? ": " : "", r->stop_why);
+	else if (restarted(r))
+		set(f, DV_DIFFERS, "numbering restarts",
+		    "the first sample after the change at sample %" PRIu64 " came %" PRIu64
+		    " ns after it, %" PRIu64 " periods of %" PRIu64 " ns: the numbering "
+		    "restarted?", r->period_seq, doctor_step_ns(r, r->first_new_gap),
+		    doctor_step_ns(r, r->first_new_gap) / r->period_ns_actual,
+		    r->period_ns_actual);
 	else if (stopped_short(r, r->period_seq, r->period_ns_actual, r->ran_ms / 2))
 		set(f, DV_DIFFERS, "numbering restarts",
 		    "%" PRIu64 " sample(s) at the new period in the %u ms after the change at "
@@ -296,7 +323,11 @@ static void judge_a8(const struct doctor_evidence *e, struct doctor_finding *f)
 		    r->period_seq, r->rows_after_change, r->period_ns_actual);
 }
 
-/* A9: QUERY_DIAGNOSTIC_PARAMS reports the period, raised. */
+/*
+ * A9: QUERY_DIAGNOSTIC_PARAMS reports the period, raised. The driver
+ * learns a raise it did not report from the run's first samples: a PERIOD
+ * record before any change, engine/unreported_periods + 1.
+ */
 static void judge_a9(const struct doctor_evidence *e, struct doctor_finding *f)
 {
 	const struct doctor_run *r = e->first;
@@ -311,6 +342,15 @@ static void judge_a9(const struct doctor_evidence *e, struct doctor_finding *f)
 	want = (uint64_t)1 << r->session.log_sample_period;
 	if (r->session.ts_source != MLX5_DIAG_TS_FRC)
 		set(f, DV_UNKNOWN, NULL, "the run is not on the device clock");
+	else if (r->period_learnt && r->learnt_log < 64 &&
+		 r->min_step[0] == (uint64_t)1 << r->learnt_log &&
+		 r->max_step[0] == (uint64_t)1 << r->learnt_log)
+		set(f, DV_HANDLED, "period_unreported",
+		    "samples 2^%u clocks (%" PRIu64 " ns) apart, 2^%u reported; the driver "
+		    "took the samples' period (a PERIOD record at sample %" PRIu64
+		    ", engine/unreported_periods +%" PRIu64 ")", r->learnt_log,
+		    r->learnt_ns, r->session.log_sample_period, r->learnt_seq,
+		    r->engine[DC_UNREPORTED_PERIODS]);
 	else if (r->min_step[0] == want && r->max_step[0] == want)
 		set(f, DV_HOLDS, NULL, "samples 2^%u clocks (%" PRIu64 " ns) apart, as reported; "
 		    "%" PRIu64 " ns asked", r->session.log_sample_period,

@@ -45,6 +45,7 @@ static const char *const engine_files[DC_NR] = {
 	[DC_SET_FAILURES] = "engine/set_failures",
 	[DC_COUNTER_RESETS] = "engine/counter_resets",
 	[DC_BUSY_ANSWERS] = "engine/busy_answers",
+	[DC_UNREPORTED_PERIODS] = "engine/unreported_periods",
 };
 
 /* P's file NAME ("caps/dialect") into BUF, "" if unreadable. */
@@ -207,6 +208,11 @@ static void obs_sample(struct sink *s, const struct run *rn, const struct row *w
 		}
 	if (r->period_seen && w->seq >= r->period_seq)
 		r->rows_after_change++;
+	if (r->period_seen && !r->first_new_seen && w->seq >= r->period_seq &&
+	    w->dev_time > r->period_dev_time) {
+		r->first_new_seen = 1;
+		r->first_new_gap = w->dev_time - r->period_dev_time;
+	}
 }
 
 static void obs_lost(struct sink *s, const struct mlx5diag_item *it)
@@ -229,9 +235,17 @@ static void obs_period(struct sink *s, const struct mlx5diag_item *it)
 {
 	struct doctor_run *r = s->priv;
 
+	if (!r->change_asked) {
+		r->period_learnt = 1;
+		r->learnt_seq = it->seq;
+		r->learnt_ns = it->period.ns_actual;
+		r->learnt_log = it->period.log_sample_period;
+		return;
+	}
 	r->period_seen = 1;
 	r->period_seq = it->seq;
 	r->period_ns_actual = it->period.ns_actual;
+	r->period_dev_time = it->dev_time;
 }
 
 static void obs_end(struct sink *s, const struct mlx5diag_item *it)
@@ -308,7 +322,7 @@ static uint64_t laps_end(const struct doctor_run *r)
 	uint64_t budget = (r->past_16_bits ? DOCTOR_LONG_MAX_MS : DOCTOR_LAPS_MAX_MS) *
 			  1000000ull;
 	uint64_t drain = DOCTOR_DRAIN_MS * 1000000ull;
-	uint64_t n = laps_samples(r), period = r->session.period_ns_actual;
+	uint64_t n = laps_samples(r), period = doctor_run_period_ns(r);
 
 	if (!n || (period && n > (budget - drain) / period))
 		return r->enable_ns + budget;
@@ -366,6 +380,7 @@ void doctor_sample(const struct doctor_dev *d, struct doctor_run *r)
 	if (!stopped && r->change_to_ns) {
 		uint64_t p = r->change_to_ns;
 
+		r->change_asked = 1;
 		if (ioctl(sampling_fd(&s), PERF_EVENT_IOC_PERIOD, &p))
 			snprintf(r->stop_why, sizeof(r->stop_why),
 				 "the period change was refused: %s", strerror(errno));

@@ -700,6 +700,17 @@ static void test_doctor_judge(void)
 
 	first.min_step[0] = first.max_step[0] = 32768;
 	expect_judged(&e, "A9", DV_DIFFERS, "period not reported");
+	/* the driver learnt it from the samples: a PERIOD record before any change */
+	first.period_learnt = 1;
+	first.learnt_log = 15;
+	first.learnt_ns = 209715;
+	first.learnt_seq = 5;
+	first.engine[DC_UNREPORTED_PERIODS] = 1;
+	expect_judged(&e, "A9", DV_HANDLED, "period_unreported");
+	first.max_step[0] = 65536;
+	expect_judged(&e, "A9", DV_DIFFERS, "period not reported");
+	first.period_learnt = 0;
+	first.engine[DC_UNREPORTED_PERIODS] = 0;
 	first.min_step[0] = first.max_step[0] = 16384;
 
 	first.first_perf_time = first.enable_ns + 3600000000000ull;
@@ -720,6 +731,19 @@ static void test_doctor_judge(void)
 	expect_judged(&e, "A8", DV_DIFFERS, "numbering restarts");
 	change.rows_after_change = 1500;
 	change.last_seq = 3499;
+	/*
+	 * samples enough after the change, but the first of them came 78
+	 * periods of 2^15 clocks after it (the drain waited for the new
+	 * numbering to reach sample 78)
+	 */
+	change.first_new_seen = 1;
+	change.first_new_gap = 79ull << 15;
+	expect_judged(&e, "A8", DV_DIFFERS, "numbering restarts");
+	/* one new period after the change, and two: kept */
+	change.first_new_gap = 1ull << 15;
+	expect_judged(&e, "A8", DV_HOLDS, NULL);
+	change.first_new_gap = 2ull << 15;
+	expect_judged(&e, "A8", DV_HOLDS, NULL);
 	change.lost_after_change = change.lost[MLX5_DIAG_LOST_FW_OVERWRITE] = 40;
 	expect_judged(&e, "A8", DV_HANDLED, "period_clear");
 	change.lost_after_change = change.lost[MLX5_DIAG_LOST_FW_OVERWRITE] = 0;
