@@ -102,9 +102,6 @@ struct doctor_run {
 	uint64_t prev_seq, prev_dev_time;
 };
 
-/* The period R's samples came at, in ns: as reported, or as learnt. */
-uint64_t doctor_run_period_ns(const struct doctor_run *r);
-
 /* The counting run: each ID counted some time. */
 struct doctor_count {
 	int open_errno;

@@ -72,7 +72,8 @@ uint64_t doctor_lost_total(const struct doctor_run *r)
 	return r->lost[0] + r->lost[1] + r->lost[2] + r->lost[3];
 }
 
-uint64_t doctor_run_period_ns(const struct doctor_run *r)
+/* The period R's samples came at, in ns: as reported, or as learnt. */
+static uint64_t doctor_run_period_ns(const struct doctor_run *r)
 {
 	return r->period_learnt ? r->learnt_ns : r->session.period_ns_actual;
 }

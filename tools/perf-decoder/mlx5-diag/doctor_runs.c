@@ -28,12 +28,12 @@
 /* How long END may take after the disable (the driver drains once more). */
 #define DOCTOR_END_WAIT_MS	2000
 #define DOCTOR_POLL_MS		20
+/* A run over laps of the buffer: a drain that took nothing this long stopped. */
+#define DOCTOR_STALL_MS		1000
 /*
- * A run over laps of the buffer: the drain's slack, and its longest; with
- * past_16_bits, the longest one that reaches sample 2^16 (6.9 s at the
- * emulator's shortest period).
+ * ... and the longest such run; with past_16_bits, the longest one that
+ * reaches sample 2^16 (6.9 s at the emulator's shortest period).
  */
-#define DOCTOR_DRAIN_MS		200
 #define DOCTOR_LAPS_MAX_MS	5000
 #define DOCTOR_LONG_MAX_MS	60000
 /* Past sample 2^16: a numbering modulo 2^16 wraps there. */
@@ -312,21 +312,28 @@ static int drain_until(struct sampling *s, struct doctor_run *r, uint64_t deadli
 }
 
 /*
- * When R, asked for laps of the buffer, ends: when the samples of
- * laps_samples() are due (its buffer and period known from the SESSION
- * record), plus the drain's time, at most DOCTOR_LAPS_MAX_MS (with
- * past_16_bits DOCTOR_LONG_MAX_MS) after the enable.
+ * Drain S on until R, asked for laps of the buffer, has them: while
+ * samples (or losses) keep coming, a DOCTOR_STALL_MS stretch without any
+ * ending it (the drain stopped), at most DOCTOR_LAPS_MAX_MS (with
+ * past_16_bits DOCTOR_LONG_MAX_MS) after the enable. A slow machine drains
+ * late, not less: how long the laps take is not reckoned from the period.
+ * 0, or -1: the session stopped.
  */
-static uint64_t laps_end(const struct doctor_run *r)
+static int drain_laps(struct sampling *s, struct doctor_run *r)
 {
-	uint64_t budget = (r->past_16_bits ? DOCTOR_LONG_MAX_MS : DOCTOR_LAPS_MAX_MS) *
-			  1000000ull;
-	uint64_t drain = DOCTOR_DRAIN_MS * 1000000ull;
-	uint64_t n = laps_samples(r), period = doctor_run_period_ns(r);
+	uint64_t cap = r->enable_ns +
+		       (r->past_16_bits ? DOCTOR_LONG_MAX_MS : DOCTOR_LAPS_MAX_MS) * 1000000ull;
+	uint64_t seen, now;
+	int stopped = 0;
 
-	if (!n || (period && n > (budget - drain) / period))
-		return r->enable_ns + budget;
-	return r->enable_ns + drain + n * period;
+	while (!stopped && !laps_done(r) && (now = clock_now_ns(CLOCK_MONOTONIC)) < cap) {
+		seen = r->rows + doctor_lost_total(r);
+		stopped = drain_until(s, r, now + DOCTOR_STALL_MS * 1000000ull < cap ?
+					    now + DOCTOR_STALL_MS * 1000000ull : cap, 0);
+		if (r->rows + doctor_lost_total(r) == seen)
+			break;
+	}
+	return stopped;
 }
 
 static void engine_after(const struct doctor_dev *d, const uint64_t *before,
@@ -375,8 +382,8 @@ void doctor_sample(const struct doctor_dev *d, struct doctor_run *r)
 	half = r->enable_ns + (uint64_t)r->duration_ms * 500000u;
 	end = r->enable_ns + (uint64_t)r->duration_ms * 1000000u;
 	stopped = drain_until(&s, r, r->change_to_ns ? half : end, 0);
-	if (!stopped && r->laps && !laps_done(r) && laps_end(r) > end)
-		stopped = drain_until(&s, r, laps_end(r), 0);
+	if (!stopped && r->laps)
+		stopped = drain_laps(&s, r);
 	if (!stopped && r->change_to_ns) {
 		uint64_t p = r->change_to_ns;
 
