@@ -74,6 +74,7 @@ struct doctor_run {
 	uint64_t lost_after_change;	/* at or after the period change */
 	uint64_t rows_after_change;	/* samples at the new period */
 	int change_asked;		/* PERF_EVENT_IOC_PERIOD was called */
+	unsigned int after_change_ms;	/* from it to the disable */
 	int period_seen;		/* a PERIOD record after it */
 	uint64_t period_seq, period_ns_actual;
 	uint64_t period_dev_time;	/* the PERIOD record's, device units */

@@ -303,11 +303,11 @@ static void judge_a8(const struct doctor_evidence *e, struct doctor_finding *f)
 		    "restarted?", r->period_seq, doctor_step_ns(r, r->first_new_gap),
 		    doctor_step_ns(r, r->first_new_gap) / r->period_ns_actual,
 		    r->period_ns_actual);
-	else if (stopped_short(r, r->period_seq, r->period_ns_actual, r->ran_ms / 2))
+	else if (stopped_short(r, r->period_seq, r->period_ns_actual, r->after_change_ms))
 		set(f, DV_DIFFERS, "numbering restarts",
 		    "%" PRIu64 " sample(s) at the new period in the %u ms after the change at "
 		    "sample %" PRIu64 ", none since sample %" PRIu64 ": the numbering "
-		    "restarted?", r->rows_after_change, r->ran_ms / 2, r->period_seq,
+		    "restarted?", r->rows_after_change, r->after_change_ms, r->period_seq,
 		    r->last_seq);
 	else if (r->lost[0])
 		set(f, DV_DIFFERS, "numbering restarts",

@@ -28,6 +28,8 @@
 /* How long END may take after the disable (the driver drains once more). */
 #define DOCTOR_END_WAIT_MS	2000
 #define DOCTOR_POLL_MS		20
+/* How long a run may take to deliver its first sample (its SET included). */
+#define DOCTOR_FIRST_MAX_MS	5000
 /* A run over laps of the buffer: a drain that took nothing this long stopped. */
 #define DOCTOR_STALL_MS		1000
 /*
@@ -312,6 +314,23 @@ static int drain_until(struct sampling *s, struct doctor_run *r, uint64_t deadli
 }
 
 /*
+ * Drain S until R's first sample, its END or DOCTOR_FIRST_MAX_MS after the
+ * enable: a run's time counts from its first sample, however long the
+ * device took to start (a loaded machine's SET can take longer than half
+ * a run). 0, or -1: the session stopped.
+ */
+static int drain_first(struct sampling *s, struct doctor_run *r)
+{
+	uint64_t cap = r->enable_ns + DOCTOR_FIRST_MAX_MS * 1000000ull, now;
+	int stopped = 0;
+
+	while (!stopped && !r->rows && !s->p.end_reason &&
+	       (now = clock_now_ns(CLOCK_MONOTONIC)) < cap)
+		stopped = drain_until(s, r, now + DOCTOR_POLL_MS * 1000000ull, 0);
+	return stopped;
+}
+
+/*
  * Drain S on until R, asked for laps of the buffer, has them: while
  * samples (or losses) keep coming, a DOCTOR_STALL_MS stretch without any
  * ending it (the drain stopped), at most DOCTOR_LAPS_MAX_MS (with
@@ -366,7 +385,7 @@ void doctor_sample(const struct doctor_dev *d, struct doctor_run *r)
 		.nr = sync_ids ? d->nr_sync : d->nr,
 		.sink = &observe_sink, .priv = r,
 	};
-	uint64_t before[DC_NR], half, end;
+	uint64_t before[DC_NR], start, half, end;
 	struct sampling s;
 	int stopped;
 
@@ -379,19 +398,24 @@ void doctor_sample(const struct doctor_dev *d, struct doctor_run *r)
 		engine_after(d, before, r);
 		return;
 	}
-	half = r->enable_ns + (uint64_t)r->duration_ms * 500000u;
-	end = r->enable_ns + (uint64_t)r->duration_ms * 1000000u;
-	stopped = drain_until(&s, r, r->change_to_ns ? half : end, 0);
+	stopped = drain_first(&s, r);
+	start = clock_now_ns(CLOCK_MONOTONIC);
+	half = start + (uint64_t)r->duration_ms * 500000u;
+	end = start + (uint64_t)r->duration_ms * 1000000u;
+	if (!stopped)
+		stopped = drain_until(&s, r, r->change_to_ns ? half : end, 0);
 	if (!stopped && r->laps)
 		stopped = drain_laps(&s, r);
 	if (!stopped && r->change_to_ns) {
-		uint64_t p = r->change_to_ns;
+		uint64_t p = r->change_to_ns, asked = clock_now_ns(CLOCK_MONOTONIC);
 
 		r->change_asked = 1;
 		if (ioctl(sampling_fd(&s), PERF_EVENT_IOC_PERIOD, &p))
 			snprintf(r->stop_why, sizeof(r->stop_why),
 				 "the period change was refused: %s", strerror(errno));
 		stopped = drain_until(&s, r, end, 0);
+		r->after_change_ms = (unsigned int)((clock_now_ns(CLOCK_MONOTONIC) - asked) /
+						    1000000);
 	}
 	r->ran_ms = (unsigned int)((clock_now_ns(CLOCK_MONOTONIC) - r->enable_ns) / 1000000);
 	if (!stopped && !r->end_reason) {

@@ -653,6 +653,7 @@ static void test_doctor_judge(void)
 	good_run(&again, "again");
 	good_run(&change, "period_change");
 	change.ran_ms = 600;
+	change.after_change_ms = 300;
 	change.period_seen = 1;
 	change.period_seq = 2000;
 	change.period_ns_actual = 209715;
