@@ -339,18 +339,19 @@ static int mlx5_diag_engine_disable(struct mlx5_diag_engine *eng)
  * of the new configuration, whatever the firmware makes of the SET. Not
  * for a period-only SET (A8: it keeps the buffer and the run; not sent
  * here) nor an on-demand configuration (it reads no buffer). The device
- * clock is read after the SET's answer: the configuration started by
- * eng->run_set_clock (not known after a refusal). The SET's answer teaches
- * data clear
- * (mlx5_diag_fw_learn_clear()). Returns 0, or
- * the errno of the refused command, *@why saying which; a refused disable
- * leaves the SET unsent.
+ * clock is read before the SET is sent and after its answer: the
+ * configuration started between eng->run_set_sent and eng->run_set_clock
+ * (not known after a refusal). The SET's answer teaches data clear
+ * (mlx5_diag_fw_learn_clear()). Returns 0, or the errno of the refused
+ * command, *@why saying which; a refused disable leaves the SET unsent.
  */
 int mlx5_diag_engine_set_new(struct mlx5_diag_engine *eng,
 			     const struct mlx5_diag_fw_params *p,
 			     const char **why)
 {
 	bool fills = p->enable && p->mode != MLX5_DIAG_FW_ON_DEMAND;
+	bool sent_known = false;
+	u64 sent = 0;
 	int ret = 0;
 
 	eng->run_set_known = false;
@@ -360,6 +361,8 @@ int mlx5_diag_engine_set_new(struct mlx5_diag_engine *eng,
 		*why = "the firmware refused the disable with clear that empties its buffer first";
 		return ret;
 	}
+	if (fills)
+		sent_known = !mlx5_diag_engine_device_clock(eng, p->rtc, &sent);
 	ret = mlx5_diag_fw_set_params(eng->fw, p);
 	mlx5_diag_fw_learn_clear(eng->fw, p, ret);
 	if (ret) {
@@ -370,6 +373,7 @@ int mlx5_diag_engine_set_new(struct mlx5_diag_engine *eng,
 		eng->run_set_known =
 			!mlx5_diag_engine_device_clock(eng, p->rtc,
 						       &eng->run_set_clock);
+	eng->run_set_sent = sent_known ? sent : eng->run_set_clock;
 	return 0;
 }
 

@@ -144,9 +144,14 @@ struct mlx5_diag_engine {
 	 */
 	enum mlx5_diag_engine_seq_start seq_start;
 	u64 seq_base;
-	/* the device clock read after the answer of the SET that started it */
+	/*
+	 * The device clock read after the answer of the SET that started
+	 * it, and before the SET was sent: the firmware started it between
+	 * the two (the one after where the one before was not read)
+	 */
 	bool run_set_known;
 	u64 run_set_clock;
+	u64 run_set_sent;
 	/*
 	 * The time of the last sample folded (the SET's clock before any):
 	 * under slot-index ids the folded poll places samples from it

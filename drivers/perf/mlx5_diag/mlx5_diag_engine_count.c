@@ -548,61 +548,130 @@ bool mlx5_diag_engine_seq_narrow(struct mlx5_diag_engine *eng, u64 id,
 	return true;
 }
 
+/* Nothing seen yet of a read of the whole buffer. */
+void mlx5_diag_engine_seq_seen_init(struct mlx5_diag_seq_seen *seen)
+{
+	*seen = (struct mlx5_diag_seq_seen){
+		.first_ts = U64_MAX,
+		.ids_in_slots = true,
+	};
+}
+
+/*
+ * One more written slot of the buffer read whole: its sample's @id and its
+ * time @t (its earliest entry, extended as the reader does).
+ */
+void mlx5_diag_engine_seq_seen_add(const struct mlx5_diag_engine *eng,
+				   struct mlx5_diag_seq_seen *seen, u64 id,
+				   u64 t)
+{
+	seen->written++;
+	seen->ids_in_slots = seen->ids_in_slots && id < eng->nslots;
+	seen->tied = t == seen->first_ts || (seen->tied && t > seen->first_ts);
+	if (t < seen->first_ts) {
+		seen->first_ts = t;
+		seen->first_id = id;
+	}
+}
+
+/*
+ * The periods (at the run's shortest, @lp) from the device clock @from to
+ * the time @ts of the buffer's earliest sample, rounded up; U64_MAX where
+ * @ts is not after @from.
+ */
+static u64 mlx5_diag_engine_periods_to(const struct mlx5_diag_engine *eng,
+				       u64 from, u64 ts, u8 lp)
+{
+	u64 clocks;
+
+	if (!mlx5_diag_engine_clocks_apart(from, ts, eng->programmed.rtc,
+					   eng->fw->caps.freq_khz, &clocks))
+		return U64_MAX;
+	return (clocks >> lp) + !!(clocks & ((1ULL << lp) - 1));
+}
+
+/*
+ * The number of the buffer's earliest sample, in slot @id of firmware
+ * that numbers by slot index, from its periods after the clocks read
+ * around the SET: @r after the answer's, @r_sent (at least @r) after the
+ * one before it was sent. The firmware started the configuration between
+ * the two, so the sample is one of r - 1 to r_sent - 1: the one that
+ * firmware writing sample 0 in slot 0 puts in slot @id, where one is; else
+ * r - 1, exact where the SET was answered within a period.
+ */
+static u64 mlx5_diag_engine_slot_first(const struct mlx5_diag_engine *eng,
+				       u64 id, u64 r, u64 r_sent)
+{
+	u64 n = r ? r - 1 : 0;
+	u64 in_slot = n + ((id - n) & (eng->nslots - 1));
+
+	return in_slot < r_sent ? in_slot : n;
+}
+
 /**
  * mlx5_diag_engine_seq_learn() - where the configuration's numbering starts
  * @eng: the engine
- * @id: the sample id of the earliest-stamped sample of the configuration
- *	that the buffer holds
- * @ts: its time (its earliest entry), extended to 64 bits: FRC clocks, or
- *	an RTC reading
- * @full: every slot of the buffer holds a sample of the configuration
- * @tied: another sample in the buffer is stamped @ts too
+ * @seen: the samples of the configuration that a read of the whole buffer
+ *	found: the earliest-stamped one's id and time (its earliest entry,
+ *	extended to 64 bits: FRC clocks, or an RTC reading)
  *
  * After the disable with clear before the SET (A5) every written slot
  * holds a sample of the configuration. Where the buffer has not lapped
  * (it is not full, or in single mode, which never laps), the earliest is
  * its sample 0, and its id is where the numbering starts: 0, or past the
  * configuration before where the firmware numbers across SETs (A1).
- * Where it may have lapped, the earliest left is its sample r, reckoned
- * from @ts: the periods (at the run's shortest) from the device clock read
- * after the SET's answer to @ts, rounded up, less one; exact where the
- * firmware takes its first sample one period after the SET and answered
- * the SET within a period of it. Firmware that numbers from 0 numbers it
- * r (r + 1 where it takes the first sample at the SET); an id beyond that
- * is of a numbering across SETs that starts r before it; an id below the
- * slots where r is not, of firmware that numbers by slot index
- * (mlx5_diag_engine_seq_slot(), sample r in the slot of @id). Without that
- * clock read the numbering is taken to start at 0; so it is where two
- * samples share the earliest time, which samples a period apart never do
- * (firmware that stamps them otherwise; the drain then meets what it
- * writes as it would from 0). Sets eng->seq_base and
- * eng->seq_start; says that the numbering continues once per
- * configuration, and a reckoned loss each time (both rate-limited); the
- * drain and the folded poll count the loss from the ids.
+ * Where it may have lapped, the earliest left is its sample r - 1 or
+ * later: r the periods (at the run's shortest) from the device clock read
+ * after the SET's answer to its time, rounded up; r_sent - 1 or earlier,
+ * from the clock read before the SET was sent (mlx5_diag_engine_set_new()):
+ * firmware that takes its first sample one period after the SET starts
+ * between the two. Firmware that numbers from 0 numbers it so (one more
+ * where it takes the first sample at the SET); an id beyond that is of a
+ * numbering across SETs that starts r - 1 before it. A full buffer whose
+ * ids are all below the slots holds a sample numbered 0 or one past the
+ * last slot unless the firmware numbers by slot index: so where its
+ * earliest is not numbered 0, or is stamped a period or more after the
+ * SET's answer, it does (mlx5_diag_engine_seq_slot(), the earliest sample
+ * as mlx5_diag_engine_slot_first() numbers it). Without the clock read the
+ * numbering is taken to start at 0; so it is where two samples share the
+ * earliest time, which samples a period apart never do (firmware that
+ * stamps them otherwise; the drain then meets what it writes as it would
+ * from 0). Sets eng->seq_base and eng->seq_start; says that the numbering
+ * continues once per configuration, and a reckoned loss each time (both
+ * rate-limited); the drain and the folded poll count the loss from the
+ * ids.
  */
-void mlx5_diag_engine_seq_learn(struct mlx5_diag_engine *eng, u64 id, u64 ts,
-				bool full, bool tied)
+void mlx5_diag_engine_seq_learn(struct mlx5_diag_engine *eng,
+				const struct mlx5_diag_seq_seen *seen)
 {
 	const struct mlx5_diag_fw_params *p = &eng->programmed;
-	u64 mask = mlx5_diag_engine_seq_mask(eng), clocks, r = U64_MAX;
+	u64 id = seen->first_id & mlx5_diag_engine_seq_mask(eng);
+	u64 r = U64_MAX, r_sent = U64_MAX;
 	/* at most MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD (adopted so) */
 	u8 lp = eng->state == MLX5_DIAG_ENGINE_SESSION ?
 		eng->session_log_period_min : p->log_sample_period;
 
-	id &= mask;
-	if (eng->run_set_known &&
-	    mlx5_diag_engine_clocks_apart(eng->run_set_clock, ts, p->rtc,
-					  eng->fw->caps.freq_khz, &clocks))
-		r = (clocks >> lp) + !!(clocks & ((1ULL << lp) - 1));
-	if (!tied && (!full || p->mode == MLX5_DIAG_FW_SINGLE)) {
+	if (eng->run_set_known) {
+		r = mlx5_diag_engine_periods_to(eng, eng->run_set_clock,
+						seen->first_ts, lp);
+		r_sent = mlx5_diag_engine_periods_to(eng, eng->run_set_sent,
+						     seen->first_ts, lp);
+		if (r == U64_MAX)
+			r_sent = U64_MAX;
+	}
+	if (!seen->tied &&
+	    (seen->written < eng->nslots || p->mode == MLX5_DIAG_FW_SINGLE)) {
 		eng->seq_base = id;
 		eng->seq_start = id ? MLX5_DIAG_SEQ_CONTINUED :
 				      MLX5_DIAG_SEQ_ZERO;
-	} else if (!tied && r != U64_MAX && r > eng->nslots &&
-		   id < eng->nslots &&
-		   mlx5_diag_engine_seq_slot(eng, id - (r - 1))) {
+	} else if (!seen->tied && seen->ids_in_slots && r != U64_MAX &&
+		   (id || r > 1) &&
+		   mlx5_diag_engine_seq_slot(eng, id -
+					     mlx5_diag_engine_slot_first(eng, id,
+									 r,
+									 r_sent))) {
 		return;
-	} else if (tied || id <= r) {
+	} else if (seen->tied || id <= r_sent) {
 		eng->seq_base = 0;
 		eng->seq_start = MLX5_DIAG_SEQ_ZERO;
 	} else {
@@ -786,10 +855,9 @@ static bool mlx5_diag_engine_fold_after(struct mlx5_diag_engine *eng, u64 t,
 static int mlx5_diag_engine_poll_folded(struct mlx5_diag_engine *eng)
 {
 	struct mlx5_diag_ring_sample ring[1U << MLX5_DIAG_FOLD_LOG_SLOTS];
-	u64 expect = eng->next_sample, first_ts = U64_MAX, first_id = 0, t;
-	u64 now, *nowp = NULL, clocks, base;
-	unsigned int n, s, written;
-	bool tied;
+	u64 expect = eng->next_sample, t, now, *nowp = NULL, clocks, base;
+	struct mlx5_diag_seq_seen seen;
+	unsigned int n, s;
 	int got;
 
 	got = mlx5_diag_engine_query_ring(eng);
@@ -800,8 +868,7 @@ static int mlx5_diag_engine_poll_folded(struct mlx5_diag_engine *eng)
 		nowp = &now;
 again:
 	n = 0;
-	written = 0;
-	tied = false;
+	mlx5_diag_engine_seq_seen_init(&seen);
 	for (s = 0; s < eng->nslots; s++) {
 		u64 mask = mlx5_diag_engine_seq_mask(eng), d;
 
@@ -815,12 +882,9 @@ again:
 			continue;
 		t = mlx5_diag_engine_sample_time(eng, nowp);
 		if (eng->seq_start == MLX5_DIAG_SEQ_UNKNOWN) {
-			written++;
-			tied = t == first_ts || (tied && t > first_ts);
-			if (t < first_ts) {
-				first_ts = t;
-				first_id = eng->entries[0].sample_id;
-			}
+			mlx5_diag_engine_seq_seen_add(eng, &seen,
+						      eng->entries[0].sample_id,
+						      t);
 			continue;
 		}
 		if (eng->seq_start == MLX5_DIAG_SEQ_SLOT) {
@@ -855,10 +919,9 @@ add:
 	if (!eng->reading_known)
 		return 0;
 	if (eng->seq_start == MLX5_DIAG_SEQ_UNKNOWN) {
-		if (!written)
+		if (!seen.written)
 			return 0;
-		mlx5_diag_engine_seq_learn(eng, first_id, first_ts,
-					   written == eng->nslots, tied);
+		mlx5_diag_engine_seq_learn(eng, &seen);
 		expect = eng->seq_start == MLX5_DIAG_SEQ_SLOT ? 0 :
 			 eng->seq_base;
 		goto again;

@@ -72,8 +72,21 @@ unsigned int mlx5_diag_engine_whole_samples(const struct mlx5_diag_engine *eng,
 u64 mlx5_diag_engine_seq_mask(const struct mlx5_diag_engine *eng);
 bool mlx5_diag_engine_seq_narrow(struct mlx5_diag_engine *eng, u64 id,
 				 u64 expect, u64 *d16);
-void mlx5_diag_engine_seq_learn(struct mlx5_diag_engine *eng, u64 id, u64 ts,
-				bool full, bool tied);
+/* The samples of a configuration a read of the whole buffer found (A1). */
+struct mlx5_diag_seq_seen {
+	u64 first_id;		/* the earliest-stamped one's id */
+	u64 first_ts;		/* its time; U64_MAX before any */
+	unsigned int written;	/* the slots written */
+	bool tied;		/* another sample is stamped first_ts too */
+	bool ids_in_slots;	/* every id is below the number of slots */
+};
+
+void mlx5_diag_engine_seq_seen_init(struct mlx5_diag_seq_seen *seen);
+void mlx5_diag_engine_seq_seen_add(const struct mlx5_diag_engine *eng,
+				   struct mlx5_diag_seq_seen *seen, u64 id,
+				   u64 t);
+void mlx5_diag_engine_seq_learn(struct mlx5_diag_engine *eng,
+				const struct mlx5_diag_seq_seen *seen);
 bool mlx5_diag_engine_lap_in_half_range(const struct mlx5_diag_engine *eng,
 					u8 log_period);
 bool mlx5_diag_engine_seq_slot(struct mlx5_diag_engine *eng, u64 base);

@@ -929,9 +929,9 @@ static int mlx5_diag_engine_session_find_first(struct mlx5_diag_engine *eng)
 {
 	const struct mlx5_diag_fw_params *p = &eng->programmed;
 	unsigned int nslots = 1U << p->log_num_of_samples;
-	unsigned int index, want, seen, k, written = 0;
-	u64 first_ts = U64_MAX, first_id = 0, now, clocks, t;
-	bool tied = false;
+	unsigned int index, want, whole, k;
+	struct mlx5_diag_seq_seen seen;
+	u64 now, clocks, t;
 	int ret;
 
 	if (!mlx5_diag_engine_device_clock(eng, p->rtc, &now) &&
@@ -939,29 +939,24 @@ static int mlx5_diag_engine_session_find_first(struct mlx5_diag_engine *eng)
 					  eng->fw->caps.freq_khz, &clocks) &&
 	    !(clocks >> eng->session_log_period_min))
 		return 0;
-	for (index = 0; index < nslots; index += seen) {
+	mlx5_diag_engine_seq_seen_init(&seen);
+	for (index = 0; index < nslots; index += whole) {
 		want = min(eng->session_batch, nslots - index);
 		ret = mlx5_diag_engine_session_query(eng, index, want);
 		if (ret < 0)
 			return ret;
-		seen = mlx5_diag_engine_whole_samples(eng, want);
-		for (k = 0; k < seen; k++) {
-			if (!mlx5_diag_engine_decode_from(eng, eng->session_out,
-							  k) ||
-			    !mlx5_diag_engine_session_time(eng, &t))
-				continue;
-			written++;
-			tied = t == first_ts || (tied && t > first_ts);
-			if (t < first_ts) {
-				first_ts = t;
-				first_id = eng->entries[0].sample_id;
-			}
-		}
+		whole = mlx5_diag_engine_whole_samples(eng, want);
+		for (k = 0; k < whole; k++)
+			if (mlx5_diag_engine_decode_from(eng, eng->session_out,
+							 k) &&
+			    mlx5_diag_engine_session_time(eng, &t))
+				mlx5_diag_engine_seq_seen_add(eng, &seen,
+							      eng->entries[0].sample_id,
+							      t);
 	}
-	if (!written)
+	if (!seen.written)
 		return 0;
-	mlx5_diag_engine_seq_learn(eng, first_id, first_ts, written == nslots,
-				   tied);
+	mlx5_diag_engine_seq_learn(eng, &seen);
 	return 1;
 }
 

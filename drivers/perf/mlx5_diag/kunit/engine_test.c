@@ -79,6 +79,11 @@ struct et {
 	 * before it: the disable and the SET of a new configuration take time
 	 */
 	u64 set_advance_ns;
+	/*
+	 * each SET_DIAGNOSTIC_PARAMS is answered this much after it ran: the
+	 * clock read after its answer is late
+	 */
+	u64 set_answer_ns;
 	/* the clock registers fail from the next QUERY_DIAGNOSTIC_COUNTERS on */
 	bool query_clock_off;
 };
@@ -94,6 +99,7 @@ static int et_exec(struct mlx5_diag_aux_dev *aux, const void *in, int inlen,
 	u16 op = tb_get(in, 0, 16);
 	bool after_set = t->after_set;
 	unsigned int i, s;
+	int ret;
 
 	t->after_set = op == ET_OP_SET_PARAMS;
 	if (op == ET_OP_SET_PARAMS) {
@@ -121,7 +127,10 @@ static int et_exec(struct mlx5_diag_aux_dev *aux, const void *in, int inlen,
 			t->probe_bad++;
 		t->probes += !i;
 	}
-	return mlx5_diag_sim_fw_exec(t->sim, t->now, in, inlen, out, outlen);
+	ret = mlx5_diag_sim_fw_exec(t->sim, t->now, in, inlen, out, outlen);
+	if (op == ET_OP_SET_PARAMS)
+		t->now += t->set_answer_ns;
+	return ret;
 }
 
 static int et_read_clock(struct mlx5_diag_aux_dev *aux, bool rtc,
@@ -3189,33 +3198,40 @@ KUNIT_ARRAY_PARAM(et_cont_var, et_cont_var_sets, et_var_desc);
 /*
  * The run's first drain comes after the firmware lapped the buffer: every
  * slot holds a sample of the run, the oldest left sample 35. Numbered from
- * 0, its id says so; numbered on from another agent's configuration, its
- * time does (one period after the SET, within a period of the clock read
- * before it). Either way exactly the 35 overwritten are lost, and the 32
- * left come with their sequence numbers and the model's values. The
- * disable and the SET take three periods each: the time of the SET is the
- * clock read after its answer, not the one before the disable. The device
- * clock is read: without it the time of the SET is unknown, and the
- * numbering is taken to start at 0.
+ * 0, its id says so; numbered by slot index, the ids of a full buffer all
+ * below the slots while the earliest's is not 0; numbered on from another
+ * agent's configuration, its time does (one period after the SET, which
+ * ran between the clocks read around it). Either way exactly the 35
+ * overwritten are lost, and the 32 left come with their sequence numbers
+ * and the model's values. The disable and the SET take three periods each
+ * and are answered @answer periods after they ran: the SET ran after the
+ * clock read before the disable, and before the one after its answer. The
+ * device clock is read: without it the time of the SET is unknown, and
+ * the numbering is taken to start at 0.
  */
-static void engine_session_first_lapped_test(struct kunit *test)
+static void es_first_lapped(struct kunit *test, unsigned int v,
+			    unsigned int answer)
 {
-	const unsigned int *v = test->param_value;
 	struct et *t = test->priv;
-	struct es *s = es_init(test, *v & ET_VAR_PUBLIC, 6, 1000);
+	struct es *s = es_init(test, v & ET_VAR_PUBLIC, 6, 1000);
 	struct mlx5_diag_sim_stats st;
 	unsigned int nslots;
+	u64 period_ns;
 
 	t->clock_regs = true;
-	et_var_apply(test, *v);
+	et_var_apply(test, v);
 	es_claim(test, s);
-	t->set_advance_ns = 3 * mlx5_diag_sim_clocks_to_ns(1ULL <<
-							   t->fw.caps.log_min_sample_period,
-							   156250);
+	period_ns = mlx5_diag_sim_clocks_to_ns(1ULL <<
+					       t->fw.caps.log_min_sample_period,
+					       156250);
+	t->set_advance_ns = 3 * period_ns;
+	t->set_answer_ns = answer * period_ns;
 	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
 	t->set_advance_ns = 0;
-	/* the run's time 0 is the SET's, not the clock read before */
-	s->enable_clock = mlx5_diag_sim_fw_clock(t->sim, t->now);
+	t->set_answer_ns = 0;
+	/* the run's time 0 is the SET's, not a clock read around it */
+	s->enable_clock = mlx5_diag_sim_fw_clock(t->sim,
+						 t->now - answer * period_ns);
 	nslots = 1U << s->actual.log_num_of_samples;
 	KUNIT_ASSERT_EQ(test, nslots, 32);
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 66), 0);
@@ -3226,7 +3242,7 @@ static void engine_session_first_lapped_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->d.first_seq, 35);
 	KUNIT_EXPECT_EQ(test, s->d.n, nslots);
 	es_check(test, s);
-	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start, et_want_start_lapped(*v));
+	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start, et_want_start_lapped(v));
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 70), 0);
 	KUNIT_EXPECT_EQ(test, s->d.first_seq, 67);
 	KUNIT_EXPECT_EQ(test, s->d.n, 4);
@@ -3236,6 +3252,29 @@ static void engine_session_first_lapped_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
 	es_close(test, s);
 }
+
+/* ... the SET answered within a period */
+static void engine_session_first_lapped_test(struct kunit *test)
+{
+	es_first_lapped(test, *(const unsigned int *)test->param_value, 0);
+}
+
+/*
+ * ... answered 5 periods late: the numbering from 0 and the one by slot
+ * index (sample 0 in slot 0) read exactly all the same; one on from
+ * another configuration is reckoned from the clock after the answer
+ */
+static void engine_session_first_lapped_late_test(struct kunit *test)
+{
+	es_first_lapped(test, *(const unsigned int *)test->param_value, 5);
+}
+
+/* numbered from 0 or by slot index; either dialect */
+static const unsigned int et_start_var_sets[] = {
+	0, ET_VAR_PUBLIC, ET_VAR_SLOT, ET_VAR_SLOT | ET_VAR_PUBLIC,
+};
+
+KUNIT_ARRAY_PARAM(et_start_var, et_start_var_sets, et_var_desc);
 
 /*
  * Single mode fills the buffer once and never laps: a full buffer's
@@ -3995,6 +4034,8 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE_PARAM(engine_session_variants_test, et_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_first_lapped_test,
 			 et_cont_var_gen_params),
+	KUNIT_CASE_PARAM(engine_session_first_lapped_late_test,
+			 et_start_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_second_run_test,
 			 et_cont_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_single_full_test,
