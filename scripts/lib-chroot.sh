@@ -76,16 +76,15 @@ install_layer_dir() {
 }
 
 # A layer for scripts/check-install: bookworm_base with Debian's stock
-# kernels of SERIES... installed (as on a machine that runs them; no
-# initramfs; stock_pick's image, signed or not), then what the install
-# guide has the user install: dkms and the kernels' headers. Prints its
-# directory; made once per set of kernel versions.
+# kernels PICK... installed (each "REL VER IMAGE" as stock_pick gives it:
+# as on a machine that runs them; no initramfs; the image signed or not),
+# then what the install guide has the user install: dkms and the kernels'
+# headers. Prints its directory; made once per set of kernel versions.
 install_layer() {
-	local base dir series rel ver img images="" headers=""
+	local base dir pick rel ver img images="" headers=""
 	base=$(bookworm_base) || exit 1
-	for series in "$@"; do
-		read -r rel ver img <<<"$(stock_pick amd64 "$series" apt_update_once)"
-		[ -n "$img" ] || exit 1
+	for pick in "$@"; do
+		read -r rel ver img <<<"$pick"
 		images="$images $img=$ver"
 		headers="$headers linux-headers-$rel=$ver"
 	done

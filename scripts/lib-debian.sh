@@ -112,12 +112,20 @@ deb_fetch() {
 	echo "$f"
 }
 
-# Names in a .deb's Depends field (alternatives and versions dropped) that
-# match the extended regex $2.
-deb_depends() {
-	dpkg-deb -f "$1" Depends | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/ //g' |
-		grep -E "$2" || true
+# The names in a Depends field on stdin (alternatives and versions
+# dropped) that match the extended regex $1.
+depends_names() {
+	tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/ //g' | grep -E "$1" || true
 }
+
+# Names in a .deb's Depends field that match the extended regex $2.
+deb_depends() {
+	dpkg-deb -f "$1" Depends | depends_names "$2"
+}
+
+# What a stock kernel's headers depend on that is fetched with them: the
+# -common headers and the kbuild tools.
+STOCK_HEADERS_DEPS_RE='^linux-(headers-.*-common|kbuild-.*)$'
 
 # Point the absolute symlinks under ROOT (dpkg-deb -x keeps them as packaged,
 # e.g. lib/modules/<rel>/build -> /usr/src/linux-headers-<rel>) into ROOT.
@@ -166,9 +174,8 @@ stock_pick_raw() {
 			apt_knows "$img:$arch" "$ver" || continue
 			ok=1
 			for dep in $(apt-cache "${APT_OPTS[@]}" show "$rel:$arch=$ver" 2>/dev/null |
-					sed -n 's/^Depends: //p' | head -1 | tr ',' '\n' |
-					sed 's/|.*//; s/(.*)//; s/ //g' |
-					grep -E '^linux-(headers-.*-common|kbuild-.*)$'); do
+					sed -n 's/^Depends: //p' | head -1 |
+					depends_names "$STOCK_HEADERS_DEPS_RE"); do
 				case $dep in
 				*-common) apt_knows "$dep" "$ver" || ok= ;;
 				*) apt_knows "$dep:amd64" "$ver" || ok= ;;
@@ -221,9 +228,9 @@ debian_once() {
 # ROOT/lib/modules/<rel> (with modules.dep), its headers in
 # ROOT/usr/src/linux-headers-<rel>. Prints ROOT (one per release and version).
 stock_root() {
-	local rel ver img root
-	read -r rel ver img <<<"$(stock_pick amd64 "$1" apt_update_once)" || exit 1
-	[ -n "$img" ] || exit 1
+	local pick rel ver img root
+	pick=$(stock_pick amd64 "$1" apt_update_once) || exit 1
+	read -r rel ver img <<<"$pick"
 	root=$MLX5_DIAG_CACHE/stock/${rel}_$ver
 	debian_once "$root/.done" unpack_stock_kernel amd64 "$rel" "$ver" "$root" "$img"
 	echo "$root"
@@ -239,7 +246,7 @@ unpack_stock_kernel() {
 	debs=$(deb_fetch "$img:$arch" "$ver") || exit 1
 	deb=$(deb_fetch "linux-headers-$rel:$arch" "$ver") || exit 1
 	debs="$debs $deb"
-	for pkg in $(deb_depends "$deb" '^linux-(headers-.*-common|kbuild-.*)$'); do
+	for pkg in $(deb_depends "$deb" "$STOCK_HEADERS_DEPS_RE"); do
 		case $pkg in
 		*-common) deb=$(deb_fetch "$pkg" "$ver") || exit 1 ;;
 		*) deb=$(deb_fetch "$pkg:amd64" "$ver") || exit 1 ;;
@@ -343,12 +350,12 @@ apt_arm64_update_once() {
 # ROOT. Sets APT_OPTS and APT_UPDATE to the arm64 ones: call it in a
 # subshell.
 arm64_root() {
-	local rel ver img root
+	local pick rel ver img root
 	APT_OPTS=("${APT_ARM64_OPTS[@]}")
 	APT_UPDATE=apt_arm64_update_once
 	[ -d "$APT_ARM64_DIR/lists" ] || apt_arm64_update_once
-	read -r rel ver img <<<"$(stock_pick arm64 "$1" apt_arm64_update_once)" || exit 1
-	[ -n "$img" ] || exit 1
+	pick=$(stock_pick arm64 "$1" apt_arm64_update_once) || exit 1
+	read -r rel ver img <<<"$pick"
 	root=$MLX5_DIAG_CACHE/stock-arm64/${rel}_$ver
 	debian_once "$root/.done" unpack_stock_kernel arm64 "$rel" "$ver" "$root" "$img"
 	echo "$root"
