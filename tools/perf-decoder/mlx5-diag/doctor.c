@@ -259,6 +259,7 @@ static struct json_object *run_json(const struct doctor_run *r)
 	add(o, "log_num_of_samples", u64(r->session.log_num_of_samples));
 	add(o, "samples", u64(r->rows));
 	add(o, "first_seq", u64(r->first_seq));
+	add(o, "lost_at_start", u64(r->lost_at_start));
 	add(o, "last_seq", u64(r->last_seq));
 	add(o, "lost_overwritten", u64(r->lost[MLX5_DIAG_LOST_FW_OVERWRITE]));
 	add(o, "lost_aux_full", u64(r->lost[MLX5_DIAG_LOST_AUX_FULL]));

@@ -71,10 +71,17 @@ struct doctor_run {
 	uint64_t lost_at_start;		/* before the first sample */
 	int lost_seen;
 	uint64_t first_lost_seq;	/* of the first LOST */
+	int lost_seen_after;		/* a LOST after the first sample */
+	uint64_t first_lost_after_seq;	/* of the first of those */
 	uint64_t lost_after_change;	/* at or after the period change */
 	uint64_t rows_after_change;	/* samples at the new period */
 	int change_asked;		/* PERF_EVENT_IOC_PERIOD was called */
-	unsigned int after_change_ms;	/* from it to the disable */
+	/*
+	 * from the PERIOD record's arrival (the change applied; without one,
+	 * from the call) to the disable
+	 */
+	unsigned int after_change_ms;
+	uint64_t period_arrived_ns;	/* CLOCK_MONOTONIC, when read */
 	int period_seen;		/* a PERIOD record after it */
 	uint64_t period_seq, period_ns_actual;
 	uint64_t period_dev_time;	/* the PERIOD record's, device units */

@@ -201,7 +201,7 @@ static void judge_a2(const struct doctor_evidence *e, struct doctor_finding *f)
 		    "the drain refused a sample as not of this run (engine/bad_samples +%"
 		    PRIu64 "): an entry stamped before the sample before it; delivery "
 		    "stopped after sample %" PRIu64, r->engine[DC_BAD_SAMPLES],
-		    r->lost_seen ? r->first_lost_seq - 1 : r->last_seq);
+		    r->lost_seen_after ? r->first_lost_after_seq - 1 : r->last_seq);
 	else if (!r->max_spread)
 		set(f, DV_HOLDS, NULL, "every entry of a sample carries the same timestamp "
 		    "(%" PRIu64 " samples)", r->rows);
@@ -238,10 +238,14 @@ static void judge_a5(const struct doctor_evidence *e, struct doctor_finding *f)
 
 	if (!usable(r, f))
 		return;
-	if (r->first_seq || r->lost_at_start)
+	if (r->first_seq != r->lost_at_start)
 		set(f, DV_DIFFERS, "old samples in a new run",
 		    "the run after another began at sample %" PRIu64 " with %" PRIu64
 		    " lost before it", r->first_seq, r->lost_at_start);
+	else if (r->lost_at_start)
+		set(f, DV_HOLDS, NULL, "the run after another began at sample 0, its "
+		    "first %" PRIu64 " overwritten before the first read, each in a LOST "
+		    "record", r->lost_at_start);
 	else
 		set(f, DV_HOLDS, NULL, "the run after another began at sample 0 with "
 		    "nothing lost");

@@ -227,8 +227,12 @@ static void obs_lost(struct sink *s, const struct mlx5diag_item *it)
 		r->lost_seen = 1;
 		r->first_lost_seq = it->seq;
 	}
-	if (!r->rows)
+	if (!r->rows) {
 		r->lost_at_start += it->lost.count;
+	} else if (!r->lost_seen_after) {
+		r->lost_seen_after = 1;
+		r->first_lost_after_seq = it->seq;
+	}
 	if (r->period_seen)
 		r->lost_after_change += it->lost.count;
 }
@@ -244,6 +248,8 @@ static void obs_period(struct sink *s, const struct mlx5diag_item *it)
 		r->learnt_log = it->period.log_sample_period;
 		return;
 	}
+	if (!r->period_seen)
+		r->period_arrived_ns = clock_now_ns(CLOCK_MONOTONIC);
 	r->period_seen = 1;
 	r->period_seq = it->seq;
 	r->period_ns_actual = it->period.ns_actual;
@@ -414,6 +420,9 @@ void doctor_sample(const struct doctor_dev *d, struct doctor_run *r)
 			snprintf(r->stop_why, sizeof(r->stop_why),
 				 "the period change was refused: %s", strerror(errno));
 		stopped = drain_until(&s, r, end, 0);
+		/* the driver applies the change at its next drain, late or not */
+		if (r->period_seen)
+			asked = r->period_arrived_ns;
 		r->after_change_ms = (unsigned int)((clock_now_ns(CLOCK_MONOTONIC) - asked) /
 						    1000000);
 	}
