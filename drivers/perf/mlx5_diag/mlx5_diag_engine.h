@@ -145,6 +145,11 @@ struct mlx5_diag_engine {
 	enum mlx5_diag_engine_seq_start seq_start;
 	u64 seq_base;
 	/*
+	 * numbered by slot from a read of the whole buffer: the number of
+	 * its earliest sample (mlx5_diag_engine_seq_learn())
+	 */
+	u64 seq_first;
+	/*
 	 * The device clock read after the answer of the SET that started
 	 * it, and before the SET was sent: the firmware started it between
 	 * the two (the one after where the one before was not read)
@@ -178,7 +183,10 @@ struct mlx5_diag_engine {
 	u64 session_bad_seq;		/* bad sample a drain stopped at */
 	/*
 	 * Where slot-index ids are placed from: the number after the last
-	 * sample taken and its time; before any, 0 and the SET's clock
+	 * sample taken and its time; before any, 0 and the SET's clock, or
+	 * the number and time of the buffer's earliest sample where a read
+	 * of the whole buffer learnt slot-index ids (placed as the nearest
+	 * number in its slot, that one too)
 	 */
 	u64 session_ref_next, session_ref_ts;
 	/* the run's period now: as reported, or as its samples show (A9) */

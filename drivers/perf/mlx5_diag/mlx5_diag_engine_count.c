@@ -632,7 +632,8 @@ static u64 mlx5_diag_engine_slot_first(const struct mlx5_diag_engine *eng,
  * last slot unless the firmware numbers by slot index: so where its
  * earliest is not numbered 0, or is stamped a period or more after the
  * SET's answer, it does (mlx5_diag_engine_seq_slot(), the earliest sample
- * as mlx5_diag_engine_slot_first() numbers it). Without the clock read the
+ * as mlx5_diag_engine_slot_first() numbers it, in eng->seq_first: the
+ * drain places the samples after it from it). Without the clock read the
  * numbering is taken to start at 0; so it is where two samples share the
  * earliest time, which samples a period apart never do (firmware that
  * stamps them otherwise; the drain then meets what it writes as it would
@@ -646,7 +647,7 @@ void mlx5_diag_engine_seq_learn(struct mlx5_diag_engine *eng,
 {
 	const struct mlx5_diag_fw_params *p = &eng->programmed;
 	u64 id = seen->first_id & mlx5_diag_engine_seq_mask(eng);
-	u64 r = U64_MAX, r_sent = U64_MAX;
+	u64 r = U64_MAX, r_sent = U64_MAX, n;
 	/* at most MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD (adopted so) */
 	u8 lp = eng->state == MLX5_DIAG_ENGINE_SESSION ?
 		eng->session_log_period_min : p->log_sample_period;
@@ -659,17 +660,15 @@ void mlx5_diag_engine_seq_learn(struct mlx5_diag_engine *eng,
 		if (r == U64_MAX)
 			r_sent = U64_MAX;
 	}
+	n = r == U64_MAX ? 0 : mlx5_diag_engine_slot_first(eng, id, r, r_sent);
 	if (!seen->tied &&
 	    (seen->written < eng->nslots || p->mode == MLX5_DIAG_FW_SINGLE)) {
 		eng->seq_base = id;
 		eng->seq_start = id ? MLX5_DIAG_SEQ_CONTINUED :
 				      MLX5_DIAG_SEQ_ZERO;
 	} else if (!seen->tied && seen->ids_in_slots && r != U64_MAX &&
-		   (id || r > 1) &&
-		   mlx5_diag_engine_seq_slot(eng, id -
-					     mlx5_diag_engine_slot_first(eng, id,
-									 r,
-									 r_sent))) {
+		   (id || r > 1) && mlx5_diag_engine_seq_slot(eng, id - n)) {
+		eng->seq_first = n;
 		return;
 	} else if (seen->tied || id <= r_sent) {
 		eng->seq_base = 0;

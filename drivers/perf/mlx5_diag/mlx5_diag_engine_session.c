@@ -741,9 +741,12 @@ static bool mlx5_diag_engine_session_lap_late(struct mlx5_diag_engine *eng,
  * too, writes that id in that slot whichever sample lands there. While
  * where the numbering starts is unknown, it is another where it is stamped
  * two periods or more (at the run's shortest) after the device clock read
- * after the SET's answer, which sample 0, taken a period after the SET and
- * stamped less than a period apart, never is (a later first sample only
- * costs a read of the buffer); without that clock read, and once the
+ * before the SET was sent, which sample 0, taken a period after the SET
+ * and stamped less than a period apart, never is where the SET took less
+ * than a period (a later first sample, or a slower SET, only costs a read
+ * of the buffer; the clock read after the answer would take a lap's
+ * sample for sample 0 where the answer came a lap late); without that
+ * clock read, and once the
  * start was learnt from the buffer's earliest sample, where a later
  * sample in the answer is stamped before it, as far as a lap's times
  * compare (mlx5_diag_engine_lap_in_half_range()). The sample is decoded
@@ -759,7 +762,7 @@ static bool mlx5_diag_engine_session_not_first(struct mlx5_diag_engine *eng,
 	if (!mlx5_diag_engine_session_time(eng, &first))
 		return false;
 	if (eng->seq_start == MLX5_DIAG_SEQ_UNKNOWN && eng->run_set_known)
-		return mlx5_diag_engine_clocks_apart(eng->run_set_clock, first,
+		return mlx5_diag_engine_clocks_apart(eng->run_set_sent, first,
 						     eng->programmed.rtc,
 						     eng->fw->caps.freq_khz,
 						     &t) &&
@@ -957,6 +960,15 @@ static int mlx5_diag_engine_session_find_first(struct mlx5_diag_engine *eng)
 	if (!seen.written)
 		return 0;
 	mlx5_diag_engine_seq_learn(eng, &seen);
+	/*
+	 * Numbered by slot: the samples are placed by their time from the
+	 * earliest, not from the SET's clock, read after an answer that may
+	 * have come late
+	 */
+	if (eng->seq_start == MLX5_DIAG_SEQ_SLOT) {
+		eng->session_ref_next = eng->seq_first;
+		eng->session_ref_ts = seen.first_ts;
+	}
 	return 1;
 }
 

@@ -3260,13 +3260,15 @@ static void engine_session_first_lapped_test(struct kunit *test)
 }
 
 /*
- * ... answered 5 periods late: the numbering from 0 and the one by slot
- * index (sample 0 in slot 0) read exactly all the same; one on from
- * another configuration is reckoned from the clock after the answer
+ * ... answered 20 periods late, more than half the 32-slot lap: the
+ * numbering from 0 and the one by slot index (sample 0 in slot 0) read
+ * exactly all the same, the slot-index samples placed from the buffer's
+ * earliest; one on from another configuration is reckoned from the clock
+ * after the answer
  */
 static void engine_session_first_lapped_late_test(struct kunit *test)
 {
-	es_first_lapped(test, *(const unsigned int *)test->param_value, 5);
+	es_first_lapped(test, *(const unsigned int *)test->param_value, 20);
 }
 
 /* numbered from 0 or by slot index; either dialect */
