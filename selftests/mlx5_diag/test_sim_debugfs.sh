@@ -92,6 +92,9 @@ echo "sample_id_slot 0" >"$D/variant"
 expect_eq "variant period_unreported 1" "$(write_err "$D/variant" "period_unreported 1")" ok
 expect_eq "variant period_unreported 2" "$(write_err "$D/variant" "period_unreported 2")" "$EINVAL"
 echo "period_unreported 0" >"$D/variant"
+expect_eq "variant rtc_still 1" "$(write_err "$D/variant" "rtc_still 1")" ok
+expect_eq "variant rtc_still 2" "$(write_err "$D/variant" "rtc_still 2")" "$EINVAL"
+echo "rtc_still 0" >"$D/variant"
 expect_eq "variant: unknown name" "$(write_err "$D/variant" "ring_ahead 1")" "$EINVAL"
 expect_eq "variant: no value" "$(write_err "$D/variant" busy_every)" "$EINVAL"
 expect_eq "variant unwritten_zero 0" "$(write_err "$D/variant" "unwritten_zero 0")" ok

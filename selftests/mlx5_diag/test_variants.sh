@@ -15,7 +15,9 @@
 # firmware that numbers on across SETs are delivered from 0, exact, and
 # so is one on firmware that numbers by slot index, across an overrun; one
 # on firmware that raises the period and reports the one asked for learns
-# the period from the samples. engine/ shows what the driver learnt.
+# the period from the samples; one on firmware whose RTC stamps stand
+# still stops at its second sample, and the RTC is refused after. engine/
+# shows what the driver learnt.
 . ./lib.sh
 . ./engine_lib.sh
 . ./record_lib.sh
@@ -299,6 +301,42 @@ echo none >"$D0/variant"
 echo "$lmin" >"$D0/caps/log_min_sample_period"
 sim_readd 0
 P0=$(pmu_of_sim 0)
+
+# ---- RTC stamps that stand still (A4) ----
+# every sample stamped with the RTC of its SET: the recording delivers
+# sample 0 with the model's values and stops at sample 1, one log line,
+# engine/bad_samples + 1, engine/rtc_still 1; an event asking for the RTC
+# is refused from then on (EOPNOTSUPP), the free-running clock still
+# records, and the device bound again has forgotten it
+echo "rtc_still 1" >"$D0/variant"
+expect_eq "rtc still: engine/rtc_still before" "$(eng "$P0" rtc_still)" 0
+b0=$(eng "$P0" bad_samples)
+log_mark rtc_still
+# shellcheck disable=SC2086
+record_stepped 0 /tmp/var9.data "step_samples 0 10" --ts rtc -p 100us $EVS
+expect_eq "rtc still: record exits 0" "$?" 0
+expect_eq "rtc still: sample 0 only" \
+	"$(dec_samples /tmp/var9.data | cut -d' ' -f1 | tr '\n' ' ')" "0 "
+# shellcheck disable=SC2086
+check "rtc still: sample 0 equals the model" \
+	check_model 0 /tmp/var9.data $CLASSES $IDS
+expect_eq "rtc still: engine/bad_samples" $(($(eng "$P0" bad_samples) - b0)) 1
+expect_eq "rtc still: engine/rtc_still" "$(eng "$P0" rtc_still)" 1
+expect_eq "rtc still: logged once" \
+	"$(log_since rtc_still | grep -c "the firmware's RTC timestamps stand still, and RTC sampling is refused from now on")" 1
+# shellcheck disable=SC2086
+check "rtc still: the RTC refused" sh -c \
+	"! '$MLX5_DIAG' record -q -d sim:0 --ts rtc -o /tmp/var10.data -p 100us $EVS -- true 2>/tmp/var10.err &&
+	 grep -q 'Operation not supported' /tmp/var10.err"
+# shellcheck disable=SC2086
+record_stepped 0 /tmp/var10.data "step_samples 0 5" -p 100us $EVS
+expect_eq "rtc still: the free-running clock records" \
+	"$(stream_runs /tmp/var10.data | cut -d' ' -f1,2)" "1 contiguous"
+sim_running 0
+sim_readd 0
+P0=$(pmu_of_sim 0)
+expect_eq "rtc still: a device bound again has forgotten it" "$(eng "$P0" rtc_still)" 0
+echo none >"$D0/variant"
 
 # ---- numbering modulo 2^16 in the 32-bit field, across sample 65536 ----
 # two ids: a buffer of 4096 samples, 18 steps of 4000; format 1 (64-bit

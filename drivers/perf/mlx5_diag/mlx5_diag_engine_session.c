@@ -793,6 +793,28 @@ static void mlx5_diag_engine_session_bad(struct mlx5_diag_engine *eng,
 			    eng->fw->name, eng->session_next, why);
 }
 
+/*
+ * On the RTC, is the decoded sample, placed next, stamped as the last one
+ * taken? Samples a period apart never are: the firmware's RTC stamps
+ * stand still (A4). Neither a slot-index numbering nor the samples' times
+ * can then be read from them: the drain stops there (a bad sample, one
+ * line) and the device refuses RTC sampling from now on
+ * (engine/rtc_still).
+ */
+static bool mlx5_diag_engine_session_rtc_still(struct mlx5_diag_engine *eng)
+{
+	u64 t;
+
+	if (!eng->programmed.rtc || !eng->session_ref_next ||
+	    !mlx5_diag_engine_session_time(eng, &t) ||
+	    t != eng->session_ref_ts)
+		return false;
+	WRITE_ONCE(eng->fw->rtc_still, true);
+	mlx5_diag_engine_session_bad(eng,
+				     "it is stamped as the sample before it: the firmware's RTC timestamps stand still, and RTC sampling is refused from now on (engine/rtc_still); nothing is delivered");
+	return true;
+}
+
 /* An RTC reading (seconds << 32 | nanoseconds) in ns; false if it is not. */
 static bool mlx5_diag_engine_rtc_ns(u64 rtc, u64 *ns)
 {
@@ -1249,6 +1271,8 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 								     "its slot holds a newer sample with another number (the firmware numbers its samples otherwise: the slot index, or a restart); nothing is delivered until the numbering comes round");
 				goto done;
 			}
+			if (mlx5_diag_engine_session_rtc_still(eng))
+				goto done;
 			e = mlx5_diag_engine_session_take(eng, d);
 			if (e == eng->programmed.num_ids) {
 				if (eng->seq_start == MLX5_DIAG_SEQ_UNKNOWN)

@@ -182,6 +182,9 @@ static inline u64 mlx5_diag_extend_near(u64 near, u64 raw, unsigned int bits)
  * @busy_answers: RES_BUSY answers, retried or not
  * @clear_learnt: public firmware: data clear as tried (enum
  *	mlx5_diag_cap_known), written under the engine lock
+ * @rtc_still: two samples were seen stamped alike on the RTC: its stamps
+ *	stand still and RTC sampling is refused (A4); written under the
+ *	engine lock
  */
 struct mlx5_diag_fw {
 	const char *name;
@@ -191,6 +194,7 @@ struct mlx5_diag_fw {
 	struct mlx5_diag_caps caps;
 	atomic64_t busy_answers;
 	u8 clear_learnt;
+	bool rtc_still;
 };
 
 /**

@@ -257,6 +257,10 @@ static int mlx5_diag_leader_options(struct mlx5_diag_dev *dd,
 		return mlx5_diag_refuse(dd, -EOPNOTSUPP,
 					"the device offers no RTC timestamp source",
 					id);
+	if (req->opts.rtc && READ_ONCE(dd->fw.rtc_still))
+		return mlx5_diag_refuse(dd, -EOPNOTSUPP,
+					"the device's RTC timestamps stand still (engine/rtc_still)",
+					id);
 	return 0;
 }
 

@@ -3271,6 +3271,57 @@ static void engine_session_first_lapped_late_test(struct kunit *test)
 	es_first_lapped(test, *(const unsigned int *)test->param_value, 20);
 }
 
+/*
+ * RTC stamps that stand still (A4, the emulator's rtc_still): every sample
+ * of a run carries the RTC of its SET. Sample 0 is delivered; sample 1,
+ * stamped as it, stops the drain there, once: engine/bad_samples + 1 and
+ * the device learns it (fw.rtc_still), later drains deliver nothing. Numbered
+ * from 0 or by slot index alike (the first lap reads the same). The
+ * modelled dialect, which alone offers the RTC.
+ */
+static void engine_session_rtc_still_test(struct kunit *test)
+{
+	const unsigned int *v = test->param_value;
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 6, 1000);
+	struct mlx5_diag_session_opts o = {
+		.mode = MLX5_DIAG_FW_REPETITIVE, .rtc = true,
+	};
+	u64 rtc;
+
+	t->clock_regs = true;
+	et_var_apply(test, *v);
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_variant(t->sim,
+						     MLX5_DIAG_SIM_VAR_RTC_STILL,
+						     1), 0);
+	es_claim(test, s);
+	o.log_sample_period = t->fw.caps.log_min_sample_period;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_read_clock(t->sim, t->now, true,
+							  &rtc), 0);
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_engine_session_program(&t->eng, &o, rtc,
+							 &s->actual), 0);
+	KUNIT_EXPECT_TRUE(test, s->actual.rtc);
+	KUNIT_EXPECT_FALSE(test, t->fw.rtc_still);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 5), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 1);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	KUNIT_EXPECT_TRUE(test, t->fw.rtc_still);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 1);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 9), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 1);
+	es_close(test, s);
+}
+
+/* numbered from 0 or by slot index, on the modelled dialect */
+static const unsigned int et_rtc_var_sets[] = { 0, ET_VAR_SLOT };
+
+KUNIT_ARRAY_PARAM(et_rtc_var, et_rtc_var_sets, et_var_desc);
+
 /* numbered from 0 or by slot index; either dialect */
 static const unsigned int et_start_var_sets[] = {
 	0, ET_VAR_PUBLIC, ET_VAR_SLOT, ET_VAR_SLOT | ET_VAR_PUBLIC,
@@ -4038,6 +4089,8 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 			 et_cont_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_first_lapped_late_test,
 			 et_start_var_gen_params),
+	KUNIT_CASE_PARAM(engine_session_rtc_still_test,
+			 et_rtc_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_second_run_test,
 			 et_cont_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_single_full_test,

@@ -2814,6 +2814,10 @@ static void sim_test_variant_text(struct kunit *test)
 							  &var, &v), 0);
 	KUNIT_EXPECT_EQ(test, var, MLX5_DIAG_SIM_VAR_PERIOD_UNREPORTED);
 	KUNIT_EXPECT_EQ(test, v, 1);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_parse_variant("rtc_still 1", &var,
+							  &v), 0);
+	KUNIT_EXPECT_EQ(test, var, MLX5_DIAG_SIM_VAR_RTC_STILL);
+	KUNIT_EXPECT_EQ(test, v, 1);
 	KUNIT_EXPECT_NULL(test,
 			  mlx5_diag_sim_variant_name(MLX5_DIAG_SIM_NR_VARIANTS));
 }

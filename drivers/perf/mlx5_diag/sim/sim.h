@@ -120,6 +120,9 @@ enum mlx5_diag_sim_lie {
  * @MLX5_DIAG_SIM_VAR_PERIOD_UNREPORTED: 1: QUERY_DIAGNOSTIC_PARAMS reports
  *	the log_sample_period the SET asked for, not the one the firmware
  *	raised it to: the actual period shows only in the timestamps (A9)
+ * @MLX5_DIAG_SIM_VAR_RTC_STILL: 1: samples stamped from the RTC all carry
+ *	its reading at the SET that started the configuration: the stamps
+ *	stand still while the RTC itself runs on (A4)
  * @MLX5_DIAG_SIM_NR_VARIANTS: how many
  */
 enum mlx5_diag_sim_variant {
@@ -134,6 +137,7 @@ enum mlx5_diag_sim_variant {
 	MLX5_DIAG_SIM_VAR_SAMPLE_ID_CONTINUES,
 	MLX5_DIAG_SIM_VAR_SAMPLE_ID_SLOT,
 	MLX5_DIAG_SIM_VAR_PERIOD_UNREPORTED,
+	MLX5_DIAG_SIM_VAR_RTC_STILL,
 	MLX5_DIAG_SIM_NR_VARIANTS,
 };
 

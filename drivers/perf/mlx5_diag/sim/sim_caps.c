@@ -435,6 +435,7 @@ static const char *const sim_variant_names[MLX5_DIAG_SIM_NR_VARIANTS] = {
 	[MLX5_DIAG_SIM_VAR_SAMPLE_ID_CONTINUES]	= "sample_id_continues",
 	[MLX5_DIAG_SIM_VAR_SAMPLE_ID_SLOT]	= "sample_id_slot",
 	[MLX5_DIAG_SIM_VAR_PERIOD_UNREPORTED]	= "period_unreported",
+	[MLX5_DIAG_SIM_VAR_RTC_STILL]		= "rtc_still",
 };
 
 const char *mlx5_diag_sim_variant_name(unsigned int var)

@@ -78,6 +78,7 @@ struct sim_engine {
 	u64 id0;		/* the sample id of sample 0 (SAMPLE_ID_CONTINUES) */
 	u64 last_osc;		/* oscillator at the last sample (or enable) */
 	u64 last_ts;		/* timestamp of the last sample (or enable) */
+	u64 enable_ts;		/* the timestamp source at enable */
 	u32 gen;		/* configurations started so far */
 	u32 nr_sched;		/* schedule segments, oldest first */
 	struct sim_sched sched[SIM_SCHED_HISTORY];
@@ -440,6 +441,7 @@ int mlx5_diag_sim_fw_set_variant(struct mlx5_diag_sim_fw *fw,
 	case MLX5_DIAG_SIM_VAR_SAMPLE_ID_CONTINUES:
 	case MLX5_DIAG_SIM_VAR_SAMPLE_ID_SLOT:
 	case MLX5_DIAG_SIM_VAR_PERIOD_UNREPORTED:
+	case MLX5_DIAG_SIM_VAR_RTC_STILL:
 		if (value > 1)
 			return -EINVAL;
 		break;
@@ -572,7 +574,9 @@ static void sim_take_sample(struct mlx5_diag_sim_fw *fw, u32 slot, u64 j,
 	s->gen = eng->gen;
 	s->j = j;
 	s->id = eng->id0 + j;
-	s->ts = eng->rtc ? sim_rtc(clock, freq) : clock;
+	s->ts = !eng->rtc ? clock :
+		fw->variants[MLX5_DIAG_SIM_VAR_RTC_STILL] ? eng->enable_ts :
+		sim_rtc(clock, freq);
 	s->prev_ts = eng->last_ts;
 	eng->last_ts = s->ts;
 	for (c = 0; c < eng->num; c++)
@@ -1116,6 +1120,7 @@ static void sim_start(struct sim_cmd *cmd, const struct sim_set_req *r,
 	eng->last_ts = mlx5_diag_sim_clock_at_osc(&fw->clk, cmd->osc);
 	if (eng->rtc)
 		eng->last_ts = sim_rtc(eng->last_ts, fw->caps.freq_khz);
+	eng->enable_ts = eng->last_ts;
 }
 
 static u8 sim_set_params(struct sim_cmd *cmd)
