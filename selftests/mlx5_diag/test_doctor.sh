@@ -166,6 +166,25 @@ echo "$log_max" >"$D0/caps/log_max_samples"
 sim_readd 0
 P0=$(pmu_of_sim 0)
 
+# RTC stamps that stand still (A4): the rtc run stops at its second
+# sample and the driver refuses the RTC from then on; a second check finds
+# it refused already; the device bound again forgets it
+echo "rtc_still 1" >"$D0/variant"
+doctor rtc_still -d sim:0
+expect_eq "rtc_still: exit 0" "$st" 0
+expect_only A4 handled rtc_still
+check "rtc_still: seen in the rtc run" sh -c \
+	"echo \"\$1\" | grep -q '^  A4 .*two samples stamped alike in the rtc run'" - "$out"
+doctor rtc_still_again -d sim:0
+expect_eq "rtc_still again: exit 0" "$st" 0
+check "rtc_still again: the rtc run refused" sh -c \
+	"echo \"\$1\" | grep -q '^ *rtc  *refused: leader .*: Operation not supported\$'" - "$out"
+check "rtc_still again: seen before" sh -c \
+	"echo \"\$1\" | grep -q '^  A4 .*handled .*seen before this check'" - "$out"
+echo none >"$D0/variant"
+sim_readd 0
+P0=$(pmu_of_sim 0)
+
 echo "entry_order 1" >"$D0/variant"
 doctor entry_order -d sim:0
 expect_eq "entry_order: exit 0" "$st" 0

@@ -136,6 +136,7 @@ static void examine(struct doctor *dr)
 			  sizeof(dr->clear_after)))
 		dr->clear_after[0] = '\0';
 	doctor_engine_delta(dr->dev.pmu, before, e.total);
+	e.rtc_still = pmu_read_u64(dr->dev.pmu->dir, "engine/rtc_still", 1) != 0;
 	e.first = &dr->runs[RUN_FIRST];
 	e.again = &dr->runs[RUN_AGAIN];
 	e.change = &dr->runs[RUN_CHANGE];
@@ -290,6 +291,7 @@ static struct json_object *run_json(const struct doctor_run *r)
 	add(o, "unusable_answers", u64(r->engine[DC_UNUSABLE_ANSWERS]));
 	add(o, "busy_answers", u64(r->engine[DC_BUSY_ANSWERS]));
 	add(o, "unreported_periods", u64(r->engine[DC_UNREPORTED_PERIODS]));
+	add(o, "rtc_still", u64(r->engine[DC_RTC_STILL]));
 	add(o, "num_samples_unit", str(r->unit));
 	add(o, "sample_id_bits", u64(r->sample_id_bits));
 	add(o, "entry_order", str(r->order));

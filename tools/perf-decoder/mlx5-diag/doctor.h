@@ -23,6 +23,7 @@ enum doctor_counter {
 	DC_COUNTER_RESETS,
 	DC_BUSY_ANSWERS,
 	DC_UNREPORTED_PERIODS,
+	DC_RTC_STILL,
 	DC_NR,
 };
 
@@ -177,6 +178,7 @@ struct doctor_evidence {
 	const struct doctor_run *again;		/* the same, right after */
 	const struct doctor_run *change;	/* a period change midway */
 	uint64_t total[DC_NR];			/* engine/ over all the runs */
+	int rtc_still;				/* engine/rtc_still after them */
 };
 
 #define DOCTOR_FINDINGS		10

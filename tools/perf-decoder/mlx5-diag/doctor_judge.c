@@ -213,7 +213,10 @@ static void judge_a2(const struct doctor_evidence *e, struct doctor_finding *f)
 		    r->unordered ? "in any order" : "in order", r->unordered, r->rows);
 }
 
-/* A4: sample timestamps are the clock the driver reads. */
+/*
+ * A4: sample timestamps are the clock the driver reads; on the RTC, they
+ * move (the driver refuses RTC stamps that stand still: engine/rtc_still).
+ */
 static void judge_a4(const struct doctor_evidence *e, struct doctor_finding *f)
 {
 	const struct doctor_run *r = e->first;
@@ -222,7 +225,15 @@ static void judge_a4(const struct doctor_evidence *e, struct doctor_finding *f)
 	if (!usable(r, f))
 		return;
 	d = (int64_t)(r->first_perf_time - r->enable_ns);
-	if (d >= -(int64_t)r->ran_ms * 1000000 && d <= (int64_t)r->ran_ms * 1000000)
+	if (d >= -(int64_t)r->ran_ms * 1000000 && d <= (int64_t)r->ran_ms * 1000000 &&
+	    e->rtc_still)
+		set(f, DV_HANDLED, "rtc_still",
+		    "the RTC stamps stand still (two samples stamped alike%s): the driver "
+		    "refuses RTC sampling (engine/rtc_still); the free-running clock's "
+		    "sample %" PRIu64 " maps to %.3f ms after the enable",
+		    e->total[DC_RTC_STILL] ? " in the rtc run" : ", seen before this check",
+		    r->first_seq, (double)d / 1e6);
+	else if (d >= -(int64_t)r->ran_ms * 1000000 && d <= (int64_t)r->ran_ms * 1000000)
 		set(f, DV_HOLDS, NULL, "sample %" PRIu64 " maps to %.3f ms after the enable",
 		    r->first_seq, (double)d / 1e6);
 	else

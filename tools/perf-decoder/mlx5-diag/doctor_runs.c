@@ -48,6 +48,7 @@ static const char *const engine_files[DC_NR] = {
 	[DC_COUNTER_RESETS] = "engine/counter_resets",
 	[DC_BUSY_ANSWERS] = "engine/busy_answers",
 	[DC_UNREPORTED_PERIODS] = "engine/unreported_periods",
+	[DC_RTC_STILL] = "engine/rtc_still",
 };
 
 /* P's file NAME ("caps/dialect") into BUF, "" if unreadable. */
