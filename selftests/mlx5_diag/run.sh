@@ -81,6 +81,20 @@ pace() {
 	paced_idle=$((paced_idle + $1))
 }
 
+# calibrate: the guest's pace before its first test, from a fixed
+# CPU-bound loop whose idle time test-times lists ("calibrate"): without
+# it the first test's limit is its own, which a guest ten times slower
+# than idle (its host busy with more than the guests) runs out of; with
+# it that limit scales too. The tests that pass add to the pace after.
+calibrate() {
+	start=$(cut -d' ' -f1 /proc/uptime)
+	awk 'BEGIN { for (i = 0; i < 300000; i++) s += i % 7; exit s < 0 }'
+	took=$(awk -v a="$start" -v b="$(cut -d' ' -f1 /proc/uptime)" \
+		'BEGIN { t = int(b - a + 0.5); print (t > 0 ? t : 1) }')
+	echo "# calibrate: ${took}s"
+	pace calibrate "$took"
+}
+
 # fresh_modules: the state every test starts from, after one that failed
 # (it may have been stopped half-way, with a device removed or a knob set):
 # the modules reloaded, so the emulator's devices and knobs are new.
@@ -149,6 +163,7 @@ fi
 case " $* " in
 *@debian*) echo "# Debian perf: $(perf-debian --version 2>&1)" ;;
 esac
+calibrate
 for item in "$@"; do
 	case "$item" in
 	kunit) run_kunit ;;
