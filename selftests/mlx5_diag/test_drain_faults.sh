@@ -38,8 +38,12 @@ expect_eq "decoded samples + lost = produced" $((n + l)) "$produced"
 expect_eq "none lost: the failed drain's samples are delivered" "$l" 0
 expect_eq "sequence numbers 0..399, contiguous" \
 	"$(dec_samples /tmp/df1.data | awk '$1 != NR - 1 { bad++ } END { print NR, bad + 0 }')" "400 0"
+# the failing query is the drain's second where one drain takes all 400:
+# "after 256"; where a drain stopped sooner (on a slow guest: less room in
+# the AUX area behind its reader), a later drain meets the failure after
+# fewer, down to 0 (seen in CI); delivery is checked exactly above
 check "the failed drain is logged with what it delivered" sh -c \
-	"dmesg | grep -q 'sampling drain failed (-5) after 256 sample(s), 0 lost'"
+	"dmesg | grep -qE 'sampling drain failed \(-5\) after [0-9]+ sample\(s\), 0 lost'"
 
 # ---- RES_BUSY during a recording: tried again, the run goes on ----
 # one RES_BUSY (the command is tried again), then four, as many as the
