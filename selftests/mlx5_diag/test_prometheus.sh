@@ -72,8 +72,22 @@ answer_empty() { pq "$1" | grep -q '"status":"success".*"result":\[\]'; }
 answer_has_data() { pq "$1" | grep -q '"status":"success".*"result":\[{'; }
 # stored_now QUERY: stored, once QUERY has an answer. A scrape that ran
 # past its 2 s timeout on a loaded host marks the target's series stale
-# until the next one that does not: their instant queries answer nothing.
-stored_now() { prom_until answer_has_data "$1" && stored "$1"; }
+# until the next one that does not: their instant queries answer nothing,
+# even right after one that answered (seen in CI), so the value is the
+# first non-empty answer itself, asked every 0.25 s as prom_until does.
+stored_now() {
+	sn_try=0
+	while [ $sn_try -lt 1200 ]; do
+		sn_v=$(stored "$1")
+		if [ -n "$sn_v" ]; then
+			echo "$sn_v"
+			return 0
+		fi
+		sleep 0.25
+		sn_try=$((sn_try + 1))
+	done
+	return 1
+}
 
 S0='mlx5_diag_port_rx_bytes_total{device="sim:0",port="0"}'
 S1='mlx5_diag_port_rx_bytes_total{device="sim:0",port="1"}'
