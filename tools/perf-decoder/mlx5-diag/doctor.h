@@ -70,8 +70,6 @@ struct doctor_run {
 	uint64_t unordered;		/* samples whose entries go back in time */
 	uint64_t lost[4];		/* by cause; 0: unaccounted gaps */
 	uint64_t lost_at_start;		/* before the first sample */
-	int lost_seen;
-	uint64_t first_lost_seq;	/* of the first LOST */
 	int lost_seen_after;		/* a LOST after the first sample */
 	uint64_t first_lost_after_seq;	/* of the first of those */
 	uint64_t lost_after_change;	/* at or after the period change */

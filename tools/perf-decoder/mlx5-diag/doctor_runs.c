@@ -224,10 +224,6 @@ static void obs_lost(struct sink *s, const struct mlx5diag_item *it)
 	unsigned int cause = it->lost.cause < 4 ? it->lost.cause : 0;
 
 	r->lost[cause] += it->lost.count;
-	if (!r->lost_seen) {
-		r->lost_seen = 1;
-		r->first_lost_seq = it->seq;
-	}
 	if (!r->rows) {
 		r->lost_at_start += it->lost.count;
 	} else if (!r->lost_seen_after) {
