@@ -25,7 +25,7 @@ wait_polls() {
 }
 
 # state_is PMU STATE: engine/state reads STATE
-state_is() { [ "$(eng "$1" state)" = "$2" ]; }
+state_is() { read -r sv <"$PMUS/$1/engine/state" && [ "$sv" = "$2" ]; }
 
 # wait_state PMU STATE: until engine/state reads STATE
 wait_state() { wait_for state_is "$1" "$2"; }

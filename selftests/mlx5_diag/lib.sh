@@ -84,6 +84,16 @@ sim_model() {
 log_mark() { echo "mlx5-diag-test: $1 $$" >/dev/kmsg; }
 log_since() { dmesg | sed -n "/mlx5-diag-test: $1 $$\$/,\$p" | tail -n +2; }
 
+# nap SECS: sleep SECS (a fraction allowed) without starting a process: a
+# read that times out on a FIFO no one writes to (fd 9, opened once per
+# shell that sources this). Under TCG with the debug kernel a process
+# costs about 0.3 s of guest time, so a polling loop of sleep and cat
+# keeps a vCPU busy by itself, and the driver and the emulator it waits
+# for run at half speed; the loops here start none.
+nap_fifo=/tmp/nap.$$
+mkfifo "$nap_fifo" && exec 9<>"$nap_fifo" && rm -f "$nap_fifo"
+nap() { read -r -t "$1" _ <&9 || :; }
+
 # wait_every SECS TRIES COMMAND...: until COMMAND (a program or a shell
 # function) succeeds, trying every SECS s; fails after TRIES tries (a
 # loaded host only makes the wait longer, never a check wrong).
@@ -95,15 +105,16 @@ wait_every() {
 	until "$@"; do
 		tries=$((tries + 1))
 		[ $tries -ge "$most" ] && return 1
-		sleep "$every"
+		nap "$every"
 	done
 }
 
 # wait_for COMMAND...: wait_every 10 ms, 6000 tries (60 s or more)
 wait_for() { wait_every 0.01 6000 "$@"; }
 
-# file_ge FILE N: FILE holds a number of at least N
-file_ge() { [ "$(cat "$1")" -ge "$2" ]; }
+# file_ge FILE N: FILE holds a number of at least N (read by the shell:
+# the predicates that wait_for polls start no process)
+file_ge() { read -r fv <"$1" && [ "$fv" -ge "$2" ]; }
 
 # sim_wait_cmds DEV N: wait until device DEV answered N more commands than
 # when called.
@@ -117,7 +128,7 @@ sim_wait_cmds() {
 # as long as the test needs it, however slowly the host runs the guest.
 count_until() {
 	rm -f "$1"
-	perf stat -e "$2" -a -- sh -c "while [ ! -e $1 ]; do sleep 0.01; done" \
+	perf stat -e "$2" -a -- sh -c ". ./lib.sh; until [ -e $1 ]; do nap 0.01; done" \
 		>/dev/null 2>&1 &
 }
 

@@ -31,7 +31,7 @@ IDS="0x1020000100000000 0x1140000100000000 0x1020000300000000 0x1140000300000000
 CLASSES=ccccccss
 
 # file_is FILE VALUE: FILE reads VALUE
-file_is() { [ "$(cat "$1")" = "$2" ]; }
+file_is() { read -r fv <"$1" && [ "$fv" = "$2" ]; }
 
 # wait_file_eq FILE VALUE: until FILE reads VALUE
 wait_file_eq() { wait_for file_is "$1" "$2"; }
@@ -58,9 +58,10 @@ step_samples() {
 
 # drained DEV: samples_returned + samples_overwritten is samples_produced
 drained() {
-	[ $(($(cat "$SIM/dev$1/stats/samples_returned") +
-	     $(cat "$SIM/dev$1/stats/samples_overwritten"))) = \
-	  "$(cat "$SIM/dev$1/stats/samples_produced")" ]
+	read -r dr <"$SIM/dev$1/stats/samples_returned" &&
+		read -r dw <"$SIM/dev$1/stats/samples_overwritten" &&
+		read -r dp <"$SIM/dev$1/stats/samples_produced" &&
+		[ $((dr + dw)) = "$dp" ]
 }
 
 # wait_drained DEV: until the driver fetched every sample the firmware

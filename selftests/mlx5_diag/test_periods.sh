@@ -40,8 +40,8 @@ kept() {
 	sh_pid=$$
 	rec=$PPID
 	(
-		while kill -0 $sh_pid 2>/dev/null; do sleep 0.01; done
-		sleep 0.2
+		while kill -0 $sh_pid 2>/dev/null; do nap 0.01; done
+		nap 0.2
 		wait_polls "$(pmu_of_sim 0)" 2
 		step_samples 0 40
 		kill -INT $rec

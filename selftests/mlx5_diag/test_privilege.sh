@@ -33,13 +33,13 @@ user_loop() {
 		c=$(cat "$2/stats/configs")
 		rm -f /tmp/priv.go
 		as_user "perf stat -x';' -e $1/fw_rx_steering_packets/ -a -- \
-			sh -c 'while [ ! -e /tmp/priv.go ]; do sleep 0.01; done'" \
+			sh -c '. ./lib.sh; until [ -e /tmp/priv.go ]; do nap 0.01; done'" \
 			>/tmp/priv.user 2>&1 &
-		until [ "$(cat "$2/stats/configs")" -ge $((c + 2)) ]; do sleep 0.01; done
+		wait_for file_ge "$2/stats/configs" $((c + 2))
 		sim_advance "$3" "$seg"
 		touch /tmp/priv.go
 		wait
-		until [ "$(cat "$2/stats/configs")" -ge $((c + 4)) ]; do sleep 0.01; done
+		wait_for file_ge "$2/stats/configs" $((c + 4))
 		[ $i = 0 ] && cp /tmp/priv.user /tmp/priv.user0
 		sim_advance "$3" "$seg"
 		i=$((i + 1))
