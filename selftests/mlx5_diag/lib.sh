@@ -91,7 +91,8 @@ log_since() { dmesg | sed -n "/mlx5-diag-test: $1 $$\$/,\$p" | tail -n +2; }
 # keeps a vCPU busy by itself, and the driver and the emulator it waits
 # for run at half speed; the loops here start none.
 nap_fifo=/tmp/nap.$$
-mkfifo "$nap_fifo" && exec 9<>"$nap_fifo" && rm -f "$nap_fifo"
+mkfifo "$nap_fifo" && exec 9<>"$nap_fifo" && rm -f "$nap_fifo" ||
+	not_ok "no FIFO for nap at $nap_fifo: every wait would end at once"
 nap() { read -r -t "$1" _ <&9 || :; }
 
 # wait_every SECS TRIES COMMAND...: until COMMAND (a program or a shell
