@@ -670,12 +670,13 @@ int mlx5_diag_sim_parse_variant(const char *buf, unsigned int *var,
 /**
  * mlx5_diag_sim_fw_fail_query_at() - fail the query of one buffer slot
  * @fw: the device
- * @index: the sample_index of the QUERY_DIAGNOSTIC_COUNTERS to fail
+ * @index: the buffer slot whose query fails
  * @status: the status it is answered with; 0 cancels
  *
  * A firmware that fails one query in the middle of a drain: the next
- * QUERY_DIAGNOSTIC_COUNTERS that reads from slot @index is answered
- * @status (the header only, no other effect); then the fault is gone.
+ * QUERY_DIAGNOSTIC_COUNTERS whose slots include slot @index (from its
+ * sample_index on, wrapping around the buffer) is answered @status (the
+ * header only, no other effect); then the fault is gone.
  * Commands before it are answered as usual, whatever their number.
  *
  * Return: 0, or -EINVAL for an @index above 65535.

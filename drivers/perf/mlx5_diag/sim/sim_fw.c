@@ -108,7 +108,7 @@ struct mlx5_diag_sim_fw {
 	u64 ahead_next;		/* RING_AHEAD: the sample id reported next */
 	u64 ahead_ts;		/* RING_AHEAD: the timestamp of this answer */
 	bool ahead_started;	/* RING_AHEAD: ahead_next set for this run */
-	/* fail_query_at: the query from slot failq_index fails (0: none) */
+	/* fail_query_at: the query reading slot failq_index fails (0: none) */
 	u8 failq_status;
 	u32 failq_index;
 	struct sim_fuzz fuzz;
@@ -1448,17 +1448,31 @@ static u8 sim_dispatch(struct sim_cmd *cmd)
 	}
 }
 
-/* Is @cmd the QUERY_DIAGNOSTIC_COUNTERS that fail_query_at waits for? */
+/*
+ * Is @cmd the QUERY_DIAGNOSTIC_COUNTERS that fail_query_at waits for: one
+ * whose slots (from sample_index, wrapping around the buffer) include
+ * failq_index? A query the engine refuses anyway matches only from it.
+ */
 static bool sim_fail_query_due(const struct sim_cmd *cmd)
 {
 	const struct mlx5_diag_sim_fw *fw = cmd->fw;
+	const struct sim_engine *eng = &fw->eng;
+	u32 nslots = 1U << eng->log_num;
+	u32 index, n, slots;
 
-	return fw->failq_status &&
-	       cmd->inlen >= sim_bytes(SIM_QUERY_CNTRS_IN_BITS) &&
-	       sim_get(cmd->in, cmd->inlen, 0, SIM_IN_OPCODE) ==
-	       SIM_OP_QUERY_DIAGNOSTIC_COUNTERS &&
-	       sim_get(cmd->in, cmd->inlen, 0, SIM_QRY_SAMPLE_INDEX) ==
-	       fw->failq_index;
+	if (!fw->failq_status ||
+	    cmd->inlen < sim_bytes(SIM_QUERY_CNTRS_IN_BITS) ||
+	    sim_get(cmd->in, cmd->inlen, 0, SIM_IN_OPCODE) !=
+	    SIM_OP_QUERY_DIAGNOSTIC_COUNTERS)
+		return false;
+	index = sim_get(cmd->in, cmd->inlen, 0, SIM_QRY_SAMPLE_INDEX);
+	n = sim_get(cmd->in, cmd->inlen, 0, SIM_QRY_NUM_OF_SAMPLES);
+	if (!eng->num || eng->on_demand || index >= nslots)
+		return index == fw->failq_index;
+	if (fw->failq_index >= nslots)
+		return false;
+	slots = fw->entries_unit ? DIV_ROUND_UP(n, eng->num) : n;
+	return ((fw->failq_index - index) & (nslots - 1)) < slots;
 }
 
 int mlx5_diag_sim_fw_exec(struct mlx5_diag_sim_fw *fw, u64 now_ns,
