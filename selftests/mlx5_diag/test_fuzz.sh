@@ -2,20 +2,21 @@
 # The firmware fuzzer (the emulator's fuzz_seed and fuzz_rate) end to end:
 # counting (perf stat), sampling (perf record, mlx5-diag record) and
 # snapshot (perf record -S) sessions run on both devices until each device
-# mutated GOAL answers (a slower host only takes longer; the volume is the
-# KUnit engine_fuzz_test's), and device 1 leaves and comes back (once more
-# with its fuzzer paused where a mutated answer refused it at probe): every
-# invocation returns within BOUND s, and one that fails says why on stderr.
-# Both devices count again afterwards. The harness fails
-# the test on any kernel-log splat or kmemleak report. FUZZ_SEED and
-# FUZZ_RATE (mutated answers per 1000) replay a run.
+# mutated GOAL answers (a slower host only takes longer; the volume is a
+# seed's in the KUnit engine_fuzz_test), and device 1 leaves and comes back
+# in the middle of its sessions (once more with its fuzzer paused where a
+# mutated answer refused it at probe): every invocation returns within
+# BOUND s, and one that fails says why on stderr. Both devices count again
+# afterwards. The harness fails the test on any kernel-log splat or
+# kmemleak report. FUZZ_SEED and FUZZ_RATE (mutated answers per 1000)
+# replay a run.
 . ./lib.sh
 . ./engine_lib.sh
 . ./record_lib.sh
 
 SEED=${FUZZ_SEED:-16}
 RATE=${FUZZ_RATE:-700}
-GOAL=2500
+GOAL=1000
 BOUND=120
 # rounds of sessions a phase runs at most (a round takes seconds and
 # mutates dozens to hundreds of answers)
@@ -65,8 +66,8 @@ bounded() {
 	"$@" >/dev/null 2>"/tmp/fuzz.$name.err" &
 	pid=$!
 	s=0
-	while kill -0 $pid 2>/dev/null && [ $s -lt $bound ]; do
-		sleep 1
+	while kill -0 $pid 2>/dev/null && [ $s -lt $((bound * 5)) ]; do
+		nap 0.2
 		s=$((s + 1))
 	done
 	if kill -0 $pid 2>/dev/null; then
@@ -127,7 +128,7 @@ count() {
 	p=$(pmu_of_sim "$1")
 	bounded stat$1 $((MAX_ROUNDS * 15)) perf stat -a -e "$p/force=1,icmc_hits/" \
 		-e "$p/port_rx_bytes,port=0/" -- \
-		sh -c "while [ ! -e /tmp/fuzz.stop ]; do sleep 0.1; done" &
+		sh -c ". ./lib.sh; while [ ! -e /tmp/fuzz.stop ]; do nap 0.2; done" &
 }
 
 # phase C S UNTIL: counting on device C, opened with the fuzzer off (its
@@ -170,8 +171,13 @@ echo 0 >"$D0/cmd_latency_us"
 echo 0 >"$D1/cmd_latency_us"
 diag "seeds $SEED (device 0) and $((SEED + 1)) (device 1), rate $RATE per 1000"
 t0=$(uptime_ms)
-# device 1 leaves in the middle of its sessions and comes back
-(sleep 20; foreign "$(pmu_of_sim 1)" >/tmp/fuzz.refused1
+# device 1 leaves in the middle of its sessions, once it mutated a fifth of
+# GOAL answers, and comes back
+(while read -r a <"$D1/stats/answers_fuzzed" && [ $((a - a0_1)) -lt $((GOAL / 5)) ] &&
+	[ ! -e /tmp/fuzz.stop ]; do
+	nap 1
+ done
+ foreign "$(pmu_of_sim 1)" >/tmp/fuzz.refused1
 	echo 0 >"$D1/present"; sleep 1; echo 1 >"$D1/present"
 	echo done >/tmp/fuzz.readd) &
 readd=$!

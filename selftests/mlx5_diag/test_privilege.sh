@@ -18,8 +18,11 @@ as_user() {
 	su -s /bin/sh "$NAME" -c "cd $PWD && PERF=$PERF_BIN T_PREFIX=user . ./lib.sh && $1"
 }
 
+# the user's opens and closes of another ID while root counts
+OPENS=20
+
 # user_loop PMU DEV: root's workload below. The configuration runs 5
-# periods; then 50 times the user opens fw_rx_steering_packets (a new
+# periods; then $OPENS times the user opens fw_rx_steering_packets (a new
 # configuration, 5 periods) and closes it (another one, 5 periods).
 user_loop() {
 	set -- "$1" "$SIM/dev$2" "$2" $(sample_grid "$2")
@@ -29,7 +32,7 @@ user_loop() {
 	sim_advance "$3" "$seg"
 	c0=$(cat "$2/stats/configs")
 	i=0
-	while [ $i -lt 50 ]; do
+	while [ $i -lt $OPENS ]; do
 		c=$(cat "$2/stats/configs")
 		rm -f /tmp/priv.go
 		as_user "perf stat -x';' -e $1/fw_rx_steering_packets/ -a -- \
@@ -98,11 +101,11 @@ expect_eq "force_ownership forces for root" "$(perf_open_errno "$P/icmc_hits/")"
 expect_eq "the foreign configuration is gone" "$(cat "$D/foreign_owner")" 0
 echo 0 >$PARAM
 
-# ---- the user opens and closes another ID 50 times while root counts
+# ---- the user opens and closes another ID $OPENS times while root counts
 # Folded counting (public firmware): a configuration's first sample comes a
 # period after its SET. Each configuration runs 5 periods (whole clocks):
-# root's first one counts from its first sample, the 100 after it from
-# their SETs, where the firmware starts its counters again.
+# root's first one counts from its first sample, the 2 * $OPENS after it
+# from their SETs, where the firmware starts its counters again.
 D=$SIM/dev1
 echo public >"$D/profile"
 sim_readd 1
@@ -113,10 +116,10 @@ perf stat -x';' -e "$P/fw_tx_packets/" -a -- sh ./test_privilege.sh user_loop "$
 	>/tmp/priv.out 2>&1
 sim_running 1
 set -- $(cat /tmp/priv.grid)
-want=$(( $(sim_model 1 $TXP "$1" "$2") + 100 * $(sim_model 1 $TXP 0 "$2") ))
+want=$(( $(sim_model 1 $TXP "$1" "$2") + 2 * OPENS * $(sim_model 1 $TXP 0 "$2") ))
 expect_eq "each open and close of the user's ID was a new configuration, after the disable with clear" \
-	"$(cat /tmp/priv.configs)" 200
-expect_eq "root's count equals the model over 101 configurations" \
+	"$(cat /tmp/priv.configs)" $((4 * OPENS))
+expect_eq "root's count equals the model over $((2 * OPENS + 1)) configurations" \
 	"$(stat_value "$(cat /tmp/priv.out)" fw_tx_packets)" "$want"
 expect_eq "the user's count equals the model from its first sample" \
 	"$(stat_value "$(cat /tmp/priv.user0)" fw_rx_steering_packets)" \

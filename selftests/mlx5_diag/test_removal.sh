@@ -3,11 +3,14 @@
 # (function and engine files stay readable), counts freeze, new opens get
 # ENODEV, the same PMU comes back with the device and its open events count
 # again, exactly; a kept PMU goes once no event is left; a device back with
-# other firmware gets a new PMU. Then 200 removals
-# while other processes open, read and close events, and 50 returns as new
-# PMUs while others open.
+# other firmware gets a new PMU. Then REMOVALS removals while other
+# processes open, read and close events, and RETURNS returns as new PMUs
+# while others open.
 . ./lib.sh
 . ./engine_lib.sh
+
+REMOVALS=60
+RETURNS=20
 
 P=$(pmu_of_sim 1)
 D=$SIM/dev1
@@ -77,7 +80,7 @@ echo 28.0.0 >"$D/firmware_version"
 sim_readd 1
 P=$(pmu_of_sim 1)
 
-# ---- 200 removals while other processes open, read and close events
+# ---- $REMOVALS removals while other processes open, read and close events
 rm -f /tmp/rm.stop
 for w in 1 2 3; do
 	( while [ ! -e /tmp/rm.stop ]; do
@@ -91,13 +94,13 @@ done
   done ) &
 perf stat -I 100 -e "mlx5_diag/icmc_hits/" -a sleep 30 >/dev/null 2>&1 &
 i=0
-while [ $i -lt 200 ]; do
+while [ $i -lt $REMOVALS ]; do
 	echo 0 >"$D/present" && echo 1 >"$D/present" || break
 	i=$((i + 1))
 done
 touch /tmp/rm.stop
 wait
-expect_eq "200 removals and returns" "$i" 200
+expect_eq "$REMOVALS removals and returns" "$i" $REMOVALS
 # nothing_left AFTER: once the events closed, only the two devices' PMUs
 # are left, and no event: each event holds a reference on the module, and
 # one left would keep every later removed PMU registered, failing every
@@ -114,7 +117,7 @@ nothing_left() {
 }
 nothing_left "the removals"
 
-# ---- 50 returns while other processes open and close events: whenever no
+# ---- $RETURNS returns while other processes open and close events: whenever no
 # event is open at the return, the device gets a new PMU, which takes the
 # type of the one just unregistered. Opens that find a PMU being registered
 # or unregistered get ENODEV (Linux 6.1 makes a type findable before its
@@ -128,13 +131,13 @@ for w in 1 2; do
 	  done ) &
 done
 i=0
-while [ $i -lt 50 ]; do
+while [ $i -lt $RETURNS ]; do
 	sim_readd 1 || break
 	i=$((i + 1))
 done
 touch /tmp/rm.stop
 wait
-expect_eq "50 returns" "$i" 50
+expect_eq "$RETURNS returns" "$i" $RETURNS
 diag "new PMUs among them: $(log_since returns | grep -c ': sim:1, firmware .* at once$')"
 nothing_left "the returns"
 P=$(pmu_of_sim 1)
