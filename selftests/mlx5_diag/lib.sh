@@ -45,18 +45,23 @@ expect_range() {
 	fi
 }
 
-# Milliseconds since boot (10 ms resolution).
+# Milliseconds since boot (10 ms resolution: /proc/uptime has two
+# decimals).
 uptime_ms() {
-	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
+	read -r up _ </proc/uptime
+	echo $((${up%.*} * 1000 + 1${up#*.} * 10 - 1000))
 }
 
 # The PMU (mlx5_diag_<n>) serving emulated device <sim index> (not one kept
 # after its device left while events were open: its engine is "gone").
 pmu_of_sim() {
 	for p in "$PMUS"/mlx5_diag_*; do
-		[ "$(cat "$p/function" 2>/dev/null)" = "sim:$1" ] &&
-			[ "$(cat "$p/engine/state" 2>/dev/null)" != gone ] &&
-			basename "$p" && return 0
+		pf=""
+		ps=""
+		read -r pf 2>/dev/null <"$p/function"
+		[ "$pf" = "sim:$1" ] || continue
+		read -r ps 2>/dev/null <"$p/engine/state"
+		[ "$ps" != gone ] && echo "${p##*/}" && return 0
 	done
 	return 1
 }
@@ -75,7 +80,8 @@ sim_running() { echo running >"$SIM/dev$1/clock_mode"; }
 # code): C(T1) - C(T0) for a counter, or the value of a statistic over
 # [T0, T1), engine ns (ns since the engine's enable on the device clock).
 sim_model() {
-	echo "$2 $3 $4" >"$SIM/dev$1/model" && cat "$SIM/dev$1/model"
+	echo "$2 $3 $4" >"$SIM/dev$1/model" && read -r model_v <"$SIM/dev$1/model" &&
+		echo "$model_v"
 }
 
 # log_mark NAME: a line marking this point in the kernel log; log_since
@@ -120,8 +126,8 @@ file_ge() { read -r fv <"$1" && [ "$fv" -ge "$2" ]; }
 # sim_wait_cmds DEV N: wait until device DEV answered N more commands than
 # when called.
 sim_wait_cmds() {
-	wait_for file_ge "$SIM/dev$1/stats/commands" \
-		$(($(cat "$SIM/dev$1/stats/commands") + $2))
+	read -r wc0 <"$SIM/dev$1/stats/commands" &&
+		wait_for file_ge "$SIM/dev$1/stats/commands" $((wc0 + $2))
 }
 
 # count_until FILE EVENT: perf stat counts EVENT system-wide in the
@@ -177,7 +183,16 @@ stat_stepped() {
 
 # stat_value OUTPUT EVENT: the count of EVENT in perf stat -x';' OUTPUT
 stat_value() {
-	echo "$1" | grep -F "$2" | grep -v '^#' | tail -1 | cut -d';' -f1
+	sval=""
+	while IFS= read -r line; do
+		case "$line" in
+		"#"*) ;;
+		*"$2"*) sval=${line%%;*} ;;
+		esac
+	done <<EOF
+$1
+EOF
+	echo "$sval"
 }
 
 # perf_errno PERF-ARGS...: run perf with -vv and print the errno of the
