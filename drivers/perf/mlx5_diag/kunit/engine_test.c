@@ -2361,10 +2361,10 @@ static void es_query_fails_case(struct kunit *test, u8 status, int want)
 	/*
 	 * 128 slots, 64 samples a drain. At sample 158, 10..30 are
 	 * overwritten; the first query (slots 10..73) skips 21 later-lap
-	 * samples and takes 31..73, the second one (slots 74..137) reads
-	 * slot 100 and fails.
+	 * samples and takes 31..73, the second one (slots 74..94, the rest
+	 * of the drain's 64) reads slot 80 and fails.
 	 */
-	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_fail_query_at(t->sim, 100, status),
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_fail_query_at(t->sim, 80, status),
 			0);
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 158), want);
 	KUNIT_EXPECT_EQ(test, s->d.lost_first, 10);
