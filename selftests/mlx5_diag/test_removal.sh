@@ -9,8 +9,8 @@
 . ./lib.sh
 . ./engine_lib.sh
 
-REMOVALS=60
-RETURNS=20
+REMOVALS=20
+RETURNS=10
 
 P=$(pmu_of_sim 1)
 D=$SIM/dev1
