@@ -129,6 +129,17 @@ check_model() {
 	dec_samples "$file" | check_model_lines "$dev" "$@"
 }
 
+# thinned: the first 100 lines of stdin, then every 10th, and the last.
+# For counters only: check_model_lines compares a counter's increase over
+# the lines left out with the model over them, so every value it reads is
+# checked exactly and the ones between count in the sums. Under TCG with
+# the debug kernel one query of the model file takes about 50 ms: a
+# snapshot's 1,000 samples of two counters took 110 s of guest time.
+thinned() {
+	awk '{ last = $0 } NR <= 100 || NR % 10 == 0 { print; p = NR }
+		END { if (NR > p) print last }'
+}
+
 # check_model_lines DEV CLASSES IDS...: every "SEQ V1 V2 ..." line of stdin
 # equals the emulator's model: a counter's increase from the sample before
 # (a run's first sample is its baseline; a sample after a gap is compared

@@ -4,7 +4,7 @@
 # (vm-run checks kmemleak and the kernel log afterwards.)
 . ./lib.sh
 
-CYCLES=20
+CYCLES=12
 
 rmmod mlx5_diag_sim && rmmod mlx5_diag
 fails=0

@@ -170,7 +170,8 @@ expect_eq "snapshot: the samples in it are contiguous" \
 	"$(awk -v f="$first" '$1 != f + NR - 1 { bad++ } END { print bad + 0 }' /tmp/perf6.samples)" 0
 expect_range "snapshot: the whole area decodes, not one chunk (samples)" \
 	"$(wc -l </tmp/perf6.samples)" 900 2000
-check "snapshot: every value equals the model" check_model_lines 0 cc $RXB $HITS </tmp/perf6.samples
+snapshot_model() { thinned </tmp/perf6.samples | check_model_lines 0 cc $RXB $HITS; }
+check "snapshot: the values equal the model (thinned)" snapshot_model
 expect_eq "snapshot: no error line" \
 	"$(perf script -i /tmp/perf6.data 2>&1 | grep -c 'error type')" 0
 check "snapshot: report -D says snapshot mode" sh -c \
@@ -291,18 +292,17 @@ for p in 0 1; do
 	rate_is "$out" mlx5_diag_port_${p}_tx_packets_per_s 0x114000030000000$p 1
 done
 
-# every priority of a port in one perf stat: 16 events, max_data_ids
-for p in 0 1; do
-	m=""
-	for q in 0 1 2 3 4 5 6 7; do
-		m="$m,mlx5_diag_port_${p}_prio_${q}_rx_bytes_GBps,mlx5_diag_port_${p}_prio_${q}_tx_bytes_GBps"
-	done
-	out=$(rates_stepped "${m#,}")
-	for q in 0 1 2 3 4 5 6 7; do
-		inst=$(printf %08x $((q << 8 | p)))
-		rate_is "$out" mlx5_diag_port_${p}_prio_${q}_rx_bytes_GBps "0x10200002$inst" 1e-9
-		rate_is "$out" mlx5_diag_port_${p}_prio_${q}_tx_bytes_GBps "0x11400002$inst" 1e-9
-	done
+# every priority of a port in one perf stat: 16 events, max_data_ids (port
+# 1: its instance has both the port's and the priority's bits)
+m=""
+for q in 0 1 2 3 4 5 6 7; do
+	m="$m,mlx5_diag_port_1_prio_${q}_rx_bytes_GBps,mlx5_diag_port_1_prio_${q}_tx_bytes_GBps"
+done
+out=$(rates_stepped "${m#,}")
+for q in 0 1 2 3 4 5 6 7; do
+	inst=$(printf %08x $((q << 8 | 1)))
+	rate_is "$out" mlx5_diag_port_1_prio_${q}_rx_bytes_GBps "0x10200002$inst" 1e-9
+	rate_is "$out" mlx5_diag_port_1_prio_${q}_tx_bytes_GBps "0x11400002$inst" 1e-9
 done
 sim_running 0
 sim_running 1

@@ -19,7 +19,7 @@ as_user() {
 }
 
 # the user's opens and closes of another ID while root counts
-OPENS=20
+OPENS=10
 
 # user_loop PMU DEV: root's workload below. The configuration runs 5
 # periods; then $OPENS times the user opens fw_rx_steering_packets (a new
