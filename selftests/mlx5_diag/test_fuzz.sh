@@ -173,13 +173,15 @@ diag "seeds $SEED (device 0) and $((SEED + 1)) (device 1), rate $RATE per 1000"
 t0=$(uptime_ms)
 # device 1 leaves in the middle of its sessions, once it mutated a fifth of
 # GOAL answers, and comes back
-(while read -r a <"$D1/stats/answers_fuzzed" && [ $((a - a0_1)) -lt $((GOAL / 5)) ] &&
-	[ ! -e /tmp/fuzz.stop ]; do
-	nap 1
- done
- foreign "$(pmu_of_sim 1)" >/tmp/fuzz.refused1
+(
+	while read -r a <"$D1/stats/answers_fuzzed" &&
+		[ $((a - a0_1)) -lt $((GOAL / 5)) ] && [ ! -e /tmp/fuzz.stop ]; do
+		nap 1
+	done
+	foreign "$(pmu_of_sim 1)" >/tmp/fuzz.refused1
 	echo 0 >"$D1/present"; sleep 1; echo 1 >"$D1/present"
-	echo done >/tmp/fuzz.readd) &
+	echo done >/tmp/fuzz.readd
+) &
 readd=$!
 log_mark fuzz_readd
 phase 0 1 $GOAL
