@@ -4,6 +4,7 @@
  * with drift (ppm) and steps, and its inverse (when a clock reading was
  * reached). Pure integer arithmetic, no clock is read here.
  */
+#include <linux/build_bug.h>
 #include <linux/errno.h>
 #include <linux/limits.h>
 #include <linux/math64.h>
@@ -15,10 +16,49 @@
 
 /* Oscillator rates are clocks per 10^12 ns: freq_khz * (10^6 + ppm). */
 #define SIM_CLOCK_DIV	1000000000000ULL
+/* 10^12 = SIM_CLOCK_BASE^2: the products below go in two base-10^6 steps */
+#define SIM_CLOCK_BASE	1000000ULL
+
+/*
+ * The largest rate times SIM_CLOCK_BASE, plus 10^12, fits in 64 bits:
+ * 10^7 kHz * (10^6 + 1000) * 10^6 is about 1.001 * 10^19 < 2^64.
+ */
+static_assert((u64)MLX5_DIAG_SIM_MAX_FREQ_KHZ *
+	      (SIM_CLOCK_BASE + MLX5_DIAG_SIM_MAX_DRIFT_PPM) <=
+	      (U64_MAX - SIM_CLOCK_DIV) / SIM_CLOCK_BASE);
 
 static u64 sim_clock_rate(const struct sim_clock *clk, s32 ppm)
 {
 	return (u64)clk->freq_khz * (u64)(1000000 + ppm);
+}
+
+/*
+ * floor(@r * @rate / 10^12) for @r < 10^12, the remainder in *@rem. Not
+ * mul_u64_u64_div_u64(): before Linux 6.11 its generic version (arm64's)
+ * drops low bits of a product above 2^62, and a clock one off is a count
+ * off. With r = r1 * 10^6 + r0 and r1 * rate = x1 * 10^6 + x0, r * rate is
+ * x1 * 10^12 + (x0 * 10^6 + r0 * rate), every term below 2^64.
+ */
+static u64 sim_clock_mul_rate(u64 r, u64 rate, u64 *rem)
+{
+	u64 r0, x0, x1, low;
+
+	x1 = div64_u64_rem(div64_u64_rem(r, SIM_CLOCK_BASE, &r0) * rate,
+			   SIM_CLOCK_BASE, &x0);
+	low = x0 * SIM_CLOCK_BASE + r0 * rate;
+	return x1 + div64_u64_rem(low, SIM_CLOCK_DIV, rem);
+}
+
+/*
+ * floor(@r * 10^12 / @rate) for @r < @rate, the remainder in *@rem: long
+ * division in two base-10^6 digits, each dividend below rate * 10^6.
+ */
+static u64 sim_clock_div_rate(u64 r, u64 rate, u64 *rem)
+{
+	u64 mid, hi = div64_u64_rem(r * SIM_CLOCK_BASE, rate, &mid);
+
+	return hi * SIM_CLOCK_BASE +
+	       div64_u64_rem(mid * SIM_CLOCK_BASE, rate, rem);
 }
 
 /*
@@ -31,9 +71,8 @@ static u64 sim_clock_lin(u64 d, u64 rate, u64 frac, u64 *frac_out)
 	u64 r, q, a, f;
 
 	q = div64_u64_rem(d, SIM_CLOCK_DIV, &r);
-	a = mul_u64_u64_div_u64(r, rate, SIM_CLOCK_DIV);
-	/* r * rate - a * 10^12 < 10^12: exact in modulo 2^64 arithmetic */
-	f = r * rate - a * SIM_CLOCK_DIV + frac;
+	a = sim_clock_mul_rate(r, rate, &f);
+	f += frac;
 	if (f >= SIM_CLOCK_DIV) {
 		f -= SIM_CLOCK_DIV;
 		a++;
@@ -52,8 +91,7 @@ static u64 sim_clock_inv(u64 c, u64 rate, u64 frac)
 	u64 r, q, a, rem;
 
 	q = div64_u64_rem(c - 1, rate, &r);
-	a = mul_u64_u64_div_u64(r, SIM_CLOCK_DIV, rate);
-	rem = r * SIM_CLOCK_DIV - a * rate;	/* < rate */
+	a = sim_clock_div_rate(r, rate, &rem);
 	return q * SIM_CLOCK_DIV + a +
 	       div64_u64(rem + SIM_CLOCK_DIV - frac + rate - 1, rate);
 }
