@@ -2133,6 +2133,42 @@ static void sim_test_manual_time(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_time_to_host(&tm, 1004500), 200500);
 }
 
+/*
+ * Exact to the clock where a product of ns and rate passes 2^64: the
+ * default rate 10^12 - 1 ns in (156249999999.84 clocks), the largest one
+ * (10^7 kHz, +1000 ppm) at 10^12 - 1 and 4 * 10^12 - 1 ns, and back from
+ * a clock whose remainder of a 10^12 ns stretch is nearly the rate:
+ * sample j = 1221923827 is due at oscillator 1221923828 * 2^14 =
+ * 20019999997952, first read at ceil(that * 10^12 / rate) ns.
+ */
+static void sim_test_clock_exact(struct kunit *test)
+{
+	struct t_sim *t = test->priv;
+	struct mlx5_diag_sim_caps *caps;
+	u64 ns, clock;
+	int ret;
+
+	caps = kunit_kzalloc(test, sizeof(*caps), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, caps);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_clock(t->fw, 999999999999ULL),
+			T_OFFSET + 156249999999ULL);
+	mlx5_diag_sim_fw_get_caps(t->fw, caps);
+	caps->freq_khz = MLX5_DIAG_SIM_MAX_FREQ_KHZ;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_caps(t->fw, 0, caps), 0);
+	ret = mlx5_diag_sim_fw_set_drift_ppm(t->fw, 0,
+					     MLX5_DIAG_SIM_MAX_DRIFT_PPM);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_clock(t->fw, 999999999999ULL),
+			T_OFFSET + 10009999999989ULL);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_sim_fw_clock(t->fw, 3999999999999ULL),
+			T_OFFSET + 40039999999989ULL);
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, PSETP(RE, 1, 4, 14, P0)), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_sample_time(t->fw, 1221923827,
+							   &ns, &clock), 0);
+	KUNIT_EXPECT_EQ(test, ns, 1999999999796ULL);
+	KUNIT_EXPECT_EQ(test, clock, T_OFFSET + 20019999997952ULL);
+}
+
 static void sim_test_drift(struct kunit *test)
 {
 	struct t_sim *t = test->priv;
@@ -3226,6 +3262,7 @@ static struct kunit_case sim_test_cases[] = {
 	KUNIT_CASE(sim_test_num_samples_unit),
 	KUNIT_CASE(sim_test_manual_time),
 	KUNIT_CASE(sim_test_drift),
+	KUNIT_CASE(sim_test_clock_exact),
 	KUNIT_CASE(sim_test_engine_time),
 	KUNIT_CASE(sim_test_clock_step),
 	KUNIT_CASE(sim_test_sample_time),
