@@ -1363,8 +1363,17 @@ static void sim_lie_ahead(struct sim_cmd *cmd, u32 index)
 }
 
 /*
- * num_of_samples counts samples of num_of_counters entries (MLNX_OFED's
- * reading) or, with entries_unit, entries (mlx5ctl's reading); either way
+ * The slots a periodic query of num_of_samples @n reads: @n samples of
+ * num_of_counters entries (MLNX_OFED's reading) or, with entries_unit, @n
+ * entries (mlx5ctl's reading), a partial sample counting whole.
+ */
+static u32 sim_query_slots(const struct mlx5_diag_sim_fw *fw, u32 n)
+{
+	return fw->entries_unit ? DIV_ROUND_UP(n, fw->eng.num) : n;
+}
+
+/*
+ * num_of_samples counts samples or entries (sim_query_slots()); either way
  * the answer starts with the first entry of slot sample_index.
  */
 static u8 sim_query_counters(struct sim_cmd *cmd)
@@ -1411,7 +1420,7 @@ static u8 sim_query_counters(struct sim_cmd *cmd)
 	for (e = 0; e < entries; e++)
 		sim_put_entry(cmd, e, index * eng->num + e);
 	if (fw->lies[MLX5_DIAG_SIM_LIE_RING_AHEAD] && !eng->on_demand)
-		fw->ahead_next += DIV_ROUND_UP(entries, eng->num);
+		fw->ahead_next += sim_query_slots(fw, n);
 	return MLX5_DIAG_SIM_ST_OK;
 }
 
@@ -1458,7 +1467,7 @@ static bool sim_fail_query_due(const struct sim_cmd *cmd)
 	const struct mlx5_diag_sim_fw *fw = cmd->fw;
 	const struct sim_engine *eng = &fw->eng;
 	u32 nslots = 1U << eng->log_num;
-	u32 index, n, slots;
+	u32 index, n;
 
 	if (!fw->failq_status ||
 	    cmd->inlen < sim_bytes(SIM_QUERY_CNTRS_IN_BITS) ||
@@ -1471,8 +1480,8 @@ static bool sim_fail_query_due(const struct sim_cmd *cmd)
 		return index == fw->failq_index;
 	if (fw->failq_index >= nslots)
 		return false;
-	slots = fw->entries_unit ? DIV_ROUND_UP(n, eng->num) : n;
-	return ((fw->failq_index - index) & (nslots - 1)) < slots;
+	return ((fw->failq_index - index) & (nslots - 1)) <
+	       sim_query_slots(fw, n);
 }
 
 int mlx5_diag_sim_fw_exec(struct mlx5_diag_sim_fw *fw, u64 now_ns,
