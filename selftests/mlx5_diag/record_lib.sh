@@ -21,12 +21,14 @@ max_ids_events() {
 
 # The recordings' usual set, 8 data IDs of device 0: six counters and two
 # statistics (EVS, options of mlx5-diag record), their IDs in that order
-# (IDS) and classes (CLASSES: c counter, s statistic), for check_model
+# (IDS) and classes (CLASSES: c counter, s statistic), for check_model;
+# each one line, for sh -c
 # shellcheck disable=SC2034 # for the tests that source this
-EVS="-e port_rx_bytes,port=0 -e port_tx_bytes,port=0 -e port_rx_packets,port=0
- -e port_tx_packets,port=0 -e icmc_accesses -e icmc_hits
+EVS="-e port_rx_bytes,port=0 -e port_tx_bytes,port=0 -e port_rx_packets,port=0\
+ -e port_tx_packets,port=0 -e icmc_accesses -e icmc_hits\
  -e pcie_read_latency_total_ns,link_xx=0 -e pcie_read_latency_packets,link_xx=0"
-IDS="0x1020000100000000 0x1140000100000000 0x1020000300000000 0x1140000300000000
+# shellcheck disable=SC2034 # for the tests that source this
+IDS="0x1020000100000000 0x1140000100000000 0x1020000300000000 0x1140000300000000\
  0x1180000100000000 0x1180000200000000 0x1160000b00000000 0x1160000c00000000"
 CLASSES=ccccccss
 

@@ -248,14 +248,12 @@ expect_eq "slot ids: LOST records count what the firmware overwrote" \
 # the first samples, those around the first lap's end, the first left
 # after the overrun and the last: each equals the model (over the gap
 # before it where there is one)
-# shellcheck disable=SC2086
-ids_line=$(echo $IDS)
 check "slot ids: the values equal the model" sh -c "
 	. ./lib.sh; . ./record_lib.sh
 	dec_samples /tmp/var7.data |
 		awk '\$1 < 10 || (\$1 >= 1018 && \$1 <= 1030) ||
 		     (\$1 >= 2170 && \$1 <= 2190) || \$1 >= 3190' |
-		check_model_lines 0 $CLASSES $ids_line"
+		check_model_lines 0 $CLASSES $IDS"
 expect_eq "slot ids: the numbering learnt" "$(cat /tmp/var.start0)" slot
 expect_eq "slot ids: logged once" \
 	"$(log_since slot_ids | grep -c 'the firmware numbers its samples by slot index')" 1
