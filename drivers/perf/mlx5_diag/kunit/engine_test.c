@@ -3567,6 +3567,42 @@ static void engine_session_period_unreported_test(struct kunit *test)
 	es_close(test, s);
 }
 
+/*
+ * The raise unreported (A9), learnt across answers: each drain finds one
+ * new sample, so the first answer holds sample 0 alone and the second
+ * sample 1 alone, which pairs with sample 0 of the drain before (the
+ * session's reference time). Learnt at the second drain, once; the run
+ * then goes on past the buffer's end with every sample in place, with
+ * each numbering and either dialect.
+ */
+static void engine_session_period_unreported_apart_test(struct kunit *test)
+{
+	const unsigned int *v = test->param_value;
+	struct et *t = test->priv;
+	struct es *s = es_init(test, *v & ET_VAR_PUBLIC, 6, 1000);
+	u8 want = *v & ET_VAR_PUBLIC ? 12 : 14;
+
+	et_min_period(test, 10);
+	et_var_apply(test, *v);
+	et_variant(test, MLX5_DIAG_SIM_VAR_PERIOD_UNREPORTED, 1);
+	es_claim(test, s);
+	es_program_at(test, s, MLX5_DIAG_FW_REPETITIVE, 10);
+	KUNIT_ASSERT_EQ(test, 1U << s->actual.log_num_of_samples, 32);
+	es_expect_drain(test, s, 0, 0, 0, 0, 1);
+	KUNIT_EXPECT_EQ(test, s->d.log_period_learnt, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).unreported_periods, 0);
+	es_expect_drain(test, s, 1, 0, 0, 1, 1);
+	KUNIT_EXPECT_EQ(test, s->d.log_period_learnt, want);
+	KUNIT_EXPECT_EQ(test, et_stats(t).unreported_periods, 1);
+	es_expect_drain(test, s, 20, 0, 0, 2, 19);
+	es_expect_drain(test, s, 40, 0, 0, 21, 20);
+	KUNIT_EXPECT_EQ(test, s->d.log_period_learnt, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).unreported_periods, 1);
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_close(test, s);
+}
+
 /* the raise unreported: with each numbering, both dialects, other readings */
 static const unsigned int et_unrep_var_sets[] = {
 	0, ET_VAR_PUBLIC, ET_VAR_CONT, ET_VAR_PUBLIC | ET_VAR_CONT,
@@ -4099,6 +4135,8 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_step_period_test),
 	KUNIT_CASE_PARAM(engine_session_period_unreported_test,
 			 et_unrep_var_gen_params),
+	KUNIT_CASE_PARAM(engine_session_period_unreported_apart_test,
+			 et_cont_var_gen_params),
 	KUNIT_CASE_PARAM(engine_count_seq_bits_test, et_seq_gen_params),
 	KUNIT_CASE(engine_session_bad_samples_test),
 	KUNIT_CASE(engine_session_slot_ids_test),
