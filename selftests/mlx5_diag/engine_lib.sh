@@ -1,13 +1,10 @@
 # shellcheck shell=sh
-# Helpers for the engine selftests: the device clock, the PMU's engine/
+# Helpers for the engine selftests: the PMU's engine/
 # files, waiting for driver polls and the sample grid. Sourced after lib.sh
-# (which has the manual clock and the model).
+# (which has the device clock, the manual clock and the model).
 
 # eng PMU FILE: a file of the PMU's engine/ directory
 eng() { cat "$PMUS/$1/engine/$2"; }
-
-# sim_clock DEV: the device clock now
-sim_clock() { cut -d' ' -f2 "$SIM/dev$1/clock"; }
 
 # sim_engine_ns DEV: the engine time (ns since the enabling SET) of the
 # emulator's DEV, as its model counts it

@@ -76,6 +76,9 @@ sim_readd() {
 sim_manual() { echo manual >"$SIM/dev$1/clock_mode"; }
 sim_running() { echo running >"$SIM/dev$1/clock_mode"; }
 
+# sim_clock DEV: the device clock now
+sim_clock() { read -r _ clock_v <"$SIM/dev$1/clock" && echo "$clock_v"; }
+
 # sim_model DEV ID T0 T1: the traffic model of device DEV (the emulator's own
 # code): C(T1) - C(T0) for a counter, or the value of a statistic over
 # [T0, T1), engine ns (ns since the engine's enable on the device clock).
