@@ -86,6 +86,43 @@ record_stepped() {
 	$rs_work"
 }
 
+# sample_gap_is DEV J P: samples J and J + 1 of the running configuration
+# fall due P device clocks apart
+sample_gap_is() {
+	echo "$2" >"$SIM/dev$1/sample_time" &&
+		read -r _ _ sg_a <"$SIM/dev$1/sample_time" &&
+		echo $(($2 + 1)) >"$SIM/dev$1/sample_time" &&
+		read -r _ _ sg_b <"$SIM/dev$1/sample_time" &&
+		[ $((sg_b - sg_a)) = "$3" ]
+}
+
+# record_period_change FILE PERIOD N1 ACTED N2 ARGS...: a recording of
+# device 0 on its manual clock into FILE with ARGS: N1 samples, then
+# PERF_EVENT_IOC_PERIOD to PERIOD (mlx5-diag record --then-period, once
+# the workload has exited); once the shell commands ACTED return (the
+# driver has acted on the change, and /tmp/grid.0 holds the period the
+# device runs), N2 more samples, and SIGINT. Returns mlx5-diag's exit
+# status.
+record_period_change() {
+	rp_file=$1
+	rp_period=$2
+	rp_n1=$3
+	rp_acted=$4
+	rp_n2=$5
+	shift 5
+	# shellcheck disable=SC2016
+	record_stepped 0 "$rp_file" '
+	step_samples 0 '"$rp_n1"'
+	sh_pid=$$
+	rec=$PPID
+	(
+		while kill -0 $sh_pid 2>/dev/null; do nap 0.01; done
+		'"$rp_acted"'
+		step_samples 0 '"$rp_n2"'
+		kill -INT $rec
+	) >/dev/null 2>&1 &' --duration 120 --then-period "$rp_period" "$@"
+}
+
 # stream_runs FILE: "RUNS SEQ END" of a recording, up to its first END
 # record: the SESSION records, "contiguous" when its samples and LOST
 # records number 0, 1, 2... in order up to the count END gives (else

@@ -30,23 +30,13 @@ kept() {
 	kp=$3
 	shift 3
 	configs=$(cat "$D0/stats/configs")
-	# the background step waits until the recorder reaped the workload:
-	# the ioctl follows at once (0.2 s for it), and two drains after that
-	# the driver's work has acted on it, however slow the guest, before
-	# the next samples (a broken driver would lose them)
+	# the ioctl follows the workload's exit at once (0.2 s for it), and
+	# two drains after that the driver's work has acted on it, however
+	# slow the guest, before the next samples (a broken driver would lose
+	# them); the grid stays
 	# shellcheck disable=SC2016
-	record_stepped 0 "$kf" '
-	step_samples 0 20
-	sh_pid=$$
-	rec=$PPID
-	(
-		while kill -0 $sh_pid 2>/dev/null; do nap 0.01; done
-		nap 0.2
-		wait_polls "$(pmu_of_sim 0)" 2
-		step_samples 0 40
-		kill -INT $rec
-	) >/dev/null 2>&1 &' --duration 120 --then-period "$kp" "$@" \
-		2>/tmp/periods.err
+	record_period_change "$kf" "$kp" 20 'nap 0.2; wait_polls "$(pmu_of_sim 0)" 2' 40 \
+		"$@" 2>/tmp/periods.err
 	expect_eq "$kn: record exits 0" "$?" 0
 	check "$kn: the ioctl worked" sh -c '! grep -q "cannot change the period" /tmp/periods.err'
 	expect_eq "$kn: the disable with clear, the run's SET and the disable, no SET for the period" \
