@@ -30,8 +30,8 @@
 #define DOCTOR_POLL_MS		20
 /* How long a run may take to deliver its first sample (its SET included). */
 #define DOCTOR_FIRST_MAX_MS	5000
-/* A run over laps of the buffer: a drain that took nothing this long stopped. */
-#define DOCTOR_STALL_MS		1000
+/* A run over laps of the buffer: this many drains that took nothing stopped it. */
+#define DOCTOR_STALL_DRAINS	4
 /*
  * ... and the longest such run; with past_16_bits, the longest one that
  * reaches sample 2^16 (6.9 s at the emulator's shortest period).
@@ -333,27 +333,40 @@ static int drain_first(struct sampling *s, struct doctor_run *r)
 	return stopped;
 }
 
+/* P's engine/polls: the driver's drains (0 if unreadable: no stall is seen). */
+static uint64_t driver_drains(const struct pmu *p)
+{
+	return pmu_read_u64(p->dir, "engine/polls", UINT64_MAX);
+}
+
 /*
  * Drain S on until R, asked for laps of the buffer, has them: while
- * samples (or losses) keep coming, a DOCTOR_STALL_MS stretch without any
- * ending it (the drain stopped), at most DOCTOR_LAPS_MAX_MS (with
- * past_16_bits DOCTOR_LONG_MAX_MS) after the enable. A slow machine drains
- * late, not less: how long the laps take is not reckoned from the period.
+ * samples (or losses) keep coming, DOCTOR_STALL_DRAINS drains of the
+ * driver (P's engine/polls) that brought none ending it (the drain
+ * stopped), at most DOCTOR_LAPS_MAX_MS (with past_16_bits
+ * DOCTOR_LONG_MAX_MS) after the enable. A slow machine drains late, not
+ * less: a stall is counted in the driver's drains, not in time, and how
+ * long the laps take is not reckoned from the period.
  * 0, or -1: the session stopped.
  */
-static int drain_laps(struct sampling *s, struct doctor_run *r)
+static int drain_laps(struct sampling *s, struct doctor_run *r, const struct pmu *p)
 {
 	uint64_t cap = r->enable_ns +
 		       (r->past_16_bits ? DOCTOR_LONG_MAX_MS : DOCTOR_LAPS_MAX_MS) * 1000000ull;
-	uint64_t seen, now;
+	uint64_t seen = r->rows + doctor_lost_total(r);
+	uint64_t drains = driver_drains(p), now, got;
 	int stopped = 0;
 
 	while (!stopped && !laps_done(r) && (now = clock_now_ns(CLOCK_MONOTONIC)) < cap) {
-		seen = r->rows + doctor_lost_total(r);
-		stopped = drain_until(s, r, now + DOCTOR_STALL_MS * 1000000ull < cap ?
-					    now + DOCTOR_STALL_MS * 1000000ull : cap, 0);
-		if (r->rows + doctor_lost_total(r) == seen)
+		stopped = drain_until(s, r, now + DOCTOR_POLL_MS * 1000000ull < cap ?
+					    now + DOCTOR_POLL_MS * 1000000ull : cap, 0);
+		got = r->rows + doctor_lost_total(r);
+		if (got != seen) {
+			seen = got;
+			drains = driver_drains(p);
+		} else if (driver_drains(p) - drains >= DOCTOR_STALL_DRAINS) {
 			break;
+		}
 	}
 	return stopped;
 }
@@ -408,7 +421,7 @@ void doctor_sample(const struct doctor_dev *d, struct doctor_run *r)
 	if (!stopped)
 		stopped = drain_until(&s, r, r->change_to_ns ? half : end, 0);
 	if (!stopped && r->laps)
-		stopped = drain_laps(&s, r);
+		stopped = drain_laps(&s, r, d->pmu);
 	if (!stopped && r->change_to_ns) {
 		uint64_t p = r->change_to_ns, asked = clock_now_ns(CLOCK_MONOTONIC);
 
