@@ -41,8 +41,8 @@ expect_eq "the fuzzer is off by default" "$(cat "$D0/fuzz_rate")" 0
 check "a rate above 1000 is refused" sh -c "! echo 1001 >$D0/fuzz_rate 2>/dev/null"
 
 # answers DEV: answers device DEV's fuzzer mutated so far
-answers() { cat "$SIM/dev$1/stats/answers_fuzzed"; }
-commands() { cat "$SIM/dev$1/stats/commands"; }
+answers() { read -r av <"$SIM/dev$1/stats/answers_fuzzed" && echo "$av"; }
+commands() { read -r cv <"$SIM/dev$1/stats/commands" && echo "$cv"; }
 fuzzed() { echo $(($(answers 0) + $(answers 1) - a0)); }
 # fuzzed_on DEV: answers device DEV mutated in this run
 fuzzed_on() {
@@ -178,7 +178,7 @@ t0=$(uptime_ms)
 # device 1 leaves in the middle of its sessions, once it mutated a fifth of
 # GOAL answers, and comes back
 (
-	while read -r a <"$D1/stats/answers_fuzzed" &&
+	while a=$(answers 1) &&
 		[ $((a - a0_1)) -lt $((GOAL / 5)) ] && [ ! -e /tmp/fuzz.stop ]; do
 		nap 1
 	done
