@@ -85,13 +85,14 @@ expect_eq "json: engine off after" "$(json engine_after)" off
 check "json: doctor configured the device" test "$(cat "$D0/stats/configs")" -gt "$c0"
 
 # ---- --long: on past sample 2^16, through a 2.5 s stall of the drain ----
-# Once the run has returned more samples than its first 300 ms hold
-# (whatever the guest's speed: the emulator's clock runs in real time),
-# the drain's next command stalls 2.5 s. The run over laps counts a stall
+# Once the run has produced more samples than its first 300 ms hold
+# (whatever the guest's speed: the emulator's clock runs in real time,
+# and a slow drain's losses do not hold it back), the drain's next
+# command stalls 2.5 s. The run over laps counts a stall
 # in the driver's drains, not in time, and goes on: the stall ends in
 # losses, not in a run cut short.
 stalls=$(cat "$D0/stats/stalls")
-(wait_for file_ge "$D0/stats/samples_returned" 20000 && echo 2500 >"$D0/stall_ms") &
+(wait_for file_ge "$D0/stats/samples_produced" 20000 && echo 2500 >"$D0/stall_ms") &
 staller=$!
 doctor long -d sim:0 --long --json
 wait $staller
