@@ -36,12 +36,23 @@ expect_foreign() {
 		$(($(eng "$2" foreign_configs) - $3)) 1
 }
 
+# sample_clock DEV J: the device clock sample J of the running
+# configuration carries (fails where sample_time has none)
+sample_clock() {
+	echo "$2" >"$SIM/dev$1/sample_time" &&
+		read -r _ _ sc_v <"$SIM/dev$1/sample_time" && echo "$sc_v"
+}
+
 # sample_grid DEV: "E P", the enable clock and the period in clocks of a
 # periodic configuration (sample j falls due at E + (j + 1) * P)
 sample_grid() {
-	echo 0 >"$SIM/dev$1/sample_time"
-	s0=$(cut -d' ' -f3 "$SIM/dev$1/sample_time")
-	echo 1 >"$SIM/dev$1/sample_time"
-	s1=$(cut -d' ' -f3 "$SIM/dev$1/sample_time")
-	echo $((s0 - (s1 - s0))) $((s1 - s0))
+	s0=$(sample_clock "$1" 0) && s1=$(sample_clock "$1" 1) &&
+		echo $((s0 - (s1 - s0))) $((s1 - s0))
+}
+
+# sample_gap_is DEV J P: samples J and J + 1 of the running configuration
+# fall due P device clocks apart
+sample_gap_is() {
+	sg_a=$(sample_clock "$1" "$2") && sg_b=$(sample_clock "$1" $(($2 + 1))) &&
+		[ $((sg_b - sg_a)) = "$3" ]
 }

@@ -86,16 +86,6 @@ record_stepped() {
 	$rs_work"
 }
 
-# sample_gap_is DEV J P: samples J and J + 1 of the running configuration
-# fall due P device clocks apart
-sample_gap_is() {
-	echo "$2" >"$SIM/dev$1/sample_time" &&
-		read -r _ _ sg_a <"$SIM/dev$1/sample_time" &&
-		echo $(($2 + 1)) >"$SIM/dev$1/sample_time" &&
-		read -r _ _ sg_b <"$SIM/dev$1/sample_time" &&
-		[ $((sg_b - sg_a)) = "$3" ]
-}
-
 # record_period_change FILE PERIOD N1 ACTED N2 ARGS...: a recording of
 # device 0 on its manual clock into FILE with ARGS: N1 samples, then
 # PERF_EVENT_IOC_PERIOD to PERIOD (mlx5-diag record --then-period, once
