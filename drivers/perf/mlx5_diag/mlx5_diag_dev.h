@@ -38,7 +38,8 @@
  * @cpu: the CPU that handles its events (cpumask)
  * @preferred_cpu: where devices spread over the CPUs of their node
  * @cpuhp_node: CPU hotplug instance
- * @txn: per CPU, the device's group transaction (every slot's count)
+ * @txn: per CPU, the device's counts held for a group read or while the
+ *	PMU is disabled (mlx5_diag_engine_txn_hold())
  * @sysfs: the device's sysfs files
  * @session_lock: protects @session
  * @session: the sampling session, while its leader exists

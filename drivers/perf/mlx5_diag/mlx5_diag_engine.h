@@ -11,6 +11,7 @@
 #ifndef _MLX5_DIAG_ENGINE_H
 #define _MLX5_DIAG_ENGINE_H
 
+#include <linux/bits.h>
 #include <linux/mutex.h>
 #include <linux/seqlock.h>
 #include <linux/workqueue.h>
@@ -228,19 +229,28 @@ void mlx5_diag_engine_scheduled(struct mlx5_diag_engine *eng);
 u64 mlx5_diag_engine_read(struct mlx5_diag_engine *eng, unsigned int slot);
 
 /*
- * A group read transaction of one engine on one CPU (the PMU keeps one per
- * CPU per device): while it runs, the engine's slots read @values, taken
- * at its start, so that every sibling sees the same poll.
+ * The counts one engine shows on one CPU while perf core needs them to
+ * stand still (the PMU keeps one per CPU per device): from the first hold
+ * to the last release, the engine's slots read @values, taken at the first
+ * hold, so that every event of a group starts, stops and is read at the
+ * same poll. Holders are bits of @held: a group read transaction, and the
+ * PMU disabled (perf core scheduling groups in or out).
  */
+enum mlx5_diag_engine_hold {
+	MLX5_DIAG_HOLD_GROUP_READ = BIT(0),
+	MLX5_DIAG_HOLD_PMU_DISABLED = BIT(1),
+};
+
 struct mlx5_diag_engine_txn {
-	bool group_read;	/* a group read transaction runs */
+	unsigned int held;	/* enum mlx5_diag_engine_hold bits */
 	u64 values[];		/* every slot's count (caps.max_ids) */
 };
 
-void mlx5_diag_engine_txn_start(struct mlx5_diag_engine *eng,
-				struct mlx5_diag_engine_txn *txn,
-				bool group_read);
-void mlx5_diag_engine_txn_end(struct mlx5_diag_engine_txn *txn);
+void mlx5_diag_engine_txn_hold(struct mlx5_diag_engine *eng,
+			       struct mlx5_diag_engine_txn *txn,
+			       enum mlx5_diag_engine_hold by);
+void mlx5_diag_engine_txn_release(struct mlx5_diag_engine_txn *txn,
+				  enum mlx5_diag_engine_hold by);
 u64 mlx5_diag_engine_txn_read(struct mlx5_diag_engine *eng,
 			      const struct mlx5_diag_engine_txn *txn,
 			      unsigned int slot);

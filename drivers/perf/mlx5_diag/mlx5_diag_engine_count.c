@@ -1117,33 +1117,38 @@ VISIBLE_IF_KUNIT void mlx5_diag_engine_snapshot(struct mlx5_diag_engine *eng,
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_snapshot);
 
 /*
- * A transaction of @eng begins on this CPU (interrupts off): for a group
- * read, the snapshot is complete before the flag sends reads to it, as an
- * NMI read may land anywhere in between.
+ * @by holds @eng's counts on this CPU (interrupts off). The first holder
+ * takes the snapshot, complete before @held sends reads to it, as an NMI
+ * read may land anywhere in between; a later one keeps it: a group read
+ * while the PMU is disabled reads the counts of the disable.
  */
-void mlx5_diag_engine_txn_start(struct mlx5_diag_engine *eng,
-				struct mlx5_diag_engine_txn *txn,
-				bool group_read)
+void mlx5_diag_engine_txn_hold(struct mlx5_diag_engine *eng,
+			       struct mlx5_diag_engine_txn *txn,
+			       enum mlx5_diag_engine_hold by)
 {
-	if (group_read)
+	unsigned int held = READ_ONCE(txn->held);
+
+	if (!held)
 		mlx5_diag_engine_snapshot(eng, txn->values);
 	barrier();
-	WRITE_ONCE(txn->group_read, group_read);
+	WRITE_ONCE(txn->held, held | by);
 }
-EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_txn_start);
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_txn_hold);
 
-void mlx5_diag_engine_txn_end(struct mlx5_diag_engine_txn *txn)
+/* @by lets go; once no holder is left, reads are live again. */
+void mlx5_diag_engine_txn_release(struct mlx5_diag_engine_txn *txn,
+				  enum mlx5_diag_engine_hold by)
 {
-	WRITE_ONCE(txn->group_read, false);
+	WRITE_ONCE(txn->held, READ_ONCE(txn->held) & ~by);
 }
-EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_txn_end);
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_txn_release);
 
-/* A slot's count: of the transaction's start while a group read runs. */
+/* A slot's count: of the first hold's snapshot while any holder is left. */
 u64 mlx5_diag_engine_txn_read(struct mlx5_diag_engine *eng,
 			      const struct mlx5_diag_engine_txn *txn,
 			      unsigned int slot)
 {
-	if (READ_ONCE(txn->group_read))
+	if (READ_ONCE(txn->held))
 		return txn->values[slot];
 	return mlx5_diag_engine_read(eng, slot);
 }

@@ -546,19 +546,43 @@ static void mlx5_diag_start_txn(struct pmu *pmu, unsigned int flags)
 {
 	struct mlx5_diag_dev *dd = to_mlx5_diag_dev(pmu);
 
-	mlx5_diag_engine_txn_start(&dd->engine, this_cpu_ptr(dd->txn),
-				   flags & PERF_PMU_TXN_READ);
+	if (flags & PERF_PMU_TXN_READ)
+		mlx5_diag_engine_txn_hold(&dd->engine, this_cpu_ptr(dd->txn),
+					  MLX5_DIAG_HOLD_GROUP_READ);
 }
 
 static int mlx5_diag_commit_txn(struct pmu *pmu)
 {
-	mlx5_diag_engine_txn_end(this_cpu_ptr(to_mlx5_diag_dev(pmu)->txn));
+	mlx5_diag_engine_txn_release(this_cpu_ptr(to_mlx5_diag_dev(pmu)->txn),
+				     MLX5_DIAG_HOLD_GROUP_READ);
 	return 0;
 }
 
 static void mlx5_diag_cancel_txn(struct pmu *pmu)
 {
-	mlx5_diag_engine_txn_end(this_cpu_ptr(to_mlx5_diag_dev(pmu)->txn));
+	mlx5_diag_engine_txn_release(this_cpu_ptr(to_mlx5_diag_dev(pmu)->txn),
+				     MLX5_DIAG_HOLD_GROUP_READ);
+}
+
+/*
+ * While perf core has the PMU disabled on this CPU (it schedules a group
+ * in or out, enables or disables one), the counts stand still, as a
+ * hardware PMU's counters do: every event of a group starts and stops at
+ * the same poll, so the ratios perf stat reads after disabling its groups
+ * are exact even when a poll lands between two siblings. Interrupts off.
+ */
+static void mlx5_diag_pmu_disable(struct pmu *pmu)
+{
+	struct mlx5_diag_dev *dd = to_mlx5_diag_dev(pmu);
+
+	mlx5_diag_engine_txn_hold(&dd->engine, this_cpu_ptr(dd->txn),
+				  MLX5_DIAG_HOLD_PMU_DISABLED);
+}
+
+static void mlx5_diag_pmu_enable(struct pmu *pmu)
+{
+	mlx5_diag_engine_txn_release(this_cpu_ptr(to_mlx5_diag_dev(pmu)->txn),
+				     MLX5_DIAG_HOLD_PMU_DISABLED);
 }
 
 /* ---- CPU hotplug, removal, registration ---- */
@@ -644,6 +668,8 @@ int mlx5_diag_pmu_register(struct mlx5_diag_dev *dd)
 		.task_ctx_nr = perf_invalid_context,
 		.capabilities = PERF_PMU_CAP_NO_EXCLUDE,
 		.attr_groups = dd->sysfs.groups,
+		.pmu_enable = mlx5_diag_pmu_enable,
+		.pmu_disable = mlx5_diag_pmu_disable,
 		.event_init = mlx5_diag_event_init,
 		.add = mlx5_diag_event_add,
 		.del = mlx5_diag_event_del,

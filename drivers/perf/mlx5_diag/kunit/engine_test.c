@@ -3836,7 +3836,7 @@ static void et_poll_both(struct et *a, struct et *b, u64 now)
  * begins inside a's, a's ends first): inside its own transaction a
  * device's slots read the counts of that transaction's start, exactly;
  * the other device's read live counts, whether or not a transaction of
- * the first runs. A transaction other than a group read takes no snapshot.
+ * the first runs.
  */
 static void engine_txn_two_devices_test(struct kunit *test)
 {
@@ -3861,7 +3861,7 @@ static void engine_txn_two_devices_test(struct kunit *test)
 							 &sb, &took_over), 0);
 	et_poll_both(a, b, 50000000);
 
-	mlx5_diag_engine_txn_start(&a->eng, ta, true);
+	mlx5_diag_engine_txn_hold(&a->eng, ta, MLX5_DIAG_HOLD_GROUP_READ);
 	et_poll_both(a, b, 90000000);
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&a->eng, ta, sa),
 			et_model(ET_PORT_TX_PACKETS, 0,
@@ -3869,7 +3869,7 @@ static void engine_txn_two_devices_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&b->eng, tb, sb),
 			mlx5_diag_engine_read(&b->eng, sb));
 
-	mlx5_diag_engine_txn_start(&b->eng, tb, true);
+	mlx5_diag_engine_txn_hold(&b->eng, tb, MLX5_DIAG_HOLD_GROUP_READ);
 	b0 = mlx5_diag_engine_read(&b->eng, sb);
 	et_poll_both(a, b, 130000000);
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&a->eng, ta, sa),
@@ -3877,24 +3877,61 @@ static void engine_txn_two_devices_test(struct kunit *test)
 				 et_engine_ns(a, enable, 50000000)));
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&b->eng, tb, sb), b0);
 
-	mlx5_diag_engine_txn_end(ta);
+	mlx5_diag_engine_txn_release(ta, MLX5_DIAG_HOLD_GROUP_READ);
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&a->eng, ta, sa),
 			et_model(ET_PORT_TX_PACKETS, 0,
 				 et_engine_ns(a, enable, 130000000)));
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&b->eng, tb, sb), b0);
-	mlx5_diag_engine_txn_end(tb);
+	mlx5_diag_engine_txn_release(tb, MLX5_DIAG_HOLD_GROUP_READ);
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&b->eng, tb, sb),
 			mlx5_diag_engine_read(&b->eng, sb));
 	KUNIT_EXPECT_GT(test, mlx5_diag_engine_read(&b->eng, sb), b0);
 
-	mlx5_diag_engine_txn_start(&a->eng, ta, false);
-	et_poll_both(a, b, 170000000);
-	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&a->eng, ta, sa),
-			et_model(ET_PORT_TX_PACKETS, 0,
-				 et_engine_ns(a, enable, 170000000)));
-	mlx5_diag_engine_txn_end(ta);
 	mlx5_diag_engine_count_put(&a->eng, sa, false);
 	mlx5_diag_engine_count_put(&b->eng, sb, false);
+}
+
+/*
+ * The PMU disabled (perf core scheduling a group in or out), then a group
+ * read begun inside: the counts are those of the disable, the group read
+ * takes no new snapshot, and its end leaves them held; polls meanwhile
+ * show only once the last holder lets go. Letting go of a holder that
+ * does not hold changes nothing.
+ */
+static void engine_txn_holders_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct mlx5_diag_engine_txn *txn;
+	const u64 enable = 1000;
+	u64 held;
+	unsigned int s;
+
+	et_bind(test);
+	txn = et_txn(test, t);
+	s = et_get(test, ET_PORT_TX_PACKETS, &et_counter, false, 0);
+	t->now = 50000000;
+	mlx5_diag_engine_poll(&t->eng);
+	held = et_model(ET_PORT_TX_PACKETS, 0, et_engine_ns(t, enable, 50000000));
+
+	mlx5_diag_engine_txn_release(txn, MLX5_DIAG_HOLD_PMU_DISABLED);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&t->eng, txn, s), held);
+	mlx5_diag_engine_txn_hold(&t->eng, txn, MLX5_DIAG_HOLD_PMU_DISABLED);
+	t->now = 90000000;
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&t->eng, txn, s), held);
+	mlx5_diag_engine_txn_hold(&t->eng, txn, MLX5_DIAG_HOLD_GROUP_READ);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&t->eng, txn, s), held);
+	mlx5_diag_engine_txn_release(txn, MLX5_DIAG_HOLD_GROUP_READ);
+	t->now = 130000000;
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&t->eng, txn, s), held);
+	mlx5_diag_engine_txn_release(txn, MLX5_DIAG_HOLD_PMU_DISABLED);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&t->eng, txn, s),
+			et_model(ET_PORT_TX_PACKETS, 0,
+				 et_engine_ns(t, enable, 130000000)));
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&t->eng, txn, s),
+			mlx5_diag_engine_read(&t->eng, s));
+	mlx5_diag_engine_count_put(&t->eng, s, false);
 }
 
 /* The errnos the engine's firmware paths give for a lost or lying answer. */
@@ -4160,6 +4197,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_read_in_drain_test),
 	KUNIT_CASE(engine_read_concurrent_test),
 	KUNIT_CASE(engine_txn_two_devices_test),
+	KUNIT_CASE(engine_txn_holders_test),
 	{}
 };
 
