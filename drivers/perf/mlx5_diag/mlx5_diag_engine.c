@@ -399,6 +399,25 @@ void mlx5_diag_engine_release(struct mlx5_diag_engine *eng)
 }
 
 /*
+ * What firmware holds after a failed SET is not ours, or counting cannot
+ * poll it: FOREIGN, left alone as another agent's, one log line and
+ * engine/foreign_configs, as mlx5_diag_engine_adopt() does after a SET
+ * that succeeded. Open events' counts stop until it is released.
+ */
+static void mlx5_diag_engine_learnt_foreign(struct mlx5_diag_engine *eng,
+					    const char *why)
+{
+	const struct mlx5_diag_fw_params *q = &eng->queried;
+
+	eng->stats.foreign_configs++;
+	eng->state = MLX5_DIAG_ENGINE_FOREIGN;
+	mlx5_diag_engine_unmap(eng);
+	pr_warn_ratelimited("%s: a SET failed and the firmware runs a configuration %s (%u data IDs, 2^%u samples, period 2^%u clocks): not ours, left alone; counts of open events stop until it is released\n",
+			    eng->fw->name, why, q->num_ids,
+			    q->log_num_of_samples, q->log_sample_period);
+}
+
+/*
  * A SET failed: learn what firmware holds and go on with that. Firmware
  * that refuses a SET (BAD_PARAM) keeps its old configuration, which is then
  * polled as before; an unknown configuration is another agent's.
@@ -427,8 +446,7 @@ static void mlx5_diag_engine_learn(struct mlx5_diag_engine *eng)
 	    eng->queried.log_num_of_samples > MLX5_DIAG_FOLD_LOG_SLOTS ||
 	    eng->queried.log_sample_period >
 	    mlx5_diag_fw_max_log_period(&eng->fw->caps)) {
-		mlx5_diag_engine_unmap(eng);
-		eng->state = MLX5_DIAG_ENGINE_FOREIGN;
+		mlx5_diag_engine_learnt_foreign(eng, "counting cannot poll");
 		return;
 	}
 	for (i = 0; i < eng->queried.num_ids; i++) {
@@ -437,8 +455,8 @@ static void mlx5_diag_engine_learn(struct mlx5_diag_engine *eng)
 			    eng->slots[s].id == eng->queried.ids[i])
 				break;
 		if (s == eng->fw->caps.max_ids) {
-			mlx5_diag_engine_unmap(eng);
-			eng->state = MLX5_DIAG_ENGINE_FOREIGN;
+			mlx5_diag_engine_learnt_foreign(eng,
+							"with data IDs no event counts");
 			return;
 		}
 	}

@@ -433,6 +433,36 @@ static void engine_failed_set_test(struct kunit *test)
 	mlx5_diag_engine_count_put(&t->eng, a, false);
 }
 
+/*
+ * A refused SET after which the firmware reports a configuration counting
+ * cannot poll (2^16 samples, past the folded ring): FOREIGN, counted in
+ * foreign_configs as well as set_failures, and the open event's count
+ * stands still while polls go on.
+ */
+static void engine_failed_set_foreign_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	unsigned int a;
+	u64 count;
+
+	et_bind(test);
+	a = et_get(test, ET_PORT_TX_PACKETS, &et_counter, false, 0);
+	t->now = 20000000;
+	mlx5_diag_engine_poll(&t->eng);
+	count = mlx5_diag_engine_read(&t->eng, a);
+	et_lie(test, MLX5_DIAG_SIM_LIE_PARAMS_LOG_NUM, 16);
+	et_get(test, ET_PCIE_IN_BYTES_LINK5, &et_counter, false, -EINVAL);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_FOREIGN);
+	KUNIT_EXPECT_EQ(test, et_stats(t).set_failures, 1);
+	KUNIT_EXPECT_EQ(test, et_stats(t).foreign_configs, 1);
+	t->now = 70000000;
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_FOREIGN);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, a), count);
+	KUNIT_EXPECT_EQ(test, et_stats(t).foreign_configs, 1);
+	mlx5_diag_engine_count_put(&t->eng, a, false);
+}
+
 /* A failed disable is retried, and is never taken for another agent. */
 static void engine_failed_disable_test(struct kunit *test)
 {
@@ -4120,6 +4150,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_plan_test),
 	KUNIT_CASE(engine_count_exact_test),
 	KUNIT_CASE(engine_failed_set_test),
+	KUNIT_CASE(engine_failed_set_foreign_test),
 	KUNIT_CASE(engine_failed_disable_test),
 	KUNIT_CASE(engine_disable_inbox_test),
 	KUNIT_CASE(engine_lost_config_test),
