@@ -200,6 +200,19 @@ static void mlx5_diag_engine_params_copy(struct mlx5_diag_fw_params *dst,
 }
 
 /*
+ * Firmware, queried right after a SET of ours (or a failed one), runs a
+ * configuration that is not ours or that counting cannot poll: FOREIGN,
+ * left alone as another agent's, counted in engine/foreign_configs. The
+ * caller logs why.
+ */
+static void mlx5_diag_engine_not_ours(struct mlx5_diag_engine *eng)
+{
+	eng->stats.foreign_configs++;
+	eng->state = MLX5_DIAG_ENGINE_FOREIGN;
+	mlx5_diag_engine_unmap(eng);
+}
+
+/*
  * After a SET of eng->want, what firmware runs becomes eng->programmed.
  * The QUERY must report the configuration that was set: the same ids in
  * order, mode, flags and buffer size, and a period the firmware may have
@@ -226,10 +239,8 @@ int mlx5_diag_engine_adopt(struct mlx5_diag_engine *eng)
 		swap(eng->queried, eng->programmed);
 		return 0;
 	}
-	eng->stats.foreign_configs++;
-	eng->state = MLX5_DIAG_ENGINE_FOREIGN;
+	mlx5_diag_engine_not_ours(eng);
 	eng->session_running = false;
-	mlx5_diag_engine_unmap(eng);
 	if (ret)
 		pr_warn_ratelimited("%s: the firmware's configuration after a SET is unreadable (more data IDs than the device selects): not ours, left alone\n",
 				    eng->fw->name);
@@ -400,18 +411,15 @@ void mlx5_diag_engine_release(struct mlx5_diag_engine *eng)
 
 /*
  * What firmware holds after a failed SET is not ours, or counting cannot
- * poll it: FOREIGN, left alone as another agent's, one log line and
- * engine/foreign_configs, as mlx5_diag_engine_adopt() does after a SET
- * that succeeded. Open events' counts stop until it is released.
+ * poll it (mlx5_diag_engine_not_ours()), logged with @why. Open events'
+ * counts stop until it is released.
  */
 static void mlx5_diag_engine_learnt_foreign(struct mlx5_diag_engine *eng,
 					    const char *why)
 {
 	const struct mlx5_diag_fw_params *q = &eng->queried;
 
-	eng->stats.foreign_configs++;
-	eng->state = MLX5_DIAG_ENGINE_FOREIGN;
-	mlx5_diag_engine_unmap(eng);
+	mlx5_diag_engine_not_ours(eng);
 	pr_warn_ratelimited("%s: a SET failed and the firmware runs a configuration %s (%u data IDs, 2^%u samples, period 2^%u clocks): not ours, left alone; counts of open events stop until it is released\n",
 			    eng->fw->name, why, q->num_ids,
 			    q->log_num_of_samples, q->log_sample_period);
