@@ -240,6 +240,7 @@ bool mlx5_diag_fw_caps_equal(const struct mlx5_diag_caps *a,
 			return false;
 	return true;
 }
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_caps_equal);
 
 /* The capability entry listing @id's kind (or fw counter), or NULL. */
 const struct mlx5_diag_cap_entry *
@@ -670,6 +671,12 @@ int mlx5_diag_fw_query_caps(struct mlx5_diag_fw *fw,
 		       fw->name, caps->max_ids, caps->log_max_samples,
 		       caps->log_min_sample_period,
 		       mlx5_diag_fw_max_log_period(caps));
+		ret = -EPROTO;
+		goto out;
+	}
+	if (!caps->single && !caps->repetitive && !caps->on_demand) {
+		pr_err("%s: the DEBUG capability offers no sampling mode (single, repetitive or on-demand): nothing could count or sample, device refused\n",
+		       fw->name);
 		ret = -EPROTO;
 		goto out;
 	}

@@ -2798,6 +2798,33 @@ static void engine_caps_max_ids_test(struct kunit *test)
 }
 
 /*
+ * A device whose DEBUG capability offers no sampling mode could neither
+ * count nor sample: refused at probe (EPROTO). Any one mode is taken.
+ */
+static void engine_caps_no_mode_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct mlx5_diag_sim_caps sc;
+	struct mlx5_diag_caps caps;
+	const struct mlx5_diag_fw_dialect *d;
+	unsigned int mode;
+
+	mlx5_diag_fw_init(&t->fw, "et", &t->aux);
+	for (mode = 0; mode < 4; mode++) {
+		mlx5_diag_sim_fw_get_caps(t->sim, &sc);
+		sc.single = mode == 1;
+		sc.repetitive = mode == 2;
+		sc.on_demand = mode == 3;
+		KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_caps(t->sim, t->now,
+								&sc), 0);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    mlx5_diag_fw_query_caps(&t->fw, &caps, &d),
+				    mode ? 0 : -EPROTO, "mode %u", mode);
+		mlx5_diag_fw_free_caps(&caps);
+	}
+}
+
+/*
  * Counting polls whose on-demand answer carries the ids in another order
  * than the configuration's first answer did (A12: the order is learnt
  * once per configuration) count nothing: the first of each row of them is counted in
@@ -4146,6 +4173,84 @@ static void engine_fuzz_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_engine_enabled(t->sim));
 }
 
+/*
+ * A probe whose every answer the fuzzer mutated (test_fuzz once saw a
+ * device re-added under the fuzzer accepted, then counting nothing): the
+ * probe refuses the device, or the capabilities it accepted, however they
+ * differ from the device's own, count exactly once the answers are true
+ * again (the data ID counted is one the device has; the catalog's check
+ * of it is the PMU's). Seeds 60 and 393 gave capabilities with no
+ * sampling mode at all, which the probe took before it checked for one.
+ */
+#define ET_FUZZ_PROBES	400
+
+static void engine_fuzz_probe_test(struct kunit *test)
+{
+	unsigned int seed, slot, k, refused = 0, accepted = 0, differ = 0;
+	struct et *t, *truth = test->priv;
+	u64 enable, want;
+	bool took_over;
+	int ret;
+
+	et_bind(test);
+	for (seed = 1; seed <= ET_FUZZ_PROBES; seed++) {
+		t = et_create(test, 0);
+		KUNIT_ASSERT_NOT_NULL(test, t);
+		KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_fuzz(t->sim, seed,
+								1000), 0);
+		mlx5_diag_fw_init(&t->fw, "et", &t->aux);
+		ret = mlx5_diag_fw_query_caps(&t->fw, &t->fw.caps,
+					      &t->fw.dialect);
+		if (!ret) {
+			ret = mlx5_diag_engine_init(&t->eng, &t->fw, NULL);
+			t->engine_ready = !ret;
+		}
+		KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_fuzz(t->sim, 0, 0),
+				0);
+		if (ret) {
+			refused++;
+			et_free(t);
+			continue;
+		}
+		accepted++;
+		differ += t->fw.dialect != truth->fw.dialect ||
+			  !mlx5_diag_fw_caps_equal(&t->fw.caps,
+						   &truth->fw.caps);
+		ret = mlx5_diag_engine_count_get(&t->eng, ET_PORT_TX_PACKETS,
+						 &et_counter, true, &slot,
+						 &took_over);
+		KUNIT_EXPECT_EQ_MSG(test, ret, 0,
+				    "seed %u: single %d, repetitive %d, on-demand %d, log_max_samples %u",
+				    seed, t->fw.caps.single,
+				    t->fw.caps.repetitive,
+				    t->fw.caps.on_demand,
+				    t->fw.caps.log_max_samples);
+		enable = t->now;
+		for (k = 0; !ret && k < 20; k++) {
+			t->now += 1000000000;
+			mlx5_diag_engine_poll(&t->eng);
+		}
+		want = et_model(ET_PORT_TX_PACKETS, 0,
+				et_engine_ns(t, enable, t->now));
+		if (!ret) {
+			KUNIT_EXPECT_EQ_MSG(test,
+					    mlx5_diag_engine_read(&t->eng, slot),
+					    want,
+					    "seed %u: max_ids %u, log_max_samples %u, log_min_sample_period %u, %u kHz, on-demand %d",
+					    seed, t->fw.caps.max_ids,
+					    t->fw.caps.log_max_samples,
+					    t->fw.caps.log_min_sample_period,
+					    t->fw.caps.freq_khz,
+					    t->fw.caps.on_demand);
+			mlx5_diag_engine_count_put(&t->eng, slot, false);
+		}
+		et_free(t);
+	}
+	kunit_info(test, "%u probes, every answer mutated: %u refused, %u accepted (%u with capabilities other than the device's)",
+		   ET_FUZZ_PROBES, refused, accepted, differ);
+	KUNIT_EXPECT_GT(test, differ, 0);
+}
+
 static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_plan_test),
 	KUNIT_CASE(engine_count_exact_test),
@@ -4181,6 +4286,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_log_period_test),
 	KUNIT_CASE(engine_session_max_period_test),
 	KUNIT_CASE(engine_caps_max_ids_test),
+	KUNIT_CASE(engine_caps_no_mode_test),
 	KUNIT_CASE(engine_count_lies_test),
 	KUNIT_CASE(engine_count_unusable_test),
 	KUNIT_CASE_PARAM(engine_count_variants_test, et_count_var_gen_params),
@@ -4212,6 +4318,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_slot_ids_unclocked_test),
 	KUNIT_CASE(engine_session_bad_samples_shorter_test),
 	KUNIT_CASE_PARAM(engine_fuzz_test, et_fuzz_gen_params),
+	KUNIT_CASE(engine_fuzz_probe_test),
 	KUNIT_CASE(engine_session_lies_test),
 	KUNIT_CASE(engine_session_period_answers_test),
 	KUNIT_CASE(engine_session_ahead_test),
