@@ -201,10 +201,12 @@ EOF
 # perf_errno PERF-ARGS...: run perf with -vv and print the errno of the
 # first failed perf_event_open, or 0 when every open worked. (perf stat
 # shows some refusals only as "<not supported>"; -vv tells the errno.)
+# KILL after 60 s: perf 6.12 retrying a group member's open for ever
+# (EOPNOTSUPP, with and without exclude_guest) did not end on SIGTERM.
 perf_errno() {
 	sub=$1
 	shift
-	out=$(timeout 60 "$PERF_BIN" "$sub" -vv "$@" 2>&1)
+	out=$(timeout -s KILL 60 "$PERF_BIN" "$sub" -vv "$@" 2>&1)
 	# A failure perf retries is not the answer: one it announces
 	# ("switching off ..."), and EINVAL for an attempt with exclude_guest
 	# or exclude_host set, which the driver refuses and perf then retries
