@@ -259,6 +259,46 @@ expect_eq "slot ids: logged once" \
 	"$(log_since slot_ids | grep -c 'the firmware numbers its samples by slot index')" 1
 echo none >"$D0/variant"
 
+# ---- slot-index ids remembered (engine/slot_ids) ----
+# 16 slots for one id (log_max_samples 4): the end of the first lap shows
+# slot-index ids, and the device is remembered as numbering so. Then a
+# session of 3 ids (4 slots) is taken; one of 5 (2 slots, where time
+# cannot tell one lap from the next) is refused at its fifth member's
+# open, ENOSPC, logged: the session sends no SET. Bound again, forgotten.
+log_max=$(cat "$D0/caps/log_max_samples")
+echo 4 >"$D0/caps/log_max_samples"
+sim_readd 0
+P0=$(pmu_of_sim 0)
+echo "sample_id_slot 1" >"$D0/variant"
+expect_eq "slot ids remembered: not before a sample shows them" \
+	"$(eng "$P0" slot_ids)" 0
+record_stepped 0 /tmp/var7m.data "step_samples 0 12; step_samples 0 12" \
+	-p 100us -e icmc_hits
+expect_eq "slot ids remembered: record exits 0" "$?" 0
+expect_eq "slot ids remembered: 24 samples, contiguous" \
+	"$(stream_runs /tmp/var7m.data)" "1 contiguous 24"
+expect_eq "slot ids remembered: engine/slot_ids" "$(eng "$P0" slot_ids)" 1
+c0=$(cat "$D0/stats/commands")
+log_mark slot_memory
+G="$P0/icmc_hits,period_ns=100000/,$P0/icmc_accesses/,$P0/icmc_misses/"
+expect_eq "slot ids remembered: 3 ids in 4 slots taken" \
+	"$(perf_errno record -a -o /tmp/var7m.data -e "{$G}" true)" 0
+c1=$(cat "$D0/stats/commands")
+s1=$(cat "$D0/stats/configs")
+expect_eq "slot ids remembered: 5 ids in 2 slots refused, ENOSPC" \
+	"$(perf_errno record -a -o /tmp/var7m.data \
+		-e "{$G,$P0/port_rx_bytes,port=0/,$P0/port_tx_bytes,port=0/}" true)" 28
+expect_eq "slot ids remembered: the refused session sent no SET" \
+	"$(cat "$D0/stats/configs")" "$s1"
+check "slot ids remembered: the 3-id session ran" test "$c1" -gt "$c0"
+expect_eq "slot ids remembered: the refusal logged" \
+	"$(log_since slot_memory | grep -c 'refused: slot-index ids (engine/slot_ids) need 4 slots')" 1
+echo none >"$D0/variant"
+echo "$log_max" >"$D0/caps/log_max_samples"
+sim_readd 0
+P0=$(pmu_of_sim 0)
+expect_eq "slot ids remembered: bound again, forgotten" "$(eng "$P0" slot_ids)" 0
+
 # ---- a raised period not reported (A9) ----
 # the shortest period lowered to 2^10 clocks, which the emulator raises to
 # 2^15 for the 8 ids (4 x (6 counters x 512 + 2 statistics x 2048)

@@ -686,22 +686,51 @@ void mlx5_diag_engine_seq_learn(struct mlx5_diag_engine *eng,
 				    eng->fw->name, eng->seq_base);
 }
 
+/* A lap of 2^@log_slots samples at 2^@log_period clocks in half the range */
+static bool mlx5_diag_engine_lap_fits(const struct mlx5_diag_engine *eng,
+				      u8 log_slots, bool rtc, u8 log_period)
+{
+	unsigned int bits = eng->fw->dialect->timestamp_bits;
+
+	return bits >= 64 || rtc || log_slots + log_period < bits - 1;
+}
+
+/**
+ * mlx5_diag_engine_slots_placeable() - can time tell a buffer's laps apart?
+ * @eng: the engine
+ * @log_slots: the buffer, log2 of its samples
+ * @rtc: its timestamps come from the RTC
+ * @log_period: the longest period of its samples, log2 clocks
+ *
+ * Return: true where the buffer has MLX5_DIAG_SLOT_IDS_MIN_SLOTS slots or
+ * more and a lap of it at 2^@log_period clocks spans less than half the
+ * range of the timestamps (always on 64-bit and RTC ones), so that of two
+ * samples of the same slot the newer reads as newer.
+ */
+bool mlx5_diag_engine_slots_placeable(const struct mlx5_diag_engine *eng,
+				      u8 log_slots, bool rtc, u8 log_period)
+{
+	return log_slots >= ilog2(MLX5_DIAG_SLOT_IDS_MIN_SLOTS) &&
+	       mlx5_diag_engine_lap_fits(eng, log_slots, rtc, log_period);
+}
+EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_slots_placeable);
+
 /**
  * mlx5_diag_engine_lap_in_half_range() - do a lap's timestamps compare?
  * @eng: the engine
  * @log_period: the longest period of the buffer's samples, log2 clocks
  *
- * Return: true where a lap of the buffer at 2^@log_period clocks spans
- * less than half the range of the timestamps, so that of two samples of
- * the same slot the newer reads as newer: always on 64-bit and RTC ones.
+ * Return: true where a lap of the programmed buffer at 2^@log_period
+ * clocks spans less than half the range of the timestamps, so that of two
+ * samples of the same slot the newer reads as newer: always on 64-bit and
+ * RTC ones.
  */
 bool mlx5_diag_engine_lap_in_half_range(const struct mlx5_diag_engine *eng,
 					u8 log_period)
 {
-	unsigned int bits = eng->fw->dialect->timestamp_bits;
-
-	return bits >= 64 || eng->programmed.rtc ||
-	       eng->programmed.log_num_of_samples + log_period < bits - 1;
+	return mlx5_diag_engine_lap_fits(eng,
+					 eng->programmed.log_num_of_samples,
+					 eng->programmed.rtc, log_period);
 }
 
 /**
@@ -715,7 +744,8 @@ bool mlx5_diag_engine_lap_in_half_range(const struct mlx5_diag_engine *eng,
  * writes the slot index as sample_id (A1). Its laps are then told apart by
  * time alone (mlx5_diag_engine_slot_seq()): the engine reads so for the
  * rest of the configuration, says so once and shows it in
- * engine/sample_id_start.
+ * engine/sample_id_start. The device is remembered as numbering so
+ * (engine/slot_ids), whether or not this configuration can be read.
  *
  * Return: false where time cannot tell the laps apart: fewer than
  * MLX5_DIAG_SLOT_IDS_MIN_SLOTS slots, a session whose period changed
@@ -727,6 +757,7 @@ bool mlx5_diag_engine_seq_slot(struct mlx5_diag_engine *eng, u64 base)
 {
 	bool session = eng->state == MLX5_DIAG_ENGINE_SESSION;
 
+	WRITE_ONCE(eng->fw->slot_ids, true);
 	if (eng->nslots < MLX5_DIAG_SLOT_IDS_MIN_SLOTS ||
 	    (session &&
 	     eng->session_log_period_min != eng->session_log_period_max) ||

@@ -87,6 +87,8 @@ void mlx5_diag_engine_seq_seen_add(const struct mlx5_diag_engine *eng,
 				   u64 t);
 void mlx5_diag_engine_seq_learn(struct mlx5_diag_engine *eng,
 				const struct mlx5_diag_seq_seen *seen);
+bool mlx5_diag_engine_slots_placeable(const struct mlx5_diag_engine *eng,
+				      u8 log_slots, bool rtc, u8 log_period);
 bool mlx5_diag_engine_lap_in_half_range(const struct mlx5_diag_engine *eng,
 					u8 log_period);
 bool mlx5_diag_engine_seq_slot(struct mlx5_diag_engine *eng, u64 base);

@@ -132,6 +132,18 @@ int mlx5_diag_engine_session_claim(struct mlx5_diag_engine *eng, bool force,
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_claim);
 
+/*
+ * The buffer of a session of @num data IDs, log2 of its samples: as large
+ * as the device has room for, @num >= 1 and order_base_2(@num) below
+ * caps->log_max_samples (mlx5_diag_engine_session_add() sees to both).
+ */
+static u8 mlx5_diag_engine_session_log_slots(const struct mlx5_diag_caps *caps,
+					     unsigned int num)
+{
+	return min_t(unsigned int, caps->log_max_samples - order_base_2(num),
+		     MLX5_DIAG_SESSION_LOG_SLOTS_MAX);
+}
+
 /**
  * mlx5_diag_engine_session_add() - one more data ID for the claimed session
  * @eng: the engine
@@ -172,6 +184,13 @@ int mlx5_diag_engine_session_add(struct mlx5_diag_engine *eng, u64 id,
 	}
 	if (n >= caps->max_ids || order_base_2(n + 1) >= caps->log_max_samples) {
 		why = "the device samples no more data IDs at once";
+		ret = -ENOSPC;
+		goto out;
+	}
+	if (eng->fw->slot_ids &&
+	    mlx5_diag_engine_session_log_slots(caps, n + 1) <
+	    ilog2(MLX5_DIAG_SLOT_IDS_MIN_SLOTS)) {
+		why = "slot-index ids (engine/slot_ids) need 4 slots: fewer data IDs";
 		ret = -ENOSPC;
 		goto out;
 	}
@@ -301,6 +320,7 @@ int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
 	const struct mlx5_diag_caps *caps = &eng->fw->caps;
 	unsigned int num = eng->session.num_ids, entries;
 	const char *why = NULL;
+	u8 log_slots;
 	u64 *ids;
 	int ret;
 
@@ -320,15 +340,21 @@ int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
 		ret = -EBUSY;
 		goto out;
 	}
+	log_slots = mlx5_diag_engine_session_log_slots(caps, num);
+	if (eng->fw->slot_ids &&
+	    !mlx5_diag_engine_slots_placeable(eng, log_slots, o->rtc,
+					      o->log_sample_period)) {
+		why = "slot-index ids (engine/slot_ids): laps too long to place by time";
+		ret = -EOPNOTSUPP;
+		goto out;
+	}
 	eng->want.enable = true;
 	eng->want.mode = o->mode;
 	eng->want.sync = o->sync;
 	eng->want.clear = o->clear;
 	eng->want.rtc = o->rtc;
 	eng->want.log_sample_period = o->log_sample_period;
-	eng->want.log_num_of_samples =
-		min_t(unsigned int, caps->log_max_samples - order_base_2(num),
-		      MLX5_DIAG_SESSION_LOG_SLOTS_MAX);
+	eng->want.log_num_of_samples = log_slots;
 	eng->want.num_ids = num;
 	memcpy(eng->want.ids, eng->session.ids, num * sizeof(*eng->want.ids));
 	mlx5_diag_engine_unmap(eng);
@@ -404,9 +430,10 @@ static bool mlx5_diag_engine_session_period_kept(u8 requested, u8 actual,
  *
  * The buffer and the sample numbering stay. A period that would leave the
  * one running as it is sends nothing (see
- * mlx5_diag_engine_session_period_kept()). Where the firmware numbers by
- * slot index, the drain places samples by time at the run's one period: a
- * change is refused. Sleeps.
+ * mlx5_diag_engine_session_period_kept()). Where the firmware was seen
+ * numbering by slot index (engine/slot_ids), the drain places samples by
+ * time at the run's one period: a change is refused, even before this run
+ * showed it. Sleeps.
  * Return: 0; -EBUSY when the engine does not run the session (not ours any
  * more, or never programmed), -ENODEV when the device is gone,
  * -EOPNOTSUPP on firmware that numbers by slot index (one line); or the
@@ -431,8 +458,8 @@ int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 		ret = 0;
 		goto out;
 	}
-	if (eng->seq_start == MLX5_DIAG_SEQ_SLOT) {
-		pr_info_ratelimited("%s: period not changed: the firmware numbers its samples by slot index, which only a constant period tells apart (engine/sample_id_start)\n",
+	if (eng->fw->slot_ids) {
+		pr_info_ratelimited("%s: period not changed: the firmware numbers its samples by slot index, which only a constant period tells apart (engine/slot_ids)\n",
 				    eng->fw->name);
 		ret = -EOPNOTSUPP;
 		goto out;

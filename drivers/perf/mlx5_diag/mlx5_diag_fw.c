@@ -446,6 +446,7 @@ void mlx5_diag_fw_init(struct mlx5_diag_fw *fw, const char *name,
 	atomic64_set(&fw->busy_answers, 0);
 	fw->clear_learnt = MLX5_DIAG_CAP_UNKNOWN;
 	fw->rtc_still = false;
+	fw->slot_ids = false;
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_init);
 

@@ -185,6 +185,9 @@ static inline u64 mlx5_diag_extend_near(u64 near, u64 raw, unsigned int bits)
  * @rtc_still: two samples were seen stamped alike on the RTC: its stamps
  *	stand still and RTC sampling is refused (A4); written under the
  *	engine lock
+ * @slot_ids: the firmware was seen numbering its samples by slot index
+ *	(A1): sessions whose laps time cannot tell apart are refused;
+ *	written under the engine lock
  */
 struct mlx5_diag_fw {
 	const char *name;
@@ -195,6 +198,7 @@ struct mlx5_diag_fw {
 	atomic64_t busy_answers;
 	u8 clear_learnt;
 	bool rtc_still;
+	bool slot_ids;
 };
 
 /**

@@ -498,7 +498,6 @@ static int mlx5_diag_check_period(struct perf_event *event, u64 value)
 {
 	struct mlx5_diag_dev *dd = to_mlx5_diag_dev(event->pmu);
 	u64 max = mlx5_diag_engine_session_max_period_ns(&dd->fw.caps);
-	struct mlx5_diag_engine_learnt learnt;
 
 	if (!mlx5_diag_event_session(event) || !value)
 		return -EINVAL;
@@ -507,10 +506,13 @@ static int mlx5_diag_check_period(struct perf_event *event, u64 value)
 				    dd->name, value, max);
 		return -EINVAL;
 	}
-	/* the drain places slot-numbered samples by the run's one period */
-	mlx5_diag_engine_learnt(&dd->engine, &learnt);
-	if (learnt.sample_id_start == MLX5_DIAG_SEQ_SLOT) {
-		pr_info_ratelimited("%s: period change refused: the firmware numbers its samples by slot index, which only a constant period tells apart (engine/sample_id_start)\n",
+	/*
+	 * The drain places slot-numbered samples by the run's one period: on
+	 * a device seen numbering so, a change even in a run's first lap
+	 * would leave its later laps unplaceable.
+	 */
+	if (READ_ONCE(dd->fw.slot_ids)) {
+		pr_info_ratelimited("%s: period change refused: the firmware numbers its samples by slot index, which only a constant period tells apart (engine/slot_ids)\n",
 				    dd->name);
 		return -EOPNOTSUPP;
 	}

@@ -261,6 +261,7 @@ enum mlx5_diag_engine_file {
 	MLX5_DIAG_ENG_BAD_SAMPLES,
 	MLX5_DIAG_ENG_UNREPORTED_PERIODS,
 	MLX5_DIAG_ENG_RTC_STILL,
+	MLX5_DIAG_ENG_SLOT_IDS,
 	MLX5_DIAG_ENG_NUM_SAMPLES_UNIT,
 	MLX5_DIAG_ENG_SAMPLE_ID_BITS,
 	MLX5_DIAG_ENG_BUSY_ANSWERS,
@@ -322,6 +323,8 @@ static ssize_t mlx5_diag_engine_show(struct device *dev,
 		return sysfs_emit(buf, "%llu\n", st.unreported_periods);
 	case MLX5_DIAG_ENG_RTC_STILL:
 		return sysfs_emit(buf, "%d\n", READ_ONCE(dd->fw.rtc_still));
+	case MLX5_DIAG_ENG_SLOT_IDS:
+		return sysfs_emit(buf, "%d\n", READ_ONCE(dd->fw.slot_ids));
 	case MLX5_DIAG_ENG_NUM_SAMPLES_UNIT:
 		return sysfs_emit(buf, "%s\n",
 				  mlx5_diag_engine_reading_names[learnt.reading]);
@@ -355,6 +358,7 @@ MLX5_DIAG_ENGINE_ATTR(unusable_answers, MLX5_DIAG_ENG_UNUSABLE_ANSWERS);
 MLX5_DIAG_ENGINE_ATTR(bad_samples, MLX5_DIAG_ENG_BAD_SAMPLES);
 MLX5_DIAG_ENGINE_ATTR(unreported_periods, MLX5_DIAG_ENG_UNREPORTED_PERIODS);
 MLX5_DIAG_ENGINE_ATTR(rtc_still, MLX5_DIAG_ENG_RTC_STILL);
+MLX5_DIAG_ENGINE_ATTR(slot_ids, MLX5_DIAG_ENG_SLOT_IDS);
 MLX5_DIAG_ENGINE_ATTR(num_samples_unit, MLX5_DIAG_ENG_NUM_SAMPLES_UNIT);
 MLX5_DIAG_ENGINE_ATTR(sample_id_bits, MLX5_DIAG_ENG_SAMPLE_ID_BITS);
 MLX5_DIAG_ENGINE_ATTR(busy_answers, MLX5_DIAG_ENG_BUSY_ANSWERS);
@@ -374,6 +378,7 @@ static struct attribute *mlx5_diag_engine_attrs[] = {
 	&mlx5_diag_engine_attr_bad_samples.attr.attr,
 	&mlx5_diag_engine_attr_unreported_periods.attr.attr,
 	&mlx5_diag_engine_attr_rtc_still.attr.attr,
+	&mlx5_diag_engine_attr_slot_ids.attr.attr,
 	&mlx5_diag_engine_attr_num_samples_unit.attr.attr,
 	&mlx5_diag_engine_attr_sample_id_bits.attr.attr,
 	&mlx5_diag_engine_attr_busy_answers.attr.attr,

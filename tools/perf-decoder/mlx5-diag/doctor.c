@@ -137,6 +137,7 @@ static void examine(struct doctor *dr)
 		dr->clear_after[0] = '\0';
 	doctor_engine_delta(dr->dev.pmu, before, e.total);
 	e.rtc_still = pmu_read_u64(dr->dev.pmu->dir, "engine/rtc_still", 1) != 0;
+	e.slot_ids = pmu_read_u64(dr->dev.pmu->dir, "engine/slot_ids", 1) != 0;
 	e.first = &dr->runs[RUN_FIRST];
 	e.again = &dr->runs[RUN_AGAIN];
 	e.change = &dr->runs[RUN_CHANGE];

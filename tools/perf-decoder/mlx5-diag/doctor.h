@@ -177,6 +177,7 @@ struct doctor_evidence {
 	const struct doctor_run *change;	/* a period change midway */
 	uint64_t total[DC_NR];			/* engine/ over all the runs */
 	int rtc_still;				/* engine/rtc_still after them */
+	int slot_ids;				/* engine/slot_ids after them */
 };
 
 #define DOCTOR_FINDINGS		10

@@ -300,7 +300,7 @@ static void judge_a8(const struct doctor_evidence *e, struct doctor_finding *f)
 
 	if (!usable(r, f))
 		return;
-	if (!r->period_seen && !strcmp(r->id_start, "slot"))
+	if (!r->period_seen && (!strcmp(r->id_start, "slot") || e->slot_ids))
 		set(f, DV_UNKNOWN, NULL, "the driver refuses a period change where the "
 		    "firmware numbers its samples by slot index (see A1)%s%s",
 		    r->stop_why[0] ? ": " : "", r->stop_why);

@@ -1973,22 +1973,89 @@ static void engine_session_slot_ids_unclocked_test(struct kunit *test)
  * Slot-index ids in a buffer of two slots: a sample's time cannot tell
  * one lap from the next, so the drain stops at the first sample of the
  * second lap, counted once in engine/bad_samples, and delivers nothing
- * doubtful however long it runs.
+ * doubtful however long it runs. The device is remembered as numbering
+ * by slot: the next session of the same two ids is refused at its second
+ * (ENOSPC, no command), which would leave two slots; one id alone (four
+ * slots) is taken.
  */
 static void engine_session_slot_ids_two_slots_test(struct kunit *test)
 {
 	struct et *t = test->priv;
 	struct es *s = es_init(test, false, 2, 1000);
+	unsigned int sets;
+	bool took_over;
 
 	et_variant(test, MLX5_DIAG_SIM_VAR_SAMPLE_ID_SLOT, 1);
 	es_claim(test, s);
 	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
 	KUNIT_ASSERT_EQ(test, s->actual.log_num_of_samples, 1);
+	KUNIT_EXPECT_FALSE(test, t->fw.slot_ids);
 	es_expect_drain(test, s, 0, 0, 0, 0, 1);
 	es_expect_drain(test, s, 1, 0, 0, 1, 1);
 	es_expect_stopped(test, s, 2, 1);
 	es_expect_stopped(test, s, 9, 1);
 	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start, MLX5_DIAG_SEQ_ZERO);
+	KUNIT_EXPECT_TRUE(test, t->fw.slot_ids);
+	es_close(test, s);
+
+	sets = t->sets;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_claim(&t->eng, false,
+							     &took_over), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_add(&t->eng, s->ids[0],
+							   s->e[0],
+							   &s->slot[0]), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_add(&t->eng, s->ids[1],
+							   s->e[1],
+							   &s->slot[1]),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, t->sets, sets);
+	mlx5_diag_engine_session_release(&t->eng);
+	mlx5_diag_engine_session_put(&t->eng, s->slot[0]);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_OFF);
+}
+
+/*
+ * Where time can place slot-index samples: four slots or more, and on the
+ * public dialect's 32-bit timestamps a lap of less than 2^31 clocks (any
+ * lap on the RTC). A device remembered as numbering by slot refuses a
+ * session whose lap is longer (EOPNOTSUPP, no command); a shorter period
+ * runs.
+ */
+static void engine_session_slot_ids_placeable_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, true, 6, 1000);
+	struct mlx5_diag_session_opts o = {
+		.mode = MLX5_DIAG_FW_REPETITIVE, .log_sample_period = 26,
+	};
+	unsigned int sets;
+
+	KUNIT_EXPECT_FALSE(test, mlx5_diag_engine_slots_placeable(&t->eng, 1,
+								  false, 14));
+	KUNIT_EXPECT_TRUE(test, mlx5_diag_engine_slots_placeable(&t->eng, 2,
+								 false, 14));
+	KUNIT_EXPECT_TRUE(test, mlx5_diag_engine_slots_placeable(&t->eng, 5,
+								 false, 25));
+	KUNIT_EXPECT_FALSE(test, mlx5_diag_engine_slots_placeable(&t->eng, 5,
+								  false, 26));
+	KUNIT_EXPECT_TRUE(test, mlx5_diag_engine_slots_placeable(&t->eng, 5,
+								 true, 30));
+	KUNIT_EXPECT_FALSE(test, mlx5_diag_engine_slots_placeable(&t->eng, 1,
+								  true, 14));
+
+	/* as a run before found it (engine_session_slot_ids_two_slots_test) */
+	t->fw.slot_ids = true;
+	es_claim(test, s);
+	sets = t->sets;
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_session_program(&t->eng, &o,
+							 mlx5_diag_sim_fw_clock(t->sim, t->now),
+							 &s->actual),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, t->sets, sets);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_OFF);
+	es_program_at(test, s, MLX5_DIAG_FW_REPETITIVE, 25);
+	KUNIT_EXPECT_EQ(test, s->actual.log_num_of_samples, 5);
 	es_close(test, s);
 }
 
@@ -4315,6 +4382,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_bad_samples_test),
 	KUNIT_CASE(engine_session_slot_ids_test),
 	KUNIT_CASE(engine_session_slot_ids_two_slots_test),
+	KUNIT_CASE(engine_session_slot_ids_placeable_test),
 	KUNIT_CASE(engine_session_slot_ids_unclocked_test),
 	KUNIT_CASE(engine_session_bad_samples_shorter_test),
 	KUNIT_CASE_PARAM(engine_fuzz_test, et_fuzz_gen_params),
