@@ -30,8 +30,12 @@
 #define DOCTOR_POLL_MS		20
 /* How long a run may take to deliver its first sample (its SET included). */
 #define DOCTOR_FIRST_MAX_MS	5000
-/* A run over laps of the buffer: this many drains that took nothing stopped it. */
+/*
+ * A run over laps of the buffer: this many drains that took nothing, over
+ * at least DOCTOR_STALL_MS, stopped it.
+ */
 #define DOCTOR_STALL_DRAINS	4
+#define DOCTOR_STALL_MS		1000
 /*
  * ... and the longest such run; with past_16_bits, the longest one that
  * reaches sample 2^16 (6.9 s at the emulator's shortest period).
@@ -342,11 +346,13 @@ static uint64_t driver_drains(const struct pmu *p)
 /*
  * Drain S on until R, asked for laps of the buffer, has them: while
  * samples (or losses) keep coming, DOCTOR_STALL_DRAINS drains of the
- * driver (P's engine/polls) that brought none ending it (the drain
- * stopped), at most DOCTOR_LAPS_MAX_MS (with past_16_bits
- * DOCTOR_LONG_MAX_MS) after the enable. A slow machine drains late, not
- * less: a stall is counted in the driver's drains, not in time, and how
- * long the laps take is not reckoned from the period.
+ * driver (P's engine/polls) that brought none, over DOCTOR_STALL_MS or
+ * more, ending it (the drain stopped), at most DOCTOR_LAPS_MAX_MS (with
+ * past_16_bits DOCTOR_LONG_MAX_MS) after the enable. A slow machine
+ * drains late, not less: a stall needs the driver's drains, not time
+ * alone. Nor drains alone: on a loaded machine (the CI of d104216) a
+ * --long run was cut 1 s in, at sample 9,571, with samples coming at
+ * every period. How long the laps take is not reckoned from the period.
  * 0, or -1: the session stopped.
  */
 static int drain_laps(struct sampling *s, struct doctor_run *r, const struct pmu *p)
@@ -355,16 +361,20 @@ static int drain_laps(struct sampling *s, struct doctor_run *r, const struct pmu
 		       (r->past_16_bits ? DOCTOR_LONG_MAX_MS : DOCTOR_LAPS_MAX_MS) * 1000000ull;
 	uint64_t seen = r->rows + doctor_lost_total(r);
 	uint64_t drains = driver_drains(p), now, got;
+	uint64_t since = clock_now_ns(CLOCK_MONOTONIC);
 	int stopped = 0;
 
 	while (!stopped && !laps_done(r) && (now = clock_now_ns(CLOCK_MONOTONIC)) < cap) {
 		stopped = drain_until(s, r, now + DOCTOR_POLL_MS * 1000000ull < cap ?
 					    now + DOCTOR_POLL_MS * 1000000ull : cap, 0);
 		got = r->rows + doctor_lost_total(r);
+		now = clock_now_ns(CLOCK_MONOTONIC);
 		if (got != seen) {
 			seen = got;
 			drains = driver_drains(p);
-		} else if (driver_drains(p) - drains >= DOCTOR_STALL_DRAINS) {
+			since = now;
+		} else if (driver_drains(p) - drains >= DOCTOR_STALL_DRAINS &&
+			   now - since >= DOCTOR_STALL_MS * 1000000ull) {
 			break;
 		}
 	}
