@@ -4292,25 +4292,25 @@ static void engine_fuzz_probe_test(struct kunit *test)
 				    t->fw.caps.repetitive,
 				    t->fw.caps.on_demand,
 				    t->fw.caps.log_max_samples);
+		if (ret) {
+			et_free(t);
+			continue;
+		}
 		enable = t->now;
-		for (k = 0; !ret && k < 20; k++) {
+		for (k = 0; k < 20; k++) {
 			t->now += 1000000000;
 			mlx5_diag_engine_poll(&t->eng);
 		}
 		want = et_model(ET_PORT_TX_PACKETS, 0,
 				et_engine_ns(t, enable, t->now));
-		if (!ret) {
-			KUNIT_EXPECT_EQ_MSG(test,
-					    mlx5_diag_engine_read(&t->eng, slot),
-					    want,
-					    "seed %u: max_ids %u, log_max_samples %u, log_min_sample_period %u, %u kHz, on-demand %d",
-					    seed, t->fw.caps.max_ids,
-					    t->fw.caps.log_max_samples,
-					    t->fw.caps.log_min_sample_period,
-					    t->fw.caps.freq_khz,
-					    t->fw.caps.on_demand);
-			mlx5_diag_engine_count_put(&t->eng, slot, false);
-		}
+		KUNIT_EXPECT_EQ_MSG(test, mlx5_diag_engine_read(&t->eng, slot),
+				    want,
+				    "seed %u: max_ids %u, log_max_samples %u, log_min_sample_period %u, %u kHz, on-demand %d",
+				    seed, t->fw.caps.max_ids,
+				    t->fw.caps.log_max_samples,
+				    t->fw.caps.log_min_sample_period,
+				    t->fw.caps.freq_khz, t->fw.caps.on_demand);
+		mlx5_diag_engine_count_put(&t->eng, slot, false);
 		et_free(t);
 	}
 	kunit_info(test, "%u probes, every answer mutated: %u refused, %u accepted (%u with capabilities other than the device's)",
