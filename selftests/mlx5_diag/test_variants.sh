@@ -203,8 +203,10 @@ echo none >"$D0/variant"
 # ---- a numbering that runs on across SETs (A1) ----
 # two recordings: each starts past the last sample of the configuration
 # before, in that sample id's slot; each is delivered from 0, exact, and
-# engine/ shows the start learnt
+# engine/ shows the start learnt, read from the run's first samples, not
+# reckoned
 echo "sample_id_continues 1" >"$D0/variant"
+k0=$(eng "$P0" reckoned_starts)
 for run in 1 2; do
 	# shellcheck disable=SC2086
 	record_stepped 0 /tmp/var6.data "
@@ -220,6 +222,8 @@ for run in 1 2; do
 	expect_eq "numbered on, recording $run: the start learnt" \
 		"$(cat /tmp/var.start0)" continued
 done
+expect_eq "numbered on: no start reckoned (engine/reckoned_starts)" \
+	$(($(eng "$P0" reckoned_starts) - k0)) 0
 echo none >"$D0/variant"
 
 # ---- sample ids that are the slot index (A1) ----

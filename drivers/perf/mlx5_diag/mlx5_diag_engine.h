@@ -54,6 +54,11 @@ struct mlx5_diag_engine_stats {
 	u64 bad_samples;
 	/* runs whose samples came at a longer period than reported (A9) */
 	u64 unreported_periods;
+	/*
+	 * configurations whose numbering start a first read after a lap
+	 * could only reckon: the SET answered a period late or more (A1)
+	 */
+	u64 reckoned_starts;
 };
 
 /* A session's options, as its leader asked for them. */

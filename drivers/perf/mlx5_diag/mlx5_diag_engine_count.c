@@ -608,6 +608,39 @@ static u64 mlx5_diag_engine_slot_first(const struct mlx5_diag_engine *eng,
 	return in_slot < r_sent ? in_slot : n;
 }
 
+/*
+ * Are the device clocks read before the configuration's SET was sent and
+ * after its answer a period (at @lp) or more apart? When in between the
+ * firmware ran the SET (a slow SET, or a late answer) the driver cannot
+ * see, so a first read after a lap finds its oldest sample left one of
+ * several.
+ */
+static bool mlx5_diag_engine_set_answered_late(const struct mlx5_diag_engine *eng,
+					       u8 lp)
+{
+	u64 clocks;
+
+	return eng->run_set_known &&
+	       mlx5_diag_engine_clocks_apart(eng->run_set_sent,
+					     eng->run_set_clock,
+					     eng->programmed.rtc,
+					     eng->fw->caps.freq_khz, &clocks) &&
+	       clocks >> lp;
+}
+
+/*
+ * Where the numbering starts is reckoned, the earliest sample left taken
+ * for sample @n of the run (the firmware could have numbered it otherwise,
+ * by as many samples as the SET took periods): one line,
+ * engine/reckoned_starts + 1.
+ */
+static void mlx5_diag_engine_seq_reckoned(struct mlx5_diag_engine *eng, u64 n)
+{
+	eng->stats.reckoned_starts++;
+	pr_warn_ratelimited("%s: the firmware lapped its buffer before the configuration's first read, and the SET took a period or more to answer: its earliest sample left is reckoned to be sample %llu from the device clock, and the sequence numbers and loss before it may be off by as many samples as the SET took periods (engine/reckoned_starts)\n",
+			    eng->fw->name, n);
+}
+
 /**
  * mlx5_diag_engine_seq_learn() - where the configuration's numbering starts
  * @eng: the engine
@@ -637,10 +670,13 @@ static u64 mlx5_diag_engine_slot_first(const struct mlx5_diag_engine *eng,
  * numbering is taken to start at 0; so it is where two samples share the
  * earliest time, which samples a period apart never do (firmware that
  * stamps them otherwise; the drain then meets what it writes as it would
- * from 0). Sets eng->seq_base and eng->seq_start; says that the numbering
- * continues once per configuration, and a reckoned loss each time (both
- * rate-limited); the drain and the folded poll count the loss from the
- * ids.
+ * from 0). Either reading after a lap is sure only where the SET took
+ * less than a period, sent to answered: otherwise it is reckoned, said
+ * in one line and engine/reckoned_starts (mlx5_diag_engine_seq_reckoned());
+ * a session's work drains right after the SET, so that takes a SET that
+ * took a lap. Sets eng->seq_base and eng->seq_start; says that the
+ * numbering continues once per configuration (rate-limited); the drain
+ * and the folded poll count the loss from the ids.
  */
 void mlx5_diag_engine_seq_learn(struct mlx5_diag_engine *eng,
 				const struct mlx5_diag_seq_seen *seen)
@@ -669,6 +705,8 @@ void mlx5_diag_engine_seq_learn(struct mlx5_diag_engine *eng,
 	} else if (!seen->tied && seen->ids_in_slots && r != U64_MAX &&
 		   (id || r > 1) && mlx5_diag_engine_seq_slot(eng, id - n)) {
 		eng->seq_first = n;
+		if (mlx5_diag_engine_set_answered_late(eng, lp))
+			mlx5_diag_engine_seq_reckoned(eng, n);
 		return;
 	} else if (seen->tied || id <= r_sent) {
 		eng->seq_base = 0;
@@ -677,9 +715,8 @@ void mlx5_diag_engine_seq_learn(struct mlx5_diag_engine *eng,
 		r = r ? r - 1 : 0;
 		eng->seq_base = id - r;
 		eng->seq_start = MLX5_DIAG_SEQ_CONTINUED;
-		if (r)
-			pr_warn_ratelimited("%s: firmware overwrote the configuration's first %llu sample(s) before the first read; it numbers on from the configuration before, so that count is reckoned from the device clock (engine/lost_samples)\n",
-					    eng->fw->name, r);
+		if (mlx5_diag_engine_set_answered_late(eng, lp))
+			mlx5_diag_engine_seq_reckoned(eng, r);
 	}
 	if (eng->seq_start == MLX5_DIAG_SEQ_CONTINUED)
 		pr_info_ratelimited("%s: the firmware numbers its samples on from the configuration before (this one from %llu): read so in this configuration (engine/sample_id_start)\n",

@@ -3328,11 +3328,14 @@ KUNIT_ARRAY_PARAM(et_cont_var, et_cont_var_sets, et_var_desc);
  * agent's configuration, its time does (one period after the SET, which
  * ran between the clocks read around it). Either way exactly the 35
  * overwritten are lost, and the 32 left come with their sequence numbers
- * and the model's values. The disable and the SET take three periods each
- * and are answered @answer periods after they ran: the SET ran after the
- * clock read before the disable, and before the one after its answer. The
- * device clock is read: without it the time of the SET is unknown, and
- * the numbering is taken to start at 0.
+ * and the model's values. The disable and the SET take three periods
+ * each and are answered @answer periods after they ran: the SET ran after
+ * the clock read before the disable, and before the one after its answer.
+ * Where in between it ran the driver cannot see, so the slot-index
+ * reading and the one on across SETs, exact here, are said to be
+ * reckoned (engine/reckoned_starts); the numbering from 0 is read from
+ * the ids. The device clock is read: without it the time of the SET is
+ * unknown, and the numbering is taken to start at 0.
  */
 static void es_first_lapped(struct kunit *test, unsigned int v,
 			    unsigned int answer)
@@ -3375,6 +3378,8 @@ static void es_first_lapped(struct kunit *test, unsigned int v,
 	es_check(test, s);
 	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 35);
 	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).reckoned_starts,
+			v & (ET_VAR_SLOT | ET_VAR_CONT) ? 1 : 0);
 	es_close(test, s);
 }
 
@@ -3388,13 +3393,116 @@ static void engine_session_first_lapped_test(struct kunit *test)
  * ... answered 20 periods late, more than half the 32-slot lap: the
  * numbering from 0 and the one by slot index (sample 0 in slot 0) read
  * exactly all the same, the slot-index samples placed from the buffer's
- * earliest; one on from another configuration is reckoned from the clock
- * after the answer
+ * earliest (engine_session_reckoned_start_test for a numbering on across
+ * SETs)
  */
 static void engine_session_first_lapped_late_test(struct kunit *test)
 {
 	es_first_lapped(test, *(const unsigned int *)test->param_value, 20);
 }
+
+/*
+ * A SET answered 20 periods late, as the session's work meets it: it
+ * drains right after the program (mlx5_diag_session_work()), so the
+ * run's first read finds the samples taken meanwhile, 19 of the 32-slot
+ * lap (20 periods in whole ns end just before sample 19 is due), and the
+ * earliest is sample 0 under every numbering: from 0, on across SETs, by
+ * slot index or both. The next drain comes a lap late: exactly the 16
+ * overwritten since are lost (the emulator's count), and
+ * the 32 left come with their sequence numbers and the model's values.
+ * Only an answer a lap late or more leaves where the numbering starts to
+ * be reckoned (engine_session_reckoned_start_test).
+ */
+static void engine_session_late_answer_test(struct kunit *test)
+{
+	unsigned int v = *(const unsigned int *)test->param_value;
+	struct et *t = test->priv;
+	struct es *s = es_init(test, v & ET_VAR_PUBLIC, 6, 1000);
+	struct mlx5_diag_sim_stats st;
+	u64 period_ns;
+
+	t->clock_regs = true;
+	et_var_apply(test, v);
+	es_claim(test, s);
+	period_ns = mlx5_diag_sim_clocks_to_ns(1ULL <<
+					       t->fw.caps.log_min_sample_period,
+					       156250);
+	t->set_advance_ns = 3 * period_ns;
+	t->set_answer_ns = 20 * period_ns;
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	t->set_advance_ns = 0;
+	t->set_answer_ns = 0;
+	s->enable_clock = mlx5_diag_sim_fw_clock(t->sim,
+						 t->now - 20 * period_ns);
+	KUNIT_ASSERT_EQ(test, 1U << s->actual.log_num_of_samples, 32);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 0), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 19);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	es_check(test, s);
+	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start,
+			et_want_start_after(v, 19, 32));
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 66), 0);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.samples_overwritten, 16);
+	KUNIT_EXPECT_EQ(test, s->d.lost_first, 19);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 16);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 35);
+	KUNIT_EXPECT_EQ(test, s->d.n, 32);
+	es_check(test, s);
+	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start,
+			et_want_start_lapped(v));
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 16);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).reckoned_starts, 0);
+	es_close(test, s);
+}
+
+/*
+ * A first read after a lap, the SET answered 20 periods late, where the
+ * firmware numbers on across SETs (by slot index or not): the earliest
+ * sample left is one of samples 15 to 35 by the clocks read around the
+ * SET, and the ids cannot tell which. Where the numbering starts is
+ * reckoned, said in one line and engine/reckoned_starts; the lap left is
+ * delivered, its loss within that window. (A session meets this only
+ * where the answer comes a lap late: engine_session_late_answer_test.)
+ */
+static void engine_session_reckoned_start_test(struct kunit *test)
+{
+	unsigned int v = *(const unsigned int *)test->param_value;
+	struct et *t = test->priv;
+	struct es *s = es_init(test, v & ET_VAR_PUBLIC, 6, 1000);
+	u64 period_ns;
+
+	t->clock_regs = true;
+	et_var_apply(test, v);
+	es_claim(test, s);
+	period_ns = mlx5_diag_sim_clocks_to_ns(1ULL <<
+					       t->fw.caps.log_min_sample_period,
+					       156250);
+	t->set_advance_ns = 3 * period_ns;
+	t->set_answer_ns = 20 * period_ns;
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	t->set_advance_ns = 0;
+	t->set_answer_ns = 0;
+	KUNIT_ASSERT_EQ(test, 1U << s->actual.log_num_of_samples, 32);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 66), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 32);
+	KUNIT_EXPECT_GE(test, s->d.lost_count, 15);
+	KUNIT_EXPECT_LE(test, s->d.lost_count, 35);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, s->d.lost_count);
+	KUNIT_EXPECT_EQ(test, et_stats(t).reckoned_starts, 1);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_close(test, s);
+}
+
+/* numbered on across SETs, by slot index or not; either dialect */
+static const unsigned int et_cont_only_var_sets[] = {
+	ET_VAR_CONT, ET_VAR_PUBLIC | ET_VAR_CONT, ET_VAR_SLOT | ET_VAR_CONT,
+	ET_VAR_SLOT | ET_VAR_PUBLIC | ET_VAR_CONT,
+};
+
+KUNIT_ARRAY_PARAM(et_cont_only_var, et_cont_only_var_sets, et_var_desc);
 
 /*
  * RTC stamps that stand still (A4, the emulator's rtc_still): every sample
@@ -4364,6 +4472,10 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 			 et_cont_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_first_lapped_late_test,
 			 et_start_var_gen_params),
+	KUNIT_CASE_PARAM(engine_session_late_answer_test,
+			 et_cont_var_gen_params),
+	KUNIT_CASE_PARAM(engine_session_reckoned_start_test,
+			 et_cont_only_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_rtc_still_test,
 			 et_rtc_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_second_run_test,
