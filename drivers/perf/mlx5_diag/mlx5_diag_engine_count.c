@@ -747,7 +747,7 @@ static bool mlx5_diag_engine_lap_fits(const struct mlx5_diag_engine *eng,
 bool mlx5_diag_engine_slots_placeable(const struct mlx5_diag_engine *eng,
 				      u8 log_slots, bool rtc, u8 log_period)
 {
-	return log_slots >= ilog2(MLX5_DIAG_SLOT_IDS_MIN_SLOTS) &&
+	return mlx5_diag_engine_slots_enough(log_slots) &&
 	       mlx5_diag_engine_lap_fits(eng, log_slots, rtc, log_period);
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_slots_placeable);
@@ -795,12 +795,14 @@ bool mlx5_diag_engine_seq_slot(struct mlx5_diag_engine *eng, u64 base)
 	bool session = eng->state == MLX5_DIAG_ENGINE_SESSION;
 
 	WRITE_ONCE(eng->fw->slot_ids, true);
-	if (eng->nslots < MLX5_DIAG_SLOT_IDS_MIN_SLOTS ||
-	    (session &&
+	if ((session &&
 	     eng->session_log_period_min != eng->session_log_period_max) ||
-	    !mlx5_diag_engine_lap_in_half_range(eng, session ?
-						eng->session_log_period_max :
-						eng->programmed.log_sample_period))
+	    !mlx5_diag_engine_slots_placeable(eng,
+					      eng->programmed.log_num_of_samples,
+					      eng->programmed.rtc,
+					      session ?
+					      eng->session_log_period_max :
+					      eng->programmed.log_sample_period))
 		return false;
 	eng->seq_start = MLX5_DIAG_SEQ_SLOT;
 	eng->seq_base = base & (eng->nslots - 1);

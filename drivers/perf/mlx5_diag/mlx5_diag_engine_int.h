@@ -24,6 +24,12 @@
  */
 #define MLX5_DIAG_SLOT_IDS_MIN_SLOTS	4
 
+/* Does a buffer of 2^@log_slots samples have that many? */
+static inline bool mlx5_diag_engine_slots_enough(unsigned int log_slots)
+{
+	return log_slots >= ilog2(MLX5_DIAG_SLOT_IDS_MIN_SLOTS);
+}
+
 /* The drain outbox: this many bytes of samples per query, at most. */
 #define MLX5_DIAG_DRAIN_OUTBOX_BYTES	SZ_128K
 /* a sample of every id fits: the 64-bit dialect's entries are 32 bytes */

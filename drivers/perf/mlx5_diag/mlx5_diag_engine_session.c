@@ -188,8 +188,7 @@ int mlx5_diag_engine_session_add(struct mlx5_diag_engine *eng, u64 id,
 		goto out;
 	}
 	if (eng->fw->slot_ids &&
-	    mlx5_diag_engine_session_log_slots(caps, n + 1) <
-	    ilog2(MLX5_DIAG_SLOT_IDS_MIN_SLOTS)) {
+	    !mlx5_diag_engine_slots_enough(mlx5_diag_engine_session_log_slots(caps, n + 1))) {
 		why = "slot-index ids (engine/slot_ids) need 4 slots: fewer data IDs";
 		ret = -ENOSPC;
 		goto out;
