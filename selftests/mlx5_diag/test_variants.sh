@@ -16,8 +16,9 @@
 # so is one on firmware that numbers by slot index, across an overrun; one
 # on firmware that raises the period and reports the one asked for learns
 # the period from the samples; one on firmware whose RTC stamps stand
-# still stops at its second sample, and the RTC is refused after. engine/
-# shows what the driver learnt.
+# still stops at its second sample, and the RTC is refused after; folded
+# counting on firmware seen numbering by slot index refuses a buffer of
+# fewer than 4 slots. engine/ shows what the driver learnt.
 . ./lib.sh
 . ./engine_lib.sh
 . ./record_lib.sh
@@ -302,6 +303,36 @@ echo "$log_max" >"$D0/caps/log_max_samples"
 sim_readd 0
 P0=$(pmu_of_sim 0)
 expect_eq "slot ids remembered: bound again, forgotten" "$(eng "$P0" slot_ids)" 0
+
+# ---- folded counting on slot-index ids (engine/slot_ids) ----
+# public firmware (device 1, folded counting) with log_max_samples 4 that
+# numbers by slot index: counting one id past its 16-slot buffer's first
+# lap shows it. Then 4 ids (4 slots) are counted, and a fifth (2 slots,
+# where time cannot tell one lap from the next) is refused at its open,
+# ENOSPC, logged.
+log_max1=$(cat "$D1/caps/log_max_samples")
+echo public >"$D1/profile"
+echo 4 >"$D1/caps/log_max_samples"
+sim_readd 1
+P1=$(pmu_of_sim 1)
+echo "sample_id_slot 1" >"$D1/variant"
+sim_running 1
+perf stat -a -e "$P1/fw_tx_packets/" -- sleep 0.5 >/dev/null 2>&1
+expect_eq "fold slot ids: counting past the first lap shows them" \
+	"$(eng "$P1" slot_ids)" 1
+F="$P1/fw_tx_packets/,$P1/fw_rx_steering_packets/,$P1/fw_sq_stopped_limited_vl/"
+F="$F,$P1/fw_line_tx_port1/"
+log_mark fold_slots
+expect_eq "fold slot ids: 4 ids in 4 slots counted" \
+	"$(perf_errno stat -a -e "$F" true)" 0
+expect_eq "fold slot ids: 5 ids in 2 slots refused, ENOSPC" \
+	"$(perf_errno stat -a -e "$F,$P1/fw_line_tx_port2/" true)" 28
+expect_eq "fold slot ids: the refusal logged" \
+	"$(log_since fold_slots | grep -c 'refused: slot-index ids (engine/slot_ids): no fold buffer time can place')" 1
+echo none >"$D1/variant"
+echo "$log_max1" >"$D1/caps/log_max_samples"
+echo model64 >"$D1/profile"
+sim_readd 1
 
 # ---- a raised period not reported (A9) ----
 # the shortest period lowered to 2^10 clocks, which the emulator raises to

@@ -529,6 +529,15 @@ int mlx5_diag_engine_apply(struct mlx5_diag_engine *eng, bool force,
 	ret = mlx5_diag_engine_plan(&plan, &eng->want, why);
 	if (ret)
 		return ret;
+	/* folded counting places slot-index samples by time (A1) */
+	if (READ_ONCE(eng->fw->slot_ids) &&
+	    eng->want.mode == MLX5_DIAG_FW_REPETITIVE &&
+	    !mlx5_diag_engine_slots_placeable(eng, eng->want.log_num_of_samples,
+					      eng->want.rtc,
+					      eng->want.log_sample_period)) {
+		*why = "slot-index ids (engine/slot_ids): no fold buffer time can place";
+		return -ENOSPC;
+	}
 	ret = mlx5_diag_engine_set_new(eng, &eng->want, why);
 	if (ret) {
 		mlx5_diag_engine_learn(eng);

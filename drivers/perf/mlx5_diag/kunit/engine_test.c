@@ -29,6 +29,7 @@
 #define ET_READ_LAT_PACKETS	0x1160000c00000001ULL
 #define ET_FW_TX_PACKETS	0x2006ULL
 #define ET_FW_RX_STEERING	0x1001ULL
+#define ET_FW_SQ_STOPPED	0x2001ULL
 /* PCIe link 5: the device has 2, which only firmware knows */
 #define ET_PCIE_IN_BYTES_LINK5	0x1160000100000005ULL
 
@@ -2011,6 +2012,34 @@ static void engine_session_slot_ids_two_slots_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->sets, sets);
 	mlx5_diag_engine_session_release(&t->eng);
 	mlx5_diag_engine_session_put(&t->eng, s->slot[0]);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_OFF);
+}
+
+/*
+ * Folded counting on a device remembered as numbering by slot index
+ * (engine/slot_ids), public firmware with log_max_samples 3: two data IDs
+ * fold in 4 slots and count; a third would leave 2, where time cannot
+ * tell one lap from the next: refused, ENOSPC, before any command, and
+ * the two go on counting in their configuration.
+ */
+static void engine_count_slot_ids_fold_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	unsigned int a, b, sets;
+
+	es_init(test, true, 3, 1000);
+	WRITE_ONCE(t->fw.slot_ids, true);
+	a = et_get(test, ET_FW_TX_PACKETS, &et_counter, false, 0);
+	b = et_get(test, ET_FW_RX_STEERING, &et_counter, false, 0);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_COUNT);
+	KUNIT_EXPECT_EQ(test, t->eng.programmed.log_num_of_samples, 2);
+	sets = t->sets;
+	et_get(test, ET_FW_SQ_STOPPED, &et_counter, false, -ENOSPC);
+	KUNIT_EXPECT_EQ(test, t->sets, sets);
+	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_COUNT);
+	KUNIT_EXPECT_EQ(test, t->eng.programmed.num_ids, 2);
+	mlx5_diag_engine_count_put(&t->eng, a, false);
+	mlx5_diag_engine_count_put(&t->eng, b, false);
 	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_OFF);
 }
 
@@ -4495,6 +4524,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_slot_ids_test),
 	KUNIT_CASE(engine_session_slot_ids_two_slots_test),
 	KUNIT_CASE(engine_session_slot_ids_placeable_test),
+	KUNIT_CASE(engine_count_slot_ids_fold_test),
 	KUNIT_CASE(engine_session_slot_ids_unclocked_test),
 	KUNIT_CASE(engine_session_bad_samples_shorter_test),
 	KUNIT_CASE_PARAM(engine_fuzz_test, et_fuzz_gen_params),
