@@ -3350,6 +3350,32 @@ static const unsigned int et_cont_var_sets[] = {
 KUNIT_ARRAY_PARAM(et_cont_var, et_cont_var_sets, et_var_desc);
 
 /*
+ * A session of the 6-slot-log device on variant @v, programmed in
+ * repetitive mode, its disable and SET each running three periods after
+ * what came before and answered @answer periods after they ran; the
+ * device clock read. *@period_ns: the run's period, in whole ns.
+ */
+static struct es *es_program_answered(struct kunit *test, unsigned int v,
+				      unsigned int answer, u64 *period_ns)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, v & ET_VAR_PUBLIC, 6, 1000);
+
+	t->clock_regs = true;
+	et_var_apply(test, v);
+	es_claim(test, s);
+	*period_ns = mlx5_diag_sim_clocks_to_ns(1ULL <<
+						t->fw.caps.log_min_sample_period,
+						156250);
+	t->set_advance_ns = 3 * *period_ns;
+	t->set_answer_ns = answer * *period_ns;
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	t->set_advance_ns = 0;
+	t->set_answer_ns = 0;
+	return s;
+}
+
+/*
  * The run's first drain comes after the firmware lapped the buffer: every
  * slot holds a sample of the run, the oldest left sample 35. Numbered from
  * 0, its id says so; numbered by slot index, the ids of a full buffer all
@@ -3370,22 +3396,11 @@ static void es_first_lapped(struct kunit *test, unsigned int v,
 			    unsigned int answer)
 {
 	struct et *t = test->priv;
-	struct es *s = es_init(test, v & ET_VAR_PUBLIC, 6, 1000);
 	struct mlx5_diag_sim_stats st;
 	unsigned int nslots;
 	u64 period_ns;
+	struct es *s = es_program_answered(test, v, answer, &period_ns);
 
-	t->clock_regs = true;
-	et_var_apply(test, v);
-	es_claim(test, s);
-	period_ns = mlx5_diag_sim_clocks_to_ns(1ULL <<
-					       t->fw.caps.log_min_sample_period,
-					       156250);
-	t->set_advance_ns = 3 * period_ns;
-	t->set_answer_ns = answer * period_ns;
-	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
-	t->set_advance_ns = 0;
-	t->set_answer_ns = 0;
 	/* the run's time 0 is the SET's, not a clock read around it */
 	s->enable_clock = mlx5_diag_sim_fw_clock(t->sim,
 						 t->now - answer * period_ns);
@@ -3446,39 +3461,19 @@ static void engine_session_late_answer_test(struct kunit *test)
 {
 	unsigned int v = *(const unsigned int *)test->param_value;
 	struct et *t = test->priv;
-	struct es *s = es_init(test, v & ET_VAR_PUBLIC, 6, 1000);
 	struct mlx5_diag_sim_stats st;
 	u64 period_ns;
+	struct es *s = es_program_answered(test, v, 20, &period_ns);
 
-	t->clock_regs = true;
-	et_var_apply(test, v);
-	es_claim(test, s);
-	period_ns = mlx5_diag_sim_clocks_to_ns(1ULL <<
-					       t->fw.caps.log_min_sample_period,
-					       156250);
-	t->set_advance_ns = 3 * period_ns;
-	t->set_answer_ns = 20 * period_ns;
-	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
-	t->set_advance_ns = 0;
-	t->set_answer_ns = 0;
 	s->enable_clock = mlx5_diag_sim_fw_clock(t->sim,
 						 t->now - 20 * period_ns);
 	KUNIT_ASSERT_EQ(test, 1U << s->actual.log_num_of_samples, 32);
-	KUNIT_EXPECT_EQ(test, es_drain(test, s, 0), 0);
-	KUNIT_EXPECT_EQ(test, s->d.first_seq, 0);
-	KUNIT_EXPECT_EQ(test, s->d.n, 19);
-	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
-	es_check(test, s);
+	es_expect_drain(test, s, 0, 0, 0, 0, 19);
 	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start,
 			et_want_start_after(v, 19, 32));
-	KUNIT_EXPECT_EQ(test, es_drain(test, s, 66), 0);
+	es_expect_drain(test, s, 66, 19, 16, 35, 32);
 	mlx5_diag_sim_fw_get_stats(t->sim, &st);
 	KUNIT_EXPECT_EQ(test, st.samples_overwritten, 16);
-	KUNIT_EXPECT_EQ(test, s->d.lost_first, 19);
-	KUNIT_EXPECT_EQ(test, s->d.lost_count, 16);
-	KUNIT_EXPECT_EQ(test, s->d.first_seq, 35);
-	KUNIT_EXPECT_EQ(test, s->d.n, 32);
-	es_check(test, s);
 	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start,
 			et_want_start_lapped(v));
 	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 16);
@@ -3500,20 +3495,9 @@ static void engine_session_reckoned_start_test(struct kunit *test)
 {
 	unsigned int v = *(const unsigned int *)test->param_value;
 	struct et *t = test->priv;
-	struct es *s = es_init(test, v & ET_VAR_PUBLIC, 6, 1000);
 	u64 period_ns;
+	struct es *s = es_program_answered(test, v, 20, &period_ns);
 
-	t->clock_regs = true;
-	et_var_apply(test, v);
-	es_claim(test, s);
-	period_ns = mlx5_diag_sim_clocks_to_ns(1ULL <<
-					       t->fw.caps.log_min_sample_period,
-					       156250);
-	t->set_advance_ns = 3 * period_ns;
-	t->set_answer_ns = 20 * period_ns;
-	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
-	t->set_advance_ns = 0;
-	t->set_answer_ns = 0;
 	KUNIT_ASSERT_EQ(test, 1U << s->actual.log_num_of_samples, 32);
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 66), 0);
 	KUNIT_EXPECT_EQ(test, s->d.n, 32);
