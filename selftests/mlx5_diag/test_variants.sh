@@ -323,7 +323,7 @@ expect_eq "fold slot ids: counting past the first lap shows them" \
 F="$P1/fw_tx_packets/,$P1/fw_rx_steering_packets/,$P1/fw_sq_stopped_limited_vl/"
 F="$F,$P1/fw_line_tx_port1/"
 log_mark fold_slots
-expect_eq "fold slot ids: 4 ids in 4 slots counted" \
+expect_eq "fold slot ids: 4 ids in 4 slots opened" \
 	"$(perf_errno stat -a -e "$F" true)" 0
 expect_eq "fold slot ids: 5 ids in 2 slots refused, ENOSPC" \
 	"$(perf_errno stat -a -e "$F,$P1/fw_line_tx_port2/" true)" 28

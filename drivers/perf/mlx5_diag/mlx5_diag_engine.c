@@ -75,6 +75,31 @@ const char *mlx5_diag_engine_state_name(enum mlx5_diag_engine_state state)
 #define MLX5_DIAG_FOLD_SAMPLES_PER_POLL	4
 
 /*
+ * Folded counting's buffer and period for @nr data IDs (order_base_2(@nr)
+ * below caps->log_max_samples): 2^MLX5_DIAG_FOLD_LOG_SLOTS samples, less
+ * where the ids would not fit, about a quarter of @refresh_ms apart.
+ */
+static void mlx5_diag_engine_fold_shape(const struct mlx5_diag_caps *caps,
+					unsigned int nr,
+					unsigned int refresh_ms,
+					struct mlx5_diag_fw_params *p)
+{
+	u64 clocks;
+
+	p->log_num_of_samples = min_t(unsigned int, MLX5_DIAG_FOLD_LOG_SLOTS,
+				      caps->log_max_samples - order_base_2(nr));
+	/* num_of_samples is 16 bits, and may count entries */
+	while (p->log_num_of_samples &&
+	       (nr << p->log_num_of_samples) > U16_MAX)
+		p->log_num_of_samples--;
+	clocks = div_u64((u64)refresh_ms * caps->freq_khz,
+			 MLX5_DIAG_FOLD_SAMPLES_PER_POLL);
+	p->log_sample_period = clamp_t(unsigned int, clocks ? ilog2(clocks) : 0,
+				       caps->log_min_sample_period,
+				       MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD);
+}
+
+/*
  * The firmware configuration for what is counted and sampled. Pure.
  *
  * Nothing counted and no session: disable (enable 0, clear 1). A session:
@@ -89,8 +114,7 @@ mlx5_diag_engine_plan(const struct mlx5_diag_engine_plan *in,
 		      struct mlx5_diag_fw_params *p, const char **why)
 {
 	const struct mlx5_diag_caps *caps = in->caps;
-	unsigned int i, j, order;
-	u64 clocks;
+	unsigned int i, j;
 
 	p->enable = false;
 	p->mode = MLX5_DIAG_FW_ON_DEMAND;
@@ -143,23 +167,12 @@ mlx5_diag_engine_plan(const struct mlx5_diag_engine_plan *in,
 		return -EOPNOTSUPP;
 	}
 	/* 2^(log_max_samples - log_num_of_samples) >= num_of_counters */
-	order = order_base_2(in->nr_count);
-	if (order >= caps->log_max_samples) {
+	if (order_base_2(in->nr_count) >= caps->log_max_samples) {
 		*why = "the firmware buffer is too small for this many data IDs";
 		return -ENOSPC;
 	}
 	p->mode = MLX5_DIAG_FW_REPETITIVE;
-	p->log_num_of_samples = min_t(unsigned int, MLX5_DIAG_FOLD_LOG_SLOTS,
-				      caps->log_max_samples - order);
-	/* num_of_samples is 16 bits, and may count entries */
-	while (p->log_num_of_samples &&
-	       (in->nr_count << p->log_num_of_samples) > U16_MAX)
-		p->log_num_of_samples--;
-	clocks = div_u64((u64)in->refresh_ms * caps->freq_khz,
-			 MLX5_DIAG_FOLD_SAMPLES_PER_POLL);
-	p->log_sample_period = clamp_t(unsigned int, clocks ? ilog2(clocks) : 0,
-				       caps->log_min_sample_period,
-				       MLX5_DIAG_MAX_LOG_SAMPLE_PERIOD);
+	mlx5_diag_engine_fold_shape(caps, in->nr_count, in->refresh_ms, p);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_plan);
@@ -477,6 +490,41 @@ static void mlx5_diag_engine_learn(struct mlx5_diag_engine *eng)
 	mlx5_diag_engine_kick(eng);
 }
 
+/**
+ * mlx5_diag_engine_fold_placeable() - can a new id's open be folded?
+ * @eng: the engine, the new id's slot taken
+ * @why: set to the reason where not
+ *
+ * On a device seen numbering its samples by slot index (engine/slot_ids),
+ * folded counting places its samples by time (A1): the buffer that the
+ * ids wanted would be planned (mlx5_diag_engine_plan()) must be one time
+ * can read, else the open is refused before any command. Asked at the
+ * open of an id not yet counted only: a configuration accepted before
+ * goes on as it was.
+ *
+ * Return: 0, or -ENOSPC.
+ */
+int mlx5_diag_engine_fold_placeable(struct mlx5_diag_engine *eng,
+				    const char **why)
+{
+	const struct mlx5_diag_caps *caps = &eng->fw->caps;
+	unsigned int nr = mlx5_diag_engine_wanted(eng);
+	struct mlx5_diag_fw_params p = {};
+
+	lockdep_assert_held(&eng->lock);
+	if (!READ_ONCE(eng->fw->slot_ids) || eng->session_claimed ||
+	    caps->on_demand || !caps->repetitive ||
+	    order_base_2(nr) >= caps->log_max_samples)
+		return 0;
+	mlx5_diag_engine_fold_shape(caps, nr, mlx5_diag_engine_refresh_ms(),
+				    &p);
+	if (mlx5_diag_engine_slots_placeable(eng, p.log_num_of_samples, false,
+					     p.log_sample_period))
+		return 0;
+	*why = "slot-index ids (engine/slot_ids): no fold buffer time can place";
+	return -ENOSPC;
+}
+
 /*
  * Program the firmware with every id open events count, or disable it when
  * none is left. What the old configuration counted is banked first. An
@@ -529,15 +577,6 @@ int mlx5_diag_engine_apply(struct mlx5_diag_engine *eng, bool force,
 	ret = mlx5_diag_engine_plan(&plan, &eng->want, why);
 	if (ret)
 		return ret;
-	/* folded counting places slot-index samples by time (A1) */
-	if (READ_ONCE(eng->fw->slot_ids) &&
-	    eng->want.mode == MLX5_DIAG_FW_REPETITIVE &&
-	    !mlx5_diag_engine_slots_placeable(eng, eng->want.log_num_of_samples,
-					      eng->want.rtc,
-					      eng->want.log_sample_period)) {
-		*why = "slot-index ids (engine/slot_ids): no fold buffer time can place";
-		return -ENOSPC;
-	}
 	ret = mlx5_diag_engine_set_new(eng, &eng->want, why);
 	if (ret) {
 		mlx5_diag_engine_learn(eng);

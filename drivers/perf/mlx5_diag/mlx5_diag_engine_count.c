@@ -1082,7 +1082,9 @@ int mlx5_diag_engine_count_get(struct mlx5_diag_engine *eng, u64 id,
 		goto out;
 	}
 	mlx5_diag_engine_slot_take(eng, free, id, e);
-	ret = mlx5_diag_engine_apply(eng, force, took_over, &why);
+	ret = mlx5_diag_engine_fold_placeable(eng, &why);
+	if (!ret)
+		ret = mlx5_diag_engine_apply(eng, force, took_over, &why);
 	if (ret) {
 		free->users = 0;
 		mlx5_diag_engine_slot_free(eng, free);

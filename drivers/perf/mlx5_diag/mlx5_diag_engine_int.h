@@ -45,6 +45,8 @@ void mlx5_diag_engine_release(struct mlx5_diag_engine *eng);
 int mlx5_diag_engine_set_new(struct mlx5_diag_engine *eng,
 			     const struct mlx5_diag_fw_params *p,
 			     const char **why);
+int mlx5_diag_engine_fold_placeable(struct mlx5_diag_engine *eng,
+				    const char **why);
 int mlx5_diag_engine_apply(struct mlx5_diag_engine *eng, bool force,
 			   bool *took_over, const char **why);
 int mlx5_diag_engine_foreign_recheck(struct mlx5_diag_engine *eng,

@@ -2019,8 +2019,8 @@ static void engine_session_slot_ids_two_slots_test(struct kunit *test)
  * Folded counting on a device remembered as numbering by slot index
  * (engine/slot_ids), public firmware with log_max_samples 3: two data IDs
  * fold in 4 slots and count; a third would leave 2, where time cannot
- * tell one lap from the next: refused, ENOSPC, before any command, and
- * the two go on counting in their configuration.
+ * tell one lap from the next: refused at its open, ENOSPC, before any
+ * SET, and the configuration of the two stays programmed.
  */
 static void engine_count_slot_ids_fold_test(struct kunit *test)
 {
@@ -3454,8 +3454,8 @@ static void engine_session_first_lapped_late_test(struct kunit *test)
  * slot index or both. The next drain comes a lap late: exactly the 16
  * overwritten since are lost (the emulator's count), and
  * the 32 left come with their sequence numbers and the model's values.
- * Only an answer a lap late or more leaves where the numbering starts to
- * be reckoned (engine_session_reckoned_start_test).
+ * Only a SET that took a lap leaves where the numbering starts to be
+ * reckoned (engine_session_reckoned_start_test reads after a lap).
  */
 static void engine_session_late_answer_test(struct kunit *test)
 {
@@ -3485,11 +3485,11 @@ static void engine_session_late_answer_test(struct kunit *test)
 /*
  * A first read after a lap, the SET answered 20 periods late, where the
  * firmware numbers on across SETs (by slot index or not): the earliest
- * sample left is one of samples 15 to 35 by the clocks read around the
- * SET, and the ids cannot tell which. Where the numbering starts is
- * reckoned, said in one line and engine/reckoned_starts; the lap left is
- * delivered, its loss within that window. (A session meets this only
- * where the answer comes a lap late: engine_session_late_answer_test.)
+ * sample left (sample 35) is one of samples 15 to 38 by the clocks read
+ * around the SET, and the ids cannot tell which. Where the numbering
+ * starts is reckoned, said in one line and engine/reckoned_starts; the
+ * lap left is delivered, its loss within that window. (A session meets
+ * this only where the SET took a lap: engine_session_late_answer_test.)
  */
 static void engine_session_reckoned_start_test(struct kunit *test)
 {
@@ -3502,7 +3502,7 @@ static void engine_session_reckoned_start_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 66), 0);
 	KUNIT_EXPECT_EQ(test, s->d.n, 32);
 	KUNIT_EXPECT_GE(test, s->d.lost_count, 15);
-	KUNIT_EXPECT_LE(test, s->d.lost_count, 35);
+	KUNIT_EXPECT_LE(test, s->d.lost_count, 38);
 	KUNIT_EXPECT_EQ(test, s->d.first_seq, s->d.lost_count);
 	KUNIT_EXPECT_EQ(test, et_stats(t).reckoned_starts, 1);
 	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
