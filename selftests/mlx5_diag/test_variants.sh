@@ -15,7 +15,9 @@
 # firmware that numbers on across SETs are delivered from 0, exact, and
 # so is one on firmware that numbers by slot index, across an overrun; one
 # on firmware that raises the period and reports the one asked for learns
-# the period from the samples; one on firmware whose RTC stamps stand
+# the period from the samples; one with a period change on firmware that
+# numbers from 0 again there goes on from slot 0, none lost; one on
+# firmware whose RTC stamps stand
 # still stops at its second sample, and the RTC is refused after; folded
 # counting on firmware seen numbering by slot index refuses a buffer of
 # fewer than 4 slots. engine/ shows what the driver learnt.
@@ -374,6 +376,42 @@ echo none >"$D0/variant"
 echo "$lmin" >"$D0/caps/log_min_sample_period"
 sim_readd 0
 P0=$(pmu_of_sim 0)
+
+# ---- a period change that numbers from 0 again (A8) ----
+# test_sampling's period change (20 samples at 2^14 clocks, then 2^16) on
+# firmware that numbers from 0 again, from slot 0, at a period-only SET:
+# the drain sees the new numbering in slot 0 and goes on from there, one
+# line and engine/period_restarts + 1; samples 0..59 contiguous, none lost
+echo "period_restart 1" >"$D0/variant"
+r0=$(eng "$P0" period_restarts)
+log_mark period_restart
+# shellcheck disable=SC2016
+record_period_change /tmp/var13.data 400us 20 \
+	'wait_for sample_gap_is 0 0 65536; echo "0 65536" >/tmp/grid.0' 40 \
+	-p 100us -e icmc_hits -e icmc_misses
+expect_eq "numbered from 0 at the change: record exits 0" "$?" 0
+sim_running 0
+"$MLX5_DIAG" decode -q --format json /tmp/var13.data >/tmp/var13.json
+check "numbered from 0 at the change: a PERIOD record from sample 20" \
+	grep -q '"type":"period","run":0,"first_seq":20,.*"period_ns":419430,"period_ns_requested":400000' /tmp/var13.json
+expect_eq "numbered from 0 at the change: 2^14 clocks apart before, 2^16 after" \
+	"$(awk '/"type":"sample"/ {
+		match($0, /"seq":[0-9]+/); seq = substr($0, RSTART + 6, RLENGTH - 6) + 0
+		match($0, /"dev_time":[0-9]+/); t = substr($0, RSTART + 11, RLENGTH - 11) + 0
+		if (seq >= 1 && seq <= 19) b[t - last]++
+		if (seq >= 21) a[t - last]++
+		last = t
+	}
+	END { for (g in b) printf "before %d:%d ", g, b[g]; for (g in a) printf "after %d:%d ", g, a[g] }' /tmp/var13.json)" \
+	"before 16384:19 after 65536:39 "
+expect_eq "numbered from 0 at the change: samples 0..59, contiguous, none lost" \
+	"$(stream_runs /tmp/var13.data) $(grep -c '"type":"lost"' /tmp/var13.json)" \
+	"1 contiguous 60 0"
+expect_eq "numbered from 0 at the change: engine/period_restarts + 1" \
+	$(($(eng "$P0" period_restarts) - r0)) 1
+expect_eq "numbered from 0 at the change: logged once" \
+	"$(log_since period_restart | grep -c 'the firmware numbered its samples from 0 again, from slot 0, at the period change: the run goes on from sample 20, 0 of the old period lost')" 1
+echo none >"$D0/variant"
 
 # ---- RTC stamps that stand still (A4) ----
 # every sample stamped with the RTC of its SET: the recording delivers

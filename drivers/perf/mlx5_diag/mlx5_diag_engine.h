@@ -59,6 +59,8 @@ struct mlx5_diag_engine_stats {
 	 * could only reckon: the SET answered a period late or more (A1)
 	 */
 	u64 reckoned_starts;
+	/* period-only SETs after which the firmware numbered from 0 (A8) */
+	u64 period_restarts;
 };
 
 /* A session's options, as its leader asked for them. */
@@ -76,6 +78,13 @@ enum mlx5_diag_engine_order {
 };
 
 /* Where the firmware numbers a configuration's first sample (A1). */
+/* What a period-only SET did to the firmware's sample numbering (A8). */
+enum mlx5_diag_engine_renumber {
+	MLX5_DIAG_RENUMBER_NONE,	/* kept it, or no such SET */
+	MLX5_DIAG_RENUMBER_UNSURE,	/* not seen yet */
+	MLX5_DIAG_RENUMBER_FOUND,	/* from 0 again, from slot 0 */
+};
+
 enum mlx5_diag_engine_seq_start {
 	MLX5_DIAG_SEQ_UNKNOWN,
 	MLX5_DIAG_SEQ_ZERO,		/* at 0: the numbering restarts */
@@ -200,6 +209,17 @@ struct mlx5_diag_engine {
 	u8 session_log_period_max;	/* the run's longest period */
 	u8 session_log_period_min;	/* the run's shortest period */
 	bool session_period_checked;	/* against its first two samples */
+	/*
+	 * After a period-only SET (A8): whether the firmware kept its
+	 * numbering, the id expected next when the SET was sent, the device
+	 * clock read before it was sent and after its answer, the period
+	 * before it
+	 */
+	enum mlx5_diag_engine_renumber session_renumber;
+	u64 session_set_seq;
+	u64 session_set_sent, session_set_answer;
+	u8 session_set_log_old;
+	u64 session_run_first;		/* the firmware's sample 0 */
 	bool session_clock_known;	/* the drain read session_clock */
 	u64 session_clock;		/* device clock before its query */
 	void *session_out;		/* drain outbox */

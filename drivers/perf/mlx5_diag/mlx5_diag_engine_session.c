@@ -381,6 +381,8 @@ int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
 	eng->session_log_period_max = eng->programmed.log_sample_period;
 	eng->session_log_period_min = eng->programmed.log_sample_period;
 	eng->session_period_checked = false;
+	eng->session_renumber = MLX5_DIAG_RENUMBER_NONE;
+	eng->session_run_first = 0;
 	eng->session_last_ts = clock_now;
 	eng->session_ref_next = 0;
 	eng->session_ref_ts = eng->run_set_known ? eng->run_set_clock :
@@ -421,13 +423,38 @@ static bool mlx5_diag_engine_session_period_kept(u8 requested, u8 actual,
 	       (requested < actual && log_sample_period < actual);
 }
 
+/*
+ * After a period-only SET, sent when the device clock read @sent and
+ * answered by @answer (both read, else @known is false): the drain is to
+ * see whether the firmware kept the numbering, where the run's numbering
+ * is known (from 0 or on across SETs) and the firmware fills its buffer
+ * (mlx5_diag_engine_session_renumbered()).
+ */
+static void mlx5_diag_engine_session_set_sent(struct mlx5_diag_engine *eng,
+					      bool known, u64 sent, u64 answer,
+					      u8 log_old)
+{
+	bool told = known && eng->programmed.mode != MLX5_DIAG_FW_ON_DEMAND &&
+		    (eng->seq_start == MLX5_DIAG_SEQ_ZERO ||
+		     eng->seq_start == MLX5_DIAG_SEQ_CONTINUED);
+
+	eng->session_renumber = told ? MLX5_DIAG_RENUMBER_UNSURE :
+				       MLX5_DIAG_RENUMBER_NONE;
+	eng->session_set_seq = eng->seq_base + eng->session_next;
+	eng->session_set_sent = sent;
+	eng->session_set_answer = answer;
+	eng->session_set_log_old = log_old;
+}
+
 /**
  * mlx5_diag_engine_session_period() - change a running session's period
  * @eng: the engine
  * @log_sample_period: the new period, log2 of device clocks
  * @actual: the period the firmware runs afterwards
  *
- * The buffer and the sample numbering stay. A period that would leave the
+ * The buffer stays. The sample numbering stays, or the firmware numbers
+ * from 0 again, from slot 0, which the drain finds out after the SET
+ * (A8). A period that would leave the
  * one running as it is sends nothing (see
  * mlx5_diag_engine_session_period_kept()). Where the firmware was seen
  * numbering by slot index (engine/slot_ids), the drain places samples by
@@ -441,7 +468,9 @@ static bool mlx5_diag_engine_session_period_kept(u8 requested, u8 actual,
 int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 				    u8 log_sample_period, u8 *actual)
 {
+	u64 sent = 0, answer = 0;
 	u8 requested;
+	bool known;
 	int ret;
 
 	mutex_lock(&eng->lock);
@@ -464,15 +493,22 @@ int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 		goto out;
 	}
 	eng->want.log_sample_period = log_sample_period;
+	known = !mlx5_diag_engine_device_clock(eng, eng->programmed.rtc,
+					       &sent);
 	ret = mlx5_diag_fw_set_params(eng->fw, &eng->want);
 	if (ret) {
 		eng->stats.set_failures++;
 		eng->want.log_sample_period = requested;
 		goto out;
 	}
+	known = known && !mlx5_diag_engine_device_clock(eng,
+							eng->programmed.rtc,
+							&answer);
 	ret = mlx5_diag_engine_adopt(eng);
 	if (ret)
 		goto out;
+	mlx5_diag_engine_session_set_sent(eng, known, sent, answer,
+					  eng->session_log_period);
 	*actual = eng->programmed.log_sample_period;
 	eng->session_log_period = *actual;
 	eng->session_log_period_max = max(eng->session_log_period_max, *actual);
@@ -1083,6 +1119,100 @@ static void mlx5_diag_engine_session_learn_period(struct mlx5_diag_engine *eng,
 	d->period_ts = t;
 }
 
+/*
+ * After a period-only SET, while it is not known whether the firmware kept
+ * its numbering (A8): does the sample in slot 0 show that it numbered from
+ * 0 again, from slot 0? Slot 0 is the first a new numbering writes. A
+ * sample there stamped after the clock read before the SET was sent is of
+ * the new period: under the numbering kept, numbered at or after the id
+ * expected at the SET (the first after it), and taken no more new periods
+ * after the SET's answer than that allows; a numbering from 0 puts an id
+ * behind it there, or one that came too late for it (a drain a lap or
+ * more after the SET). A sample before the SET's answer with an id at or
+ * after the one expected may be of the old period, taken while the SET
+ * ran: asked again at the next drain. The sample is read again by the
+ * drain. Returns 0 (eng->session_renumber says what was seen) or the
+ * errno of a failed query.
+ */
+static int mlx5_diag_engine_session_renumbered(struct mlx5_diag_engine *eng)
+{
+	u64 mask = mlx5_diag_engine_seq_mask(eng), ahead, t, clocks;
+	bool rtc = eng->programmed.rtc;
+	u32 khz = eng->fw->caps.freq_khz;
+	int ret;
+
+	ret = mlx5_diag_engine_session_query(eng, 0, 1);
+	if (ret <= 0)
+		return ret;
+	if (!mlx5_diag_engine_decode_from(eng, eng->session_out, 0) ||
+	    !mlx5_diag_engine_session_time(eng, &t) ||
+	    !mlx5_diag_engine_clocks_apart(eng->session_set_sent, t, rtc, khz,
+					   &clocks) || !clocks)
+		return 0;
+	ahead = (eng->entries[0].sample_id - eng->session_set_seq) & mask;
+	if (ahead <= mask >> 1) {
+		if (!mlx5_diag_engine_clocks_apart(eng->session_set_answer, t,
+						   rtc, khz, &clocks) ||
+		    !clocks)
+			return 0;
+		if (clocks >> eng->session_log_period <= ahead + 1) {
+			eng->session_renumber = MLX5_DIAG_RENUMBER_NONE;
+			return 0;
+		}
+	}
+	eng->session_renumber = MLX5_DIAG_RENUMBER_FOUND;
+	return 0;
+}
+
+/*
+ * Where the firmware numbered from 0 again at a period-only SET, is the
+ * decoded sample of the old period, for the drain to take before the new
+ * numbering: stamped at or before the device clock read after the SET's
+ * answer (the new period's first sample comes a new period after the
+ * SET).
+ */
+static bool mlx5_diag_engine_session_old_period(struct mlx5_diag_engine *eng)
+{
+	u64 t;
+
+	return mlx5_diag_engine_session_time(eng, &t) &&
+	       t <= eng->session_set_answer;
+}
+
+/*
+ * The drain took what the buffer kept of the old period where the
+ * firmware numbered from 0 again at a period-only SET (A8), and took
+ * nothing else yet: it goes on from slot 0, from the next sample. The old
+ * period's samples due after the last one taken and before the SET was
+ * sent are lost (each in a LOST record; those due while it ran, if any,
+ * are not counted: the driver cannot see when the SET ran). One line and
+ * engine/period_restarts + 1.
+ */
+static void mlx5_diag_engine_session_renumber(struct mlx5_diag_engine *eng,
+					      struct mlx5_diag_drain *d)
+{
+	u64 clocks, lost = 0;
+
+	if (mlx5_diag_engine_clocks_apart(eng->session_last_ts,
+					  eng->session_set_sent,
+					  eng->programmed.rtc,
+					  eng->fw->caps.freq_khz, &clocks))
+		lost = clocks >> eng->session_set_log_old;
+	if (lost) {
+		if (!d->lost_count)
+			d->lost_first = eng->session_next;
+		d->lost_count += lost;
+		eng->session_next += lost;
+	}
+	d->first_seq = eng->session_next;
+	eng->seq_base = -eng->session_next;
+	eng->session_run_first = eng->session_next;
+	eng->session_renumber = MLX5_DIAG_RENUMBER_NONE;
+	eng->stats.period_restarts++;
+	pr_info_ratelimited("%s: the firmware numbered its samples from 0 again, from slot 0, at the period change: the run goes on from sample %llu, %llu of the old period lost (engine/period_restarts)\n",
+			    eng->fw->name, eng->session_next, lost);
+}
+
 /**
  * mlx5_diag_engine_session_interval() - a session's next drain interval
  * @cur: the interval in force, ns
@@ -1171,6 +1301,12 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 	d->first_seq = eng->session_next;
 	eng->stats.polls++;
 	eng->session_clock_known = false;
+again:
+	if (eng->session_renumber == MLX5_DIAG_RENUMBER_UNSURE) {
+		ret = mlx5_diag_engine_session_renumbered(eng);
+		if (ret)
+			goto done;
+	}
 	slack = MLX5_DIAG_DRAIN_SLACK;
 	size = mlx5_diag_engine_session_query_size(eng, slack,
 						   eng->session_batch);
@@ -1207,6 +1343,10 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 			mask = mlx5_diag_engine_seq_mask(eng);
 			expect = eng->seq_base + eng->session_next;
 			delta = (id - expect) & mask;
+			/* the old period's, before a numbering from 0 again */
+			if (eng->session_renumber == MLX5_DIAG_RENUMBER_FOUND &&
+			    (delta || !mlx5_diag_engine_session_old_period(eng)))
+				goto done;
 			if (eng->seq_start == MLX5_DIAG_SEQ_SLOT) {
 				/* numbered by slot: placed by its time */
 				mask = U64_MAX;
@@ -1257,6 +1397,7 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 			 * numbering puts a later one: placed by time from now
 			 */
 			if (delta && eng->seq_start != MLX5_DIAG_SEQ_SLOT &&
+			    eng->session_renumber == MLX5_DIAG_RENUMBER_NONE &&
 			    id == (expect & (nslots - 1)) &&
 			    mlx5_diag_engine_session_out_of_seq(eng, delta, mask,
 								nslots) &&
@@ -1350,10 +1491,25 @@ first:
 		size = eng->session_batch;
 	}
 done:
+	/*
+	 * Stopped before any sample (after one, the next drain goes on): the
+	 * firmware may have numbered from 0 since the query at the start;
+	 * where it did, the old period's samples are taken
+	 */
+	if (!ret && !d->n &&
+	    eng->session_renumber == MLX5_DIAG_RENUMBER_UNSURE)
+		ret = mlx5_diag_engine_session_renumbered(eng);
+	if (!ret && !d->n &&
+	    eng->session_renumber == MLX5_DIAG_RENUMBER_FOUND) {
+		mlx5_diag_engine_session_renumber(eng, d);
+		goto again;
+	}
+	if (ret == -EBUSY)
+		ret = -EAGAIN;
 	if (eng->session_skipped > (u64)MLX5_DIAG_DRAIN_MAX_SKIP_LAPS * nslots)
 		d->stalled = true;
 	if (eng->programmed.mode == MLX5_DIAG_FW_SINGLE &&
-	    eng->session_next >= nslots)
+	    eng->session_next - eng->session_run_first >= nslots)
 		d->full = true;
 out:
 	if (d->lost_count)

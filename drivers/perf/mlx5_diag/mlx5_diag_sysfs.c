@@ -261,6 +261,7 @@ enum mlx5_diag_engine_file {
 	MLX5_DIAG_ENG_BAD_SAMPLES,
 	MLX5_DIAG_ENG_UNREPORTED_PERIODS,
 	MLX5_DIAG_ENG_RECKONED_STARTS,
+	MLX5_DIAG_ENG_PERIOD_RESTARTS,
 	MLX5_DIAG_ENG_RTC_STILL,
 	MLX5_DIAG_ENG_SLOT_IDS,
 	MLX5_DIAG_ENG_NUM_SAMPLES_UNIT,
@@ -324,6 +325,8 @@ static ssize_t mlx5_diag_engine_show(struct device *dev,
 		return sysfs_emit(buf, "%llu\n", st.unreported_periods);
 	case MLX5_DIAG_ENG_RECKONED_STARTS:
 		return sysfs_emit(buf, "%llu\n", st.reckoned_starts);
+	case MLX5_DIAG_ENG_PERIOD_RESTARTS:
+		return sysfs_emit(buf, "%llu\n", st.period_restarts);
 	case MLX5_DIAG_ENG_RTC_STILL:
 		return sysfs_emit(buf, "%d\n", READ_ONCE(dd->fw.rtc_still));
 	case MLX5_DIAG_ENG_SLOT_IDS:
@@ -361,6 +364,7 @@ MLX5_DIAG_ENGINE_ATTR(unusable_answers, MLX5_DIAG_ENG_UNUSABLE_ANSWERS);
 MLX5_DIAG_ENGINE_ATTR(bad_samples, MLX5_DIAG_ENG_BAD_SAMPLES);
 MLX5_DIAG_ENGINE_ATTR(unreported_periods, MLX5_DIAG_ENG_UNREPORTED_PERIODS);
 MLX5_DIAG_ENGINE_ATTR(reckoned_starts, MLX5_DIAG_ENG_RECKONED_STARTS);
+MLX5_DIAG_ENGINE_ATTR(period_restarts, MLX5_DIAG_ENG_PERIOD_RESTARTS);
 MLX5_DIAG_ENGINE_ATTR(rtc_still, MLX5_DIAG_ENG_RTC_STILL);
 MLX5_DIAG_ENGINE_ATTR(slot_ids, MLX5_DIAG_ENG_SLOT_IDS);
 MLX5_DIAG_ENGINE_ATTR(num_samples_unit, MLX5_DIAG_ENG_NUM_SAMPLES_UNIT);
@@ -382,6 +386,7 @@ static struct attribute *mlx5_diag_engine_attrs[] = {
 	&mlx5_diag_engine_attr_bad_samples.attr.attr,
 	&mlx5_diag_engine_attr_unreported_periods.attr.attr,
 	&mlx5_diag_engine_attr_reckoned_starts.attr.attr,
+	&mlx5_diag_engine_attr_period_restarts.attr.attr,
 	&mlx5_diag_engine_attr_rtc_still.attr.attr,
 	&mlx5_diag_engine_attr_slot_ids.attr.attr,
 	&mlx5_diag_engine_attr_num_samples_unit.attr.attr,

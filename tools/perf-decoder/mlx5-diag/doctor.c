@@ -293,6 +293,8 @@ static struct json_object *run_json(const struct doctor_run *r)
 	add(o, "busy_answers", u64(r->engine[DC_BUSY_ANSWERS]));
 	add(o, "unreported_periods", u64(r->engine[DC_UNREPORTED_PERIODS]));
 	add(o, "rtc_still", u64(r->engine[DC_RTC_STILL]));
+	add(o, "reckoned_starts", u64(r->engine[DC_RECKONED_STARTS]));
+	add(o, "period_restarts", u64(r->engine[DC_PERIOD_RESTARTS]));
 	add(o, "num_samples_unit", str(r->unit));
 	add(o, "sample_id_bits", u64(r->sample_id_bits));
 	add(o, "entry_order", str(r->order));

@@ -155,6 +155,11 @@ static void judge_a1(const struct doctor_evidence *e, struct doctor_finding *f)
 	else if (refused(r))
 		set(f, DV_UNKNOWN, NULL, "the drain stopped at a sample it refused, "
 		    "after sample %" PRIu64 " (see A2)", r->last_seq);
+	else if (r->engine[DC_RECKONED_STARTS])
+		set(f, DV_UNKNOWN, NULL, "the run's first read came a lap after its SET, "
+		    "answered a period or more late: where the numbering starts was "
+		    "reckoned, not read (engine/reckoned_starts +%" PRIu64 "); run doctor "
+		    "again on an idle machine", r->engine[DC_RECKONED_STARTS]);
 	else if (r->lost[0])
 		set(f, DV_DIFFERS, "sample_id not a sequence",
 		    "%" PRIu64 " sample(s) missing that no LOST record accounts for",
@@ -281,9 +286,10 @@ static void judge_a7(const struct doctor_evidence *e, struct doctor_finding *f)
 /*
  * The first sample of R taken after its period change came more than two
  * new periods after the change (the PERIOD record's device time): the
- * firmware numbered from 0 again, and the drain waited until the new
- * numbering reached the next number it expected, delivering nothing of
- * those before. Kept numbering takes its next sample one new period after
+ * firmware numbered from 0 again, and a drain that did not see it
+ * (engine/period_restarts unchanged) waited until the new numbering
+ * reached the next number it expected, delivering nothing of those
+ * before. Kept numbering takes its next sample one new period after
  * the SET, which the record's clock read follows; whatever the machine's
  * speed.
  */
@@ -311,6 +317,15 @@ static void judge_a8(const struct doctor_evidence *e, struct doctor_finding *f)
 		set(f, DV_DIFFERS, "period change not applied",
 		    "no PERIOD record after the change%s%s",
 		    r->stop_why[0] ? ": " : "", r->stop_why);
+	else if (r->engine[DC_PERIOD_RESTARTS] && !r->lost[0] &&
+		 !stopped_short(r, r->period_seq, r->period_ns_actual, r->after_change_ms))
+		set(f, DV_HANDLED, "period_restart",
+		    "the firmware numbered its samples from 0 again, from slot 0, at the "
+		    "change at sample %" PRIu64 " (engine/period_restarts +%" PRIu64 "): "
+		    "%" PRIu64 " samples at %" PRIu64 " ns after it, in sequence; %" PRIu64
+		    " lost at the change%s", r->period_seq, r->engine[DC_PERIOD_RESTARTS],
+		    r->rows_after_change, r->period_ns_actual, r->lost_after_change,
+		    r->lost_after_change ? ", each in a LOST record" : "");
 	else if (restarted(r))
 		set(f, DV_DIFFERS, "numbering restarts",
 		    "the first sample after the change at sample %" PRIu64 " came %" PRIu64

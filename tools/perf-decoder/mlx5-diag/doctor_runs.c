@@ -53,6 +53,8 @@ static const char *const engine_files[DC_NR] = {
 	[DC_BUSY_ANSWERS] = "engine/busy_answers",
 	[DC_UNREPORTED_PERIODS] = "engine/unreported_periods",
 	[DC_RTC_STILL] = "engine/rtc_still",
+	[DC_RECKONED_STARTS] = "engine/reckoned_starts",
+	[DC_PERIOD_RESTARTS] = "engine/period_restarts",
 };
 
 /* P's file NAME ("caps/dialect") into BUF, "" if unreadable. */

@@ -965,17 +965,19 @@ static u64 es_jitter(const struct es *s, u64 j, unsigned int i)
 }
 
 /*
- * The drained samples are the run's samples first_seq.. with the
- * emulator's timestamps (64-bit FRC, each entry's jitter added) and the
- * model's values.
+ * The drained samples are the emulator's samples first_seq - @seq0..
+ * (numbered from 0 at the drain's sample @seq0, the one before it taken
+ * at clock @prev0) with their timestamps (64-bit FRC, each entry's jitter
+ * added) and the model's values.
  */
-static void es_check(struct kunit *test, struct es *s)
+static void es_check_from(struct kunit *test, struct es *s, u64 seq0,
+			  u64 prev0)
 {
 	struct mlx5_diag_drain *d = &s->d;
 	unsigned int k, i;
 
 	for (k = 0; k < d->n; k++) {
-		u64 j = d->first_seq + k, clock, prev = s->enable_clock, t0, t1;
+		u64 j = d->first_seq + k - seq0, clock, prev = prev0, t0, t1;
 
 		es_due(test, j, &clock);
 		if (j)
@@ -983,9 +985,8 @@ static void es_check(struct kunit *test, struct es *s)
 		t0 = mlx5_diag_sim_clocks_to_ns(prev - s->enable_clock, 156250);
 		t1 = mlx5_diag_sim_clocks_to_ns(clock - s->enable_clock, 156250);
 		for (i = 0; i < 2; i++) {
-			u64 v = mlx5_diag_sim_traffic_value(s->ids[i], 0,
-							    j ? t0 : 0, t1,
-							    false, 64);
+			u64 v = mlx5_diag_sim_traffic_value(s->ids[i], 0, t0,
+							    t1, false, 64);
 
 			u64 ts = clock + es_jitter(s, j, i);
 
@@ -997,6 +998,12 @@ static void es_check(struct kunit *test, struct es *s)
 			return;
 		}
 	}
+}
+
+/* The drained samples are the run's samples first_seq.. (es_check_from()). */
+static void es_check(struct kunit *test, struct es *s)
+{
+	es_check_from(test, s, 0, s->enable_clock);
 }
 
 /*
@@ -3727,6 +3734,131 @@ static struct mlx5_diag_sim_stats et_sim_stats(struct et *t)
 	return st;
 }
 
+/* with variant period_clear too: such a SET also empties the buffer */
+#define ET_VAR_PCLEAR	BIT(9)
+
+/*
+ * A period-only SET after which the firmware numbers from 0 again, from
+ * slot 0 (variant period_restart, A8), with samples 29..33 of the old
+ * period due before it and not drained: the first drain after it sees the
+ * new numbering in slot 0 and takes what the buffer kept of the old period
+ * (29..31; 32 and 33 were in slots 0 and 1); the next one reports 32 and
+ * 33 lost and goes on with the new numbering's samples, exact. Where the
+ * SET also emptied the buffer, the first drain reports 29..33 lost and goes
+ * on. A drain a lap late loses what the firmware overwrote; a second
+ * change numbers from 0 again. Firmware that numbers on across SETs keeps
+ * its ids and slots through such a restart: nothing to see, every sample
+ * delivered.
+ */
+static void engine_session_period_restart_test(struct kunit *test)
+{
+	const unsigned int *v = test->param_value;
+	struct et *t = test->priv;
+	struct es *s = es_init(test, *v & ET_VAR_PUBLIC, 6, 1000);
+	u8 lp = t->fw.caps.log_min_sample_period + 1, actual = 0;
+	u64 c[34], c39;
+	unsigned int nslots, k, i;
+
+	t->clock_regs = true;
+	et_var_apply(test, *v);
+	s->jitter = mlx5_diag_sim_fw_variant(t->sim,
+					     MLX5_DIAG_SIM_VAR_ENTRY_JITTER);
+	et_variant(test, MLX5_DIAG_SIM_VAR_PERIOD_RESTART, 1);
+	et_variant(test, MLX5_DIAG_SIM_VAR_PERIOD_CLEAR, !!(*v & ET_VAR_PCLEAR));
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	nslots = 1U << s->actual.log_num_of_samples;
+	KUNIT_ASSERT_EQ(test, nslots, 32);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 28), 0);
+	KUNIT_EXPECT_EQ(test, s->d.n, 29);
+	for (k = 29; k < 34; k++)
+		es_due(test, k, &c[k]);
+	t->now = es_due(test, 33, NULL) + 1000;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp,
+							      &actual), 0);
+	KUNIT_EXPECT_EQ(test, actual, lp);
+	/* the new numbering's samples 0..4 are due */
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 4), 0);
+	if (*v & ET_VAR_PCLEAR) {
+		KUNIT_EXPECT_EQ(test, s->d.lost_first, 29);
+		KUNIT_EXPECT_EQ(test, s->d.lost_count, 5);
+		KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_discarded, 5);
+		goto renumbered;
+	}
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 29);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	if (*v & ET_VAR_CONT) {
+		/* 29..33, then the new period's 34..38 */
+		KUNIT_EXPECT_EQ(test, s->d.n, 10);
+		KUNIT_EXPECT_EQ(test, et_stats(t).period_restarts, 0);
+		es_close(test, s);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, s->d.n, 3);
+	for (k = 0; k < 3; k++)
+		for (i = 0; i < 2; i++)
+			KUNIT_EXPECT_EQ(test, s->ts[k * 2 + i],
+					c[29 + k] + es_jitter(s, 29 + k, i));
+	KUNIT_EXPECT_EQ(test, et_stats(t).period_restarts, 0);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 4), 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_first, 32);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 2);
+	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_overwritten, 2);
+renumbered:
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 34);
+	KUNIT_EXPECT_EQ(test, s->d.n, 5);
+	es_check_from(test, s, 34, c[33]);
+	KUNIT_EXPECT_EQ(test, et_stats(t).period_restarts, 1);
+
+	/* a lap late: 5..7 overwritten by 37..39; 8..39 delivered */
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 4 + nslots + 3), 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_first, 39);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 3);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 42);
+	KUNIT_EXPECT_EQ(test, s->d.n, nslots);
+	es_check_from(test, s, 34, c[33]);
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples,
+			et_sim_stats(t).samples_overwritten +
+			et_sim_stats(t).samples_discarded);
+
+	/* back to the shortest period, drained right before */
+	t->now = es_due(test, 39, &c39) + 1000;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp - 1,
+							      &actual), 0);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 2), 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 74);
+	KUNIT_EXPECT_EQ(test, s->d.n, 3);
+	es_check_from(test, s, 74, c39);
+	KUNIT_EXPECT_EQ(test, et_stats(t).period_restarts, 2);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_close(test, s);
+}
+
+/*
+ * either dialect, unwritten slots zero-filled, entries apart and
+ * reordered, the buffer emptied too; numbered on across SETs
+ */
+static const unsigned int et_restart_var_sets[] = {
+	0, ET_VAR_PUBLIC, ET_VAR_ZERO, ET_VAR_PUBLIC | ET_VAR_ZERO,
+	ET_VAR_JITTER | ET_VAR_ORDER, ET_VAR_PUBLIC | ET_VAR_JITTER | ET_VAR_ORDER,
+	ET_VAR_PCLEAR, ET_VAR_PUBLIC | ET_VAR_ZERO | ET_VAR_PCLEAR,
+	ET_VAR_CONT, ET_VAR_PUBLIC | ET_VAR_CONT,
+};
+
+static void et_restart_var_desc(const unsigned int *v, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s%s%s%s%s%s",
+		 *v & ET_VAR_PUBLIC ? "public" : "model64",
+		 *v & ET_VAR_ZERO ? " unwritten_zero" : "",
+		 *v & ET_VAR_JITTER ? " entry_jitter" : "",
+		 *v & ET_VAR_ORDER ? " entry_order" : "",
+		 *v & ET_VAR_CONT ? " sample_id_continues" : "",
+		 *v & ET_VAR_PCLEAR ? " period_clear" : "");
+}
+
+KUNIT_ARRAY_PARAM(et_restart_var, et_restart_var_sets, et_restart_var_desc);
+
 /*
  * The period a step between two samples shows: a power of two above the
  * one reported, within 1/16 (an RTC step converted to clocks), up to the
@@ -4498,6 +4630,8 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE_PARAM(engine_session_seq_bits_test, et_seq_gen_params),
 	KUNIT_CASE_PARAM(engine_session_period_clear_test,
 			 et_zero_var_gen_params),
+	KUNIT_CASE_PARAM(engine_session_period_restart_test,
+			 et_restart_var_gen_params),
 	KUNIT_CASE(engine_step_period_test),
 	KUNIT_CASE_PARAM(engine_session_period_unreported_test,
 			 et_unrep_var_gen_params),

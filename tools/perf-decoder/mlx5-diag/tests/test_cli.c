@@ -692,6 +692,11 @@ static void test_doctor_judge(void)
 	expect_judged(&e, "A1", DV_HOLDS, NULL);
 	good_run(&first, "repetitive");
 
+	/* a start the driver reckoned tells nothing about where it is */
+	first.engine[DC_RECKONED_STARTS] = 1;
+	expect_judged(&e, "A1", DV_UNKNOWN, NULL);
+	first.engine[DC_RECKONED_STARTS] = 0;
+
 	first.sample_id_bits = 16;
 	expect_judged(&e, "A1", DV_HANDLED, "sample_id_bits");
 	first.sample_id_bits = 32;
@@ -747,6 +752,20 @@ static void test_doctor_judge(void)
 	expect_judged(&e, "A8", DV_HOLDS, NULL);
 	change.lost_after_change = change.lost[MLX5_DIAG_LOST_FW_OVERWRITE] = 40;
 	expect_judged(&e, "A8", DV_HANDLED, "period_clear");
+	/* the driver saw the numbering restart; the old period's last lost */
+	change.lost_after_change = change.lost[MLX5_DIAG_LOST_FW_OVERWRITE] = 2;
+	change.engine[DC_PERIOD_RESTARTS] = 1;
+	expect_judged(&e, "A8", DV_HANDLED, "period_restart");
+	/* but a gap no LOST record accounts for, or too few samples after it */
+	change.lost[0] = 1;
+	expect_judged(&e, "A8", DV_DIFFERS, "numbering restarts");
+	change.lost[0] = 0;
+	change.rows_after_change = 2;
+	change.last_seq = 2001;
+	expect_judged(&e, "A8", DV_DIFFERS, "numbering restarts");
+	change.rows_after_change = 1500;
+	change.last_seq = 3499;
+	change.engine[DC_PERIOD_RESTARTS] = 0;
 	change.lost_after_change = change.lost[MLX5_DIAG_LOST_FW_OVERWRITE] = 0;
 
 	snprintf(first.order, sizeof(first.order), "other");
