@@ -113,6 +113,21 @@ record_period_change() {
 	) >/dev/null 2>&1 &' --duration 120 --then-period "$rp_period" "$@"
 }
 
+# period_steps JSON: the device-time steps between consecutive samples of
+# a record_period_change recording with N1 = 20, decoded to JSON: "before
+# STEP:COUNT ..." among samples 0..19, "after STEP:COUNT ..." from sample
+# 20 on (the step across the change, to sample 20, left out)
+period_steps() {
+	awk '/"type":"sample"/ {
+		match($0, /"seq":[0-9]+/); seq = substr($0, RSTART + 6, RLENGTH - 6) + 0
+		match($0, /"dev_time":[0-9]+/); t = substr($0, RSTART + 11, RLENGTH - 11) + 0
+		if (seq >= 1 && seq <= 19) b[t - last]++
+		if (seq >= 21) a[t - last]++
+		last = t
+	}
+	END { for (g in b) printf "before %d:%d ", g, b[g]; for (g in a) printf "after %d:%d ", g, a[g] }' "$1"
+}
+
 # stream_runs FILE: "RUNS SEQ END" of a recording, up to its first END
 # record: the SESSION records, "contiguous" when its samples and LOST
 # records number 0, 1, 2... in order up to the count END gives (else

@@ -934,6 +934,18 @@ static void es_program(struct kunit *test, struct es *s,
 	es_program_at(test, s, mode, t->fw.caps.log_min_sample_period);
 }
 
+/*
+ * The session claimed and programmed as a repetitive run at the shortest
+ * period, in a firmware buffer of 32 samples: returns its slots.
+ */
+static unsigned int es_run32(struct kunit *test, struct es *s)
+{
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_ASSERT_EQ(test, 1U << s->actual.log_num_of_samples, 32);
+	return 32;
+}
+
 /* When sample @j of the run is due, and the clock it carries. */
 static u64 es_due(struct kunit *test, u64 j, u64 *clock)
 {
@@ -1771,11 +1783,8 @@ static void es_ahead_case(struct kunit *test, bool pub, bool clock)
 	unsigned int nslots, drains = 0, bound, first;
 	u64 lost = 0, next = 0;
 
-	es_claim(test, s);
-	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
 	/* 32 slots, drained in batches of 32 */
-	nslots = 1U << s->actual.log_num_of_samples;
-	KUNIT_ASSERT_EQ(test, nslots, 32);
+	nslots = es_run32(test, s);
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 3), 0);
 	KUNIT_EXPECT_EQ(test, s->d.n, 4);
 	next = 4;
@@ -1880,10 +1889,7 @@ static void engine_session_bad_samples_test(struct kunit *test)
 	struct es *s = es_init(test, false, 6, 1000);
 	unsigned int nslots;
 
-	es_claim(test, s);
-	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
-	nslots = 1U << s->actual.log_num_of_samples;
-	KUNIT_ASSERT_EQ(test, nslots, 32);
+	nslots = es_run32(test, s);
 	es_expect_drain(test, s, 20, 0, 0, 0, 21);
 	es_expect_drain(test, s, 50, 0, 0, 21, 30);
 
@@ -3310,10 +3316,7 @@ static void engine_session_variants_test(struct kunit *test)
 	et_var_apply(test, *v);
 	s->jitter = mlx5_diag_sim_fw_variant(t->sim,
 					     MLX5_DIAG_SIM_VAR_ENTRY_JITTER);
-	es_claim(test, s);
-	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
-	nslots = 1U << s->actual.log_num_of_samples;
-	KUNIT_ASSERT_EQ(test, nslots, 32);
+	nslots = es_run32(test, s);
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_drain(&t->eng, &s->d), 0);
 	KUNIT_EXPECT_EQ(test, s->d.n, 0);
 	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
@@ -3676,10 +3679,7 @@ static void engine_session_period_clear_test(struct kunit *test)
 
 	et_variant(test, MLX5_DIAG_SIM_VAR_PERIOD_CLEAR, 1);
 	et_variant(test, MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO, !!(*v & ET_VAR_ZERO));
-	es_claim(test, s);
-	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
-	nslots = 1U << s->actual.log_num_of_samples;
-	KUNIT_ASSERT_EQ(test, nslots, 32);
+	nslots = es_run32(test, s);
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 9), 0);
 	KUNIT_EXPECT_EQ(test, s->d.n, 10);
 	t->now += 1000;
@@ -3765,10 +3765,7 @@ static void engine_session_period_restart_test(struct kunit *test)
 					     MLX5_DIAG_SIM_VAR_ENTRY_JITTER);
 	et_variant(test, MLX5_DIAG_SIM_VAR_PERIOD_RESTART, 1);
 	et_variant(test, MLX5_DIAG_SIM_VAR_PERIOD_CLEAR, !!(*v & ET_VAR_PCLEAR));
-	es_claim(test, s);
-	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
-	nslots = 1U << s->actual.log_num_of_samples;
-	KUNIT_ASSERT_EQ(test, nslots, 32);
+	nslots = es_run32(test, s);
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 28), 0);
 	KUNIT_EXPECT_EQ(test, s->d.n, 29);
 	for (k = 29; k < 34; k++)
