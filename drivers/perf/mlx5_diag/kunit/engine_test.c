@@ -3833,11 +3833,13 @@ renumbered:
 }
 
 /*
- * either dialect, unwritten slots zero-filled, entries apart and
- * reordered, the buffer emptied too; numbered on across SETs
+ * either dialect, unwritten slots zero-filled, num_of_samples in entries,
+ * entries apart and reordered, the buffer emptied too; numbered on across
+ * SETs
  */
 static const unsigned int et_restart_var_sets[] = {
 	0, ET_VAR_PUBLIC, ET_VAR_ZERO, ET_VAR_PUBLIC | ET_VAR_ZERO,
+	ET_VAR_ENTRIES, ET_VAR_PUBLIC | ET_VAR_ZERO | ET_VAR_ENTRIES,
 	ET_VAR_JITTER | ET_VAR_ORDER, ET_VAR_PUBLIC | ET_VAR_JITTER | ET_VAR_ORDER,
 	ET_VAR_PCLEAR, ET_VAR_PUBLIC | ET_VAR_ZERO | ET_VAR_PCLEAR,
 	ET_VAR_CONT, ET_VAR_PUBLIC | ET_VAR_CONT,
@@ -3845,9 +3847,10 @@ static const unsigned int et_restart_var_sets[] = {
 
 static void et_restart_var_desc(const unsigned int *v, char *desc)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s%s%s%s%s%s",
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s%s%s%s%s%s%s",
 		 *v & ET_VAR_PUBLIC ? "public" : "model64",
 		 *v & ET_VAR_ZERO ? " unwritten_zero" : "",
+		 *v & ET_VAR_ENTRIES ? " entries" : "",
 		 *v & ET_VAR_JITTER ? " entry_jitter" : "",
 		 *v & ET_VAR_ORDER ? " entry_order" : "",
 		 *v & ET_VAR_CONT ? " sample_id_continues" : "",
