@@ -213,11 +213,11 @@ struct mlx5_diag_engine {
 	 * After a period-only SET (A8): whether the firmware kept its
 	 * numbering, the id expected next when the SET was sent, the device
 	 * clock read before it was sent and after its answer, the period
-	 * before it
+	 * before it, the time of the sample in slot 0 that told
 	 */
 	enum mlx5_diag_engine_renumber session_renumber;
 	u64 session_set_seq;
-	u64 session_set_sent, session_set_answer;
+	u64 session_set_sent, session_set_answer, session_set_first;
 	u8 session_set_log_old;
 	u64 session_run_first;		/* the firmware's sample 0 */
 	bool session_clock_known;	/* the drain read session_clock */

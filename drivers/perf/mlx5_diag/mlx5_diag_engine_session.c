@@ -427,23 +427,31 @@ static bool mlx5_diag_engine_session_period_kept(u8 requested, u8 actual,
  * After a period-only SET, sent when the device clock read @sent and
  * answered by @answer (both read, else @known is false): the drain is to
  * see whether the firmware kept the numbering, where the run's numbering
- * is known (from 0 or on across SETs) and the firmware fills its buffer
- * (mlx5_diag_engine_session_renumbered()).
+ * is known (from 0 or on across SETs), the firmware fills its buffer, a
+ * lap's timestamps compare at the run's longest period, the new one
+ * (@log_old the one before) included, and the id expected next is not 0
+ * (modulo the numbering's width: a numbering from 0 then writes what the
+ * one kept does) (mlx5_diag_engine_session_renumbered()).
  */
 static void mlx5_diag_engine_session_set_sent(struct mlx5_diag_engine *eng,
 					      bool known, u64 sent, u64 answer,
 					      u8 log_old)
 {
+	u64 seq = eng->seq_base + eng->session_next;
 	bool told = known && eng->programmed.mode != MLX5_DIAG_FW_ON_DEMAND &&
 		    (eng->seq_start == MLX5_DIAG_SEQ_ZERO ||
-		     eng->seq_start == MLX5_DIAG_SEQ_CONTINUED);
+		     eng->seq_start == MLX5_DIAG_SEQ_CONTINUED) &&
+		    (seq & mlx5_diag_engine_seq_mask(eng)) &&
+		    mlx5_diag_engine_lap_in_half_range(eng,
+						       eng->session_log_period_max);
 
 	eng->session_renumber = told ? MLX5_DIAG_RENUMBER_UNSURE :
 				       MLX5_DIAG_RENUMBER_NONE;
-	eng->session_set_seq = eng->seq_base + eng->session_next;
+	eng->session_set_seq = seq;
 	eng->session_set_sent = sent;
 	eng->session_set_answer = answer;
 	eng->session_set_log_old = log_old;
+	eng->session_set_first = U64_MAX;
 }
 
 /**
@@ -462,14 +470,16 @@ static void mlx5_diag_engine_session_set_sent(struct mlx5_diag_engine *eng,
  * showed it. Sleeps.
  * Return: 0; -EBUSY when the engine does not run the session (not ours any
  * more, or never programmed), -ENODEV when the device is gone,
- * -EOPNOTSUPP on firmware that numbers by slot index (one line); or the
- * errno of the failed command.
+ * -EOPNOTSUPP on firmware that numbers by slot index (one line), -EAGAIN
+ * while the drain has yet to go on from the last change's numbering from
+ * 0 (nothing sent: ask again after the next drain); or the errno of the
+ * failed command.
  */
 int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 				    u8 log_sample_period, u8 *actual)
 {
 	u64 sent = 0, answer = 0;
-	u8 requested;
+	u8 requested, log_old;
 	bool known;
 	int ret;
 
@@ -492,6 +502,11 @@ int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 		ret = -EOPNOTSUPP;
 		goto out;
 	}
+	/* the drain has yet to go on from the last change's numbering from 0 */
+	if (eng->session_renumber == MLX5_DIAG_RENUMBER_FOUND) {
+		ret = -EAGAIN;
+		goto out;
+	}
 	eng->want.log_sample_period = log_sample_period;
 	known = !mlx5_diag_engine_device_clock(eng, eng->programmed.rtc,
 					       &sent);
@@ -507,12 +522,12 @@ int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 	ret = mlx5_diag_engine_adopt(eng);
 	if (ret)
 		goto out;
-	mlx5_diag_engine_session_set_sent(eng, known, sent, answer,
-					  eng->session_log_period);
+	log_old = eng->session_log_period;
 	*actual = eng->programmed.log_sample_period;
 	eng->session_log_period = *actual;
 	eng->session_log_period_max = max(eng->session_log_period_max, *actual);
 	eng->session_log_period_min = min(eng->session_log_period_min, *actual);
+	mlx5_diag_engine_session_set_sent(eng, known, sent, answer, log_old);
 	/* a step across the change shows neither period */
 	eng->session_period_checked = true;
 out:
@@ -1121,23 +1136,27 @@ static void mlx5_diag_engine_session_learn_period(struct mlx5_diag_engine *eng,
 
 /*
  * After a period-only SET, while it is not known whether the firmware kept
- * its numbering (A8): does the sample in slot 0 show that it numbered from
- * 0 again, from slot 0? Slot 0 is the first a new numbering writes. A
- * sample there stamped after the clock read before the SET was sent is of
- * the new period: under the numbering kept, numbered at or after the id
- * expected at the SET (the first after it), and taken no more new periods
- * after the SET's answer than that allows; a numbering from 0 puts an id
- * behind it there, or one that came too late for it (a drain a lap or
- * more after the SET). A sample before the SET's answer with an id at or
- * after the one expected may be of the old period, taken while the SET
- * ran: asked again at the next drain. The sample is read again by the
- * drain. Returns 0 (eng->session_renumber says what was seen) or the
- * errno of a failed query.
+ * its numbering (A8): does the sample in slot 0 show what it did? Slot 0
+ * is the first a new numbering writes. A sample there stamped after the
+ * clock read before the SET was sent (a lap's times compare: see
+ * mlx5_diag_engine_session_set_sent()) came after the SET or while it
+ * ran. The numbering kept puts there an id at or after the one expected
+ * at the SET, by no more than the samples due since the last one taken
+ * (at the shorter of the two periods, as reported: the firmware's, raised
+ * or not, is no shorter); a numbering from 0 an id no larger than the new
+ * period's samples due since the SET was sent. One reading and not the
+ * other tells (eng->session_renumber NONE or FOUND; slot 0's time kept);
+ * neither leaves it to the next drain; both (the id expected at the SET
+ * no more than the samples the SET took, or a first drain after a
+ * numbering from 0 reached it) are read as the numbering kept, once the
+ * sample came after the SET's answer. The sample is read again by the
+ * drain. Returns 0 or the errno of a failed query.
  */
 static int mlx5_diag_engine_session_renumbered(struct mlx5_diag_engine *eng)
 {
-	u64 mask = mlx5_diag_engine_seq_mask(eng), ahead, t, clocks;
-	bool rtc = eng->programmed.rtc;
+	u64 mask = mlx5_diag_engine_seq_mask(eng), id, t, clocks;
+	u8 lp = eng->session_log_period;
+	bool rtc = eng->programmed.rtc, kept, from_0;
 	u32 khz = eng->fw->caps.freq_khz;
 	int ret;
 
@@ -1149,18 +1168,22 @@ static int mlx5_diag_engine_session_renumbered(struct mlx5_diag_engine *eng)
 	    !mlx5_diag_engine_clocks_apart(eng->session_set_sent, t, rtc, khz,
 					   &clocks) || !clocks)
 		return 0;
-	ahead = (eng->entries[0].sample_id - eng->session_set_seq) & mask;
-	if (ahead <= mask >> 1) {
-		if (!mlx5_diag_engine_clocks_apart(eng->session_set_answer, t,
-						   rtc, khz, &clocks) ||
-		    !clocks)
-			return 0;
-		if (clocks >> eng->session_log_period <= ahead + 1) {
-			eng->session_renumber = MLX5_DIAG_RENUMBER_NONE;
-			return 0;
-		}
-	}
-	eng->session_renumber = MLX5_DIAG_RENUMBER_FOUND;
+	id = eng->entries[0].sample_id & mask;
+	from_0 = id <= clocks >> lp;
+	if (!mlx5_diag_engine_clocks_apart(eng->session_last_ts, t, rtc, khz,
+					   &clocks))
+		return 0;
+	kept = ((id - eng->session_set_seq) & mask) <=
+	       (clocks >> min(lp, eng->session_set_log_old)) + 1;
+	if (!kept && !from_0)
+		return 0;
+	if (kept && from_0 &&
+	    (!mlx5_diag_engine_clocks_apart(eng->session_set_answer, t, rtc,
+					    khz, &clocks) || !clocks))
+		return 0;
+	eng->session_renumber = kept ? MLX5_DIAG_RENUMBER_NONE :
+				       MLX5_DIAG_RENUMBER_FOUND;
+	eng->session_set_first = t;
 	return 0;
 }
 
@@ -1168,15 +1191,14 @@ static int mlx5_diag_engine_session_renumbered(struct mlx5_diag_engine *eng)
  * Where the firmware numbered from 0 again at a period-only SET, is the
  * decoded sample of the old period, for the drain to take before the new
  * numbering: stamped at or before the device clock read after the SET's
- * answer (the new period's first sample comes a new period after the
- * SET).
+ * answer, and before the new numbering's sample in slot 0.
  */
 static bool mlx5_diag_engine_session_old_period(struct mlx5_diag_engine *eng)
 {
 	u64 t;
 
 	return mlx5_diag_engine_session_time(eng, &t) &&
-	       t <= eng->session_set_answer;
+	       t <= eng->session_set_answer && t < eng->session_set_first;
 }
 
 /*
@@ -1185,19 +1207,26 @@ static bool mlx5_diag_engine_session_old_period(struct mlx5_diag_engine *eng)
  * nothing else yet: it goes on from slot 0, from the next sample. The old
  * period's samples due after the last one taken and before the SET was
  * sent are lost (each in a LOST record; those due while it ran, if any,
- * are not counted: the driver cannot see when the SET ran). One line and
+ * are not counted: the driver cannot see when the SET ran; in single mode
+ * no more than the run had left to take). One line and
  * engine/period_restarts + 1.
  */
 static void mlx5_diag_engine_session_renumber(struct mlx5_diag_engine *eng,
 					      struct mlx5_diag_drain *d)
 {
-	u64 clocks, lost = 0;
+	u64 clocks, end, lost = 0;
 
 	if (mlx5_diag_engine_clocks_apart(eng->session_last_ts,
 					  eng->session_set_sent,
 					  eng->programmed.rtc,
 					  eng->fw->caps.freq_khz, &clocks))
 		lost = clocks >> eng->session_set_log_old;
+	/* a single run takes a buffer's samples, no more */
+	if (eng->programmed.mode == MLX5_DIAG_FW_SINGLE) {
+		end = eng->session_run_first +
+		      (1U << eng->programmed.log_num_of_samples);
+		lost = min(lost, end - min(eng->session_next, end));
+	}
 	if (lost) {
 		if (!d->lost_count)
 			d->lost_first = eng->session_next;

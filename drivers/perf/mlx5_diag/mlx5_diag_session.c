@@ -768,10 +768,16 @@ static void mlx5_diag_session_new_period(struct mlx5_diag_session *s)
 	u64 req = READ_ONCE(s->req.period_ns);
 	struct mlx5_diag_clock_read r;
 	u8 log, actual;
+	int ret;
 
 	log = mlx5_diag_engine_session_log_period(caps, req);
-	if (mlx5_diag_engine_session_period(s->eng, log, &actual) ||
-	    mlx5_diag_session_clock(s, &r)) {
+	ret = mlx5_diag_engine_session_period(s->eng, log, &actual);
+	/* the drain has yet to follow the last change: at the next work */
+	if (ret == -EAGAIN) {
+		set_bit(MLX5_DIAG_SESSION_NEW_PERIOD, &s->flags);
+		return;
+	}
+	if (ret || mlx5_diag_session_clock(s, &r)) {
 		pr_warn_ratelimited("%s: the sample period could not be changed\n",
 				    s->name);
 		return;

@@ -1887,9 +1887,8 @@ static void engine_session_bad_samples_test(struct kunit *test)
 {
 	struct et *t = test->priv;
 	struct es *s = es_init(test, false, 6, 1000);
-	unsigned int nslots;
 
-	nslots = es_run32(test, s);
+	es_run32(test, s);
 	es_expect_drain(test, s, 20, 0, 0, 0, 21);
 	es_expect_drain(test, s, 50, 0, 0, 21, 30);
 
@@ -3736,6 +3735,8 @@ static struct mlx5_diag_sim_stats et_sim_stats(struct et *t)
 
 /* with variant period_clear too: such a SET also empties the buffer */
 #define ET_VAR_PCLEAR	BIT(9)
+/* the change at sample 40029: past half the range of 16-bit ids */
+#define ET_VAR_WRAP	BIT(10)
 
 /*
  * A period-only SET after which the firmware numbers from 0 again, from
@@ -3745,7 +3746,9 @@ static struct mlx5_diag_sim_stats et_sim_stats(struct et *t)
  * (29..31; 32 and 33 were in slots 0 and 1); the next one reports 32 and
  * 33 lost and goes on with the new numbering's samples, exact. Where the
  * SET also emptied the buffer, the first drain reports 29..33 lost and goes
- * on. A drain a lap late loses what the firmware overwrote; a second
+ * on. The same at sample 40029 on public firmware: its 16-bit ids are then
+ * past half their range, where id 0 is no number behind the one expected
+ * modulo 2^16. A drain a lap late loses what the firmware overwrote; a second
  * change numbers from 0 again. Firmware that numbers on across SETs keeps
  * its ids and slots through such a restart: nothing to see, every sample
  * delivered.
@@ -3756,7 +3759,7 @@ static void engine_session_period_restart_test(struct kunit *test)
 	struct et *t = test->priv;
 	struct es *s = es_init(test, *v & ET_VAR_PUBLIC, 6, 1000);
 	u8 lp = t->fw.caps.log_min_sample_period + 1, actual = 0;
-	u64 c[34], c39;
+	u64 b = *v & ET_VAR_WRAP ? 40000 : 0, c[5], c39, ow0;
 	unsigned int nslots, k, i;
 
 	t->clock_regs = true;
@@ -3766,23 +3769,27 @@ static void engine_session_period_restart_test(struct kunit *test)
 	et_variant(test, MLX5_DIAG_SIM_VAR_PERIOD_RESTART, 1);
 	et_variant(test, MLX5_DIAG_SIM_VAR_PERIOD_CLEAR, !!(*v & ET_VAR_PCLEAR));
 	nslots = es_run32(test, s);
-	KUNIT_EXPECT_EQ(test, es_drain(test, s, 28), 0);
-	KUNIT_EXPECT_EQ(test, s->d.n, 29);
-	for (k = 29; k < 34; k++)
-		es_due(test, k, &c[k]);
-	t->now = es_due(test, 33, NULL) + 1000;
+	/* to 40028 in drains less than 2^15 samples apart */
+	if (b)
+		KUNIT_EXPECT_EQ(test, es_drain(test, s, b / 2), 0);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, b + 28), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq + s->d.n, b + 29);
+	for (k = 0; k < 5; k++)
+		es_due(test, b + 29 + k, &c[k]);
+	t->now = es_due(test, b + 33, NULL) + 1000;
+	ow0 = et_sim_stats(t).samples_overwritten;
 	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp,
 							      &actual), 0);
 	KUNIT_EXPECT_EQ(test, actual, lp);
 	/* the new numbering's samples 0..4 are due */
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 4), 0);
 	if (*v & ET_VAR_PCLEAR) {
-		KUNIT_EXPECT_EQ(test, s->d.lost_first, 29);
+		KUNIT_EXPECT_EQ(test, s->d.lost_first, b + 29);
 		KUNIT_EXPECT_EQ(test, s->d.lost_count, 5);
 		KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_discarded, 5);
 		goto renumbered;
 	}
-	KUNIT_EXPECT_EQ(test, s->d.first_seq, 29);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, b + 29);
 	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
 	if (*v & ET_VAR_CONT) {
 		/* 29..33, then the new period's 34..38 */
@@ -3795,25 +3802,29 @@ static void engine_session_period_restart_test(struct kunit *test)
 	for (k = 0; k < 3; k++)
 		for (i = 0; i < 2; i++)
 			KUNIT_EXPECT_EQ(test, s->ts[k * 2 + i],
-					c[29 + k] + es_jitter(s, 29 + k, i));
+					c[k] + es_jitter(s, b + 29 + k, i));
 	KUNIT_EXPECT_EQ(test, et_stats(t).period_restarts, 0);
+	/* another change waits until the drain goes on from slot 0 */
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp - 1,
+							      &actual),
+			-EAGAIN);
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 4), 0);
-	KUNIT_EXPECT_EQ(test, s->d.lost_first, 32);
+	KUNIT_EXPECT_EQ(test, s->d.lost_first, b + 32);
 	KUNIT_EXPECT_EQ(test, s->d.lost_count, 2);
-	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_overwritten, 2);
+	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_overwritten - ow0, 2);
 renumbered:
-	KUNIT_EXPECT_EQ(test, s->d.first_seq, 34);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, b + 34);
 	KUNIT_EXPECT_EQ(test, s->d.n, 5);
-	es_check_from(test, s, 34, c[33]);
+	es_check_from(test, s, b + 34, c[4]);
 	KUNIT_EXPECT_EQ(test, et_stats(t).period_restarts, 1);
 
 	/* a lap late: 5..7 overwritten by 37..39; 8..39 delivered */
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 4 + nslots + 3), 0);
-	KUNIT_EXPECT_EQ(test, s->d.lost_first, 39);
+	KUNIT_EXPECT_EQ(test, s->d.lost_first, b + 39);
 	KUNIT_EXPECT_EQ(test, s->d.lost_count, 3);
-	KUNIT_EXPECT_EQ(test, s->d.first_seq, 42);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, b + 42);
 	KUNIT_EXPECT_EQ(test, s->d.n, nslots);
-	es_check_from(test, s, 34, c[33]);
+	es_check_from(test, s, b + 34, c[4]);
 	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples,
 			et_sim_stats(t).samples_overwritten +
 			et_sim_stats(t).samples_discarded);
@@ -3824,9 +3835,9 @@ renumbered:
 							      &actual), 0);
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 2), 0);
 	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
-	KUNIT_EXPECT_EQ(test, s->d.first_seq, 74);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, b + 74);
 	KUNIT_EXPECT_EQ(test, s->d.n, 3);
-	es_check_from(test, s, 74, c39);
+	es_check_from(test, s, b + 74, c39);
 	KUNIT_EXPECT_EQ(test, et_stats(t).period_restarts, 2);
 	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
 	es_close(test, s);
@@ -3842,13 +3853,15 @@ static const unsigned int et_restart_var_sets[] = {
 	ET_VAR_ENTRIES, ET_VAR_PUBLIC | ET_VAR_ZERO | ET_VAR_ENTRIES,
 	ET_VAR_JITTER | ET_VAR_ORDER, ET_VAR_PUBLIC | ET_VAR_JITTER | ET_VAR_ORDER,
 	ET_VAR_PCLEAR, ET_VAR_PUBLIC | ET_VAR_ZERO | ET_VAR_PCLEAR,
+	ET_VAR_PUBLIC | ET_VAR_WRAP, ET_VAR_PUBLIC | ET_VAR_WRAP | ET_VAR_PCLEAR,
 	ET_VAR_CONT, ET_VAR_PUBLIC | ET_VAR_CONT,
 };
 
 static void et_restart_var_desc(const unsigned int *v, char *desc)
 {
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s%s%s%s%s%s%s",
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s%s%s%s%s%s%s%s",
 		 *v & ET_VAR_PUBLIC ? "public" : "model64",
+		 *v & ET_VAR_WRAP ? " at 40029" : "",
 		 *v & ET_VAR_ZERO ? " unwritten_zero" : "",
 		 *v & ET_VAR_ENTRIES ? " entries" : "",
 		 *v & ET_VAR_JITTER ? " entry_jitter" : "",
