@@ -77,7 +77,6 @@ enum mlx5_diag_engine_order {
 	MLX5_DIAG_ORDER_OTHER,		/* another, the same in every sample */
 };
 
-/* Where the firmware numbers a configuration's first sample (A1). */
 /* What a period-only SET did to the firmware's sample numbering (A8). */
 enum mlx5_diag_engine_renumber {
 	MLX5_DIAG_RENUMBER_NONE,	/* kept it, or no such SET */
@@ -85,6 +84,7 @@ enum mlx5_diag_engine_renumber {
 	MLX5_DIAG_RENUMBER_FOUND,	/* from 0 again, from slot 0 */
 };
 
+/* Where the firmware numbers a configuration's first sample (A1). */
 enum mlx5_diag_engine_seq_start {
 	MLX5_DIAG_SEQ_UNKNOWN,
 	MLX5_DIAG_SEQ_ZERO,		/* at 0: the numbering restarts */
