@@ -169,14 +169,39 @@ check "each value is the model's increase over its period" \
 sim_running 0
 
 # ---- the public 16-bit profile ----
+# 20 samples, then 40,000 fall due at once: more than 2^15, past half the
+# range of the 16-bit sample ids (a snapshot's drains pause so while its
+# run goes on), then 10 more. Exactly what the firmware overwrote is
+# reported lost, from sample 20; every sample left is delivered, numbered
+# on, stamped on the period's grid (sample j at E + (j + 1) * P), with the
+# model's values across the gap.
 echo public >"$D1/profile"
 sim_readd 1
 record_stepped 1 /tmp/s4.data "
-	step_samples 1 20" -p 100us -e fw_tx_packets -e fw_rx_steering_packets
-expect_eq "public profile: 20 samples" "$(dec_samples /tmp/s4.data | wc -l)" 20
-check "public profile: exact values" check_model 1 /tmp/s4.data cc 0x2006 0x1001
-check "public profile: 16-bit sample ids in the SESSION" \
-	sh -c "$MLX5_DIAG decode -q --format json /tmp/s4.data | grep -q '\"type\":\"session\"'"
+	step_samples 1 20
+	step_samples 1 40000
+	step_samples 1 10" -p 100us -a 1024 -e fw_tx_packets -e fw_rx_steering_packets
+expect_eq "public profile: record exits 0" "$?" 0
+over=$(cat "$D1/stats/samples_overwritten")
+expect_range "more than 2^15 samples overwritten" "$over" 32769 40000
+expect_eq "exactly those are reported lost, from sample 20" \
+	"$(dec_lines /tmp/s4.data LOST | awk '/fw_overwrite/ { gsub(/[():]/, "", $6); n += $6
+		if (f == "") { split($5, r, "."); f = r[1] } } END { print n + 0, f }')" \
+	"$over 20"
+dec_samples /tmp/s4.data >/tmp/s4.samples
+expect_eq "samples 0..19, then $((20 + over))..40029, contiguous" \
+	"$(awk 'NR == 21 { a = $1 } NR > 1 && $1 != p + 1 { gaps++ } { p = $1 } END { print NR, a, p, gaps + 0 }' /tmp/s4.samples)" \
+	"$((40030 - over)) $((20 + over)) 40029 1"
+"$MLX5_DIAG" decode -q --format json /tmp/s4.data >/tmp/s4.json
+set -- $(cat /tmp/grid.1)
+expect_eq "every sample stamped on the period's grid" \
+	"$(awk -v e="$1" -v p="$2" '/"type":"sample"/ {
+		match($0, /"seq":[0-9]+/); seq = substr($0, RSTART + 6, RLENGTH - 6) + 0
+		match($0, /"dev_time":[0-9]+/); t = substr($0, RSTART + 11, RLENGTH - 11) + 0
+		if (t != e + (seq + 1) * p) bad++ } END { print bad + 0 }' /tmp/s4.json)" 0
+gap_model() { sed -n '1,25p;$p' /tmp/s4.samples | check_model_lines 1 cc 0x2006 0x1001; }
+check "public profile: exact values, across the gap too" gap_model
+expect_eq "no bad sample" "$(eng "$(pmu_of_sim 1)" bad_samples)" 0
 sim_running 1
 echo model64 >"$D1/profile"
 sim_readd 1

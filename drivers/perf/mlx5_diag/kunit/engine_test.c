@@ -3769,9 +3769,6 @@ static void engine_session_period_restart_test(struct kunit *test)
 	et_variant(test, MLX5_DIAG_SIM_VAR_PERIOD_RESTART, 1);
 	et_variant(test, MLX5_DIAG_SIM_VAR_PERIOD_CLEAR, !!(*v & ET_VAR_PCLEAR));
 	nslots = es_run32(test, s);
-	/* to 40028 in drains less than 2^15 samples apart */
-	if (b)
-		KUNIT_EXPECT_EQ(test, es_drain(test, s, b / 2), 0);
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, b + 28), 0);
 	KUNIT_EXPECT_EQ(test, s->d.first_seq + s->d.n, b + 29);
 	for (k = 0; k < 5; k++)
@@ -3871,6 +3868,92 @@ static void et_restart_var_desc(const unsigned int *v, char *desc)
 }
 
 KUNIT_ARRAY_PARAM(et_restart_var, et_restart_var_sets, et_restart_var_desc);
+
+/* a period of 2^16 clocks: 2^16 samples span more than 2^32 clocks */
+#define ET_VAR_SLOW	BIT(11)
+/* a drain takes samples 0..4 first, before the buffer laps */
+#define ET_VAR_EARLY	BIT(12)
+
+/*
+ * Drains 2^15 samples and more apart on the public dialect's 16-bit sample
+ * ids (a snapshot's drains pause while its run goes on): the first drain
+ * 40,029 samples after the SET, the next ones 40,012 and 70,000 samples
+ * later, and one 65,550 later, where the expected slot holds an id equal
+ * to the expected one modulo 2^16. Each reports exactly the samples the
+ * emulator overwrote and delivers the 32 left, exact. At 2^16 clocks a
+ * period the timestamps wrap within the gaps too, and a drain takes
+ * samples 0..4 first (the run's first query reads no device clock, and
+ * a first drain 2^31 clocks late takes nothing: A3). The same numbered on
+ * across SETs and by slot index, which the first drain cannot tell from a
+ * numbering from 0 where it comes before a lap: the next one's id below
+ * the slots is placed by time (not 2^31 clocks or more after the last
+ * sample taken, on narrow timestamps: that drain takes nothing, A3).
+ * (Where the expected slot holds the oldest sample left, the drain skips
+ * a lap and the next one takes them: not asked here.)
+ */
+static void engine_session_gap_ids_test(struct kunit *test)
+{
+	static const u64 until[] = { 40028, 80040, 150040, 215590 };
+	const unsigned int *v = test->param_value;
+	struct et *t = test->priv;
+	struct es *s = es_init(test, true, 6, 1000);
+	u8 lp = t->fw.caps.log_min_sample_period + (*v & ET_VAR_SLOW ? 2 : 0);
+	u64 next = 0;
+	unsigned int i;
+
+	t->clock_regs = true;
+	et_var_apply(test, *v);
+	s->jitter = mlx5_diag_sim_fw_variant(t->sim,
+					     MLX5_DIAG_SIM_VAR_ENTRY_JITTER);
+	es_claim(test, s);
+	es_program_at(test, s, MLX5_DIAG_FW_REPETITIVE, lp);
+	KUNIT_ASSERT_EQ(test, s->actual.log_num_of_samples, 5);
+	if (*v & (ET_VAR_SLOW | ET_VAR_EARLY)) {
+		es_expect_drain(test, s, 4, 0, 0, 0, 5);
+		next = 5;
+	}
+	for (i = 0; i < ARRAY_SIZE(until); i++) {
+		es_expect_drain(test, s, until[i], next, until[i] - 31 - next,
+				until[i] - 31, 32);
+		next = until[i] + 1;
+	}
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples,
+			next - 4 * 32 -
+			(*v & (ET_VAR_SLOW | ET_VAR_EARLY) ? 5 : 0));
+	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_overwritten,
+			et_stats(t).lost_samples);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_close(test, s);
+}
+
+/*
+ * public firmware numbering from 0, on across SETs or by slot index; at
+ * the shortest period and at 2^16 clocks; drained at 4 first; with
+ * zero-filled slots and
+ * num_of_samples in entries; entries stamped apart and reordered
+ */
+static const unsigned int et_gap_ids_var_sets[] = {
+	0, ET_VAR_SLOW, ET_VAR_CONT, ET_VAR_CONT | ET_VAR_SLOW,
+	ET_VAR_SLOT, ET_VAR_EARLY,
+	ET_VAR_SLOT | ET_VAR_EARLY, ET_VAR_ZERO | ET_VAR_ENTRIES,
+	ET_VAR_JITTER | ET_VAR_ORDER,
+	ET_VAR_JITTER | ET_VAR_ORDER | ET_VAR_CONT | ET_VAR_SLOW,
+};
+
+static void et_gap_ids_var_desc(const unsigned int *v, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "public%s%s%s%s%s%s%s%s",
+		 *v & ET_VAR_SLOW ? " period 2^16" : "",
+		 *v & ET_VAR_EARLY ? " drained at 4" : "",
+		 *v & ET_VAR_ZERO ? " unwritten_zero" : "",
+		 *v & ET_VAR_ENTRIES ? " entries" : "",
+		 *v & ET_VAR_JITTER ? " entry_jitter" : "",
+		 *v & ET_VAR_ORDER ? " entry_order" : "",
+		 *v & ET_VAR_CONT ? " sample_id_continues" : "",
+		 *v & ET_VAR_SLOT ? " sample_id_slot" : "");
+}
+
+KUNIT_ARRAY_PARAM(et_gap_ids_var, et_gap_ids_var_sets, et_gap_ids_var_desc);
 
 /*
  * The period a step between two samples shows: a power of two above the
@@ -4035,7 +4118,10 @@ KUNIT_ARRAY_PARAM(et_seq, et_seq_cases, et_seq_desc);
  * numbers modulo 2^16 or 2^32 in the 32-bit field (its unwritten slots
  * carrying the ids or zero-filled): drained 2000 samples
  * at a time, every sample comes with its sequence number and the model's
- * values; the 16-bit numbering is learnt where it wraps. A second run's
+ * values; the 16-bit numbering is learnt where it wraps. A drain 40,000
+ * samples late then (past half the range of 16-bit ids; its 64-bit
+ * timestamps do not move the reference on over the samples lost) loses
+ * exactly the 35,904 the firmware overwrote. A second run's
  * drain late by 3000 samples across the wrap (the slot of the next
  * expected sample holds one a lap on, 16-bit id 560) loses exactly the
  * 3000 the firmware overwrote.
@@ -4073,6 +4159,20 @@ static void engine_session_seq_bits_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_bits,
 				j < 65536 ? 32 : *bits);
 	}
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	/*
+	 * 40,000 samples late: past half the range of 16-bit ids, placed by
+	 * the samples due, from the device clock the drain reads
+	 */
+	t->clock_regs = true;
+	KUNIT_ASSERT_EQ(test, es_drain(test, s, 109999), 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_first, 70000);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 110000 - nslots - 70000);
+	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_overwritten,
+			110000 - nslots - 70000);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 110000 - nslots);
+	KUNIT_EXPECT_EQ(test, s->d.n, 2000);
+	es_check(test, s);
 	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
 
 	/* a new run: 32 bits again until the wrap shows otherwise */
@@ -4645,6 +4745,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 			 et_zero_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_period_restart_test,
 			 et_restart_var_gen_params),
+	KUNIT_CASE_PARAM(engine_session_gap_ids_test, et_gap_ids_var_gen_params),
 	KUNIT_CASE(engine_step_period_test),
 	KUNIT_CASE_PARAM(engine_session_period_unreported_test,
 			 et_unrep_var_gen_params),
