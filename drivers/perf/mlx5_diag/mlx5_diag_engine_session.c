@@ -1408,12 +1408,8 @@ again:
 						     (eng->seq_base +
 						      eng->session_next) &
 						     (nslots - 1), want);
-		if (ret < 0) {
-			/* a busy firmware (RES_BUSY) is no other agent */
-			if (ret == -EBUSY)
-				ret = -EAGAIN;
+		if (ret < 0)
 			goto done;
-		}
 		got = ret;
 		ret = 0;
 		if (!eng->session_period_checked)
@@ -1578,8 +1574,6 @@ again:
 		continue;
 first:
 		ret = mlx5_diag_engine_session_find_first(eng);
-		if (ret == -EBUSY)
-			ret = -EAGAIN;
 		if (ret <= 0)
 			goto done;
 		ret = 0;
@@ -1608,6 +1602,7 @@ done:
 		mlx5_diag_engine_session_renumber(eng, d);
 		goto again;
 	}
+	/* a busy firmware (RES_BUSY) is no other agent */
 	if (ret == -EBUSY)
 		ret = -EAGAIN;
 	if (eng->session_skipped > (u64)MLX5_DIAG_DRAIN_MAX_SKIP_LAPS * nslots)
