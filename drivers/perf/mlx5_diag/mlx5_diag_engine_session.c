@@ -703,67 +703,6 @@ static bool mlx5_diag_engine_session_placed(u64 delta, u64 mask,
 }
 
 /*
- * The decoded sample, id @id, is *@delta past the next expected one modulo
- * the numbering's width (*@mask): placed by the samples due instead where
- * that width no longer tells. A drain that comes half the width's range of
- * samples or more after the last one taken (16-bit ids after 2^15 samples:
- * a snapshot's drains pause while its run goes on) reads a later lap as
- * behind the expected sample, or as k * 2^16 samples nearer. Where the
- * firmware numbers from 0 or on across SETs in a repetitive run at one
- * period known from its samples, the samples due after the expected one
- * (from the last one taken, by the device clock read in this drain, less
- * those skipped since; plus the slack) put the newest sample, and the
- * expected slot holds one of the last lap: the sample is the one of its
- * ids nearest the middle of that lap, in 64 bits from here (*@mask =
- * U64_MAX); an id that puts it behind the expected one is left to the
- * width. Exact while the firmware's samples come within half the width's
- * range, less half a lap, of their period's times. Not asked while the
- * drain is less late than that, nor of an id below the slots, which
- * firmware that numbers by slot index writes: the drain tells that by
- * time (mlx5_diag_engine_session_lap_late(), _out_of_seq()).
- */
-static void mlx5_diag_engine_session_unalias(struct mlx5_diag_engine *eng,
-					     u64 id, u64 *delta, u64 *mask,
-					     unsigned int nslots)
-{
-	u64 clocks, due, ahead, lo, place;
-
-	if (*mask == U64_MAX || (id & *mask) < nslots ||
-	    eng->programmed.mode != MLX5_DIAG_FW_REPETITIVE ||
-	    (eng->seq_start != MLX5_DIAG_SEQ_ZERO &&
-	     eng->seq_start != MLX5_DIAG_SEQ_CONTINUED) ||
-	    eng->session_renumber != MLX5_DIAG_RENUMBER_NONE ||
-	    READ_ONCE(eng->fw->slot_ids) || !eng->session_clock_known ||
-	    !eng->session_period_checked ||
-	    eng->session_log_period_min != eng->session_log_period_max ||
-	    !mlx5_diag_engine_clocks_apart(eng->session_ref_ts,
-					   eng->session_clock,
-					   eng->programmed.rtc,
-					   eng->fw->caps.freq_khz, &clocks))
-		return;
-	/* RTC time is read up to MLX5_DIAG_DRAIN_DUE_MAX_NS: beyond, untold */
-	if (eng->programmed.rtc &&
-	    clocks >= mul_u64_u32_div(MLX5_DIAG_DRAIN_DUE_MAX_NS,
-				      eng->fw->caps.freq_khz, NSEC_PER_MSEC))
-		return;
-	due = clocks >> eng->session_log_period_min;
-	ahead = eng->session_next - eng->session_ref_next;
-	/* a clock 2^62 periods on is none this run reads */
-	if (due >= BIT_ULL(62) || due < ahead)
-		return;
-	due -= ahead;
-	if (due + nslots <= *mask >> 1)
-		return;
-	/* the window of the width's range centred on the last lap (wraps) */
-	lo = due + MLX5_DIAG_DRAIN_SLACK - nslots / 2 - (*mask >> 1);
-	place = lo + ((*delta - lo) & *mask);
-	if ((s64)place < 0)
-		return;
-	*delta = place;
-	*mask = U64_MAX;
-}
-
-/*
  * The decoded sample, in the slot of the next expected one, is @delta
  * (modulo the numbering's width, @mask) past it and not a later lap of this
  * run: is it a new sample all the same, stamped after the last one taken?
@@ -848,6 +787,73 @@ static u64 mlx5_diag_engine_session_slot_delta(struct mlx5_diag_engine *eng,
 					   (eng->nslots - 1),
 				      clocks, eng->session_ref_next);
 	return n > eng->session_next ? n - eng->session_next : 0;
+}
+
+/*
+ * The decoded sample, id @id, is *@delta past the next expected one modulo
+ * the numbering's width (*@mask): placed by the samples due instead where
+ * that width no longer tells. A drain that comes half the width's range of
+ * samples or more after the last one taken (16-bit ids after 2^15 samples:
+ * a snapshot's drains pause while its run goes on) reads a later lap as
+ * behind the expected sample, or as k * 2^16 samples nearer. Where the
+ * firmware numbers from 0 or on across SETs in a repetitive run at one
+ * period known from its samples, the samples due after the expected one
+ * (from the last one taken, by the device clock read in this drain, less
+ * those skipped since; plus the slack) put the newest sample, and the
+ * expected slot holds one of the last lap: the sample is the one of its
+ * ids nearest the middle of that lap, in 64 bits from here (*@mask =
+ * U64_MAX); an id that puts it behind the expected one is left to the
+ * width. Exact while the firmware's samples come within half the width's
+ * range, less half a lap, of their period's times. Not asked while the
+ * drain is less late than that. An id below the slots is also what
+ * firmware that numbers by slot index writes there: read so only where
+ * the sample's time places it in the same lap
+ * (mlx5_diag_engine_session_slot_delta()), else left to the drain's
+ * slot-index tests (mlx5_diag_engine_session_lap_late(), _out_of_seq()).
+ */
+static void mlx5_diag_engine_session_unalias(struct mlx5_diag_engine *eng,
+					     u64 id, u64 *delta, u64 *mask,
+					     unsigned int nslots)
+{
+	u64 clocks, due, ahead, lo, place, ts;
+
+	if (*mask == U64_MAX ||
+	    eng->programmed.mode != MLX5_DIAG_FW_REPETITIVE ||
+	    (eng->seq_start != MLX5_DIAG_SEQ_ZERO &&
+	     eng->seq_start != MLX5_DIAG_SEQ_CONTINUED) ||
+	    eng->session_renumber != MLX5_DIAG_RENUMBER_NONE ||
+	    READ_ONCE(eng->fw->slot_ids) || !eng->session_clock_known ||
+	    !eng->session_period_checked ||
+	    eng->session_log_period_min != eng->session_log_period_max ||
+	    !mlx5_diag_engine_clocks_apart(eng->session_ref_ts,
+					   eng->session_clock,
+					   eng->programmed.rtc,
+					   eng->fw->caps.freq_khz, &clocks))
+		return;
+	/* RTC time is read up to MLX5_DIAG_DRAIN_DUE_MAX_NS: beyond, untold */
+	if (eng->programmed.rtc &&
+	    clocks >= mul_u64_u32_div(MLX5_DIAG_DRAIN_DUE_MAX_NS,
+				      eng->fw->caps.freq_khz, NSEC_PER_MSEC))
+		return;
+	due = clocks >> eng->session_log_period_min;
+	ahead = eng->session_next - eng->session_ref_next;
+	/* a clock 2^62 periods on is none this run reads */
+	if (due >= BIT_ULL(62) || due < ahead)
+		return;
+	due -= ahead;
+	if (due + nslots <= *mask >> 1)
+		return;
+	/* the window of the width's range centred on the last lap (wraps) */
+	lo = due + MLX5_DIAG_DRAIN_SLACK - nslots / 2 - (*mask >> 1);
+	place = lo + ((*delta - lo) & *mask);
+	if ((s64)place < 0)
+		return;
+	if ((id & *mask) < nslots &&
+	    (!mlx5_diag_engine_session_slot_ts(eng, &ts) ||
+	     mlx5_diag_engine_session_slot_delta(eng, ts) != place))
+		return;
+	*delta = place;
+	*mask = U64_MAX;
 }
 
 /*

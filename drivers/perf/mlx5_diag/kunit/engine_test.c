@@ -3878,8 +3878,10 @@ KUNIT_ARRAY_PARAM(et_restart_var, et_restart_var_sets, et_restart_var_desc);
  * Drains 2^15 samples and more apart on the public dialect's 16-bit sample
  * ids (a snapshot's drains pause while its run goes on): the first drain
  * 40,029 samples after the SET, the next ones 40,012 and 70,000 samples
- * later, and one 65,550 later, where the expected slot holds an id equal
- * to the expected one modulo 2^16. Each reports exactly the samples the
+ * later, one 65,550 later, where the expected slot holds an id equal to
+ * the expected one modulo 2^16, and one 46,569 later, where it holds an id
+ * below the slots (7 modulo 2^16), as slot-index firmware would: its time
+ * keeps the numbering read as it is. Each reports exactly the samples the
  * emulator overwrote and delivers the 32 left, exact. At 2^16 clocks a
  * period the timestamps wrap within the gaps too, and a drain takes
  * samples 0..4 first (the run's first query reads no device clock, and
@@ -3893,7 +3895,7 @@ KUNIT_ARRAY_PARAM(et_restart_var, et_restart_var_sets, et_restart_var_desc);
  */
 static void engine_session_gap_ids_test(struct kunit *test)
 {
-	static const u64 until[] = { 40028, 80040, 150040, 215590 };
+	static const u64 until[] = { 40028, 80040, 150040, 215590, 262160 };
 	const unsigned int *v = test->param_value;
 	struct et *t = test->priv;
 	struct es *s = es_init(test, true, 6, 1000);
@@ -3918,11 +3920,13 @@ static void engine_session_gap_ids_test(struct kunit *test)
 		next = until[i] + 1;
 	}
 	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples,
-			next - 4 * 32 -
+			next - ARRAY_SIZE(until) * 32 -
 			(*v & (ET_VAR_SLOW | ET_VAR_EARLY) ? 5 : 0));
 	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_overwritten,
 			et_stats(t).lost_samples);
 	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start,
+			et_want_start_lapped(*v));
 	es_close(test, s);
 }
 
