@@ -808,8 +808,12 @@ static u64 mlx5_diag_engine_session_slot_delta(struct mlx5_diag_engine *eng,
  * drain is less late than that. An id below the slots is also what
  * firmware that numbers by slot index writes there: read so only where
  * the sample's time places it in the same lap
- * (mlx5_diag_engine_session_slot_delta()), else left to the drain's
- * slot-index tests (mlx5_diag_engine_session_lap_late(), _out_of_seq()).
+ * (mlx5_diag_engine_session_slot_delta(): within half a lap, from the
+ * last sample taken; where a lap's times compare, as slot-index ids need
+ * too), else left to the drain's slot-index tests
+ * (mlx5_diag_engine_session_lap_late(), _out_of_seq()). One sample cannot
+ * tell the two apart where both put it in the same lap: slot-index
+ * firmware not yet learnt is then learnt a lap later.
  */
 static void mlx5_diag_engine_session_unalias(struct mlx5_diag_engine *eng,
 					     u64 id, u64 *delta, u64 *mask,
@@ -849,7 +853,9 @@ static void mlx5_diag_engine_session_unalias(struct mlx5_diag_engine *eng,
 	if ((s64)place < 0)
 		return;
 	if ((id & *mask) < nslots &&
-	    (!mlx5_diag_engine_session_slot_ts(eng, &ts) ||
+	    (!mlx5_diag_engine_lap_in_half_range(eng,
+						 eng->session_log_period_max) ||
+	     !mlx5_diag_engine_session_slot_ts(eng, &ts) ||
 	     mlx5_diag_engine_session_slot_delta(eng, ts) != place))
 		return;
 	*delta = place;
