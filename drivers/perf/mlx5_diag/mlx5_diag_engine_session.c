@@ -1036,6 +1036,15 @@ mlx5_diag_engine_session_due(u64 last, u64 now, bool rtc, u8 log_period,
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_due);
 
+/* The drain reads the device clock now: session_clock, if it could. */
+static bool mlx5_diag_engine_session_read_clock(struct mlx5_diag_engine *eng)
+{
+	eng->session_clock_known =
+		!mlx5_diag_engine_device_clock(eng, eng->programmed.rtc,
+					       &eng->session_clock);
+	return eng->session_clock_known;
+}
+
 /*
  * The size of a drain's next query, from the device clock read now (no
  * command): the samples due since the last one taken plus @slack. A whole
@@ -1049,11 +1058,8 @@ mlx5_diag_engine_session_query_size(struct mlx5_diag_engine *eng,
 {
 	if (!eng->reading_known)
 		return eng->session_batch;
-	eng->session_clock_known = false;
-	if (mlx5_diag_engine_device_clock(eng, eng->programmed.rtc,
-					  &eng->session_clock))
+	if (!mlx5_diag_engine_session_read_clock(eng))
 		return fallback;
-	eng->session_clock_known = true;
 	return mlx5_diag_engine_session_due(eng->session_last_ts,
 					    eng->session_clock,
 					    eng->programmed.rtc,
@@ -1595,10 +1601,7 @@ first:
 		 * due place a numbering past half its range from here
 		 */
 		if (!eng->session_clock_known)
-			eng->session_clock_known =
-				!mlx5_diag_engine_device_clock(eng,
-							       eng->programmed.rtc,
-							       &eng->session_clock);
+			mlx5_diag_engine_session_read_clock(eng);
 	}
 done:
 	/*
