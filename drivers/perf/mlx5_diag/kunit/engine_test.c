@@ -3900,7 +3900,8 @@ static void engine_session_gap_ids_test(struct kunit *test)
 	struct et *t = test->priv;
 	struct es *s = es_init(test, true, 6, 1000);
 	u8 lp = t->fw.caps.log_min_sample_period + (*v & ET_VAR_SLOW ? 2 : 0);
-	u64 next = 0;
+	/* samples 0..4 drained first */
+	u64 early = *v & (ET_VAR_SLOW | ET_VAR_EARLY) ? 5 : 0, next = early;
 	unsigned int i;
 
 	t->clock_regs = true;
@@ -3910,18 +3911,15 @@ static void engine_session_gap_ids_test(struct kunit *test)
 	es_claim(test, s);
 	es_program_at(test, s, MLX5_DIAG_FW_REPETITIVE, lp);
 	KUNIT_ASSERT_EQ(test, s->actual.log_num_of_samples, 5);
-	if (*v & (ET_VAR_SLOW | ET_VAR_EARLY)) {
-		es_expect_drain(test, s, 4, 0, 0, 0, 5);
-		next = 5;
-	}
+	if (early)
+		es_expect_drain(test, s, early - 1, 0, 0, 0, early);
 	for (i = 0; i < ARRAY_SIZE(until); i++) {
 		es_expect_drain(test, s, until[i], next, until[i] - 31 - next,
 				until[i] - 31, 32);
 		next = until[i] + 1;
 	}
 	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples,
-			next - ARRAY_SIZE(until) * 32 -
-			(*v & (ET_VAR_SLOW | ET_VAR_EARLY) ? 5 : 0));
+			next - ARRAY_SIZE(until) * 32 - early);
 	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_overwritten,
 			et_stats(t).lost_samples);
 	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
@@ -3933,8 +3931,8 @@ static void engine_session_gap_ids_test(struct kunit *test)
 /*
  * public firmware numbering from 0, on across SETs or by slot index; at
  * the shortest period and at 2^16 clocks; drained at 4 first; with
- * zero-filled slots and
- * num_of_samples in entries; entries stamped apart and reordered
+ * zero-filled slots and num_of_samples in entries; entries stamped apart
+ * and reordered
  */
 static const unsigned int et_gap_ids_var_sets[] = {
 	0, ET_VAR_SLOW, ET_VAR_CONT, ET_VAR_CONT | ET_VAR_SLOW,
