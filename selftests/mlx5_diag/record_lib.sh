@@ -118,14 +118,20 @@ record_period_change() {
 # STEP:COUNT ..." among samples 0..19, "after STEP:COUNT ..." from sample
 # 20 on (the step across the change, to sample 20, left out)
 period_steps() {
-	awk '/"type":"sample"/ {
-		match($0, /"seq":[0-9]+/); seq = substr($0, RSTART + 6, RLENGTH - 6) + 0
-		match($0, /"dev_time":[0-9]+/); t = substr($0, RSTART + 11, RLENGTH - 11) + 0
+	sample_dev_times "$1" | awk '{ seq = $1; t = $2
 		if (seq >= 1 && seq <= 19) b[t - last]++
 		if (seq >= 21) a[t - last]++
 		last = t
 	}
-	END { for (g in b) printf "before %d:%d ", g, b[g]; for (g in a) printf "after %d:%d ", g, a[g] }' "$1"
+	END { for (g in b) printf "before %d:%d ", g, b[g]; for (g in a) printf "after %d:%d ", g, a[g] }'
+}
+
+# sample_dev_times JSON: "SEQ DEV_TIME" per sample of the JSON decode JSON
+sample_dev_times() {
+	awk '/"type":"sample"/ {
+		match($0, /"seq":[0-9]+/); seq = substr($0, RSTART + 6, RLENGTH - 6)
+		match($0, /"dev_time":[0-9]+/)
+		print seq, substr($0, RSTART + 11, RLENGTH - 11) }' "$1"
 }
 
 # stream_runs FILE: "RUNS SEQ END" of a recording, up to its first END
