@@ -174,9 +174,13 @@ struct mlx5_diag_engine {
 	u64 run_set_sent;
 	/*
 	 * The time of the last sample folded (the SET's clock before any):
-	 * under slot-index ids the folded poll places samples from it
+	 * under slot-index ids the folded poll places samples from it, and
+	 * a poll half the numbering's range late does. Full: in 64 bits
+	 * (narrow FRC timestamps extended from a device clock read), not
+	 * modulo their width.
 	 */
 	u64 fold_last_ts;
+	bool fold_last_full;
 	u16 *order;
 	unsigned long *order_used;	/* learning: the ids found so far */
 	struct mlx5_diag_fw_entry *raw;	/* one sample, as answered */

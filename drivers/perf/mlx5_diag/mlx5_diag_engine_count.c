@@ -68,6 +68,7 @@ void mlx5_diag_engine_map(struct mlx5_diag_engine *eng, bool restart)
 	eng->seq_base = 0;
 	eng->next_sample = 0;
 	eng->fold_last_ts = eng->run_set_known ? eng->run_set_clock : 0;
+	eng->fold_last_full = eng->run_set_known;
 	eng->nslots = 1U << p->log_num_of_samples;
 	eng->polls_since_check = 0;
 	eng->poll_unusable = false;
@@ -884,16 +885,34 @@ static u64 mlx5_diag_engine_sample_time(struct mlx5_diag_engine *eng,
 }
 
 /*
+ * Are the times mlx5_diag_engine_sample_time() gives the poll full (see
+ * fold_last_ts): 64-bit and RTC timestamps, or narrow FRC ones extended
+ * from the device clock read after the query (@now) where a lap of the
+ * ring spans less than half their range, so that every sample in it
+ * extends right.
+ */
+static bool mlx5_diag_engine_fold_full(const struct mlx5_diag_engine *eng,
+				       const u64 *now)
+{
+	return (now || eng->fw->dialect->timestamp_bits >= 64 ||
+		eng->programmed.rtc) &&
+	       mlx5_diag_engine_lap_in_half_range(eng,
+						  eng->programmed.log_sample_period);
+}
+
+/*
  * Device clocks from the last sample folded to time @t (a sample's, as
- * mlx5_diag_engine_sample_time() gives it): false unless @t is later.
- * Narrow FRC timestamps compare modulo their width, extended or not.
+ * mlx5_diag_engine_sample_time() gives it, @full or not): false unless @t
+ * is later. Narrow FRC timestamps compare modulo their width, unless both
+ * times are full.
  */
 static bool mlx5_diag_engine_fold_after(struct mlx5_diag_engine *eng, u64 t,
-					u64 *clocks)
+					bool full, u64 *clocks)
 {
 	unsigned int bits = eng->fw->dialect->timestamp_bits;
 
-	if (bits < 64 && !eng->programmed.rtc) {
+	if (bits < 64 && !eng->programmed.rtc &&
+	    !(full && eng->fold_last_full)) {
 		u64 mask = (1ULL << bits) - 1;
 
 		*clocks = (t - eng->fold_last_ts) & mask;
@@ -903,6 +922,94 @@ static bool mlx5_diag_engine_fold_after(struct mlx5_diag_engine *eng, u64 t,
 	       mlx5_diag_engine_clocks_apart(eng->fold_last_ts, t,
 					     eng->programmed.rtc,
 					     eng->fw->caps.freq_khz, clocks);
+}
+
+/*
+ * The period the ring's samples run at, log2 clocks, from the first two
+ * written slots holding consecutive samples (numbered modulo @mask + 1),
+ * their times @full: the programmed one, or a longer one the firmware
+ * raised it to without reporting it (A9, mlx5_diag_engine_step_period()).
+ * False where no two slots show it. Decodes the ring's slots.
+ */
+static bool mlx5_diag_engine_ring_period(struct mlx5_diag_engine *eng,
+					 const u64 *now, u64 mask, u8 *lp)
+{
+	u8 longest = mlx5_diag_fw_max_log_period(&eng->fw->caps);
+	u64 id, t, prev_id = 0, prev_t = 0, clocks;
+	bool prev = false;
+	unsigned int s;
+
+	for (s = 0; s < eng->nslots; s++) {
+		if (!mlx5_diag_engine_decode(eng, s) ||
+		    !eng->entries[0].timestamp ||
+		    (eng->entries[0].sample_id & (eng->nslots - 1)) != s) {
+			prev = false;
+			continue;
+		}
+		id = eng->entries[0].sample_id;
+		t = mlx5_diag_engine_sample_time(eng, now);
+		if (prev && ((id - prev_id) & mask) == 1 && t > prev_t &&
+		    mlx5_diag_engine_clocks_apart(prev_t, t,
+						  eng->programmed.rtc,
+						  eng->fw->caps.freq_khz,
+						  &clocks)) {
+			*lp = mlx5_diag_engine_step_period(clocks,
+							   eng->programmed.log_sample_period,
+							   longest);
+			return true;
+		}
+		prev = true;
+		prev_id = id;
+		prev_t = t;
+	}
+	return false;
+}
+
+/*
+ * Is a sample @due periods after the last one folded half the numbering's
+ * range (@mask) or more past the one expected next, less a lap: a poll
+ * stalled 2^15 samples on 16-bit ids, which the id alone cannot place? No
+ * poll comes 2^48 periods late.
+ */
+static bool mlx5_diag_engine_fold_far(const struct mlx5_diag_engine *eng,
+				      u64 due, u64 mask)
+{
+	return due && due <= BIT_ULL(48) && due - 1 + eng->nslots > mask >> 1;
+}
+
+/*
+ * A far sample (mlx5_diag_engine_fold_far()) @due periods after the last
+ * one folded is about @due - 1 past the one expected next: of the
+ * distances its id allows (@d, modulo @mask + 1) the nearest to that goes
+ * in @d, 1. 0 where it is not far; -1 where the nearest is behind the last
+ * one folded.
+ */
+static int mlx5_diag_engine_fold_unalias(const struct mlx5_diag_engine *eng,
+					 u64 due, u64 mask, u64 *d)
+{
+	s64 lo, place;
+
+	if (!mlx5_diag_engine_fold_far(eng, due, mask))
+		return 0;
+	lo = (s64)(due - 1) - (s64)(mask >> 1);
+	place = lo + (s64)((*d - (u64)lo) & mask);
+	if (place < 0)
+		return -1;
+	*d = place;
+	return 1;
+}
+
+/*
+ * Does the sample @clocks after the last one folded, at 2^@lp clocks a
+ * sample, come @d past the one expected next, within half a lap?
+ */
+static bool mlx5_diag_engine_fold_on_time(const struct mlx5_diag_engine *eng,
+					  u64 clocks, u8 lp, u64 d)
+{
+	u64 m = lp ? (clocks >> lp) + ((clocks >> (lp - 1)) & 1) : clocks;
+	u64 at = m ? m - 1 : 0;
+
+	return (d > at ? d - at : at - d) < eng->nslots / 2;
 }
 
 /*
@@ -917,29 +1024,39 @@ static bool mlx5_diag_engine_fold_after(struct mlx5_diag_engine *eng, u64 t,
  * ring is read for it. Where the firmware numbers by slot index
  * (mlx5_diag_engine_seq_slot(): a sample older than the next by its id
  * but newer than the last folded), the samples stamped after the last
- * folded are the new ones, each placed by its time. Samples overwritten
- * before this poll are counted as lost: counters lose nothing (their next
- * value carries the increase), sums lose those samples' values.
+ * folded are the new ones, each placed by its time. A poll half the
+ * numbering's range late (16-bit ids: 2^15 samples) places each sample by
+ * the periods since the last one folded (mlx5_diag_engine_fold_unalias()),
+ * at the period two consecutive ones show, where their times are full
+ * (mlx5_diag_engine_fold_full(): narrow FRC timestamps need the device
+ * clock, read at every poll). Samples overwritten before this poll are
+ * counted as lost: counters lose nothing (their next value carries the
+ * increase), sums lose those samples' values.
  */
 static int mlx5_diag_engine_poll_folded(struct mlx5_diag_engine *eng)
 {
 	struct mlx5_diag_ring_sample ring[1U << MLX5_DIAG_FOLD_LOG_SLOTS];
 	u64 expect = eng->next_sample, t, now, *nowp = NULL, clocks, base;
+	bool narrow_frc = eng->fw->dialect->timestamp_bits < 64 &&
+			  !eng->programmed.rtc;
+	bool full, ring_read = false, ring_known = false;
 	struct mlx5_diag_seq_seen seen;
 	unsigned int n, s;
-	int got;
+	u8 ring_lp = 0;
+	int got, far;
 
 	got = mlx5_diag_engine_query_ring(eng);
 	if (got < 0)
 		return got;
-	if (eng->seq_start == MLX5_DIAG_SEQ_UNKNOWN &&
+	if ((eng->seq_start == MLX5_DIAG_SEQ_UNKNOWN || narrow_frc) &&
 	    !mlx5_diag_engine_device_clock(eng, eng->programmed.rtc, &now))
 		nowp = &now;
+	full = mlx5_diag_engine_fold_full(eng, nowp);
 again:
 	n = 0;
 	mlx5_diag_engine_seq_seen_init(&seen);
 	for (s = 0; s < eng->nslots; s++) {
-		u64 mask = mlx5_diag_engine_seq_mask(eng), d;
+		u64 mask = mlx5_diag_engine_seq_mask(eng), d, place;
 
 		if (!mlx5_diag_engine_decode(eng, s)) {
 			if (mlx5_diag_engine_zero_from(eng, eng->out, s))
@@ -957,13 +1074,52 @@ again:
 			continue;
 		}
 		if (eng->seq_start == MLX5_DIAG_SEQ_SLOT) {
-			if (!mlx5_diag_engine_fold_after(eng, t, &clocks))
+			if (!mlx5_diag_engine_fold_after(eng, t, full, &clocks))
 				continue;	/* folded by an earlier poll */
 			ring[n].seq = mlx5_diag_engine_slot_seq(eng, s, clocks,
 								expect);
 			goto add;
 		}
 		d = (eng->entries[0].sample_id - expect) & mask;
+		/*
+		 * Half the numbering's range or more since the last one
+		 * folded at the programmed period (the firmware's is no
+		 * shorter): placed by the periods in the gap, at the period
+		 * the ring's samples show
+		 */
+		if (full && mlx5_diag_engine_fold_after(eng, t, true, &clocks) &&
+		    mlx5_diag_engine_fold_far(eng,
+					      clocks >> eng->programmed.log_sample_period,
+					      mask)) {
+			if (!ring_read) {
+				ring_read = true;
+				ring_known = mlx5_diag_engine_ring_period(eng,
+									  nowp,
+									  mask,
+									  &ring_lp);
+				goto again;
+			}
+			place = d;
+			far = ring_known ?
+			      mlx5_diag_engine_fold_unalias(eng,
+							    clocks >> ring_lp,
+							    mask, &place) : 0;
+			/*
+			 * an id below the slots, which slot-index firmware
+			 * writes: so read only where its time agrees
+			 */
+			if (far && eng->entries[0].sample_id < eng->nslots &&
+			    (far < 0 ||
+			     !mlx5_diag_engine_fold_on_time(eng, clocks,
+							    ring_lp, place)))
+				far = 0;
+			if (far < 0)
+				continue;	/* older than its time says */
+			if (far) {
+				d = place;
+				goto placed;
+			}
+		}
 		if (d > mask >> 1) {
 			/* numbered modulo 2^16: read the ring again so */
 			if (mlx5_diag_engine_seq_narrow(eng,
@@ -973,13 +1129,14 @@ again:
 			/* newer all the same: numbered by slot, read so */
 			base = eng->seq_base;
 			if (eng->entries[0].sample_id < eng->nslots &&
-			    mlx5_diag_engine_fold_after(eng, t, &clocks) &&
+			    mlx5_diag_engine_fold_after(eng, t, full, &clocks) &&
 			    mlx5_diag_engine_seq_slot(eng, base)) {
 				expect -= base;
 				goto again;
 			}
 			continue;	/* folded by an earlier poll */
 		}
+placed:
 		ring[n].seq = expect + d;
 add:
 		ring[n].pos = s;
@@ -1006,6 +1163,7 @@ add:
 		mlx5_diag_engine_fold(eng);
 		expect = ring[s].seq + 1;
 		eng->fold_last_ts = ring[s].ts;
+		eng->fold_last_full = full;
 	}
 	eng->next_sample = expect;
 	return 0;

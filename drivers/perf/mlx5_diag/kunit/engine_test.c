@@ -3298,6 +3298,81 @@ static void engine_count_first_lapped_test(struct kunit *test)
 	mlx5_diag_engine_count_put(&t->eng, b, false);
 }
 
+/* numbered from 0, on across SETs, by slot index; slots zero-filled etc. */
+static const unsigned int et_count_far_var_sets[] = {
+	0, 7, ET_VAR_CONT, ET_VAR_CONT | 7, ET_VAR_SLOT, ET_VAR_SLOT | ET_VAR_CONT,
+	ET_VAR_ORDER | ET_VAR_JITTER | 7,
+};
+
+KUNIT_ARRAY_PARAM(et_count_far_var, et_count_far_var_sets, et_count_var_desc);
+
+/*
+ * Folded counting (public firmware: 16-bit sample ids, 32-bit timestamps,
+ * 16 slots) whose polls stall: after samples 0..7, polls 40,000 periods
+ * late (the newest sample's id behind the next expected one modulo 2^16),
+ * 70,000 late (ahead of it by 4,464), exactly 65,536 late (the id expected
+ * next) and 65,541 late, then 10 periods on. Each gap spans more than the
+ * timestamps' 2^32 clocks: the samples are placed by the device clock.
+ * After each poll the loss is exactly what the firmware overwrote, the
+ * counters count to the newest sample, and the numbering stays as learnt.
+ */
+static void engine_count_far_poll_test(struct kunit *test)
+{
+	static const u64 gaps[] = { 40000, 70000, 65536, 65541, 10 };
+	const unsigned int *v = test->param_value;
+	struct et *t = test->priv;
+	struct mlx5_diag_sim_stats st;
+	u64 enable, period_ns, first_ns, taken = 8;
+	unsigned int a, b, lp, i;
+
+	et_public(test);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_profile(t->sim,
+							   MLX5_DIAG_SIM_PUBLIC),
+			0);
+	t->clock_regs = true;
+	et_var_apply(test, *v);
+	et_bind(test);
+	a = et_get(test, ET_FW_TX_PACKETS, &et_counter, false, 0);
+	b = et_get(test, ET_FW_RX_STEERING, &et_counter, false, 0);
+	enable = t->now;
+	KUNIT_ASSERT_EQ(test, t->eng.programmed.log_num_of_samples, 4);
+	lp = t->eng.programmed.log_sample_period;
+	KUNIT_ASSERT_GE(test, 40000ULL << lp, BIT_ULL(32));
+	period_ns = mlx5_diag_sim_clocks_to_ns(1ULL << lp, 156250);
+	first_ns = period_ns;
+	t->now = enable + 8 * period_ns + period_ns / 2;
+	mlx5_diag_engine_poll(&t->eng);
+	for (i = 0; i < ARRAY_SIZE(gaps); i++) {
+		taken += gaps[i];
+		t->now = enable + taken * period_ns + period_ns / 2;
+		mlx5_diag_engine_poll(&t->eng);
+		mlx5_diag_sim_fw_get_stats(t->sim, &st);
+		KUNIT_EXPECT_EQ_MSG(test, et_stats(t).lost_samples,
+				    st.samples_overwritten, "gap %llu",
+				    gaps[i]);
+		KUNIT_EXPECT_EQ_MSG(test, mlx5_diag_engine_read(&t->eng, a),
+				    et_model(ET_FW_TX_PACKETS, first_ns,
+					     mlx5_diag_sim_clocks_to_ns(taken << lp,
+									156250)),
+				    "gap %llu", gaps[i]);
+		KUNIT_EXPECT_EQ_MSG(test, mlx5_diag_engine_read(&t->eng, b),
+				    et_model(ET_FW_RX_STEERING, first_ns,
+					     mlx5_diag_sim_clocks_to_ns(taken << lp,
+									156250)),
+				    "gap %llu", gaps[i]);
+		KUNIT_EXPECT_EQ_MSG(test, et_learnt(t).sample_id_start,
+				    et_want_start_lapped(*v), "gap %llu",
+				    gaps[i]);
+	}
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	/* each long gap's samples but the 16 left */
+	KUNIT_EXPECT_EQ(test, st.samples_overwritten, 241013);
+	KUNIT_EXPECT_EQ(test, et_stats(t).unusable_answers, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).counter_resets, 0);
+	mlx5_diag_engine_count_put(&t->eng, a, false);
+	mlx5_diag_engine_count_put(&t->eng, b, false);
+}
+
 /*
  * A session's drain on each combination, either dialect: nothing before
  * the first sample, then every sample with the model's values and its
@@ -4727,6 +4802,8 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE_PARAM(engine_count_variants_test, et_count_var_gen_params),
 	KUNIT_CASE_PARAM(engine_count_first_lapped_test,
 			 et_count_cont_var_gen_params),
+	KUNIT_CASE_PARAM(engine_count_far_poll_test,
+			 et_count_far_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_variants_test, et_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_first_lapped_test,
 			 et_cont_var_gen_params),
