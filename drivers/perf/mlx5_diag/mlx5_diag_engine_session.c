@@ -1154,7 +1154,8 @@ static int mlx5_diag_engine_session_find_first(struct mlx5_diag_engine *eng)
  * Before the run's samples are placed, the drain's answer of @got: do two
  * samples in adjacent slots, numbered one after the other and both of this
  * run (the first of them the last one taken, where the answer starts at
- * the next and the numbering is no slot index), come at the period
+ * the next and the numbering is no slot index; less than 2^15 periods
+ * apart, so not a lap of 16-bit ids), come at the period
  * QUERY_DIAGNOSTIC_PARAMS reported? The DOCA guide
  * has the firmware raise a period too short for the ids ("the actual
  * sampling period may be higher"); firmware that reports the period asked
@@ -1187,11 +1188,17 @@ static void mlx5_diag_engine_session_learn_period(struct mlx5_diag_engine *eng,
 			continue;
 		}
 		id = eng->entries[0].sample_id;
-		/* one after the other in any numbering's width, 16 bits up */
+		/*
+		 * one after the other in any numbering's width, 16 bits up,
+		 * less than 2^15 periods apart at the one reported (which
+		 * the firmware's is no shorter than): not 2^16 samples
+		 * apart, as the last one taken and a drain's first may be
+		 */
 		if (have_prev && ((id - prev_id) & U16_MAX) == 1 && t > prev_t &&
 		    mlx5_diag_engine_clocks_apart(prev_t, t, eng->programmed.rtc,
 						  eng->fw->caps.freq_khz,
-						  &clocks))
+						  &clocks) &&
+		    clocks >> eng->session_log_period <= U16_MAX >> 1)
 			eng->session_period_checked = true;
 		have_prev = true;
 		prev_id = id;

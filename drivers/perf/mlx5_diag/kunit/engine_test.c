@@ -4004,6 +4004,38 @@ static void engine_session_gap_ids_test(struct kunit *test)
 }
 
 /*
+ * A run's first drain takes sample 0 alone, before its period is checked;
+ * the next comes 65,540 samples on (public dialect, 32 slots, 2^14 clocks),
+ * where the expected slot holds sample 65,537: numbered 1 on 16 bits, as
+ * the one after sample 0 is. That pair is no step of one period (65,537 of
+ * them, which would read as an unreported 2^30): the period stays the one
+ * reported, the drain reports exactly what the firmware overwrote and
+ * delivers the 32 left, exact.
+ */
+static void engine_session_one_then_far_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, true, 6, 1000);
+	u8 lp = t->fw.caps.log_min_sample_period;
+
+	t->clock_regs = true;
+	es_claim(test, s);
+	es_program_at(test, s, MLX5_DIAG_FW_REPETITIVE, lp);
+	KUNIT_ASSERT_EQ(test, s->actual.log_num_of_samples, 5);
+	/* 65,537 periods read as a step of 2^(lp + 16), within those served */
+	KUNIT_ASSERT_LE(test, lp + 16,
+			mlx5_diag_fw_max_log_period(&t->eng.fw->caps));
+	es_expect_drain(test, s, 0, 0, 0, 0, 1);
+	es_expect_drain(test, s, 65540, 1, 65540 - 31 - 1, 65540 - 31, 32);
+	KUNIT_EXPECT_EQ(test, s->d.log_period_learnt, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).unreported_periods, 0);
+	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_overwritten,
+			et_stats(t).lost_samples);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_close(test, s);
+}
+
+/*
  * public firmware numbering from 0, on across SETs or by slot index; at
  * the shortest period and at 2^16 clocks; drained at 4 first; with
  * zero-filled slots and num_of_samples in entries; entries stamped apart
@@ -4825,6 +4857,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE_PARAM(engine_session_period_restart_test,
 			 et_restart_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_gap_ids_test, et_gap_ids_var_gen_params),
+	KUNIT_CASE(engine_session_one_then_far_test),
 	KUNIT_CASE(engine_step_period_test),
 	KUNIT_CASE_PARAM(engine_session_period_unreported_test,
 			 et_unrep_var_gen_params),
