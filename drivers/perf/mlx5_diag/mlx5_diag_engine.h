@@ -175,12 +175,17 @@ struct mlx5_diag_engine {
 	/*
 	 * The time of the last sample folded (the SET's clock before any):
 	 * under slot-index ids the folded poll places samples from it, and
-	 * a poll half the numbering's range late does. Full: in 64 bits
+	 * a poll half the numbering's range late does. Known: a time (the
+	 * SET's clock was read, or a sample folded). Full: in 64 bits
 	 * (narrow FRC timestamps extended from a device clock read), not
 	 * modulo their width.
 	 */
 	u64 fold_last_ts;
+	bool fold_last_known;
 	bool fold_last_full;
+	/* the device clock read at the last poll (the SET's before any) */
+	u64 fold_poll_clock;
+	bool fold_poll_known;
 	u16 *order;
 	unsigned long *order_used;	/* learning: the ids found so far */
 	struct mlx5_diag_fw_entry *raw;	/* one sample, as answered */

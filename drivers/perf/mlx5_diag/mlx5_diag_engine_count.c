@@ -68,7 +68,10 @@ void mlx5_diag_engine_map(struct mlx5_diag_engine *eng, bool restart)
 	eng->seq_base = 0;
 	eng->next_sample = 0;
 	eng->fold_last_ts = eng->run_set_known ? eng->run_set_clock : 0;
+	eng->fold_last_known = eng->run_set_known;
 	eng->fold_last_full = eng->run_set_known;
+	eng->fold_poll_clock = eng->run_set_clock;
+	eng->fold_poll_known = eng->run_set_known;
 	eng->nslots = 1U << p->log_num_of_samples;
 	eng->polls_since_check = 0;
 	eng->poll_unusable = false;
@@ -888,8 +891,8 @@ static u64 mlx5_diag_engine_sample_time(struct mlx5_diag_engine *eng,
  * Are the times mlx5_diag_engine_sample_time() gives the poll full (see
  * fold_last_ts): 64-bit and RTC timestamps, or narrow FRC ones extended
  * from the device clock read after the query (@now) where a lap of the
- * ring spans less than half their range, so that every sample in it
- * extends right.
+ * ring spans less than half their range, so that every sample the
+ * firmware wrote in the last lap extends right.
  */
 static bool mlx5_diag_engine_fold_full(const struct mlx5_diag_engine *eng,
 				       const u64 *now)
@@ -901,18 +904,37 @@ static bool mlx5_diag_engine_fold_full(const struct mlx5_diag_engine *eng,
 }
 
 /*
+ * Do the poll's full times (@full) compare in 64 bits? 64-bit and RTC
+ * ones do. Narrow FRC ones only in a poll half their range or more after
+ * the one before, by the device clock (@now): polls nearer compare them
+ * modulo their width, which reads a sample of a ring the firmware stopped
+ * writing (stamped 2^32 clocks or more before, extended as recent) as
+ * older, as it is.
+ */
+static bool mlx5_diag_engine_fold_wide(const struct mlx5_diag_engine *eng,
+				       bool full, const u64 *now)
+{
+	unsigned int bits = eng->fw->dialect->timestamp_bits;
+
+	if (!full || bits >= 64 || eng->programmed.rtc)
+		return full;
+	return eng->fold_poll_known &&
+	       *now - eng->fold_poll_clock >= 1ULL << (bits - 1);
+}
+
+/*
  * Device clocks from the last sample folded to time @t (a sample's, as
- * mlx5_diag_engine_sample_time() gives it, @full or not): false unless @t
- * is later. Narrow FRC timestamps compare modulo their width, unless both
- * times are full.
+ * mlx5_diag_engine_sample_time() gives it): false unless @t is later.
+ * Narrow FRC timestamps compare modulo their width, unless @wide
+ * (mlx5_diag_engine_fold_wide()) and the last one folded is full too.
  */
 static bool mlx5_diag_engine_fold_after(struct mlx5_diag_engine *eng, u64 t,
-					bool full, u64 *clocks)
+					bool wide, u64 *clocks)
 {
 	unsigned int bits = eng->fw->dialect->timestamp_bits;
 
 	if (bits < 64 && !eng->programmed.rtc &&
-	    !(full && eng->fold_last_full)) {
+	    !(wide && eng->fold_last_full)) {
 		u64 mask = (1ULL << bits) - 1;
 
 		*clocks = (t - eng->fold_last_ts) & mask;
@@ -1027,11 +1049,12 @@ static bool mlx5_diag_engine_fold_on_time(const struct mlx5_diag_engine *eng,
  * folded are the new ones, each placed by its time. A poll half the
  * numbering's range late (16-bit ids: 2^15 samples) places each sample by
  * the periods since the last one folded (mlx5_diag_engine_fold_unalias()),
- * at the period two consecutive ones show, where their times are full
- * (mlx5_diag_engine_fold_full(): narrow FRC timestamps need the device
- * clock, read at every poll). Samples overwritten before this poll are
- * counted as lost: counters lose nothing (their next value carries the
- * increase), sums lose those samples' values.
+ * at the period two consecutive ones show; on narrow FRC timestamps
+ * counted modulo their width, or in 64 bits where the poll comes half
+ * their range after the one before (mlx5_diag_engine_fold_wide(): the
+ * device clock, read at every poll, extends them). Samples overwritten
+ * before this poll are counted as lost: counters lose nothing (their next
+ * value carries the increase), sums lose those samples' values.
  */
 static int mlx5_diag_engine_poll_folded(struct mlx5_diag_engine *eng)
 {
@@ -1039,7 +1062,7 @@ static int mlx5_diag_engine_poll_folded(struct mlx5_diag_engine *eng)
 	u64 expect = eng->next_sample, t, now, *nowp = NULL, clocks, base;
 	bool narrow_frc = eng->fw->dialect->timestamp_bits < 64 &&
 			  !eng->programmed.rtc;
-	bool full, ring_read = false, ring_known = false;
+	bool full, wide, ring_read = false, ring_known = false;
 	struct mlx5_diag_seq_seen seen;
 	unsigned int n, s;
 	u8 ring_lp = 0;
@@ -1052,6 +1075,10 @@ static int mlx5_diag_engine_poll_folded(struct mlx5_diag_engine *eng)
 	    !mlx5_diag_engine_device_clock(eng, eng->programmed.rtc, &now))
 		nowp = &now;
 	full = mlx5_diag_engine_fold_full(eng, nowp);
+	wide = mlx5_diag_engine_fold_wide(eng, full, nowp);
+	eng->fold_poll_known = !!nowp;
+	if (nowp)
+		eng->fold_poll_clock = now;
 again:
 	n = 0;
 	mlx5_diag_engine_seq_seen_init(&seen);
@@ -1074,7 +1101,7 @@ again:
 			continue;
 		}
 		if (eng->seq_start == MLX5_DIAG_SEQ_SLOT) {
-			if (!mlx5_diag_engine_fold_after(eng, t, full, &clocks))
+			if (!mlx5_diag_engine_fold_after(eng, t, wide, &clocks))
 				continue;	/* folded by an earlier poll */
 			ring[n].seq = mlx5_diag_engine_slot_seq(eng, s, clocks,
 								expect);
@@ -1087,7 +1114,8 @@ again:
 		 * shorter): placed by the periods in the gap, at the period
 		 * the ring's samples show
 		 */
-		if (full && mlx5_diag_engine_fold_after(eng, t, true, &clocks) &&
+		if (eng->fold_last_known &&
+		    mlx5_diag_engine_fold_after(eng, t, wide, &clocks) &&
 		    mlx5_diag_engine_fold_far(eng,
 					      clocks >> eng->programmed.log_sample_period,
 					      mask)) {
@@ -1129,7 +1157,7 @@ again:
 			/* newer all the same: numbered by slot, read so */
 			base = eng->seq_base;
 			if (eng->entries[0].sample_id < eng->nslots &&
-			    mlx5_diag_engine_fold_after(eng, t, full, &clocks) &&
+			    mlx5_diag_engine_fold_after(eng, t, wide, &clocks) &&
 			    mlx5_diag_engine_seq_slot(eng, base)) {
 				expect -= base;
 				goto again;
@@ -1163,6 +1191,7 @@ add:
 		mlx5_diag_engine_fold(eng);
 		expect = ring[s].seq + 1;
 		eng->fold_last_ts = ring[s].ts;
+		eng->fold_last_known = true;
 		eng->fold_last_full = full;
 	}
 	eng->next_sample = expect;

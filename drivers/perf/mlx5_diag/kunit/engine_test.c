@@ -4359,6 +4359,48 @@ static void engine_count_seq_bits_test(struct kunit *test)
 	mlx5_diag_engine_count_put(&t->eng, a, false);
 }
 
+/*
+ * Folded counting on the modelled dialect (64-bit timestamps) of a device
+ * whose clock is 2^50 clocks on and cannot be read (no SET clock): the
+ * polls have no time to measure a gap from before the first sample
+ * folded, and read none (a gap from 0 would be 2^33 periods). Every
+ * sample is folded, none lost.
+ */
+static void engine_count_unclocked_far_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct mlx5_diag_sim_caps caps;
+	u64 enable, j, p_ns;
+	unsigned int a, lp;
+
+	mlx5_diag_sim_fw_get_caps(t->sim, &caps);
+	caps.on_demand = false;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_caps(t->sim, t->now, &caps),
+			0);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_clock_offset(t->sim,
+								BIT_ULL(50)),
+			0);
+	et_bind(test);
+	a = et_get(test, es_ids_leaf[0], &et_counter, false, 0);
+	enable = t->now;
+	KUNIT_ASSERT_EQ(test, t->eng.programmed.mode, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_ASSERT_EQ(test, t->fw.dialect->timestamp_bits, 64);
+	lp = t->eng.programmed.log_sample_period;
+	KUNIT_ASSERT_GE(test, BIT_ULL(50) >> lp, BIT_ULL(32));
+	p_ns = mlx5_diag_sim_clocks_to_ns(1ULL << lp, 156250);
+	for (j = 10; j <= 30; j += 10) {
+		t->now = enable + j * p_ns + p_ns / 2;
+		mlx5_diag_engine_poll(&t->eng);
+	}
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, a),
+			et_model(es_ids_leaf[0], p_ns,
+				 mlx5_diag_sim_clocks_to_ns(30ULL << lp,
+							    156250)));
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).unusable_answers, 0);
+	mlx5_diag_engine_count_put(&t->eng, a, false);
+}
+
 /* A counting open whose QUERY after the SET lies: FOREIGN, counted. */
 static void et_lied_count(struct kunit *test, enum mlx5_diag_sim_lie lie,
 			  u32 value)
@@ -4864,6 +4906,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE_PARAM(engine_session_period_unreported_apart_test,
 			 et_cont_var_gen_params),
 	KUNIT_CASE_PARAM(engine_count_seq_bits_test, et_seq_gen_params),
+	KUNIT_CASE(engine_count_unclocked_far_test),
 	KUNIT_CASE(engine_session_bad_samples_test),
 	KUNIT_CASE(engine_session_slot_ids_test),
 	KUNIT_CASE(engine_session_slot_ids_two_slots_test),
