@@ -947,18 +947,20 @@ static bool mlx5_diag_engine_fold_after(struct mlx5_diag_engine *eng, u64 t,
 }
 
 /*
- * The period the ring's samples run at, log2 clocks, from the first two
- * written slots holding consecutive samples (numbered modulo @mask + 1),
- * their times @full: the programmed one, or a longer one the firmware
- * raised it to without reporting it (A9, mlx5_diag_engine_step_period()).
- * False where no two slots show it. Decodes the ring's slots.
+ * The period the ring's samples run at, log2 clocks: the programmed one,
+ * or a longer one the firmware raised it to without reporting it (A9,
+ * mlx5_diag_engine_step_period()), as two steps in a row between written
+ * slots holding consecutive samples (numbered modulo @mask + 1) show it:
+ * one step may read long where a sample's earliest entry came late (A2),
+ * the next then reads short. False where no two steps agree. Decodes the
+ * ring's slots.
  */
 static bool mlx5_diag_engine_ring_period(struct mlx5_diag_engine *eng,
 					 const u64 *now, u64 mask, u8 *lp)
 {
-	u8 longest = mlx5_diag_fw_max_log_period(&eng->fw->caps);
+	u8 longest = mlx5_diag_fw_max_log_period(&eng->fw->caps), step;
 	u64 id, t, prev_id = 0, prev_t = 0, clocks;
-	bool prev = false;
+	bool prev = false, stepped = false;
 	unsigned int s;
 
 	for (s = 0; s < eng->nslots; s++) {
@@ -975,10 +977,13 @@ static bool mlx5_diag_engine_ring_period(struct mlx5_diag_engine *eng,
 						  eng->programmed.rtc,
 						  eng->fw->caps.freq_khz,
 						  &clocks)) {
-			*lp = mlx5_diag_engine_step_period(clocks,
-							   eng->programmed.log_sample_period,
-							   longest);
-			return true;
+			step = mlx5_diag_engine_step_period(clocks,
+							    eng->programmed.log_sample_period,
+							    longest);
+			if (stepped && step == *lp)
+				return true;
+			*lp = step;
+			stepped = true;
 		}
 		prev = true;
 		prev_id = id;
@@ -1076,9 +1081,6 @@ static int mlx5_diag_engine_poll_folded(struct mlx5_diag_engine *eng)
 		nowp = &now;
 	full = mlx5_diag_engine_fold_full(eng, nowp);
 	wide = mlx5_diag_engine_fold_wide(eng, full, nowp);
-	eng->fold_poll_known = !!nowp;
-	if (nowp)
-		eng->fold_poll_clock = now;
 again:
 	n = 0;
 	mlx5_diag_engine_seq_seen_init(&seen);
@@ -1171,10 +1173,10 @@ add:
 		ring[n++].ts = t;
 	}
 	if (!eng->reading_known)
-		return 0;
+		goto read;
 	if (eng->seq_start == MLX5_DIAG_SEQ_UNKNOWN) {
 		if (!seen.written)
-			return 0;
+			goto read;
 		mlx5_diag_engine_seq_learn(eng, &seen);
 		expect = eng->seq_start == MLX5_DIAG_SEQ_SLOT ? 0 :
 			 eng->seq_base;
@@ -1195,6 +1197,15 @@ add:
 		eng->fold_last_full = full;
 	}
 	eng->next_sample = expect;
+read:
+	/*
+	 * The ring was read up to this clock: the next poll's gap counts
+	 * from here, not from a poll whose answer was unusable
+	 */
+	if (nowp) {
+		eng->fold_poll_clock = now;
+		eng->fold_poll_known = true;
+	}
 	return 0;
 }
 

@@ -3374,6 +3374,60 @@ static void engine_count_far_poll_test(struct kunit *test)
 }
 
 /*
+ * Folded counting (public firmware, as above) whose poll 40,000 periods
+ * late gets an unusable answer (odd samples' entries reversed): the next
+ * poll, a quarter period later, measures its gap from the last poll that
+ * read the ring, not from that one, and places the samples by time: the
+ * loss is exactly what the firmware overwrote.
+ */
+static void engine_count_far_unusable_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct mlx5_diag_sim_stats st;
+	u64 enable, period_ns, taken = 40008;
+	unsigned int a, b, lp;
+
+	et_public(test);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_profile(t->sim,
+							   MLX5_DIAG_SIM_PUBLIC),
+			0);
+	t->clock_regs = true;
+	et_bind(test);
+	a = et_get(test, ET_FW_TX_PACKETS, &et_counter, false, 0);
+	b = et_get(test, ET_FW_RX_STEERING, &et_counter, false, 0);
+	enable = t->now;
+	lp = t->eng.programmed.log_sample_period;
+	period_ns = mlx5_diag_sim_clocks_to_ns(1ULL << lp, 156250);
+	t->now = enable + 8 * period_ns + period_ns / 2;
+	mlx5_diag_engine_poll(&t->eng);
+	t->now = enable + taken * period_ns + period_ns / 2;
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED,
+						 2), 0);
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test, et_stats(t).unusable_answers, 1);
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 0);
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED,
+						 0), 0);
+	t->now += period_ns / 4;
+	mlx5_diag_engine_poll(&t->eng);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.samples_overwritten, 40000 - 16);
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 40000 - 16);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, a),
+			et_model(ET_FW_TX_PACKETS, period_ns,
+				 mlx5_diag_sim_clocks_to_ns(taken << lp,
+							    156250)));
+	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_start,
+			MLX5_DIAG_SEQ_ZERO);
+	mlx5_diag_engine_count_put(&t->eng, a, false);
+	mlx5_diag_engine_count_put(&t->eng, b, false);
+}
+
+/*
  * A session's drain on each combination, either dialect: nothing before
  * the first sample, then every sample with the model's values and its
  * sequence number, the reading learnt the firmware's, and a late drain's
@@ -4878,6 +4932,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 			 et_count_cont_var_gen_params),
 	KUNIT_CASE_PARAM(engine_count_far_poll_test,
 			 et_count_far_var_gen_params),
+	KUNIT_CASE(engine_count_far_unusable_test),
 	KUNIT_CASE_PARAM(engine_session_variants_test, et_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_first_lapped_test,
 			 et_cont_var_gen_params),
