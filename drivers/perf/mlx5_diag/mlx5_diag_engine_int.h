@@ -109,6 +109,7 @@ int mlx5_diag_engine_session_ride(struct mlx5_diag_engine *eng, u64 id,
 				  unsigned int *slot, const char **why);
 bool mlx5_diag_engine_clocks_apart(u64 from, u64 to, bool rtc, u32 freq_khz,
 				   u64 *clocks);
+u8 mlx5_diag_engine_step_period(u64 clocks, u8 reported, u8 longest);
 
 /* What the planner turns into a firmware configuration. */
 struct mlx5_diag_engine_plan {
@@ -128,7 +129,6 @@ void mlx5_diag_engine_poll(struct mlx5_diag_engine *eng);
 void mlx5_diag_engine_disable_params(const struct mlx5_diag_caps *caps,
 				     struct mlx5_diag_fw_params *p);
 void mlx5_diag_engine_snapshot(struct mlx5_diag_engine *eng, u64 *values);
-u8 mlx5_diag_engine_step_period(u64 clocks, u8 reported, u8 longest);
 unsigned int mlx5_diag_engine_session_due(u64 last, u64 now, bool rtc,
 					  u8 log_period, u32 freq_khz,
 					  unsigned int slack,

@@ -641,8 +641,7 @@ static bool mlx5_diag_engine_session_later_lap(struct mlx5_diag_engine *eng,
  *
  * Return: L, or @reported.
  */
-VISIBLE_IF_KUNIT u8 mlx5_diag_engine_step_period(u64 clocks, u8 reported,
-						 u8 longest)
+u8 mlx5_diag_engine_step_period(u64 clocks, u8 reported, u8 longest)
 {
 	u64 p;
 	u8 lp;
