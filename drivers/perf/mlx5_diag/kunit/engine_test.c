@@ -3243,6 +3243,29 @@ static void engine_count_variants_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_engine_enabled(t->sim));
 }
 
+/*
+ * Folded counting of two counters (@a, @b) on public firmware of the
+ * variants @v, its clock registers readable, in a ring of 16 slots: the
+ * log2 of the programmed period. t->now is the SET's.
+ */
+static unsigned int et_count_public_pair(struct kunit *test, unsigned int v,
+					 unsigned int *a, unsigned int *b)
+{
+	struct et *t = test->priv;
+
+	et_public(test);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_profile(t->sim,
+							   MLX5_DIAG_SIM_PUBLIC),
+			0);
+	t->clock_regs = true;
+	et_var_apply(test, v);
+	et_bind(test);
+	*a = et_get(test, ET_FW_TX_PACKETS, &et_counter, false, 0);
+	*b = et_get(test, ET_FW_RX_STEERING, &et_counter, false, 0);
+	KUNIT_ASSERT_EQ(test, t->eng.programmed.log_num_of_samples, 4);
+	return t->eng.programmed.log_sample_period;
+}
+
 /* numbered from 0, on across SETs, by slot index, or both */
 static const unsigned int et_count_cont_var_sets[] = {
 	0, ET_VAR_CONT, ET_VAR_SLOT, ET_VAR_SLOT | ET_VAR_CONT,
@@ -3266,18 +3289,8 @@ static void engine_count_first_lapped_test(struct kunit *test)
 	u64 enable, period_ns;
 	unsigned int a, b, lp;
 
-	et_public(test);
-	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_profile(t->sim,
-							   MLX5_DIAG_SIM_PUBLIC),
-			0);
-	t->clock_regs = true;
-	et_var_apply(test, *v);
-	et_bind(test);
-	a = et_get(test, ET_FW_TX_PACKETS, &et_counter, false, 0);
-	b = et_get(test, ET_FW_RX_STEERING, &et_counter, false, 0);
+	lp = et_count_public_pair(test, *v, &a, &b);
 	enable = t->now;
-	KUNIT_ASSERT_EQ(test, t->eng.programmed.log_num_of_samples, 4);
-	lp = t->eng.programmed.log_sample_period;
 	period_ns = mlx5_diag_sim_clocks_to_ns(1ULL << lp, 156250);
 	t->now = enable + 40 * period_ns + period_ns / 2;
 	mlx5_diag_engine_poll(&t->eng);
@@ -3325,18 +3338,8 @@ static void engine_count_far_poll_test(struct kunit *test)
 	u64 enable, period_ns, first_ns, taken = 8;
 	unsigned int a, b, lp, i;
 
-	et_public(test);
-	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_profile(t->sim,
-							   MLX5_DIAG_SIM_PUBLIC),
-			0);
-	t->clock_regs = true;
-	et_var_apply(test, *v);
-	et_bind(test);
-	a = et_get(test, ET_FW_TX_PACKETS, &et_counter, false, 0);
-	b = et_get(test, ET_FW_RX_STEERING, &et_counter, false, 0);
+	lp = et_count_public_pair(test, *v, &a, &b);
 	enable = t->now;
-	KUNIT_ASSERT_EQ(test, t->eng.programmed.log_num_of_samples, 4);
-	lp = t->eng.programmed.log_sample_period;
 	KUNIT_ASSERT_GE(test, 40000ULL << lp, BIT_ULL(32));
 	period_ns = mlx5_diag_sim_clocks_to_ns(1ULL << lp, 156250);
 	first_ns = period_ns;
@@ -3387,16 +3390,8 @@ static void engine_count_far_unusable_test(struct kunit *test)
 	u64 enable, period_ns, taken = 40008;
 	unsigned int a, b, lp;
 
-	et_public(test);
-	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_profile(t->sim,
-							   MLX5_DIAG_SIM_PUBLIC),
-			0);
-	t->clock_regs = true;
-	et_bind(test);
-	a = et_get(test, ET_FW_TX_PACKETS, &et_counter, false, 0);
-	b = et_get(test, ET_FW_RX_STEERING, &et_counter, false, 0);
+	lp = et_count_public_pair(test, 0, &a, &b);
 	enable = t->now;
-	lp = t->eng.programmed.log_sample_period;
 	period_ns = mlx5_diag_sim_clocks_to_ns(1ULL << lp, 156250);
 	t->now = enable + 8 * period_ns + period_ns / 2;
 	mlx5_diag_engine_poll(&t->eng);
