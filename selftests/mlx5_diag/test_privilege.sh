@@ -40,6 +40,10 @@ user_loop() {
 			>/tmp/priv.user 2>&1 &
 		wait_for file_ge "$2/stats/configs" $((c + 2))
 		sim_advance "$3" "$seg"
+		# a read within refresh_ms of a poll is served by it: two
+		# polls, so that one came after the advance
+		p=$(eng "$1" polls)
+		wait_for file_ge "$PMUS/$1/engine/polls" $((p + 2))
 		touch /tmp/priv.go
 		wait
 		wait_for file_ge "$2/stats/configs" $((c + 4))
