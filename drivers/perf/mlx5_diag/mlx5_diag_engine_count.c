@@ -815,6 +815,12 @@ bool mlx5_diag_engine_seq_slot(struct mlx5_diag_engine *eng, u64 base)
 	return true;
 }
 
+/* Periods of 2^@lp clocks in @clocks, rounded to the nearest. */
+static u64 mlx5_diag_engine_periods_in(u64 clocks, u8 lp)
+{
+	return lp ? (clocks >> lp) + ((clocks >> (lp - 1)) & 1) : clocks;
+}
+
 /**
  * mlx5_diag_engine_slot_seq() - a sample's number under slot-index ids
  * @eng: the engine, whose firmware numbers by slot (MLX5_DIAG_SEQ_SLOT)
@@ -843,7 +849,7 @@ u64 mlx5_diag_engine_slot_seq(const struct mlx5_diag_engine *eng,
 		eng->session_log_period_min : eng->programmed.log_sample_period;
 	u64 m, n, off;
 
-	m = lp ? (clocks >> lp) + ((clocks >> (lp - 1)) & 1) : clocks;
+	m = mlx5_diag_engine_periods_in(clocks, lp);
 	n = ref_next + min_t(u64, m ? m - 1 : 0, 1ULL << 48);
 	off = (slot - eng->seq_base - n) & (eng->nslots - 1);
 	n += off;
@@ -1033,7 +1039,7 @@ static int mlx5_diag_engine_fold_unalias(const struct mlx5_diag_engine *eng,
 static bool mlx5_diag_engine_fold_on_time(const struct mlx5_diag_engine *eng,
 					  u64 clocks, u8 lp, u64 d)
 {
-	u64 m = lp ? (clocks >> lp) + ((clocks >> (lp - 1)) & 1) : clocks;
+	u64 m = mlx5_diag_engine_periods_in(clocks, lp);
 	u64 at = m ? m - 1 : 0;
 
 	return (d > at ? d - at : at - d) < eng->nslots / 2;

@@ -4366,6 +4366,30 @@ static void engine_session_seq_bits_test(struct kunit *test)
 }
 
 /*
+ * Folded counting of counter @a (es_ids_leaf[0]) at 2^@lp clocks from the
+ * SET at @enable: a poll every 10 samples up to @until, then its count is
+ * the model's over samples 0..@until - 1, none lost, no answer unusable.
+ */
+static void et_count_polls_by_10(struct kunit *test, unsigned int a,
+				 unsigned int lp, u64 enable, u64 until)
+{
+	struct et *t = test->priv;
+	u64 p_ns = mlx5_diag_sim_clocks_to_ns(1ULL << lp, 156250), j;
+
+	for (j = 10; j <= until; j += 10) {
+		/* samples 0..j - 1 */
+		t->now = enable + j * p_ns + p_ns / 2;
+		mlx5_diag_engine_poll(&t->eng);
+	}
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, a),
+			et_model(es_ids_leaf[0], p_ns,
+				 mlx5_diag_sim_clocks_to_ns(until << lp,
+							    156250)));
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).unusable_answers, 0);
+}
+
+/*
  * Folded counting across sample 65536: the modelled dialect without its
  * on-demand bit, whose firmware numbers modulo 2^16 or 2^32 (unwritten
  * slots carrying the ids or zero-filled); a poll every
@@ -4378,8 +4402,8 @@ static void engine_count_seq_bits_test(struct kunit *test)
 	const unsigned int *bits = &c->bits;
 	struct et *t = test->priv;
 	struct mlx5_diag_sim_caps caps;
-	u64 enable, j, p_ns;
 	unsigned int a, lp;
+	u64 enable;
 
 	mlx5_diag_sim_fw_get_caps(t->sim, &caps);
 	caps.on_demand = false;
@@ -4392,18 +4416,7 @@ static void engine_count_seq_bits_test(struct kunit *test)
 	enable = t->now;
 	KUNIT_ASSERT_EQ(test, t->eng.programmed.mode, MLX5_DIAG_FW_REPETITIVE);
 	lp = t->eng.programmed.log_sample_period;
-	p_ns = mlx5_diag_sim_clocks_to_ns(1ULL << lp, 156250);
-	for (j = 10; j <= 66000; j += 10) {
-		/* samples 0..j - 1 */
-		t->now = enable + j * p_ns + p_ns / 2;
-		mlx5_diag_engine_poll(&t->eng);
-	}
-	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, a),
-			et_model(es_ids_leaf[0], p_ns,
-				 mlx5_diag_sim_clocks_to_ns(66000ULL << lp,
-							    156250)));
-	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 0);
-	KUNIT_EXPECT_EQ(test, et_stats(t).unusable_answers, 0);
+	et_count_polls_by_10(test, a, lp, enable, 66000);
 	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_bits, *bits);
 	mlx5_diag_engine_count_put(&t->eng, a, false);
 }
@@ -4419,8 +4432,8 @@ static void engine_count_unclocked_far_test(struct kunit *test)
 {
 	struct et *t = test->priv;
 	struct mlx5_diag_sim_caps caps;
-	u64 enable, j, p_ns;
 	unsigned int a, lp;
+	u64 enable;
 
 	mlx5_diag_sim_fw_get_caps(t->sim, &caps);
 	caps.on_demand = false;
@@ -4436,17 +4449,7 @@ static void engine_count_unclocked_far_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, t->fw.dialect->timestamp_bits, 64);
 	lp = t->eng.programmed.log_sample_period;
 	KUNIT_ASSERT_GE(test, BIT_ULL(50) >> lp, BIT_ULL(32));
-	p_ns = mlx5_diag_sim_clocks_to_ns(1ULL << lp, 156250);
-	for (j = 10; j <= 30; j += 10) {
-		t->now = enable + j * p_ns + p_ns / 2;
-		mlx5_diag_engine_poll(&t->eng);
-	}
-	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, a),
-			et_model(es_ids_leaf[0], p_ns,
-				 mlx5_diag_sim_clocks_to_ns(30ULL << lp,
-							    156250)));
-	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 0);
-	KUNIT_EXPECT_EQ(test, et_stats(t).unusable_answers, 0);
+	et_count_polls_by_10(test, a, lp, enable, 30);
 	mlx5_diag_engine_count_put(&t->eng, a, false);
 }
 
