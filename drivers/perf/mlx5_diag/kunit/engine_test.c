@@ -4365,6 +4365,18 @@ static void engine_session_seq_bits_test(struct kunit *test)
 	es_close(test, s);
 }
 
+/* The modelled dialect without its on-demand bit: counting folds the ring. */
+static void et_modelled_folded(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct mlx5_diag_sim_caps caps;
+
+	mlx5_diag_sim_fw_get_caps(t->sim, &caps);
+	caps.on_demand = false;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_caps(t->sim, t->now, &caps),
+			0);
+}
+
 /*
  * Folded counting of counter @a (es_ids_leaf[0]) at 2^@lp clocks from the
  * SET at @enable: a poll every 10 samples up to @until, then its count is
@@ -4401,14 +4413,10 @@ static void engine_count_seq_bits_test(struct kunit *test)
 	const struct et_seq_case *c = test->param_value;
 	const unsigned int *bits = &c->bits;
 	struct et *t = test->priv;
-	struct mlx5_diag_sim_caps caps;
 	unsigned int a, lp;
 	u64 enable;
 
-	mlx5_diag_sim_fw_get_caps(t->sim, &caps);
-	caps.on_demand = false;
-	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_caps(t->sim, t->now, &caps),
-			0);
+	et_modelled_folded(test);
 	et_variant(test, MLX5_DIAG_SIM_VAR_SAMPLE_ID_BITS, *bits);
 	et_variant(test, MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO, c->zero);
 	et_bind(test);
@@ -4431,14 +4439,10 @@ static void engine_count_seq_bits_test(struct kunit *test)
 static void engine_count_unclocked_far_test(struct kunit *test)
 {
 	struct et *t = test->priv;
-	struct mlx5_diag_sim_caps caps;
 	unsigned int a, lp;
 	u64 enable;
 
-	mlx5_diag_sim_fw_get_caps(t->sim, &caps);
-	caps.on_demand = false;
-	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_caps(t->sim, t->now, &caps),
-			0);
+	et_modelled_folded(test);
 	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_clock_offset(t->sim,
 								BIT_ULL(50)),
 			0);
