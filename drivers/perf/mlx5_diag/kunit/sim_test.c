@@ -1208,6 +1208,47 @@ static void sim_test_single_stops(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t_stats(test).samples_overwritten, 0);
 }
 
+/*
+ * The lie sampling_stops 6: samples 0..5 are taken, then none while the
+ * engine stays enabled, however long; none counted overwritten. Ended,
+ * the engine takes the samples due since, as if late: all but a lap of
+ * them overwritten.
+ */
+static void sim_test_sampling_stops(struct kunit *test)
+{
+	const struct t_params p = SETP(RE, 1, 3, 14, P0);
+	struct t_sim *t = test->priv;
+	u32 j;
+
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_lie(t->fw,
+						       MLX5_DIAG_SIM_LIE_SAMPLING_STOPS,
+						       6), 0);
+	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(5), 8, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 5);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(100000), 8, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 6);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_overwritten, 0);
+	for (j = 0; j < 6; j++) {
+		KUNIT_EXPECT_EQ(test, t_entry64(t, j).sample_id, j);
+		KUNIT_EXPECT_EQ(test, t_entry64(t, j).ts,
+				T_OFFSET + (j + 1) * T_P);
+	}
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 6).ts, 0);
+	KUNIT_EXPECT_TRUE(test, mlx5_diag_sim_fw_engine_enabled(t->fw));
+	/* ended: the samples due since, as if late */
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_lie(t->fw,
+						       MLX5_DIAG_SIM_LIE_SAMPLING_STOPS,
+						       0), 0);
+	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(100010), 8, 0, T_BUF), 0);
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 100010);
+	/* all but the 8 left; the 6 read were not pending */
+	KUNIT_EXPECT_EQ(test, t_stats(test).samples_overwritten,
+			100010 - 6 - 8);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 1).sample_id, 100009);
+	KUNIT_EXPECT_EQ(test, t_entry64(t, 1).ts, T_OFFSET + 100010 * T_P);
+}
+
 static void sim_test_disable(struct kunit *test)
 {
 	const struct t_params p = SETP(RE, 1, 2, 14, P0);
@@ -3241,6 +3282,7 @@ static struct kunit_case sim_test_cases[] = {
 	KUNIT_CASE(sim_test_timestamp_wrap32),
 	KUNIT_CASE(sim_test_repetitive_overwrite),
 	KUNIT_CASE(sim_test_single_stops),
+	KUNIT_CASE(sim_test_sampling_stops),
 	KUNIT_CASE(sim_test_disable),
 	KUNIT_CASE(sim_test_resize_resets),
 	KUNIT_CASE(sim_test_on_demand),

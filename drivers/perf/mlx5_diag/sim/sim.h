@@ -65,6 +65,11 @@ enum mlx5_diag_sim_profile {
  *	clock (on the RTC, one nanosecond) before the sample taken before
  *	it (before the configuration's start for sample 0): older than a
  *	sample before it, which no reading of A2 allows
+ * @MLX5_DIAG_SIM_LIE_SAMPLING_STOPS: J: in a periodic mode the engine takes
+ *	no sample past a configuration's first J while it reports itself
+ *	enabled, as a sampler that stopped: the buffer keeps what it holds
+ *	for good; set to 0 while enabled, the engine takes the samples due
+ *	since, as if late
  * @MLX5_DIAG_SIM_NR_LIES: how many
  */
 enum mlx5_diag_sim_lie {
@@ -75,6 +80,7 @@ enum mlx5_diag_sim_lie {
 	MLX5_DIAG_SIM_LIE_RING_AHEAD,
 	MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED,
 	MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK,
+	MLX5_DIAG_SIM_LIE_SAMPLING_STOPS,
 	MLX5_DIAG_SIM_NR_LIES,
 };
 

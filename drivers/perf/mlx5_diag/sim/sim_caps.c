@@ -384,6 +384,7 @@ static const char *const sim_lie_names[MLX5_DIAG_SIM_NR_LIES] = {
 	[MLX5_DIAG_SIM_LIE_RING_AHEAD]		= "ring_ahead",
 	[MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED]	= "entries_reversed",
 	[MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK]	= "entry_ts_back",
+	[MLX5_DIAG_SIM_LIE_SAMPLING_STOPS]	= "sampling_stops",
 };
 
 const char *mlx5_diag_sim_lie_name(unsigned int lie)

@@ -394,6 +394,7 @@ static const u32 sim_lie_max[MLX5_DIAG_SIM_NR_LIES] = {
 	[MLX5_DIAG_SIM_LIE_RING_AHEAD]		= 1,
 	[MLX5_DIAG_SIM_LIE_ENTRIES_REVERSED]	= 2,
 	[MLX5_DIAG_SIM_LIE_ENTRY_TS_BACK]	= U32_MAX,
+	[MLX5_DIAG_SIM_LIE_SAMPLING_STOPS]	= U32_MAX,
 };
 
 int mlx5_diag_sim_fw_set_lie(struct mlx5_diag_sim_fw *fw,
@@ -608,6 +609,8 @@ static void sim_engine_advance(struct mlx5_diag_sim_fw *fw, u64 osc)
 	due = sch->j0 + ((osc - sch->osc0) >> sch->log_period);
 	if (eng->single)
 		due = min(due, nslots);
+	if (fw->lies[MLX5_DIAG_SIM_LIE_SAMPLING_STOPS])
+		due = min_t(u64, due, fw->lies[MLX5_DIAG_SIM_LIE_SAMPLING_STOPS]);
 	if (due <= eng->next_j)
 		return;
 	k = due - eng->next_j;
