@@ -5,7 +5,9 @@
 # refused; a ring whose every slot is a lap ahead of the drain ends the run
 # with LOST records and END (stalled); counting polls whose answers carry
 # the ids in another order, and drains that meet samples stamped out of
-# order, are logged and counted once each; a device
+# order, are logged and counted once each; a public device whose sampler
+# stops while it reports itself enabled has its samples delivered once and
+# nothing counted lost however long the run goes on; a device
 # that says it selects 5000 data IDs at once is refused at probe. The
 # recorders return (mlx5-diag record warning that a session never
 # started), no splat.
@@ -151,6 +153,41 @@ expect_eq "entry stamped back: counted once in engine/bad_samples" \
 expect_eq "entry stamped back: logged once" "$(bad_lines ts_back)" "1 0"
 check "entry stamped back: the line says where and why" \
 	grep -q 'sampling drain stopped at sample 30: one of its entries is stamped before the sample before it' /tmp/lies.log
+
+# A public device (16-bit sample ids, 32-bit timestamps, a small buffer) whose
+# sampler stops after sample 39 while it reports itself enabled: drains
+# 2^16 samples (2^30 clocks at the shortest period) apart for 3 * 2^32
+# clocks, then one 2^19 samples on, deliver samples 0..39 once each and
+# nothing lost, where the stale samples read as a later lap every 2^32
+# clocks.
+echo public >"$D1/profile"
+echo 6 >"$D1/caps/log_max_samples"
+sim_readd 1
+P1=$(pmu_of_sim 1)
+echo "sampling_stops 40" >"$D1/lie"
+record_stepped 1 /tmp/lies4.data "
+	for k in 1 2 3 4; do
+		step_samples 1 10
+	done
+	i=0
+	while [ \$i -lt 12 ]; do
+		advance_samples 1 65536
+		wait_polls $P1 2
+		i=\$((i + 1))
+	done
+	advance_samples 1 524288
+	wait_polls $P1 2" -p 100us -e fw_tx_packets -e fw_rx_steering_packets
+expect_eq "sampler stopped: record exits 0" "$?" 0
+echo none >"$D1/lie"
+sim_running 1
+expect_eq "sampler stopped: samples 0..39 once each, nothing lost" \
+	"$(dec_samples /tmp/lies4.data | awk '$1 != NR - 1 { bad++ } END { print NR, bad + 0 }') $(dec_lines /tmp/lies4.data LOST | wc -l)" \
+	"40 0 0"
+expect_eq "sampler stopped: the firmware overwrote nothing" \
+	"$(cat "$D1/stats/samples_overwritten")" 0
+echo 13 >"$D1/caps/log_max_samples"
+echo model64 >"$D1/profile"
+sim_readd 1
 
 # A device that says it selects 5000 data IDs at once: refused at probe.
 echo "caps_max_num_data_ids 5000" >"$D1/lie"

@@ -128,6 +128,21 @@ struct mlx5_diag_drain {
 	u64 period_ts;
 };
 
+/*
+ * A sample a drain read in the expected slot and did not take (its first
+ * entry, raw), and what the drain read it as
+ * (mlx5_diag_engine_session_unchanged())
+ */
+struct mlx5_diag_engine_seen {
+	struct mlx5_diag_fw_entry entry;
+	u64 expect;				/* the id expected there */
+	enum mlx5_diag_engine_seq_start seq_start;
+	enum mlx5_diag_engine_renumber renumber;
+	u8 log_period;				/* session_log_period */
+	bool period_checked;			/* session_period_checked */
+	bool known;
+};
+
 struct mlx5_diag_engine {
 	struct mlx5_diag_fw *fw;
 	struct workqueue_struct *wq;	/* NULL: the owner calls poll() */
@@ -186,6 +201,9 @@ struct mlx5_diag_engine {
 	/* the device clock read at the last poll (the SET's before any) */
 	u64 fold_poll_clock;
 	bool fold_poll_known;
+	/* the CRC-32 of the ring in the last answer a poll read */
+	u32 fold_answer_crc;
+	bool fold_answer_known;
 	u16 *order;
 	unsigned long *order_used;	/* learning: the ids found so far */
 	struct mlx5_diag_fw_entry *raw;	/* one sample, as answered */
@@ -231,6 +249,7 @@ struct mlx5_diag_engine {
 	u64 session_run_first;		/* the firmware's sample 0 */
 	bool session_clock_known;	/* the drain read session_clock */
 	u64 session_clock;		/* device clock before its query */
+	struct mlx5_diag_engine_seen session_seen;	/* the last one */
 	void *session_out;		/* drain outbox */
 	size_t session_outlen;
 	unsigned int session_batch;	/* samples one drain query reads, at most */

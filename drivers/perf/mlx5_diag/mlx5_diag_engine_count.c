@@ -9,6 +9,7 @@
  * lock.
  */
 #include <linux/bitmap.h>
+#include <linux/crc32.h>
 #include <linux/kernel.h>
 #include <linux/sort.h>
 
@@ -72,6 +73,7 @@ void mlx5_diag_engine_map(struct mlx5_diag_engine *eng, bool restart)
 	eng->fold_last_full = eng->run_set_known;
 	eng->fold_poll_clock = eng->run_set_clock;
 	eng->fold_poll_known = eng->run_set_known;
+	eng->fold_answer_known = false;
 	eng->nslots = 1U << p->log_num_of_samples;
 	eng->polls_since_check = 0;
 	eng->poll_unusable = false;
@@ -1046,6 +1048,26 @@ static bool mlx5_diag_engine_fold_on_time(const struct mlx5_diag_engine *eng,
 }
 
 /*
+ * The CRC-32 of the ring as the poll's answer carries it, into *@crc: is it
+ * that of the last answer a poll read (mlx5_diag_engine_poll_folded())?
+ * Then nothing was written since, and nothing is new. Narrow FRC times
+ * cannot tell that in a poll 2^31 clocks or more after the one before
+ * (mlx5_diag_engine_fold_wide()), where the samples of a ring the firmware
+ * stopped writing extend as 2^32 clocks newer (A3). Another answer of the
+ * same CRC (one in 2^32) defers its samples to the next poll.
+ */
+static bool mlx5_diag_engine_fold_unchanged(struct mlx5_diag_engine *eng,
+					    u32 *crc)
+{
+	size_t len = mlx5_diag_fw_query_counters_outlen(eng->fw->dialect,
+							eng->nslots *
+							eng->programmed.num_ids);
+
+	*crc = crc32_le(~0, eng->out, min(len, eng->outlen));
+	return eng->fold_answer_known && *crc == eng->fold_answer_crc;
+}
+
+/*
  * Folded counting: read the whole ring and fold, in order, every sample not
  * folded before. A slot holds sample id i at position i mod nslots; one
  * whose sample id does not match its position, or whose timestamp is 0,
@@ -1063,7 +1085,9 @@ static bool mlx5_diag_engine_fold_on_time(const struct mlx5_diag_engine *eng,
  * at the period two consecutive ones show; on narrow FRC timestamps
  * counted modulo their width, or in 64 bits where the poll comes half
  * their range after the one before (mlx5_diag_engine_fold_wide(): the
- * device clock, read at every poll, extends them). Samples overwritten
+ * device clock, read at every poll, extends them; there an answer the
+ * last poll read, unchanged, is nothing new:
+ * mlx5_diag_engine_fold_unchanged()). Samples overwritten
  * before this poll are counted as lost: counters lose nothing (their next
  * value carries the increase), sums lose those samples' values.
  */
@@ -1078,6 +1102,7 @@ static int mlx5_diag_engine_poll_folded(struct mlx5_diag_engine *eng)
 	unsigned int n, s;
 	u8 ring_lp = 0;
 	int got, far;
+	u32 crc;
 
 	got = mlx5_diag_engine_query_ring(eng);
 	if (got < 0)
@@ -1087,6 +1112,9 @@ static int mlx5_diag_engine_poll_folded(struct mlx5_diag_engine *eng)
 		nowp = &now;
 	full = mlx5_diag_engine_fold_full(eng, nowp);
 	wide = mlx5_diag_engine_fold_wide(eng, full, nowp);
+	/* compared in 64 bits: a ring the firmware stopped reads as newer */
+	if (narrow_frc && mlx5_diag_engine_fold_unchanged(eng, &crc) && wide)
+		goto read;
 again:
 	n = 0;
 	mlx5_diag_engine_seq_seen_init(&seen);
@@ -1211,6 +1239,10 @@ read:
 	if (nowp) {
 		eng->fold_poll_clock = now;
 		eng->fold_poll_known = true;
+	}
+	if (narrow_frc) {
+		eng->fold_answer_crc = crc;
+		eng->fold_answer_known = true;
 	}
 	return 0;
 }

@@ -383,6 +383,7 @@ int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
 	eng->session_period_checked = false;
 	eng->session_renumber = MLX5_DIAG_RENUMBER_NONE;
 	eng->session_run_first = 0;
+	eng->session_seen.known = false;
 	eng->session_last_ts = clock_now;
 	eng->session_ref_next = 0;
 	eng->session_ref_ts = eng->run_set_known ? eng->run_set_clock :
@@ -657,6 +658,48 @@ u8 mlx5_diag_engine_step_period(u64 clocks, u8 reported, u8 longest)
 	return lp;
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_step_period);
+
+/*
+ * Does the expected slot (id @expect) hold the first entry the drain
+ * before read there (its id, narrow FRC timestamp and value), read as
+ * then? Then nothing wrote it since, and the drain stops there as that
+ * one did. Such a sample, of a ring the firmware stopped writing while it
+ * reports itself enabled, reads as a later lap 2^32 clocks on, which its
+ * timestamp alone cannot tell (A3). A sample written since carries the
+ * same only where its id comes a multiple of 2^16 samples and its time a
+ * multiple of 2^32 clocks after the one read, and its value is the same:
+ * never within 2^31 clocks (drains come every 20 ms at most), and beyond
+ * that it costs a drain (the next one reads it). Asked of a written slot
+ * once the numbering's start is known, on narrow FRC timestamps;
+ * remembers what this drain read.
+ */
+static bool mlx5_diag_engine_session_unchanged(struct mlx5_diag_engine *eng,
+					       u64 expect)
+{
+	const struct mlx5_diag_fw_entry *e = &eng->entries[0];
+	struct mlx5_diag_engine_seen *seen = &eng->session_seen;
+	bool same;
+
+	if (eng->fw->dialect->timestamp_bits >= 64 || eng->programmed.rtc ||
+	    !e->timestamp || eng->seq_start == MLX5_DIAG_SEQ_UNKNOWN)
+		return false;
+	same = seen->known && seen->expect == expect &&
+	       seen->entry.sample_id == e->sample_id &&
+	       seen->entry.timestamp == e->timestamp &&
+	       seen->entry.value == e->value &&
+	       seen->seq_start == eng->seq_start &&
+	       seen->renumber == eng->session_renumber &&
+	       seen->log_period == eng->session_log_period &&
+	       seen->period_checked == eng->session_period_checked;
+	seen->entry = *e;
+	seen->expect = expect;
+	seen->seq_start = eng->seq_start;
+	seen->renumber = eng->session_renumber;
+	seen->log_period = eng->session_log_period;
+	seen->period_checked = eng->session_period_checked;
+	seen->known = true;
+	return same;
+}
 
 /*
  * Deliver the decoded sample as d->n (d->take()), if all its timestamps
@@ -1372,7 +1415,9 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_interval);
  * query) with twice the slack; twice the last query when the clock cannot
  * be read. The estimate only sizes the queries: a slot holding a later
  * lap's sample means the firmware overwrote samples: they are reported in
- * @d->lost_* and the drain goes on from the oldest sample still there.
+ * @d->lost_* and the drain goes on from the oldest sample still there;
+ * the sample the drain before stopped at is none, however late this one
+ * comes (mlx5_diag_engine_session_unchanged()).
  * Counting events of the session's ids fold every sample.
  *
  * Bounded: later laps are skipped only before the first sample taken, a
@@ -1454,6 +1499,10 @@ again:
 			mask = mlx5_diag_engine_seq_mask(eng);
 			expect = eng->seq_base + eng->session_next;
 			delta = (id - expect) & mask;
+			/* the slot the last drain stopped at, not written since */
+			if (!d->n &&
+			    mlx5_diag_engine_session_unchanged(eng, expect))
+				goto done;
 			/* the old period's, before a numbering from 0 again */
 			if (eng->session_renumber == MLX5_DIAG_RENUMBER_FOUND &&
 			    (delta || !mlx5_diag_engine_session_old_period(eng)))

@@ -1352,6 +1352,41 @@ static void engine_session_gap_public_test(struct kunit *test)
 }
 
 /*
+ * A public run (16-bit ids, 32-bit timestamps, 32 slots) whose sampler
+ * stops after sample 39 while the firmware reports it enabled (lie
+ * sampling_stops 40): its 40 samples are delivered, then drains 2^16
+ * samples (2^30 clocks) apart, and one 2^33 clocks later, for over
+ * 2^34 clocks take nothing, lose nothing and log nothing: the expected
+ * slot holds sample 8, a lap older, as the drain before read it.
+ */
+static void engine_session_stopped_ring_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, true, 6, 1000);
+	u64 until = 39;
+	unsigned int i;
+
+	es_run32(test, s);
+	KUNIT_ASSERT_EQ(test, s->actual.log_sample_period, 14);
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_SAMPLING_STOPS,
+						 40), 0);
+	t->clock_regs = true;
+	es_expect_drain(test, s, 20, 0, 0, 0, 21);
+	es_expect_drain(test, s, until, 0, 0, 21, 19);
+	for (i = 1; i <= 12; i++) {
+		until += 1ULL << 16;
+		es_expect_stopped(test, s, until, 0);
+	}
+	until += 1ULL << 19;
+	es_expect_stopped(test, s, until, 0);
+	es_expect_stopped(test, s, until + 1, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 0);
+	es_close(test, s);
+}
+
+/*
  * The firmware overwrites samples not drained: the loss is exactly the
  * emulator's count, and the drain goes on from the oldest sample left.
  */
@@ -3423,6 +3458,56 @@ static void engine_count_far_unusable_test(struct kunit *test)
 }
 
 /*
+ * Folded counting (public firmware, as above) of a ring the firmware stops
+ * writing while it reports itself enabled (lie sampling_stops 8): polls
+ * 2^30 clocks apart, nearer than half the 32-bit timestamps' range, for
+ * 3 * 2^32 clocks (mlx5_diag_engine_fold_wide()), then two 2^33 clocks
+ * apart (mlx5_diag_engine_fold_unchanged()). The samples left, stamped
+ * ever longer ago, are folded once: nothing counted lost, no counter
+ * reset, the counts stay at sample 7.
+ */
+static void engine_count_stopped_ring_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct mlx5_diag_sim_stats st;
+	u64 enable, period_ns, step_ns, want_a, want_b;
+	unsigned int a, b, lp, i;
+
+	lp = et_count_public_pair(test, 0, &a, &b);
+	enable = t->now;
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_SAMPLING_STOPS,
+						 8), 0);
+	period_ns = mlx5_diag_sim_clocks_to_ns(1ULL << lp, 156250);
+	step_ns = mlx5_diag_sim_clocks_to_ns(1ULL << 30, 156250);
+	want_a = et_model(ET_FW_TX_PACKETS, period_ns,
+			  mlx5_diag_sim_clocks_to_ns(8ULL << lp, 156250));
+	want_b = et_model(ET_FW_RX_STEERING, period_ns,
+			  mlx5_diag_sim_clocks_to_ns(8ULL << lp, 156250));
+	t->now = enable + 8 * period_ns + period_ns / 2;
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_read(&t->eng, a), want_a);
+	for (i = 1; i <= 14; i++) {
+		t->now += i <= 12 ? step_ns : 8 * step_ns;
+		mlx5_diag_engine_poll(&t->eng);
+		KUNIT_EXPECT_EQ_MSG(test, et_stats(t).lost_samples, 0,
+				    "poll %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, et_stats(t).counter_resets, 0,
+				    "poll %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, mlx5_diag_engine_read(&t->eng, a),
+				    want_a, "poll %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, mlx5_diag_engine_read(&t->eng, b),
+				    want_b, "poll %u", i);
+	}
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.samples_produced, 8);
+	KUNIT_EXPECT_EQ(test, et_stats(t).unusable_answers, 0);
+	mlx5_diag_engine_count_put(&t->eng, a, false);
+	mlx5_diag_engine_count_put(&t->eng, b, false);
+}
+
+/*
  * A session's drain on each combination, either dialect: nothing before
  * the first sample, then every sample with the model's values and its
  * sequence number, the reading learnt the firmware's, and a late drain's
@@ -4935,6 +5020,8 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE_PARAM(engine_count_far_poll_test,
 			 et_count_far_var_gen_params),
 	KUNIT_CASE(engine_count_far_unusable_test),
+	KUNIT_CASE(engine_count_stopped_ring_test),
+	KUNIT_CASE(engine_session_stopped_ring_test),
 	KUNIT_CASE_PARAM(engine_session_variants_test, et_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_first_lapped_test,
 			 et_cont_var_gen_params),
