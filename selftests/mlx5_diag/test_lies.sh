@@ -178,13 +178,13 @@ record_stepped 1 /tmp/lies4.data "
 	advance_samples 1 524288
 	wait_polls $P1 2" -p 100us -e fw_tx_packets -e fw_rx_steering_packets
 expect_eq "sampler stopped: record exits 0" "$?" 0
+expect_eq "sampler stopped: the firmware overwrote nothing" \
+	"$(cat "$D1/stats/samples_overwritten")" 0
 echo none >"$D1/lie"
 sim_running 1
 expect_eq "sampler stopped: samples 0..39 once each, nothing lost" \
 	"$(dec_samples /tmp/lies4.data | awk '$1 != NR - 1 { bad++ } END { print NR, bad + 0 }') $(dec_lines /tmp/lies4.data LOST | wc -l)" \
 	"40 0 0"
-expect_eq "sampler stopped: the firmware overwrote nothing" \
-	"$(cat "$D1/stats/samples_overwritten")" 0
 echo 13 >"$D1/caps/log_max_samples"
 echo model64 >"$D1/profile"
 sim_readd 1

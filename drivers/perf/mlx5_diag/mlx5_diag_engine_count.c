@@ -1053,8 +1053,11 @@ static bool mlx5_diag_engine_fold_on_time(const struct mlx5_diag_engine *eng,
  * Then nothing was written since, and nothing is new. Narrow FRC times
  * cannot tell that in a poll 2^31 clocks or more after the one before
  * (mlx5_diag_engine_fold_wide()), where the samples of a ring the firmware
- * stopped writing extend as 2^32 clocks newer (A3). Another answer of the
- * same CRC (one in 2^32) defers its samples to the next poll.
+ * stopped writing extend as 2^32 clocks newer (A3). A ring written since
+ * whose answer has the same CRC (one in 2^32, or laps alike byte for
+ * byte: idle counters at a period of 2^16 clocks) is taken as unchanged:
+ * its samples are left to the next poll, which, within 2^31 clocks,
+ * compares modulo 2^32 and counts a gap that long short.
  */
 static bool mlx5_diag_engine_fold_unchanged(struct mlx5_diag_engine *eng,
 					    u32 *crc)
