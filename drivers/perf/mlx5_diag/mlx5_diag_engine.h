@@ -231,6 +231,13 @@ struct mlx5_diag_engine {
 	 * number in its slot, that one too)
 	 */
 	u64 session_ref_next, session_ref_ts;
+	/*
+	 * The number after the last sample taken (U64_MAX before any), and
+	 * where the sample taken before it was stamped, when it was the one
+	 * just before (a step of the run's period since a change)
+	 */
+	u64 session_taken_next, session_step_from;
+	bool session_step_known;
 	/* the run's period now: as reported, or as its samples show (A9) */
 	u8 session_log_period;
 	u8 session_log_period_max;	/* the run's longest period */

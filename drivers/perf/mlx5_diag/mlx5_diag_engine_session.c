@@ -388,6 +388,8 @@ int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
 	eng->session_ref_next = 0;
 	eng->session_ref_ts = eng->run_set_known ? eng->run_set_clock :
 						   clock_now;
+	eng->session_taken_next = U64_MAX;
+	eng->session_step_known = false;
 	entries = eng->session_outlen /
 		  (eng->fw->dialect->sample_entry_bits / 8);
 	eng->session_batch = min(1U << eng->programmed.log_num_of_samples,
@@ -723,6 +725,8 @@ static unsigned int mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
 		d->val[i] = eng->entries[i].value;
 		earliest = min(earliest, d->ts[i]);
 	}
+	eng->session_step_known = eng->session_taken_next == eng->session_next;
+	eng->session_step_from = eng->session_last_ts;
 	eng->session_last_ts = earliest;
 	mlx5_diag_engine_fold(eng);
 	d->take(d);
@@ -731,6 +735,7 @@ static unsigned int mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
 	eng->session_skipped = 0;
 	eng->session_ref_next = eng->session_next;
 	eng->session_ref_ts = earliest;
+	eng->session_taken_next = eng->session_next;
 	return num;
 }
 
@@ -832,14 +837,42 @@ static u64 mlx5_diag_engine_session_slot_delta(struct mlx5_diag_engine *eng,
 }
 
 /*
+ * The period the run's samples come at since the last one taken, into
+ * *@lp: its one period; after a period change, the one running, where the
+ * last two samples taken were consecutive and a step of it apart
+ * (mlx5_diag_engine_step_period(): one the firmware raised without saying
+ * so, A9, is not). False where that is not known.
+ */
+static bool mlx5_diag_engine_session_period_now(struct mlx5_diag_engine *eng,
+						u8 *lp)
+{
+	u64 clocks;
+
+	*lp = eng->session_log_period_min;
+	if (eng->session_log_period_min == eng->session_log_period_max)
+		return true;
+	*lp = eng->session_log_period;
+	return eng->session_step_known &&
+	       eng->session_taken_next == eng->session_ref_next &&
+	       mlx5_diag_engine_clocks_apart(eng->session_step_from,
+					     eng->session_ref_ts,
+					     eng->programmed.rtc,
+					     eng->fw->caps.freq_khz, &clocks) &&
+	       mlx5_diag_engine_step_period(clocks, 0,
+					    mlx5_diag_fw_max_log_period(&eng->fw->caps)) ==
+	       *lp;
+}
+
+/*
  * The decoded sample, id @id, is *@delta past the next expected one modulo
  * the numbering's width (*@mask): placed by the samples due instead where
  * that width no longer tells. A drain that comes half the width's range of
  * samples or more after the last one taken (16-bit ids after 2^15 samples:
  * a snapshot's drains pause while its run goes on) reads a later lap as
  * behind the expected sample, or as k * 2^16 samples nearer. Where the
- * firmware numbers from 0 or on across SETs in a repetitive run at one
- * period known from its samples, the samples due after the expected one
+ * firmware numbers from 0 or on across SETs in a repetitive run at a
+ * period known from its samples (mlx5_diag_engine_session_period_now()),
+ * the samples due after the expected one
  * (from the last one taken, by the device clock read in this drain, less
  * those skipped since; plus the slack) put the newest sample, and the
  * expected slot holds one of the last lap: the sample is the one of its
@@ -862,6 +895,7 @@ static void mlx5_diag_engine_session_unalias(struct mlx5_diag_engine *eng,
 					     unsigned int nslots)
 {
 	u64 clocks, due, ahead, lo, place, ts;
+	u8 lp;
 
 	if (*mask == U64_MAX ||
 	    eng->programmed.mode != MLX5_DIAG_FW_REPETITIVE ||
@@ -870,7 +904,7 @@ static void mlx5_diag_engine_session_unalias(struct mlx5_diag_engine *eng,
 	    eng->session_renumber != MLX5_DIAG_RENUMBER_NONE ||
 	    READ_ONCE(eng->fw->slot_ids) || !eng->session_clock_known ||
 	    !eng->session_period_checked ||
-	    eng->session_log_period_min != eng->session_log_period_max ||
+	    !mlx5_diag_engine_session_period_now(eng, &lp) ||
 	    !mlx5_diag_engine_clocks_apart(eng->session_ref_ts,
 					   eng->session_clock,
 					   eng->programmed.rtc,
@@ -881,7 +915,7 @@ static void mlx5_diag_engine_session_unalias(struct mlx5_diag_engine *eng,
 	    clocks >= mul_u64_u32_div(MLX5_DIAG_DRAIN_DUE_MAX_NS,
 				      eng->fw->caps.freq_khz, NSEC_PER_MSEC))
 		return;
-	due = clocks >> eng->session_log_period_min;
+	due = clocks >> lp;
 	ahead = eng->session_next - eng->session_ref_next;
 	/* a clock 2^62 periods on is none this run reads */
 	if (due >= BIT_ULL(62) || due < ahead)
@@ -1415,9 +1449,12 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_interval);
  * query) with twice the slack; twice the last query when the clock cannot
  * be read. The estimate only sizes the queries: a slot holding a later
  * lap's sample means the firmware overwrote samples: they are reported in
- * @d->lost_* and the drain goes on from the oldest sample still there;
- * the sample the drain before stopped at is none, however late this one
- * comes (mlx5_diag_engine_session_unchanged()).
+ * @d->lost_* and the drain goes on from the oldest sample still there,
+ * read as a lap before that one (where the expected slot holds the oldest
+ * left, a gap of whole laps, every slot reads as a later lap: the drain
+ * walks the lap, takes nothing, and the next one takes them); the sample
+ * the drain before stopped at is none, however late this one comes
+ * (mlx5_diag_engine_session_unchanged()).
  * Counting events of the session's ids fold every sample.
  *
  * Bounded: later laps are skipped only before the first sample taken, a

@@ -4138,6 +4138,41 @@ static void engine_session_gap_ids_test(struct kunit *test)
 }
 
 /*
+ * A public run (16-bit ids, 32 slots) whose period changes from 2^14 to
+ * 2^15 clocks after sample 9: drains at the new period, then one 39,995
+ * samples late and one 70,000 later (gaps that leave in the expected slot
+ * a sample after the oldest left: a lap walked without a sample, in
+ * mlx5_diag_engine_session_drain()). Each far one places the
+ * expected slot's sample by the samples due at the period the last two
+ * samples taken show (mlx5_diag_engine_session_period_now()), reports
+ * exactly what the firmware overwrote and delivers the 32 left, exact.
+ */
+static void engine_session_gap_after_period_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, true, 6, 1000);
+	u8 lp = t->fw.caps.log_min_sample_period, actual = 0;
+
+	t->clock_regs = true;
+	es_run32(test, s);
+	es_expect_drain(test, s, 9, 0, 0, 0, 10);
+	t->now += 1000;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp + 1,
+							      &actual), 0);
+	KUNIT_ASSERT_EQ(test, actual, lp + 1);
+	es_expect_drain(test, s, 14, 0, 0, 10, 5);
+	es_expect_drain(test, s, 30, 0, 0, 15, 16);
+	es_expect_drain(test, s, 45, 0, 0, 31, 15);
+	es_expect_drain(test, s, 40040, 46, 40040 - 31 - 46, 40040 - 31, 32);
+	es_expect_drain(test, s, 110040, 40041, 110040 - 31 - 40041,
+			110040 - 31, 32);
+	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_overwritten,
+			et_stats(t).lost_samples);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_close(test, s);
+}
+
+/*
  * A run's first drain takes sample 0 alone, before its period is checked;
  * the next comes 65,540 samples on (public dialect, 32 slots, 2^14 clocks),
  * where the expected slot holds sample 65,537: numbered 1 on 16 bits, as
@@ -5044,6 +5079,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 			 et_restart_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_gap_ids_test, et_gap_ids_var_gen_params),
 	KUNIT_CASE(engine_session_one_then_far_test),
+	KUNIT_CASE(engine_session_gap_after_period_test),
 	KUNIT_CASE(engine_step_period_test),
 	KUNIT_CASE_PARAM(engine_session_period_unreported_test,
 			 et_unrep_var_gen_params),
