@@ -1178,11 +1178,26 @@ static void sim_test_repetitive_overwrite(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b.samples_overwritten, a.samples_overwritten);
 }
 
+/*
+ * Entries 0..@n - 1 of the last answer (one id, a configuration set at 0)
+ * are samples 0..@n - 1, each stamped on the grid.
+ */
+static void t_expect_grid(struct kunit *test, u32 n)
+{
+	struct t_sim *t = test->priv;
+	u32 j;
+
+	for (j = 0; j < n; j++) {
+		KUNIT_EXPECT_EQ(test, t_entry64(t, j).sample_id, j);
+		KUNIT_EXPECT_EQ(test, t_entry64(t, j).ts,
+				T_OFFSET + (j + 1) * T_P);
+	}
+}
+
 static void sim_test_single_stops(struct kunit *test)
 {
 	const struct t_params p = SETP(SE, 1, 2, 14, P0);
 	struct t_sim *t = test->priv;
-	u32 j;
 
 	KUNIT_ASSERT_EQ(test, t_set(test, 0, true, &p), 0);
 	mlx5_diag_sim_fw_sync(t->fw, T_AT(3));
@@ -1190,11 +1205,7 @@ static void sim_test_single_stops(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(1000), 4, 0, T_BUF), 0);
 	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 4);
 	KUNIT_EXPECT_EQ(test, t_stats(test).samples_overwritten, 0);
-	for (j = 0; j < 4; j++) {
-		KUNIT_EXPECT_EQ(test, t_entry64(t, j).sample_id, j);
-		KUNIT_EXPECT_EQ(test, t_entry64(t, j).ts,
-				T_OFFSET + (j + 1) * T_P);
-	}
+	t_expect_grid(test, 4);
 	/* still enabled (a restart re-sends SET), just full */
 	KUNIT_EXPECT_TRUE(test, mlx5_diag_sim_fw_engine_enabled(t->fw));
 	/* restart: sampling begins again at slot 0, new statistics */
@@ -1218,7 +1229,6 @@ static void sim_test_sampling_stops(struct kunit *test)
 {
 	const struct t_params p = SETP(RE, 1, 3, 14, P0);
 	struct t_sim *t = test->priv;
-	u32 j;
 
 	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_lie(t->fw,
 						       MLX5_DIAG_SIM_LIE_SAMPLING_STOPS,
@@ -1229,11 +1239,7 @@ static void sim_test_sampling_stops(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, t_query(test, T_AT(100000), 8, 0, T_BUF), 0);
 	KUNIT_EXPECT_EQ(test, t_stats(test).samples_produced, 6);
 	KUNIT_EXPECT_EQ(test, t_stats(test).samples_overwritten, 0);
-	for (j = 0; j < 6; j++) {
-		KUNIT_EXPECT_EQ(test, t_entry64(t, j).sample_id, j);
-		KUNIT_EXPECT_EQ(test, t_entry64(t, j).ts,
-				T_OFFSET + (j + 1) * T_P);
-	}
+	t_expect_grid(test, 6);
 	KUNIT_EXPECT_EQ(test, t_entry64(t, 6).ts, 0);
 	KUNIT_EXPECT_TRUE(test, mlx5_diag_sim_fw_engine_enabled(t->fw));
 	/* ended: the samples due since, as if late */
