@@ -232,9 +232,9 @@ struct mlx5_diag_engine {
 	 */
 	u64 session_ref_next, session_ref_ts;
 	/*
-	 * The number after the last sample taken (U64_MAX before any), and
-	 * where the sample taken before it was stamped, when it was the one
-	 * just before (a step of the run's period since a change)
+	 * The number after the last sample taken (U64_MAX before any since
+	 * the last SET), and where the sample taken before it was stamped,
+	 * when it was the one just before (a step of the period running)
 	 */
 	u64 session_taken_next, session_step_from;
 	bool session_step_known;

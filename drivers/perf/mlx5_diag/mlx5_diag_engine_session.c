@@ -528,6 +528,9 @@ int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 	log_old = eng->session_log_period;
 	*actual = eng->programmed.log_sample_period;
 	eng->session_log_period = *actual;
+	/* the period running is shown by two samples taken after the SET */
+	eng->session_taken_next = U64_MAX;
+	eng->session_step_known = false;
 	eng->session_log_period_max = max(eng->session_log_period_max, *actual);
 	eng->session_log_period_min = min(eng->session_log_period_min, *actual);
 	mlx5_diag_engine_session_set_sent(eng, known, sent, answer, log_old);
@@ -839,9 +842,9 @@ static u64 mlx5_diag_engine_session_slot_delta(struct mlx5_diag_engine *eng,
 /*
  * The period the run's samples come at since the last one taken, into
  * *@lp: its one period; after a period change, the one running, where the
- * last two samples taken were consecutive and a step of it apart
- * (mlx5_diag_engine_step_period(): one the firmware raised without saying
- * so, A9, is not). False where that is not known.
+ * last two samples taken, both after the last SET, were consecutive and a
+ * step of it apart (mlx5_diag_engine_step_period(): one the firmware
+ * raised without saying so, A9, is not). False where that is not known.
  */
 static bool mlx5_diag_engine_session_period_now(struct mlx5_diag_engine *eng,
 						u8 *lp)
@@ -852,13 +855,12 @@ static bool mlx5_diag_engine_session_period_now(struct mlx5_diag_engine *eng,
 	if (eng->session_log_period_min == eng->session_log_period_max)
 		return true;
 	*lp = eng->session_log_period;
-	return eng->session_step_known &&
-	       eng->session_taken_next == eng->session_ref_next &&
+	return *lp && eng->session_step_known &&
 	       mlx5_diag_engine_clocks_apart(eng->session_step_from,
 					     eng->session_ref_ts,
 					     eng->programmed.rtc,
 					     eng->fw->caps.freq_khz, &clocks) &&
-	       mlx5_diag_engine_step_period(clocks, 0,
+	       mlx5_diag_engine_step_period(clocks, *lp - 1,
 					    mlx5_diag_fw_max_log_period(&eng->fw->caps)) ==
 	       *lp;
 }
