@@ -42,8 +42,7 @@ user_loop() {
 		sim_advance "$3" "$seg"
 		# a read within refresh_ms of a poll is served by it: two
 		# polls, so that one came after the advance
-		p=$(eng "$1" polls)
-		wait_for file_ge "$PMUS/$1/engine/polls" $((p + 2))
+		wait_polls "$1" 2
 		touch /tmp/priv.go
 		wait
 		wait_for file_ge "$2/stats/configs" $((c + 4))
