@@ -282,7 +282,8 @@ int mlx5_diag_engine_init(struct mlx5_diag_engine *eng, struct mlx5_diag_fw *fw,
 void mlx5_diag_engine_free(struct mlx5_diag_engine *eng);
 int mlx5_diag_engine_count_get(struct mlx5_diag_engine *eng, u64 id,
 			       const struct mlx5_diag_catalog_entry *e,
-			       bool force, unsigned int *slot, bool *took_over);
+			       bool force, unsigned int *slot, bool *took_over,
+			       u64 *base);
 void mlx5_diag_engine_count_put(struct mlx5_diag_engine *eng, unsigned int slot,
 				bool unscheduled_taker);
 void mlx5_diag_engine_scheduled(struct mlx5_diag_engine *eng);

@@ -1274,12 +1274,16 @@ int mlx5_diag_engine_poll_samples(struct mlx5_diag_engine *eng)
  * @force: take the engine over from another agent
  * @slot: the slot the event reads
  * @took_over: set when this call displaced another agent's configuration
+ * @base: if not NULL, the slot's count at the join, read under the lock: an
+ *	event that counts from its join counts from it (a poll that ran
+ *	between the join and a later read would be lost to it)
  *
  * Sleeps. Return: 0 or a negative errno, with the reason logged.
  */
 int mlx5_diag_engine_count_get(struct mlx5_diag_engine *eng, u64 id,
 			       const struct mlx5_diag_catalog_entry *e,
-			       bool force, unsigned int *slot, bool *took_over)
+			       bool force, unsigned int *slot, bool *took_over,
+			       u64 *base)
 {
 	struct mlx5_diag_engine_slot *s, *free;
 	const char *why = NULL;
@@ -1332,6 +1336,8 @@ int mlx5_diag_engine_count_get(struct mlx5_diag_engine *eng, u64 id,
 	eng->users++;
 	*slot = free - eng->slots;
 out:
+	if (!ret && base)
+		*base = mlx5_diag_engine_read(eng, *slot);
 	mutex_unlock(&eng->lock);
 	if (ret)
 		pr_info_ratelimited("%s: event 0x%llx refused: %s\n",

@@ -305,13 +305,12 @@ static void mlx5_diag_event_get_work(struct work_struct *work)
 
 	ret = mlx5_diag_engine_count_get(&dd->engine, event->attr.config,
 					 pe->entry, false, &pe->slot,
-					 &pe->took_over);
+					 &pe->took_over, &pe->base);
 	if (ret) {
 		pr_info_ratelimited("%s: event 0x%llx counts nothing: its data ID could not be counted (%d)\n",
 				    dd->name, event->attr.config, ret);
 		return;
 	}
-	pe->base = mlx5_diag_engine_read(&dd->engine, pe->slot);
 	/* slot and base, then counting: see mlx5_diag_event_value() */
 	smp_store_release(&pe->counting, true);
 }
@@ -400,7 +399,8 @@ static int mlx5_diag_event_init(struct perf_event *event)
 	else
 		ret = mlx5_diag_engine_count_get(&dd->engine,
 						 event->attr.config, e, force,
-						 &pe->slot, &pe->took_over);
+						 &pe->slot, &pe->took_over,
+						 NULL);
 	if (ret)
 		goto err_session;
 	pe->counting = true;

@@ -252,7 +252,7 @@ static unsigned int et_get(struct kunit *test, u64 id,
 	bool took_over;
 
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_count_get(&t->eng, id, e, force,
-							 &slot, &took_over),
+							 &slot, &took_over, NULL),
 			want);
 	return slot;
 }
@@ -408,6 +408,45 @@ static void engine_count_exact_test(struct kunit *test)
 	mlx5_diag_engine_count_put(&t->eng, b, false);
 	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_OFF);
 	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_engine_enabled(t->sim));
+}
+
+/*
+ * The count an event joins at, read under the engine's lock: 0 for a slot
+ * taken, the slot's count for one shared; a slot taken again by another ID
+ * counts from 0 again.
+ */
+static void engine_count_get_base_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	unsigned int a, a2, b;
+	bool took_over;
+	u64 base = 1, count;
+
+	et_bind(test);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_count_get(&t->eng,
+							 ET_PORT_TX_PACKETS,
+							 &et_counter, false, &a,
+							 &took_over, &base), 0);
+	KUNIT_EXPECT_EQ(test, base, 0);
+	t->now = 50000000;
+	mlx5_diag_engine_poll(&t->eng);
+	count = mlx5_diag_engine_read(&t->eng, a);
+	KUNIT_EXPECT_NE(test, count, 0);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_count_get(&t->eng,
+							 ET_PORT_TX_PACKETS,
+							 &et_counter, false, &a2,
+							 &took_over, &base), 0);
+	KUNIT_EXPECT_EQ(test, a2, a);
+	KUNIT_EXPECT_EQ(test, base, count);
+	mlx5_diag_engine_count_put(&t->eng, a, false);
+	mlx5_diag_engine_count_put(&t->eng, a2, false);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_count_get(&t->eng,
+							 ET_READ_LAT_PACKETS,
+							 &et_sum, false, &b,
+							 &took_over, &base), 0);
+	KUNIT_EXPECT_EQ(test, b, a);
+	KUNIT_EXPECT_EQ(test, base, 0);
+	mlx5_diag_engine_count_put(&t->eng, b, false);
 }
 
 /*
@@ -661,7 +700,7 @@ static void engine_forced_unscheduled_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test,
 			mlx5_diag_engine_count_get(&t->eng, ET_PORT_TX_PACKETS,
 						   &et_counter, true, &slot,
-						   &took_over), 0);
+						   &took_over, NULL), 0);
 	KUNIT_EXPECT_TRUE(test, took_over);
 	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_foreign_owner(t->sim));
 	mlx5_diag_engine_count_put(&t->eng, slot, true);
@@ -677,7 +716,7 @@ static void engine_forced_unscheduled_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test,
 			mlx5_diag_engine_count_get(&t->eng, ET_PORT_TX_PACKETS,
 						   &et_counter, true, &slot,
-						   &took_over), 0);
+						   &took_over, NULL), 0);
 	mlx5_diag_engine_scheduled(&t->eng);
 	mlx5_diag_engine_count_put(&t->eng, slot, false);
 	KUNIT_EXPECT_FALSE(test, mlx5_diag_sim_fw_engine_enabled(t->sim));
@@ -4675,7 +4714,7 @@ static void engine_txn_two_devices_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_count_get(&b->eng,
 							 ET_PORT_TX_PACKETS,
 							 &et_counter, false,
-							 &sb, &took_over), 0);
+							 &sb, &took_over, NULL), 0);
 	et_poll_both(a, b, 50000000);
 
 	mlx5_diag_engine_txn_hold(&a->eng, ta, MLX5_DIAG_HOLD_GROUP_READ);
@@ -4818,7 +4857,7 @@ static void et_fuzz_count(struct kunit *test, struct es *s, unsigned int *bad)
 
 	for (i = 0; i < 2; i++) {
 		ret = mlx5_diag_engine_count_get(&t->eng, s->ids[i], s->e[i],
-						 true, &slot[i], &took_over);
+						 true, &slot[i], &took_over, NULL);
 		et_fuzz_check(test, "count_get", ret, bad);
 		if (ret)
 			slot[i] = ~0U;
@@ -4921,7 +4960,7 @@ static void engine_fuzz_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_set_fuzz(t->sim, 0, 0), 0);
 	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_count_get(&t->eng, s->ids[0],
 							 s->e[0], true, &a,
-							 &took_over), 0);
+							 &took_over, NULL), 0);
 	KUNIT_EXPECT_EQ(test, et_state(t), MLX5_DIAG_ENGINE_COUNT);
 	t->now += 1000000;
 	mlx5_diag_engine_poll(&t->eng);
@@ -4978,7 +5017,7 @@ static void engine_fuzz_probe_test(struct kunit *test)
 						   &truth->fw.caps);
 		ret = mlx5_diag_engine_count_get(&t->eng, ET_PORT_TX_PACKETS,
 						 &et_counter, true, &slot,
-						 &took_over);
+						 &took_over, NULL);
 		KUNIT_EXPECT_EQ_MSG(test, ret, 0,
 				    "seed %u: single %d, repetitive %d, on-demand %d, log_max_samples %u",
 				    seed, t->fw.caps.single,
@@ -5014,6 +5053,7 @@ static void engine_fuzz_probe_test(struct kunit *test)
 static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_plan_test),
 	KUNIT_CASE(engine_count_exact_test),
+	KUNIT_CASE(engine_count_get_base_test),
 	KUNIT_CASE(engine_failed_set_test),
 	KUNIT_CASE(engine_failed_set_foreign_test),
 	KUNIT_CASE(engine_failed_disable_test),
