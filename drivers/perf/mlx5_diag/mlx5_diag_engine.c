@@ -838,6 +838,9 @@ int mlx5_diag_engine_init(struct mlx5_diag_engine *eng, struct mlx5_diag_fw *fw,
 	eng->session_outlen = mlx5_diag_fw_query_counters_outlen(fw->dialect,
 								 entries);
 	eng->session_out = kvzalloc(eng->session_outlen, GFP_KERNEL);
+	eng->session_slot0_outlen =
+		mlx5_diag_fw_query_counters_outlen(fw->dialect, max);
+	eng->session_slot0_out = kzalloc(eng->session_slot0_outlen, GFP_KERNEL);
 	eng->slots = kcalloc(max, sizeof(*eng->slots), GFP_KERNEL);
 	eng->vcopy[0] = kcalloc(max, sizeof(u64), GFP_KERNEL);
 	eng->vcopy[1] = kcalloc(max, sizeof(u64), GFP_KERNEL);
@@ -851,7 +854,8 @@ int mlx5_diag_engine_init(struct mlx5_diag_engine *eng, struct mlx5_diag_fw *fw,
 	eng->queried.ids = mlx5_diag_engine_ids(max);
 	eng->displaced.ids = mlx5_diag_engine_ids(max);
 	eng->session.ids = mlx5_diag_engine_ids(max);
-	if (!eng->out || !eng->session_out || !eng->session.ids ||
+	if (!eng->out || !eng->session_out || !eng->session_slot0_out ||
+	    !eng->session.ids ||
 	    !eng->slots || !eng->vcopy[0] || !eng->vcopy[1] ||
 	    !eng->fw_slot || !eng->entries || !eng->raw || !eng->order ||
 	    !eng->order_used ||
@@ -868,6 +872,7 @@ void mlx5_diag_engine_free(struct mlx5_diag_engine *eng)
 {
 	kvfree(eng->out);
 	kvfree(eng->session_out);
+	kfree(eng->session_slot0_out);
 	kfree(eng->session.ids);
 	kfree(eng->slots);
 	kfree(eng->vcopy[0]);

@@ -259,6 +259,8 @@ struct mlx5_diag_engine {
 	struct mlx5_diag_engine_seen session_seen;	/* the last one */
 	void *session_out;		/* drain outbox */
 	size_t session_outlen;
+	void *session_slot0_out;	/* slot 0 read after a period change */
+	size_t session_slot0_outlen;
 	unsigned int session_batch;	/* samples one drain query reads, at most */
 	/*
 	 * The counts perf reads, published after each poll or drain as a

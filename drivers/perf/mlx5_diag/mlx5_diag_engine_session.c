@@ -1155,18 +1155,26 @@ mlx5_diag_engine_session_query_size(struct mlx5_diag_engine *eng,
  * how many samples the answer may hold (the leading ones with the
  * programmed ids are), or an errno.
  */
-static int mlx5_diag_engine_session_query(struct mlx5_diag_engine *eng,
-					  unsigned int index, unsigned int want)
+static int mlx5_diag_engine_session_query_into(struct mlx5_diag_engine *eng,
+					       void *out, size_t size,
+					       unsigned int index,
+					       unsigned int want)
 {
 	int ret;
 
 	if (!eng->reading_known)
-		return mlx5_diag_engine_query_at(eng, eng->session_out,
-						 eng->session_outlen, index,
-						 want);
-	ret = mlx5_diag_engine_query_cmd(eng, eng->session_out,
-					 eng->session_outlen, index, want);
+		return mlx5_diag_engine_query_at(eng, out, size, index, want);
+	ret = mlx5_diag_engine_query_cmd(eng, out, size, index, want);
 	return ret ? ret : want;
+}
+
+/* mlx5_diag_engine_session_query_into() the drain outbox */
+static int mlx5_diag_engine_session_query(struct mlx5_diag_engine *eng,
+					  unsigned int index, unsigned int want)
+{
+	return mlx5_diag_engine_session_query_into(eng, eng->session_out,
+						   eng->session_outlen, index,
+						   want);
 }
 
 /*
@@ -1324,10 +1332,12 @@ static int mlx5_diag_engine_session_renumbered(struct mlx5_diag_engine *eng)
 	u32 khz = eng->fw->caps.freq_khz;
 	int ret;
 
-	ret = mlx5_diag_engine_session_query(eng, 0, 1);
+	ret = mlx5_diag_engine_session_query_into(eng, eng->session_slot0_out,
+						  eng->session_slot0_outlen, 0,
+						  1);
 	if (ret <= 0)
 		return ret;
-	if (!mlx5_diag_engine_decode_from(eng, eng->session_out, 0) ||
+	if (!mlx5_diag_engine_decode_from(eng, eng->session_slot0_out, 0) ||
 	    !mlx5_diag_engine_session_time(eng, &t) ||
 	    !mlx5_diag_engine_clocks_apart(eng->session_set_sent, t, rtc, khz,
 					   &clocks) || !clocks)
@@ -1501,11 +1511,6 @@ int mlx5_diag_engine_session_drain(struct mlx5_diag_engine *eng,
 	eng->stats.polls++;
 	eng->session_clock_known = false;
 again:
-	if (eng->session_renumber == MLX5_DIAG_RENUMBER_UNSURE) {
-		ret = mlx5_diag_engine_session_renumbered(eng);
-		if (ret)
-			goto done;
-	}
 	slack = MLX5_DIAG_DRAIN_SLACK;
 	size = mlx5_diag_engine_session_query_size(eng, slack,
 						   eng->session_batch);
@@ -1520,6 +1525,15 @@ again:
 			goto done;
 		got = ret;
 		ret = 0;
+		/*
+		 * Slot 0 read after the answer: a new numbering writes it
+		 * first, so a sample of one in the answer is seen there
+		 */
+		if (eng->session_renumber == MLX5_DIAG_RENUMBER_UNSURE) {
+			ret = mlx5_diag_engine_session_renumbered(eng);
+			if (ret)
+				goto done;
+		}
 		if (!eng->session_period_checked)
 			mlx5_diag_engine_session_learn_period(eng, d, got);
 		for (k = 0; k < got; k++) {
@@ -1699,13 +1713,9 @@ first:
 	}
 done:
 	/*
-	 * Stopped before any sample (after one, the next drain goes on): the
-	 * firmware may have numbered from 0 since the query at the start;
-	 * where it did, the old period's samples are taken
+	 * Slot 0 showed a numbering from 0 and the drain took no more of the
+	 * old period (after a sample, the next drain goes on): on from slot 0
 	 */
-	if (!ret && !d->n &&
-	    eng->session_renumber == MLX5_DIAG_RENUMBER_UNSURE)
-		ret = mlx5_diag_engine_session_renumbered(eng);
 	if (!ret && !d->n &&
 	    eng->session_renumber == MLX5_DIAG_RENUMBER_FOUND) {
 		mlx5_diag_engine_session_renumber(eng, d);

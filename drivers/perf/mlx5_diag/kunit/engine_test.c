@@ -76,6 +76,12 @@ struct et {
 	 */
 	u64 query_advance_ns;
 	/*
+	 * the QUERY_DIAGNOSTIC_COUNTERS numbered query_jump_at (from 1) runs
+	 * query_jump_ns later: samples arrive between two queries of a drain
+	 */
+	unsigned int query_jump_at;
+	u64 query_jump_ns;
+	/*
 	 * each SET_DIAGNOSTIC_PARAMS runs this much later than what came
 	 * before it: the disable and the SET of a new configuration take time
 	 */
@@ -115,6 +121,8 @@ static int et_exec(struct mlx5_diag_aux_dev *aux, const void *in, int inlen,
 		t->queries++;
 		t->query_out_bytes += outlen;
 		t->now += t->query_advance_ns;
+		if (t->queries == t->query_jump_at)
+			t->now += t->query_jump_ns;
 		if (t->query_clock_off)
 			t->clock_regs = false;
 	}
@@ -4089,6 +4097,42 @@ renumbered:
 }
 
 /*
+ * A numbering from 0 at a period change that writes its samples 0..5
+ * between the drain's query of the expected slot 5 and its read of slot 0:
+ * the answer is read as slot 0 shows it, after it. Slot 0's sample 0 tells
+ * a numbering from 0, so the new sample 5 in the expected slot is not
+ * taken for the old numbering's; the drain goes on from slot 0 and
+ * delivers the new samples 0..5 as samples 5..10, none lost.
+ */
+static void engine_session_restart_between_queries_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 6, 1000);
+	u8 lp = t->fw.caps.log_min_sample_period + 1, actual = 0;
+	u64 c4;
+
+	t->clock_regs = true;
+	et_variant(test, MLX5_DIAG_SIM_VAR_PERIOD_RESTART, 1);
+	es_run32(test, s);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 4), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq + s->d.n, 5);
+	t->now = es_due(test, 4, &c4) + 1000;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp,
+							      &actual), 0);
+	KUNIT_EXPECT_EQ(test, actual, lp);
+	t->query_jump_at = t->queries + 2;
+	t->query_jump_ns = es_due(test, 5, NULL) - t->now;
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_drain(&t->eng, &s->d), 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 5);
+	KUNIT_EXPECT_EQ(test, s->d.n, 6);
+	es_check_from(test, s, 5, c4);
+	KUNIT_EXPECT_EQ(test, et_stats(t).period_restarts, 1);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_close(test, s);
+}
+
+/*
  * either dialect, unwritten slots zero-filled, num_of_samples in entries,
  * entries apart and reordered, the buffer emptied too; numbered on across
  * SETs
@@ -5117,6 +5161,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 			 et_zero_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_period_restart_test,
 			 et_restart_var_gen_params),
+	KUNIT_CASE(engine_session_restart_between_queries_test),
 	KUNIT_CASE_PARAM(engine_session_gap_ids_test, et_gap_ids_var_gen_params),
 	KUNIT_CASE(engine_session_one_then_far_test),
 	KUNIT_CASE(engine_session_gap_after_period_test),
