@@ -905,8 +905,7 @@ static u64 mlx5_diag_engine_sample_time(struct mlx5_diag_engine *eng,
 static bool mlx5_diag_engine_fold_full(const struct mlx5_diag_engine *eng,
 				       const u64 *now)
 {
-	return (now || eng->fw->dialect->timestamp_bits >= 64 ||
-		eng->programmed.rtc) &&
+	return (now || !mlx5_diag_engine_narrow_frc(eng)) &&
 	       mlx5_diag_engine_lap_in_half_range(eng,
 						  eng->programmed.log_sample_period);
 }
@@ -924,7 +923,7 @@ static bool mlx5_diag_engine_fold_wide(const struct mlx5_diag_engine *eng,
 {
 	unsigned int bits = eng->fw->dialect->timestamp_bits;
 
-	if (!full || bits >= 64 || eng->programmed.rtc)
+	if (!full || !mlx5_diag_engine_narrow_frc(eng))
 		return full;
 	return eng->fold_poll_known &&
 	       *now - eng->fold_poll_clock >= 1ULL << (bits - 1);
@@ -941,7 +940,7 @@ static bool mlx5_diag_engine_fold_after(struct mlx5_diag_engine *eng, u64 t,
 {
 	unsigned int bits = eng->fw->dialect->timestamp_bits;
 
-	if (bits < 64 && !eng->programmed.rtc &&
+	if (mlx5_diag_engine_narrow_frc(eng) &&
 	    !(wide && eng->fold_last_full)) {
 		u64 mask = (1ULL << bits) - 1;
 
@@ -1098,8 +1097,7 @@ static int mlx5_diag_engine_poll_folded(struct mlx5_diag_engine *eng)
 {
 	struct mlx5_diag_ring_sample ring[1U << MLX5_DIAG_FOLD_LOG_SLOTS];
 	u64 expect = eng->next_sample, t, now, *nowp = NULL, clocks, base;
-	bool narrow_frc = eng->fw->dialect->timestamp_bits < 64 &&
-			  !eng->programmed.rtc;
+	bool narrow_frc = mlx5_diag_engine_narrow_frc(eng);
 	bool full, wide, ring_read = false, ring_known = false;
 	struct mlx5_diag_seq_seen seen;
 	unsigned int n, s;

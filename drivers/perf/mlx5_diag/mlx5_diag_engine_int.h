@@ -30,6 +30,16 @@ static inline bool mlx5_diag_engine_slots_enough(unsigned int log_slots)
 	return log_slots >= ilog2(MLX5_DIAG_SLOT_IDS_MIN_SLOTS);
 }
 
+/*
+ * Do the running configuration's samples carry free-running clock
+ * timestamps narrower than 64 bits, which wrap (the public dialect's 32)?
+ */
+static inline bool
+mlx5_diag_engine_narrow_frc(const struct mlx5_diag_engine *eng)
+{
+	return eng->fw->dialect->timestamp_bits < 64 && !eng->programmed.rtc;
+}
+
 /* The drain outbox: this many bytes of samples per query, at most. */
 #define MLX5_DIAG_DRAIN_OUTBOX_BYTES	SZ_128K
 /* a sample of every id fits: the 64-bit dialect's entries are 32 bytes */

@@ -559,7 +559,7 @@ static inline bool mlx5_diag_engine_session_ts_from(struct mlx5_diag_engine *eng
 
 	if (!raw)
 		return false;
-	if (bits < 64 && !eng->programmed.rtc) {
+	if (mlx5_diag_engine_narrow_frc(eng)) {
 		u64 mask = (1ULL << bits) - 1;
 
 		if (((raw - floor) & mask) > mask >> 1)
@@ -600,8 +600,8 @@ static u64 mlx5_diag_engine_session_floor(struct mlx5_diag_engine *eng,
 {
 	u64 last = eng->session_last_ts, step;
 
-	if (eng->fw->dialect->timestamp_bits >= 64 || eng->programmed.rtc ||
-	    !eng->session_clock_known || eng->session_clock <= last)
+	if (!mlx5_diag_engine_narrow_frc(eng) || !eng->session_clock_known ||
+	    eng->session_clock <= last)
 		return last;
 	step = min_t(u64, ahead, U32_MAX) <<
 	       min_t(u8, eng->session_log_period_min, 30);
@@ -685,8 +685,8 @@ static bool mlx5_diag_engine_session_unchanged(struct mlx5_diag_engine *eng,
 	struct mlx5_diag_engine_seen *seen = &eng->session_seen;
 	bool same;
 
-	if (eng->fw->dialect->timestamp_bits >= 64 || eng->programmed.rtc ||
-	    !e->timestamp || eng->seq_start == MLX5_DIAG_SEQ_UNKNOWN)
+	if (!mlx5_diag_engine_narrow_frc(eng) || !e->timestamp ||
+	    eng->seq_start == MLX5_DIAG_SEQ_UNKNOWN)
 		return false;
 	same = seen->known && seen->expect == expect &&
 	       seen->entry.sample_id == e->sample_id &&
@@ -809,7 +809,7 @@ static bool mlx5_diag_engine_session_slot_ts(struct mlx5_diag_engine *eng,
 	unsigned int bits = eng->fw->dialect->timestamp_bits;
 	u64 raw = eng->entries[0].timestamp;
 
-	if (bits >= 64 || eng->programmed.rtc || !eng->session_clock_known)
+	if (!mlx5_diag_engine_narrow_frc(eng) || !eng->session_clock_known)
 		return mlx5_diag_engine_session_ts(eng, 0, ts);
 	if (!raw)
 		return false;
