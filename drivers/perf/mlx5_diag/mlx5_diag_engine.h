@@ -238,6 +238,8 @@ struct mlx5_diag_engine {
 	 */
 	u64 session_taken_next, session_step_from;
 	bool session_step_known;
+	/* period-only SETs after the reference's time, up to 2 */
+	u8 session_ref_sets;
 	/* the run's period now: as reported, or as its samples show (A9) */
 	u8 session_log_period;
 	u8 session_log_period_max;	/* the run's longest period */
@@ -245,12 +247,14 @@ struct mlx5_diag_engine {
 	bool session_period_checked;	/* against its first two samples */
 	/*
 	 * After a period-only SET (A8): whether the firmware kept its
-	 * numbering, the id expected next when the SET was sent, the device
-	 * clock read before it was sent and after its answer, the period
-	 * before it, the time of the sample in slot 0 that told
+	 * numbering, the id expected next when the SET was sent and
+	 * session_next then, whether the device clock was read around it,
+	 * the device clock read before it was sent and after its answer,
+	 * the period before it, the time of the sample in slot 0 that told
 	 */
 	enum mlx5_diag_engine_renumber session_renumber;
-	u64 session_set_seq;
+	u64 session_set_seq, session_set_next;
+	bool session_set_known;
 	u64 session_set_sent, session_set_answer, session_set_first;
 	u8 session_set_log_old;
 	u64 session_run_first;		/* the firmware's sample 0 */

@@ -390,6 +390,7 @@ int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
 						   clock_now;
 	eng->session_taken_next = U64_MAX;
 	eng->session_step_known = false;
+	eng->session_ref_sets = 0;
 	entries = eng->session_outlen /
 		  (eng->fw->dialect->sample_entry_bits / 8);
 	eng->session_batch = min(1U << eng->programmed.log_num_of_samples,
@@ -451,6 +452,8 @@ static void mlx5_diag_engine_session_set_sent(struct mlx5_diag_engine *eng,
 	eng->session_renumber = told ? MLX5_DIAG_RENUMBER_UNSURE :
 				       MLX5_DIAG_RENUMBER_NONE;
 	eng->session_set_seq = seq;
+	eng->session_set_next = eng->session_next;
+	eng->session_set_known = known;
 	eng->session_set_sent = sent;
 	eng->session_set_answer = answer;
 	eng->session_set_log_old = log_old;
@@ -531,6 +534,7 @@ int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 	/* the period running is shown by two samples taken after the SET */
 	eng->session_taken_next = U64_MAX;
 	eng->session_step_known = false;
+	eng->session_ref_sets = min(eng->session_ref_sets + 1, 2);
 	eng->session_log_period_max = max(eng->session_log_period_max, *actual);
 	eng->session_log_period_min = min(eng->session_log_period_min, *actual);
 	mlx5_diag_engine_session_set_sent(eng, known, sent, answer, log_old);
@@ -738,6 +742,9 @@ static unsigned int mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
 	eng->session_skipped = 0;
 	eng->session_ref_next = eng->session_next;
 	eng->session_ref_ts = earliest;
+	/* a sample of the old period taken after the SET keeps it counted */
+	if (!eng->session_set_known || earliest > eng->session_set_sent)
+		eng->session_ref_sets = 0;
 	eng->session_taken_next = eng->session_next;
 	return num;
 }
@@ -840,14 +847,94 @@ static u64 mlx5_diag_engine_session_slot_delta(struct mlx5_diag_engine *eng,
 }
 
 /*
- * The period the run's samples come at since the last one taken, into
- * *@lp: its one period; after a period change, the one running, where the
- * last two samples taken, both after the last SET, were consecutive and a
- * step of it apart (mlx5_diag_engine_step_period(): one the firmware
- * raised without saying so, A9, is not). False where that is not known.
+ * The decoded sample's time, its earliest entry's: narrow FRC timestamps
+ * read nearest the device clock read in this drain (a sample of the last
+ * lap is less than a lap old, where a lap spans less than half their
+ * range), others as they are. False for an entry never written.
+ */
+static bool mlx5_diag_engine_session_near_time(struct mlx5_diag_engine *eng,
+					       u64 *t)
+{
+	unsigned int bits = eng->fw->dialect->timestamp_bits, i;
+	u64 ts;
+
+	*t = U64_MAX;
+	for (i = 0; i < eng->programmed.num_ids; i++) {
+		ts = eng->entries[i].timestamp;
+		if (!ts)
+			return false;
+		if (mlx5_diag_engine_narrow_frc(eng))
+			ts = mlx5_diag_extend_near(eng->session_clock, ts, bits);
+		*t = min(*t, ts);
+	}
+	return true;
+}
+
+/*
+ * The decoded sample's time where it is of the last lap (slot 0 after a
+ * period change, which a repetitive run writes every lap): nearest the device
+ * clock read in this drain where that came 2^31 clocks or more after the
+ * last sample taken (narrow FRC timestamps read from that one would then
+ * be a multiple of 2^32 clocks short), else from the last one taken. A
+ * firmware that stopped writing that long ago with the sample in slot 0
+ * (A3) is not told.
+ */
+static bool mlx5_diag_engine_session_lap_time(struct mlx5_diag_engine *eng,
+					      u64 *t)
+{
+	u64 clocks;
+
+	if (mlx5_diag_engine_narrow_frc(eng) && eng->session_clock_known &&
+	    eng->programmed.mode == MLX5_DIAG_FW_REPETITIVE &&
+	    mlx5_diag_engine_clocks_apart(eng->session_last_ts,
+					  eng->session_clock, false, 0,
+					  &clocks) &&
+	    clocks >> (eng->fw->dialect->timestamp_bits - 1))
+		return mlx5_diag_engine_session_near_time(eng, t);
+	return mlx5_diag_engine_session_time(eng, t);
+}
+
+/*
+ * Are the decoded sample, @k of the answer's @got, and the next one in the
+ * answer consecutive and 2^@lp clocks apart (mlx5_diag_engine_step_period():
+ * a period the firmware raised without saying so, A9, shows another
+ * step)? Leaves sample @k decoded.
+ */
+static bool mlx5_diag_engine_session_answer_step(struct mlx5_diag_engine *eng,
+						 unsigned int k,
+						 unsigned int got, u8 lp)
+{
+	u64 id = eng->entries[0].sample_id, t0, t1, clocks;
+	bool step;
+
+	if (k + 1 >= got || !mlx5_diag_engine_session_near_time(eng, &t0))
+		return false;
+	step = mlx5_diag_engine_decode_from(eng, eng->session_out, k + 1) &&
+	       ((eng->entries[0].sample_id - id) &
+		mlx5_diag_engine_seq_mask(eng)) == 1 &&
+	       mlx5_diag_engine_session_near_time(eng, &t1) &&
+	       mlx5_diag_engine_clocks_apart(t0, t1, eng->programmed.rtc,
+					     eng->fw->caps.freq_khz, &clocks) &&
+	       mlx5_diag_engine_step_period(clocks, lp - 1,
+					    mlx5_diag_fw_max_log_period(&eng->fw->caps)) ==
+	       lp;
+	mlx5_diag_engine_decode_from(eng, eng->session_out, k);
+	return step;
+}
+
+/*
+ * The period the run's samples come at now, into *@lp: its one period;
+ * after a period change, the one reported for it where two consecutive
+ * samples after the last SET were a step of it apart (one raised and not
+ * reported, A9, is not): the last two taken, else the decoded sample, @k
+ * of the answer's @got, and the next one (mlx5_diag_engine_step_period();
+ * a pair of samples before the SET shows the period before it, and one
+ * across it neither, where the two differ). False where that is not
+ * known.
  */
 static bool mlx5_diag_engine_session_period_now(struct mlx5_diag_engine *eng,
-						u8 *lp)
+						unsigned int k,
+						unsigned int got, u8 *lp)
 {
 	u64 clocks;
 
@@ -855,28 +942,76 @@ static bool mlx5_diag_engine_session_period_now(struct mlx5_diag_engine *eng,
 	if (eng->session_log_period_min == eng->session_log_period_max)
 		return true;
 	*lp = eng->session_log_period;
-	return *lp && eng->session_step_known &&
-	       mlx5_diag_engine_clocks_apart(eng->session_step_from,
-					     eng->session_ref_ts,
-					     eng->programmed.rtc,
-					     eng->fw->caps.freq_khz, &clocks) &&
-	       mlx5_diag_engine_step_period(clocks, *lp - 1,
-					    mlx5_diag_fw_max_log_period(&eng->fw->caps)) ==
-	       *lp;
+	if (!*lp)
+		return false;
+	if (eng->session_step_known &&
+	    mlx5_diag_engine_clocks_apart(eng->session_step_from,
+					  eng->session_ref_ts,
+					  eng->programmed.rtc,
+					  eng->fw->caps.freq_khz, &clocks) &&
+	    mlx5_diag_engine_step_period(clocks, *lp - 1,
+					 mlx5_diag_fw_max_log_period(&eng->fw->caps)) ==
+	    *lp)
+		return true;
+	return mlx5_diag_engine_session_answer_step(eng, k, got, *lp);
 }
 
 /*
- * The decoded sample, id @id, is *@delta past the next expected one modulo
+ * The samples due from the reference (the last sample taken, else the
+ * run's SET) to the device clock read in this drain, into *@due: at the
+ * period running (mlx5_diag_engine_session_period_now()); where one
+ * period-only SET came since the reference, the time up to the clock read
+ * before it was sent at the period before it (a raise of that one not
+ * reported, A9, not seen). False where that is not known: two SETs or
+ * more since the reference, no clock read around the SET, RTC time past
+ * MLX5_DIAG_DRAIN_DUE_MAX_NS.
+ */
+static bool mlx5_diag_engine_session_due_now(struct mlx5_diag_engine *eng,
+					     unsigned int k, unsigned int got,
+					     u64 *due)
+{
+	bool rtc = eng->programmed.rtc;
+	u32 khz = eng->fw->caps.freq_khz;
+	u64 from = eng->session_ref_ts, clocks;
+	u8 lp;
+
+	if (!mlx5_diag_engine_session_period_now(eng, k, got, &lp) ||
+	    !mlx5_diag_engine_clocks_apart(from, eng->session_clock, rtc, khz,
+					   &clocks) ||
+	    (rtc && clocks >= mul_u64_u32_div(MLX5_DIAG_DRAIN_DUE_MAX_NS, khz,
+					      NSEC_PER_MSEC)))
+		return false;
+	*due = 0;
+	if (eng->session_log_period_min != eng->session_log_period_max &&
+	    eng->session_ref_sets) {
+		if (eng->session_ref_sets > 1 || !eng->session_set_known ||
+		    from > eng->session_set_sent ||
+		    !mlx5_diag_engine_clocks_apart(from, eng->session_set_sent,
+						   rtc, khz, &clocks))
+			return false;
+		*due = clocks >> eng->session_set_log_old;
+		from = eng->session_set_sent;
+		if (!mlx5_diag_engine_clocks_apart(from, eng->session_clock,
+						   rtc, khz, &clocks))
+			return false;
+	}
+	*due += clocks >> lp;
+	return true;
+}
+
+/*
+ * The decoded sample, id @id (@k of the answer's @got), is *@delta past
+ * the next expected one modulo
  * the numbering's width (*@mask): placed by the samples due instead where
  * that width no longer tells. A drain that comes half the width's range of
  * samples or more after the last one taken (16-bit ids after 2^15 samples:
  * a snapshot's drains pause while its run goes on) reads a later lap as
  * behind the expected sample, or as k * 2^16 samples nearer. Where the
  * firmware numbers from 0 or on across SETs in a repetitive run at a
- * period known from its samples (mlx5_diag_engine_session_period_now()),
- * the samples due after the expected one
- * (from the last one taken, by the device clock read in this drain, less
- * those skipped since; plus the slack) put the newest sample, and the
+ * period known from its samples, the samples due after the expected one
+ * (from the last one taken, by the device clock read in this drain:
+ * mlx5_diag_engine_session_due_now(); less those skipped since; plus the
+ * slack) put the newest sample, and the
  * expected slot holds one of the last lap: the sample is the one of its
  * ids nearest the middle of that lap, in 64 bits from here (*@mask =
  * U64_MAX); an id that puts it behind the expected one is left to the
@@ -893,11 +1028,11 @@ static bool mlx5_diag_engine_session_period_now(struct mlx5_diag_engine *eng,
  * firmware not yet learnt is then learnt a lap later.
  */
 static void mlx5_diag_engine_session_unalias(struct mlx5_diag_engine *eng,
+					     unsigned int k, unsigned int got,
 					     u64 id, u64 *delta, u64 *mask,
 					     unsigned int nslots)
 {
-	u64 clocks, due, ahead, lo, place, ts;
-	u8 lp;
+	u64 due, ahead, lo, place, ts;
 
 	if (*mask == U64_MAX ||
 	    eng->programmed.mode != MLX5_DIAG_FW_REPETITIVE ||
@@ -906,18 +1041,8 @@ static void mlx5_diag_engine_session_unalias(struct mlx5_diag_engine *eng,
 	    eng->session_renumber != MLX5_DIAG_RENUMBER_NONE ||
 	    READ_ONCE(eng->fw->slot_ids) || !eng->session_clock_known ||
 	    !eng->session_period_checked ||
-	    !mlx5_diag_engine_session_period_now(eng, &lp) ||
-	    !mlx5_diag_engine_clocks_apart(eng->session_ref_ts,
-					   eng->session_clock,
-					   eng->programmed.rtc,
-					   eng->fw->caps.freq_khz, &clocks))
+	    !mlx5_diag_engine_session_due_now(eng, k, got, &due))
 		return;
-	/* RTC time is read up to MLX5_DIAG_DRAIN_DUE_MAX_NS: beyond, untold */
-	if (eng->programmed.rtc &&
-	    clocks >= mul_u64_u32_div(MLX5_DIAG_DRAIN_DUE_MAX_NS,
-				      eng->fw->caps.freq_khz, NSEC_PER_MSEC))
-		return;
-	due = clocks >> lp;
 	ahead = eng->session_next - eng->session_ref_next;
 	/* a clock 2^62 periods on is none this run reads */
 	if (due >= BIT_ULL(62) || due < ahead)
@@ -1313,10 +1438,11 @@ static void mlx5_diag_engine_session_learn_period(struct mlx5_diag_engine *eng,
  * clock read before the SET was sent (a lap's times compare: see
  * mlx5_diag_engine_session_set_sent()) came after the SET or while it
  * ran. The numbering kept puts there an id at or after the one expected
- * at the SET, by no more than the samples due since the last one taken
- * (at the shorter of the two periods, as reported: the firmware's, raised
- * or not, is no shorter); a numbering from 0 an id no larger than the new
- * period's samples due since the SET was sent. One reading and not the
+ * at the SET, by no more than the samples taken since and those due since
+ * the last one taken (at the shorter of the two periods, as reported: the
+ * firmware's, raised or not, is no shorter); a numbering from 0 an id no
+ * larger than the new period's samples due since the SET was sent (16-bit
+ * ids that wrapped since the SET fit both). One reading and not the
  * other tells (eng->session_renumber NONE or FOUND; slot 0's time kept);
  * neither leaves it to the next drain; both (the id expected at the SET
  * no more than the samples the SET took, or a first drain after a
@@ -1326,7 +1452,7 @@ static void mlx5_diag_engine_session_learn_period(struct mlx5_diag_engine *eng,
  */
 static int mlx5_diag_engine_session_renumbered(struct mlx5_diag_engine *eng)
 {
-	u64 mask = mlx5_diag_engine_seq_mask(eng), id, t, clocks;
+	u64 mask = mlx5_diag_engine_seq_mask(eng), id, t, clocks, taken;
 	u8 lp = eng->session_log_period;
 	bool rtc = eng->programmed.rtc, kept, from_0;
 	u32 khz = eng->fw->caps.freq_khz;
@@ -1338,7 +1464,7 @@ static int mlx5_diag_engine_session_renumbered(struct mlx5_diag_engine *eng)
 	if (ret <= 0)
 		return ret;
 	if (!mlx5_diag_engine_decode_from(eng, eng->session_slot0_out, 0) ||
-	    !mlx5_diag_engine_session_time(eng, &t) ||
+	    !mlx5_diag_engine_session_lap_time(eng, &t) ||
 	    !mlx5_diag_engine_clocks_apart(eng->session_set_sent, t, rtc, khz,
 					   &clocks) || !clocks)
 		return 0;
@@ -1347,8 +1473,9 @@ static int mlx5_diag_engine_session_renumbered(struct mlx5_diag_engine *eng)
 	if (!mlx5_diag_engine_clocks_apart(eng->session_last_ts, t, rtc, khz,
 					   &clocks))
 		return 0;
+	taken = eng->session_next - eng->session_set_next;
 	kept = ((id - eng->session_set_seq) & mask) <=
-	       (clocks >> min(lp, eng->session_set_log_old)) + 1;
+	       taken + (clocks >> min(lp, eng->session_set_log_old)) + 1;
 	if (!kept && !from_0)
 		return 0;
 	if (kept && from_0 &&
@@ -1561,9 +1688,9 @@ again:
 			    (delta || !mlx5_diag_engine_session_old_period(eng)))
 				goto done;
 			if (!d->n)
-				mlx5_diag_engine_session_unalias(eng, id,
-								 &delta, &mask,
-								 nslots);
+				mlx5_diag_engine_session_unalias(eng, k, got,
+								 id, &delta,
+								 &mask, nslots);
 			if (eng->seq_start == MLX5_DIAG_SEQ_SLOT) {
 				/* numbered by slot: placed by its time */
 				mask = U64_MAX;

@@ -4133,6 +4133,40 @@ static void engine_session_restart_between_queries_test(struct kunit *test)
 }
 
 /*
+ * Public firmware that keeps its numbering at a period change (2^P to
+ * 2^(P+1)) at sample 65,525; the drains take 65,525..65,534 before slot 0
+ * is written again, with sample 65,536: id 0 on 16 bits, which a
+ * numbering from 0 would also put there. The samples taken since the SET
+ * still leave the numbering kept in reach: the drain takes 65,535 and
+ * 65,536, no numbering from 0 read, nothing lost.
+ */
+static void engine_session_kept_across_wrap_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, true, 6, 1000);
+	u8 lp = t->fw.caps.log_min_sample_period, actual = 0;
+
+	t->clock_regs = true;
+	es_run32(test, s);
+	es_expect_drain(test, s, 9, 0, 0, 0, 10);
+	es_expect_drain(test, s, 20000, 10, 19959, 19969, 32);
+	es_expect_drain(test, s, 40016, 20001, 19984, 39985, 32);
+	es_expect_drain(test, s, 60032, 40017, 19984, 60001, 32);
+	es_expect_drain(test, s, 65524, 60033, 5460, 65493, 32);
+	t->now += 1000;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp + 1,
+							      &actual), 0);
+	KUNIT_ASSERT_EQ(test, actual, lp + 1);
+	es_expect_drain(test, s, 65534, 0, 0, 65525, 10);
+	es_expect_drain(test, s, 65536, 0, 0, 65535, 2);
+	KUNIT_EXPECT_EQ(test, et_stats(t).period_restarts, 0);
+	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_overwritten,
+			et_stats(t).lost_samples);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_close(test, s);
+}
+
+/*
  * either dialect, unwritten slots zero-filled, num_of_samples in entries,
  * entries apart and reordered, the buffer emptied too; numbered on across
  * SETs
@@ -4253,6 +4287,63 @@ static void engine_session_gap_after_period_test(struct kunit *test)
 			et_stats(t).lost_samples);
 	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
 	es_close(test, s);
+}
+
+/*
+ * Drains paused around a period change (public dialect, 32 slots, 2^P to
+ * 2^(P+1) clocks), the last sample taken before it sample 9: the SET
+ * @before samples of the old period after it, then @after samples of the
+ * new period taken before the pause (with @before 0). The drain 40,000 samples of the new
+ * period late places the expected slot's sample by the samples due (at
+ * the new period, shown by two consecutive samples in its answer; the
+ * time before the SET at the old one) and loses exactly what the firmware
+ * overwrote; so does one 70,000 later.
+ */
+static void es_far_after_period(struct kunit *test, u64 before,
+				unsigned int after)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, true, 6, 1000);
+	u8 lp = t->fw.caps.log_min_sample_period, actual = 0;
+	u64 next = 10 + after, far = 40040 + before;
+
+	t->clock_regs = true;
+	es_run32(test, s);
+	es_expect_drain(test, s, 9, 0, 0, 0, 10);
+	t->now = es_due(test, 9 + before, NULL) + 1000;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp + 1,
+							      &actual), 0);
+	KUNIT_ASSERT_EQ(test, actual, lp + 1);
+	if (after)
+		es_expect_drain(test, s, 9 + before + after, 0, 0, 10, after);
+	es_expect_drain(test, s, far, next, far - 31 - next, far - 31, 32);
+	es_expect_drain(test, s, far + 70000, far + 1, 70000 - 32, far + 69969,
+			32);
+	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_overwritten,
+			et_stats(t).lost_samples);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_close(test, s);
+}
+
+/* no sample of the new period taken before the pause */
+static void engine_session_far_after_period_test(struct kunit *test)
+{
+	es_far_after_period(test, 0, 0);
+}
+
+/* one sample of the new period taken: no step of it yet */
+static void engine_session_far_after_one_test(struct kunit *test)
+{
+	es_far_after_period(test, 0, 1);
+}
+
+/*
+ * the SET 70,000 samples of the old period after the last one taken: read
+ * at the new period, they would put the drain 35,000 samples short
+ */
+static void engine_session_far_across_period_test(struct kunit *test)
+{
+	es_far_after_period(test, 70000, 0);
 }
 
 /*
@@ -5162,9 +5253,13 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE_PARAM(engine_session_period_restart_test,
 			 et_restart_var_gen_params),
 	KUNIT_CASE(engine_session_restart_between_queries_test),
+	KUNIT_CASE(engine_session_kept_across_wrap_test),
 	KUNIT_CASE_PARAM(engine_session_gap_ids_test, et_gap_ids_var_gen_params),
 	KUNIT_CASE(engine_session_one_then_far_test),
 	KUNIT_CASE(engine_session_gap_after_period_test),
+	KUNIT_CASE(engine_session_far_after_period_test),
+	KUNIT_CASE(engine_session_far_after_one_test),
+	KUNIT_CASE(engine_session_far_across_period_test),
 	KUNIT_CASE(engine_step_period_test),
 	KUNIT_CASE_PARAM(engine_session_period_unreported_test,
 			 et_unrep_var_gen_params),
