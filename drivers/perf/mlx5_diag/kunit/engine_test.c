@@ -4133,6 +4133,31 @@ static void engine_session_restart_between_queries_test(struct kunit *test)
 }
 
 /*
+ * A public run (16-bit ids, 32-bit timestamps, 32 slots) at the shortest
+ * period, the device clock registers read.
+ */
+static struct es *es_public32(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, true, 6, 1000);
+
+	t->clock_regs = true;
+	es_run32(test, s);
+	return s;
+}
+
+/* A period-only SET to twice the shortest period, taken as asked. */
+static void es_period_doubled(struct kunit *test)
+{
+	struct et *t = test->priv;
+	u8 lp = t->fw.caps.log_min_sample_period + 1, actual = 0;
+
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp,
+							      &actual), 0);
+	KUNIT_ASSERT_EQ(test, actual, lp);
+}
+
+/*
  * Public firmware that keeps its numbering at a period change (2^P to
  * 2^(P+1)) at sample 65,525; the drains take 65,525..65,534 before slot 0
  * is written again, with sample 65,536: id 0 on 16 bits, which a
@@ -4143,20 +4168,15 @@ static void engine_session_restart_between_queries_test(struct kunit *test)
 static void engine_session_kept_across_wrap_test(struct kunit *test)
 {
 	struct et *t = test->priv;
-	struct es *s = es_init(test, true, 6, 1000);
-	u8 lp = t->fw.caps.log_min_sample_period, actual = 0;
+	struct es *s = es_public32(test);
 
-	t->clock_regs = true;
-	es_run32(test, s);
 	es_expect_drain(test, s, 9, 0, 0, 0, 10);
 	es_expect_drain(test, s, 20000, 10, 19959, 19969, 32);
 	es_expect_drain(test, s, 40016, 20001, 19984, 39985, 32);
 	es_expect_drain(test, s, 60032, 40017, 19984, 60001, 32);
 	es_expect_drain(test, s, 65524, 60033, 5460, 65493, 32);
 	t->now += 1000;
-	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp + 1,
-							      &actual), 0);
-	KUNIT_ASSERT_EQ(test, actual, lp + 1);
+	es_period_doubled(test);
 	es_expect_drain(test, s, 65534, 0, 0, 65525, 10);
 	es_expect_drain(test, s, 65536, 0, 0, 65535, 2);
 	KUNIT_EXPECT_EQ(test, et_stats(t).period_restarts, 0);
@@ -4267,16 +4287,11 @@ static void engine_session_gap_ids_test(struct kunit *test)
 static void engine_session_gap_after_period_test(struct kunit *test)
 {
 	struct et *t = test->priv;
-	struct es *s = es_init(test, true, 6, 1000);
-	u8 lp = t->fw.caps.log_min_sample_period, actual = 0;
+	struct es *s = es_public32(test);
 
-	t->clock_regs = true;
-	es_run32(test, s);
 	es_expect_drain(test, s, 9, 0, 0, 0, 10);
 	t->now += 1000;
-	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp + 1,
-							      &actual), 0);
-	KUNIT_ASSERT_EQ(test, actual, lp + 1);
+	es_period_doubled(test);
 	es_expect_drain(test, s, 14, 0, 0, 10, 5);
 	es_expect_drain(test, s, 30, 0, 0, 15, 16);
 	es_expect_drain(test, s, 45, 0, 0, 31, 15);
@@ -4303,17 +4318,12 @@ static void es_far_after_period(struct kunit *test, u64 before,
 				unsigned int after)
 {
 	struct et *t = test->priv;
-	struct es *s = es_init(test, true, 6, 1000);
-	u8 lp = t->fw.caps.log_min_sample_period, actual = 0;
+	struct es *s = es_public32(test);
 	u64 next = 10 + after, far = 40040 + before;
 
-	t->clock_regs = true;
-	es_run32(test, s);
 	es_expect_drain(test, s, 9, 0, 0, 0, 10);
 	t->now = es_due(test, 9 + before, NULL) + 1000;
-	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp + 1,
-							      &actual), 0);
-	KUNIT_ASSERT_EQ(test, actual, lp + 1);
+	es_period_doubled(test);
 	if (after)
 		es_expect_drain(test, s, 9 + before + after, 0, 0, 10, after);
 	es_expect_drain(test, s, far, next, far - 31 - next, far - 31, 32);
