@@ -895,16 +895,32 @@ static bool mlx5_diag_engine_session_lap_time(struct mlx5_diag_engine *eng,
 }
 
 /*
+ * Are two samples stamped @from and @to a step of 2^@lp clocks apart
+ * (mlx5_diag_engine_step_period(): a period the firmware raised without
+ * saying so, A9, shows another step)?
+ */
+static bool mlx5_diag_engine_session_step_is(struct mlx5_diag_engine *eng,
+					     u64 from, u64 to, u8 lp)
+{
+	u64 clocks;
+
+	return mlx5_diag_engine_clocks_apart(from, to, eng->programmed.rtc,
+					     eng->fw->caps.freq_khz, &clocks) &&
+	       mlx5_diag_engine_step_period(clocks, lp - 1,
+					    mlx5_diag_fw_max_log_period(&eng->fw->caps)) ==
+	       lp;
+}
+
+/*
  * Are the decoded sample, @k of the answer's @got, and the next one in the
- * answer consecutive and 2^@lp clocks apart (mlx5_diag_engine_step_period():
- * a period the firmware raised without saying so, A9, shows another
- * step)? Leaves sample @k decoded.
+ * answer consecutive and a step of 2^@lp clocks apart? Leaves sample @k
+ * decoded.
  */
 static bool mlx5_diag_engine_session_answer_step(struct mlx5_diag_engine *eng,
 						 unsigned int k,
 						 unsigned int got, u8 lp)
 {
-	u64 id = eng->entries[0].sample_id, t0, t1, clocks;
+	u64 id = eng->entries[0].sample_id, t0, t1;
 	bool step;
 
 	if (k + 1 >= got || !mlx5_diag_engine_session_near_time(eng, &t0))
@@ -913,11 +929,7 @@ static bool mlx5_diag_engine_session_answer_step(struct mlx5_diag_engine *eng,
 	       ((eng->entries[0].sample_id - id) &
 		mlx5_diag_engine_seq_mask(eng)) == 1 &&
 	       mlx5_diag_engine_session_near_time(eng, &t1) &&
-	       mlx5_diag_engine_clocks_apart(t0, t1, eng->programmed.rtc,
-					     eng->fw->caps.freq_khz, &clocks) &&
-	       mlx5_diag_engine_step_period(clocks, lp - 1,
-					    mlx5_diag_fw_max_log_period(&eng->fw->caps)) ==
-	       lp;
+	       mlx5_diag_engine_session_step_is(eng, t0, t1, lp);
 	mlx5_diag_engine_decode_from(eng, eng->session_out, k);
 	return step;
 }
@@ -927,7 +939,7 @@ static bool mlx5_diag_engine_session_answer_step(struct mlx5_diag_engine *eng,
  * after a period change, the one reported for it where two consecutive
  * samples after the last SET were a step of it apart (one raised and not
  * reported, A9, is not): the last two taken, else the decoded sample, @k
- * of the answer's @got, and the next one (mlx5_diag_engine_step_period();
+ * of the answer's @got, and the next one (mlx5_diag_engine_session_step_is();
  * a pair of samples before the SET shows the period before it, and one
  * across it neither, where the two differ). False where that is not
  * known.
@@ -936,8 +948,6 @@ static bool mlx5_diag_engine_session_period_now(struct mlx5_diag_engine *eng,
 						unsigned int k,
 						unsigned int got, u8 *lp)
 {
-	u64 clocks;
-
 	*lp = eng->session_log_period_min;
 	if (eng->session_log_period_min == eng->session_log_period_max)
 		return true;
@@ -945,13 +955,8 @@ static bool mlx5_diag_engine_session_period_now(struct mlx5_diag_engine *eng,
 	if (!*lp)
 		return false;
 	if (eng->session_step_known &&
-	    mlx5_diag_engine_clocks_apart(eng->session_step_from,
-					  eng->session_ref_ts,
-					  eng->programmed.rtc,
-					  eng->fw->caps.freq_khz, &clocks) &&
-	    mlx5_diag_engine_step_period(clocks, *lp - 1,
-					 mlx5_diag_fw_max_log_period(&eng->fw->caps)) ==
-	    *lp)
+	    mlx5_diag_engine_session_step_is(eng, eng->session_step_from,
+					     eng->session_ref_ts, *lp))
 		return true;
 	return mlx5_diag_engine_session_answer_step(eng, k, got, *lp);
 }
