@@ -268,12 +268,16 @@ struct mlx5_diag_engine {
 	unsigned int session_batch;	/* samples one drain query reads, at most */
 	/*
 	 * The counts perf reads, published after each poll or drain as a
-	 * latch: two copies of slots[0..nr_published).value, written under
-	 * @lock; a reader in any context (NMI, hard IRQ, PREEMPT_RT) takes
-	 * the copy not being written, never waits and never deadlocks.
+	 * latch: two copies of slots[0..nr_published).value, each with the
+	 * number of its publish and its nr_published, written under @lock;
+	 * a reader in any context (NMI, hard IRQ, PREEMPT_RT) takes the copy
+	 * not being written, never waits and never deadlocks.
 	 */
 	seqcount_latch_t vseq;
 	u64 *vcopy[2];
+	u64 vgen[2];
+	unsigned int vnr[2];
+	u64 published;			/* publishes so far */
 	unsigned int nr_published;	/* slots ever taken: 0..n */
 	struct delayed_work poll_work;
 	struct mlx5_diag_engine_stats stats;
@@ -286,10 +290,20 @@ unsigned int mlx5_diag_engine_check_polls(void);
 int mlx5_diag_engine_init(struct mlx5_diag_engine *eng, struct mlx5_diag_fw *fw,
 			  struct workqueue_struct *wq);
 void mlx5_diag_engine_free(struct mlx5_diag_engine *eng);
+/*
+ * Where an event joined a slot's count: the count then, and the publish it
+ * was read from. A snapshot of an earlier publish predates the event, which
+ * counted nothing in it.
+ */
+struct mlx5_diag_engine_join {
+	u64 base;
+	u64 gen;
+};
+
 int mlx5_diag_engine_count_get(struct mlx5_diag_engine *eng, u64 id,
 			       const struct mlx5_diag_catalog_entry *e,
 			       bool force, unsigned int *slot, bool *took_over,
-			       u64 *base);
+			       struct mlx5_diag_engine_join *join);
 void mlx5_diag_engine_count_put(struct mlx5_diag_engine *eng, unsigned int slot,
 				bool unscheduled_taker);
 void mlx5_diag_engine_scheduled(struct mlx5_diag_engine *eng);
@@ -310,6 +324,7 @@ enum mlx5_diag_engine_hold {
 
 struct mlx5_diag_engine_txn {
 	unsigned int held;	/* enum mlx5_diag_engine_hold bits */
+	u64 gen;		/* the publish @values are of */
 	u64 values[];		/* every slot's count (caps.max_ids) */
 };
 
@@ -320,7 +335,8 @@ void mlx5_diag_engine_txn_release(struct mlx5_diag_engine_txn *txn,
 				  enum mlx5_diag_engine_hold by);
 u64 mlx5_diag_engine_txn_read(struct mlx5_diag_engine *eng,
 			      const struct mlx5_diag_engine_txn *txn,
-			      unsigned int slot);
+			      unsigned int slot,
+			      const struct mlx5_diag_engine_join *join);
 void mlx5_diag_engine_detach(struct mlx5_diag_engine *eng);
 void mlx5_diag_engine_attach(struct mlx5_diag_engine *eng,
 			     struct mlx5_diag_aux_dev *aux);

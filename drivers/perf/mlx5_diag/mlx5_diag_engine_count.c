@@ -81,15 +81,19 @@ void mlx5_diag_engine_map(struct mlx5_diag_engine *eng, bool restart)
 
 /*
  * Publish every taken slot's running count to the readers: each copy of
- * the latch in turn, while readers take the other one.
+ * the latch in turn, while readers take the other one. Each publish is
+ * numbered (64 bits: never wraps), so a snapshot tells which it is of.
  */
 void mlx5_diag_engine_publish(struct mlx5_diag_engine *eng)
 {
 	unsigned int c, i;
 
 	lockdep_assert_held(&eng->lock);
+	eng->published++;
 	for (c = 0; c < 2; c++) {
 		raw_write_seqcount_latch(&eng->vseq);
+		WRITE_ONCE(eng->vgen[c], eng->published);
+		WRITE_ONCE(eng->vnr[c], eng->nr_published);
 		for (i = 0; i < eng->nr_published; i++)
 			WRITE_ONCE(eng->vcopy[c][i], eng->slots[i].value);
 	}
@@ -1272,16 +1276,18 @@ int mlx5_diag_engine_poll_samples(struct mlx5_diag_engine *eng)
  * @force: take the engine over from another agent
  * @slot: the slot the event reads
  * @took_over: set when this call displaced another agent's configuration
- * @base: if not NULL, the slot's count at the join, read under the lock: an
- *	event that counts from its join counts from it (a poll that ran
- *	between the join and a later read would be lost to it)
+ * @join: if not NULL, where the event joins the slot's count, read under the
+ *	lock: the count of the last publish and its number. An event that
+ *	counts from its join counts from it (a poll that ran between the join
+ *	and a later read would be lost to it), and reads 0 from a snapshot of
+ *	an earlier publish (mlx5_diag_engine_txn_read())
  *
  * Sleeps. Return: 0 or a negative errno, with the reason logged.
  */
 int mlx5_diag_engine_count_get(struct mlx5_diag_engine *eng, u64 id,
 			       const struct mlx5_diag_catalog_entry *e,
 			       bool force, unsigned int *slot, bool *took_over,
-			       u64 *base)
+			       struct mlx5_diag_engine_join *join)
 {
 	struct mlx5_diag_engine_slot *s, *free;
 	const char *why = NULL;
@@ -1334,8 +1340,10 @@ int mlx5_diag_engine_count_get(struct mlx5_diag_engine *eng, u64 id,
 	eng->users++;
 	*slot = free - eng->slots;
 out:
-	if (!ret && base)
-		*base = mlx5_diag_engine_read(eng, *slot);
+	if (!ret && join) {
+		join->base = mlx5_diag_engine_read(eng, *slot);
+		join->gen = eng->published;
+	}
 	mutex_unlock(&eng->lock);
 	if (ret)
 		pr_info_ratelimited("%s: event 0x%llx refused: %s\n",
@@ -1412,17 +1420,20 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_read);
 
 /*
  * Every slot's count as of one poll, for a group read in which all
- * siblings must see the same generation. Any context, as
- * mlx5_diag_engine_read().
+ * siblings must see the same generation, and in @gen the publish it is.
+ * Any context, as mlx5_diag_engine_read(). The number of slots is the
+ * copy's own, read as its counts are (through the sequence): one read
+ * beside it could be of another publish on a weakly ordered CPU.
  */
 VISIBLE_IF_KUNIT void mlx5_diag_engine_snapshot(struct mlx5_diag_engine *eng,
-						u64 *values)
+						u64 *values, u64 *gen)
 {
 	unsigned int i, n, seq;
 
 	do {
 		seq = raw_read_seqcount_latch(&eng->vseq);
-		n = READ_ONCE(eng->nr_published);
+		*gen = READ_ONCE(eng->vgen[seq & 1]);
+		n = READ_ONCE(eng->vnr[seq & 1]);
 		for (i = 0; i < n; i++)
 			values[i] = READ_ONCE(eng->vcopy[seq & 1][i]);
 	} while (read_seqcount_latch_retry(&eng->vseq, seq));
@@ -1444,7 +1455,7 @@ void mlx5_diag_engine_txn_hold(struct mlx5_diag_engine *eng,
 	unsigned int held = READ_ONCE(txn->held);
 
 	if (!held)
-		mlx5_diag_engine_snapshot(eng, txn->values);
+		mlx5_diag_engine_snapshot(eng, txn->values, &txn->gen);
 	barrier();
 	WRITE_ONCE(txn->held, held | by);
 }
@@ -1458,13 +1469,26 @@ void mlx5_diag_engine_txn_release(struct mlx5_diag_engine_txn *txn,
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_txn_release);
 
-/* A slot's count: of the first hold's snapshot while any holder is left. */
+/*
+ * A slot's count since @join (NULL: since 0): of the first hold's snapshot
+ * while any holder is left. A snapshot taken before the join (a deferred
+ * event joins from a work item while this CPU holds) shows the event's
+ * count as 0, not its base taken from a count it never saw: for a shared
+ * slot that would wrap to near 2^64, for a slot taken again by another ID
+ * it would be the old ID's count. A live read needs no check: a reader
+ * that saw the join (the caller's acquire) sees its publish or a later one.
+ */
 u64 mlx5_diag_engine_txn_read(struct mlx5_diag_engine *eng,
 			      const struct mlx5_diag_engine_txn *txn,
-			      unsigned int slot)
+			      unsigned int slot,
+			      const struct mlx5_diag_engine_join *join)
 {
-	if (READ_ONCE(txn->held))
-		return txn->values[slot];
-	return mlx5_diag_engine_read(eng, slot);
+	u64 base = join ? join->base : 0;
+
+	if (!READ_ONCE(txn->held))
+		return mlx5_diag_engine_read(eng, slot) - base;
+	if (join && txn->gen < join->gen)
+		return 0;
+	return txn->values[slot] - base;
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_txn_read);

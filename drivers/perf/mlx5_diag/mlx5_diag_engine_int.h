@@ -138,7 +138,8 @@ int mlx5_diag_engine_plan(const struct mlx5_diag_engine_plan *in,
 void mlx5_diag_engine_poll(struct mlx5_diag_engine *eng);
 void mlx5_diag_engine_disable_params(const struct mlx5_diag_caps *caps,
 				     struct mlx5_diag_fw_params *p);
-void mlx5_diag_engine_snapshot(struct mlx5_diag_engine *eng, u64 *values);
+void mlx5_diag_engine_snapshot(struct mlx5_diag_engine *eng, u64 *values,
+			       u64 *gen);
 unsigned int mlx5_diag_engine_session_due(u64 last, u64 now, bool rtc,
 					  u8 log_period, u32 freq_khz,
 					  unsigned int slack,

@@ -41,8 +41,8 @@ struct mlx5_diag_event {
 	bool scheduled;		/* it was added to a CPU at least once */
 	bool in_session;	/* a session's leader or member */
 	bool deferred;		/* the engine is joined by get_work */
-	bool counting;		/* slot and base are set (release/acquire) */
-	u64 base;		/* the slot's count when the event joined */
+	bool counting;		/* slot and join are set (release/acquire) */
+	struct mlx5_diag_engine_join join;	/* where it joined the count */
 	const struct mlx5_diag_catalog_entry *entry;
 	struct work_struct get_work;
 	struct mlx5_diag_session *session;	/* the leader's */
@@ -305,13 +305,13 @@ static void mlx5_diag_event_get_work(struct work_struct *work)
 
 	ret = mlx5_diag_engine_count_get(&dd->engine, event->attr.config,
 					 pe->entry, false, &pe->slot,
-					 &pe->took_over, &pe->base);
+					 &pe->took_over, &pe->join);
 	if (ret) {
 		pr_info_ratelimited("%s: event 0x%llx counts nothing: its data ID could not be counted (%d)\n",
 				    dd->name, event->attr.config, ret);
 		return;
 	}
-	/* slot and base, then counting: see mlx5_diag_event_value() */
+	/* slot and join, then counting: see mlx5_diag_event_value() */
 	smp_store_release(&pe->counting, true);
 }
 
@@ -400,7 +400,7 @@ static int mlx5_diag_event_init(struct perf_event *event)
 		ret = mlx5_diag_engine_count_get(&dd->engine,
 						 event->attr.config, e, force,
 						 &pe->slot, &pe->took_over,
-						 NULL);
+						 &pe->join);
 	if (ret)
 		goto err_session;
 	pe->counting = true;
@@ -424,11 +424,11 @@ static u64 mlx5_diag_event_value(struct perf_event *event)
 	struct mlx5_diag_dev *dd = to_mlx5_diag_dev(event->pmu);
 	struct mlx5_diag_event *pe = event->pmu_private;
 
-	/* counting, then slot and base: see mlx5_diag_event_get_work() */
+	/* counting, then slot and join: see mlx5_diag_event_get_work() */
 	if (!smp_load_acquire(&pe->counting))
 		return 0;
 	return mlx5_diag_engine_txn_read(&dd->engine, this_cpu_ptr(dd->txn),
-					 pe->slot) - pe->base;
+					 pe->slot, &pe->join);
 }
 
 static void mlx5_diag_event_read(struct perf_event *event)

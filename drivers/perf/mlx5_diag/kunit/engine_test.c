@@ -106,6 +106,7 @@ static int et_exec(struct mlx5_diag_aux_dev *aux, const void *in, int inlen,
 	u16 op = tb_get(in, 0, 16);
 	bool after_set = t->after_set;
 	unsigned int i, s;
+	u64 gen;
 	int ret;
 
 	t->after_set = op == ET_OP_SET_PARAMS;
@@ -130,9 +131,10 @@ static int et_exec(struct mlx5_diag_aux_dev *aux, const void *in, int inlen,
 		return -EIO;
 	for (i = 0; t->probe && i < 2; i++) {
 		s = t->probe_slot[i];
-		mlx5_diag_engine_snapshot(&t->eng, t->probe_snap);
+		mlx5_diag_engine_snapshot(&t->eng, t->probe_snap, &gen);
 		if (mlx5_diag_engine_read(&t->eng, s) != t->probe_want[i] ||
-		    t->probe_snap[s] != t->probe_want[i])
+		    t->probe_snap[s] != t->probe_want[i] ||
+		    gen != t->eng.published)
 			t->probe_bad++;
 		t->probes += !i;
 	}
@@ -427,15 +429,16 @@ static void engine_count_get_base_test(struct kunit *test)
 {
 	struct et *t = test->priv;
 	unsigned int a, a2, b;
+	struct mlx5_diag_engine_join join = { .base = 1 };
 	bool took_over;
-	u64 base = 1, count;
+	u64 count;
 
 	et_bind(test);
 	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_count_get(&t->eng,
 							 ET_PORT_TX_PACKETS,
 							 &et_counter, false, &a,
-							 &took_over, &base), 0);
-	KUNIT_EXPECT_EQ(test, base, 0);
+							 &took_over, &join), 0);
+	KUNIT_EXPECT_EQ(test, join.base, 0);
 	t->now = 50000000;
 	mlx5_diag_engine_poll(&t->eng);
 	count = mlx5_diag_engine_read(&t->eng, a);
@@ -443,17 +446,17 @@ static void engine_count_get_base_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_count_get(&t->eng,
 							 ET_PORT_TX_PACKETS,
 							 &et_counter, false, &a2,
-							 &took_over, &base), 0);
+							 &took_over, &join), 0);
 	KUNIT_EXPECT_EQ(test, a2, a);
-	KUNIT_EXPECT_EQ(test, base, count);
+	KUNIT_EXPECT_EQ(test, join.base, count);
 	mlx5_diag_engine_count_put(&t->eng, a, false);
 	mlx5_diag_engine_count_put(&t->eng, a2, false);
 	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_count_get(&t->eng,
 							 ET_READ_LAT_PACKETS,
 							 &et_sum, false, &b,
-							 &took_over, &base), 0);
+							 &took_over, &join), 0);
 	KUNIT_EXPECT_EQ(test, b, a);
-	KUNIT_EXPECT_EQ(test, base, 0);
+	KUNIT_EXPECT_EQ(test, join.base, 0);
 	mlx5_diag_engine_count_put(&t->eng, b, false);
 }
 
@@ -2676,8 +2679,9 @@ struct er_seen {
 	u64 (*pair)[2];
 	unsigned int n;
 	u64 reads;
-	bool backwards;		/* a single read went below the one before */
+	bool backwards;		/* a read or a snapshot's publish went back */
 	u64 last;
+	u64 gen;		/* the last snapshot's publish */
 };
 
 struct er {
@@ -2691,12 +2695,15 @@ struct er {
 
 static void er_read(struct er *r, struct er_seen *seen, u64 *snap)
 {
-	u64 v = mlx5_diag_engine_read(r->eng, r->slot[0]);
+	u64 v = mlx5_diag_engine_read(r->eng, r->slot[0]), gen;
 
 	if (v < seen->last)
 		seen->backwards = true;
 	seen->last = v;
-	mlx5_diag_engine_snapshot(r->eng, snap);
+	mlx5_diag_engine_snapshot(r->eng, snap, &gen);
+	if (gen < seen->gen)
+		seen->backwards = true;
+	seen->gen = gen;
 	seen->reads++;
 	if (seen->n && seen->pair[seen->n - 1][0] == snap[r->slot[0]] &&
 	    seen->pair[seen->n - 1][1] == snap[r->slot[1]])
@@ -4864,27 +4871,29 @@ static void engine_txn_two_devices_test(struct kunit *test)
 
 	mlx5_diag_engine_txn_hold(&a->eng, ta, MLX5_DIAG_HOLD_GROUP_READ);
 	et_poll_both(a, b, 90000000);
-	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&a->eng, ta, sa),
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&a->eng, ta, sa, NULL),
 			et_model(ET_PORT_TX_PACKETS, 0,
 				 et_engine_ns(a, enable, 50000000)));
-	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&b->eng, tb, sb),
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&b->eng, tb, sb, NULL),
 			mlx5_diag_engine_read(&b->eng, sb));
 
 	mlx5_diag_engine_txn_hold(&b->eng, tb, MLX5_DIAG_HOLD_GROUP_READ);
 	b0 = mlx5_diag_engine_read(&b->eng, sb);
 	et_poll_both(a, b, 130000000);
-	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&a->eng, ta, sa),
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&a->eng, ta, sa, NULL),
 			et_model(ET_PORT_TX_PACKETS, 0,
 				 et_engine_ns(a, enable, 50000000)));
-	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&b->eng, tb, sb), b0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&b->eng, tb, sb, NULL),
+			b0);
 
 	mlx5_diag_engine_txn_release(ta, MLX5_DIAG_HOLD_GROUP_READ);
-	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&a->eng, ta, sa),
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&a->eng, ta, sa, NULL),
 			et_model(ET_PORT_TX_PACKETS, 0,
 				 et_engine_ns(a, enable, 130000000)));
-	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&b->eng, tb, sb), b0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&b->eng, tb, sb, NULL),
+			b0);
 	mlx5_diag_engine_txn_release(tb, MLX5_DIAG_HOLD_GROUP_READ);
-	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&b->eng, tb, sb),
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&b->eng, tb, sb, NULL),
 			mlx5_diag_engine_read(&b->eng, sb));
 	KUNIT_EXPECT_GT(test, mlx5_diag_engine_read(&b->eng, sb), b0);
 
@@ -4915,24 +4924,114 @@ static void engine_txn_holders_test(struct kunit *test)
 	held = et_model(ET_PORT_TX_PACKETS, 0, et_engine_ns(t, enable, 50000000));
 
 	mlx5_diag_engine_txn_release(txn, MLX5_DIAG_HOLD_PMU_DISABLED);
-	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&t->eng, txn, s), held);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&t->eng, txn, s, NULL),
+			held);
 	mlx5_diag_engine_txn_hold(&t->eng, txn, MLX5_DIAG_HOLD_PMU_DISABLED);
 	t->now = 90000000;
 	mlx5_diag_engine_poll(&t->eng);
-	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&t->eng, txn, s), held);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&t->eng, txn, s, NULL),
+			held);
 	mlx5_diag_engine_txn_hold(&t->eng, txn, MLX5_DIAG_HOLD_GROUP_READ);
-	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&t->eng, txn, s), held);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&t->eng, txn, s, NULL),
+			held);
 	mlx5_diag_engine_txn_release(txn, MLX5_DIAG_HOLD_GROUP_READ);
 	t->now = 130000000;
 	mlx5_diag_engine_poll(&t->eng);
-	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&t->eng, txn, s), held);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&t->eng, txn, s, NULL),
+			held);
 	mlx5_diag_engine_txn_release(txn, MLX5_DIAG_HOLD_PMU_DISABLED);
-	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&t->eng, txn, s),
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&t->eng, txn, s, NULL),
 			et_model(ET_PORT_TX_PACKETS, 0,
 				 et_engine_ns(t, enable, 130000000)));
-	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&t->eng, txn, s),
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&t->eng, txn, s, NULL),
 			mlx5_diag_engine_read(&t->eng, s));
 	mlx5_diag_engine_count_put(&t->eng, s, false);
+}
+
+/*
+ * A deferred event joins from a work item while another CPU holds a
+ * snapshot taken before the join: its count reads 0 from that snapshot
+ * (not the snapshot less a base it never saw), then counts from its join
+ * once the hold ends. Both ways a join can meet an older snapshot: a slot
+ * shared with an event counting on (the snapshot is below the base), and a
+ * slot index another ID left (the snapshot holds the old ID's count).
+ */
+static void engine_txn_before_join_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct mlx5_diag_engine_join shared, reused;
+	struct mlx5_diag_engine_txn *txn;
+	const u64 enable = 1000;
+	unsigned int a, b, c;
+	bool took_over;
+
+	et_bind(test);
+	txn = et_txn(test, t);
+	a = et_get(test, ET_PORT_TX_PACKETS, &et_counter, false, 0);
+	t->now = 50000000;
+	mlx5_diag_engine_poll(&t->eng);
+	mlx5_diag_engine_txn_hold(&t->eng, txn, MLX5_DIAG_HOLD_GROUP_READ);
+	t->now = 90000000;
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_count_get(&t->eng,
+							 ET_PORT_TX_PACKETS,
+							 &et_counter, false, &b,
+							 &took_over, &shared), 0);
+	KUNIT_ASSERT_EQ(test, b, a);
+	KUNIT_EXPECT_EQ(test, shared.base,
+			et_model(ET_PORT_TX_PACKETS, 0,
+				 et_engine_ns(t, enable, 90000000)));
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_txn_read(&t->eng, txn, b, &shared),
+			0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_txn_read(&t->eng, txn, a, NULL),
+			et_model(ET_PORT_TX_PACKETS, 0,
+				 et_engine_ns(t, enable, 50000000)));
+	mlx5_diag_engine_txn_release(txn, MLX5_DIAG_HOLD_GROUP_READ);
+	t->now = 130000000;
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_txn_read(&t->eng, txn, b, &shared),
+			et_model(ET_PORT_TX_PACKETS,
+				 et_engine_ns(t, enable, 90000000),
+				 et_engine_ns(t, enable, 130000000)));
+	/* a snapshot taken after the join counts from it */
+	mlx5_diag_engine_txn_hold(&t->eng, txn, MLX5_DIAG_HOLD_PMU_DISABLED);
+	t->now = 170000000;
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_txn_read(&t->eng, txn, b, &shared),
+			et_model(ET_PORT_TX_PACKETS,
+				 et_engine_ns(t, enable, 90000000),
+				 et_engine_ns(t, enable, 130000000)));
+	mlx5_diag_engine_txn_release(txn, MLX5_DIAG_HOLD_PMU_DISABLED);
+	mlx5_diag_engine_count_put(&t->eng, b, false);
+
+	/* the slot index another ID left, then a new ID joins it */
+	c = et_get(test, ET_PORT_RX_BYTES, &et_counter, false, 0);
+	mlx5_diag_engine_txn_hold(&t->eng, txn, MLX5_DIAG_HOLD_GROUP_READ);
+	KUNIT_ASSERT_NE(test, mlx5_diag_engine_txn_read(&t->eng, txn, a, NULL),
+			0);
+	mlx5_diag_engine_count_put(&t->eng, a, false);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_count_get(&t->eng,
+							 ET_READ_LAT_PACKETS,
+							 &et_sum, false, &b,
+							 &took_over, &reused), 0);
+	KUNIT_ASSERT_EQ(test, b, a);
+	KUNIT_EXPECT_EQ(test, reused.base, 0);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_txn_read(&t->eng, txn, b, &reused),
+			0);
+	mlx5_diag_engine_txn_release(txn, MLX5_DIAG_HOLD_GROUP_READ);
+	t->now = 210000000;
+	mlx5_diag_engine_poll(&t->eng);
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_txn_read(&t->eng, txn, b, &reused),
+			et_model(ET_READ_LAT_PACKETS,
+				 et_engine_ns(t, enable, 170000000),
+				 et_engine_ns(t, enable, 210000000)));
+	mlx5_diag_engine_count_put(&t->eng, b, false);
+	mlx5_diag_engine_count_put(&t->eng, c, false);
 }
 
 /* The errnos the engine's firmware paths give for a lost or lying answer. */
@@ -5303,6 +5402,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_read_concurrent_test),
 	KUNIT_CASE(engine_txn_two_devices_test),
 	KUNIT_CASE(engine_txn_holders_test),
+	KUNIT_CASE(engine_txn_before_join_test),
 	{}
 };
 
