@@ -1596,19 +1596,20 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_session_interval);
  * @d->lost_* and the drain goes on from the oldest sample still there,
  * read as a lap before that one (where the expected slot holds the oldest
  * left, a gap of whole laps, every slot reads as a later lap: the drain
- * walks the lap, takes nothing, and the next one takes them); the sample
+ * walks the lap back to that slot, and takes it from there); the sample
  * the drain before stopped at is none, however late this one comes
  * (mlx5_diag_engine_session_unchanged()).
  * Counting events of the session's ids fold every sample.
  *
  * Bounded: later laps are skipped only before the first sample taken, a
  * batch of nothing but later laps is followed by one of at most the rest
- * of a lap, and a batch that took no sample otherwise ends the drain: one
- * drain reads at most a lap of skipped slots (and, until the run's first
- * sample is found, a lap more: mlx5_diag_engine_session_find_first()), and
- * catches up however many laps late it comes (past half the range of
- * narrow ids: mlx5_diag_engine_session_unalias()), unless the firmware
- * writes a lap while it runs. When
+ * of a lap and one slot, and a batch that took no sample otherwise ends the
+ * drain: one drain skips at most a lap of slots and one more (and, until
+ * the run's first sample is found, a lap more:
+ * mlx5_diag_engine_session_find_first()), and catches up however many laps
+ * late it comes (past half the range of narrow ids:
+ * mlx5_diag_engine_session_unalias()), unless the firmware writes a lap
+ * while it runs. When
  * MLX5_DIAG_DRAIN_MAX_SKIP_LAPS laps of slots were skipped with no sample
  * taken since (firmware that never lets the drain catch up), @d->stalled
  * tells the caller to end the run.
@@ -1810,14 +1811,16 @@ again:
 		if (d->n == taken) {
 			/*
 			 * Only later laps: skip on a batch at a time, the
-			 * last one the rest of the lap, up to a lap a drain,
-			 * so that a drain catches up however far the
-			 * firmware ran ahead since the last one
+			 * last one the rest of the lap and one slot, so that
+			 * a drain catches up however far the firmware ran
+			 * ahead since the last one; a walk of the whole lap
+			 * is back at the slot it began at, which held the
+			 * oldest sample left: read from there once more
 			 */
 			skipped += got;
-			if (skipped >= nslots)
+			if (skipped > nslots)
 				break;
-			size = min(eng->session_batch, nslots - skipped);
+			size = min(eng->session_batch, nslots + 1 - skipped);
 			continue;
 		}
 		/*

@@ -1854,11 +1854,12 @@ static void engine_session_period_answers_test(struct kunit *test)
 
 /*
  * A ring whose every slot is a lap ahead of the drain: each drain skips
- * exactly a lap of slots, reports the samples lost and returns; once
- * MLX5_DIAG_DRAIN_MAX_SKIP_LAPS laps went by without a sample, the drain
- * says the run is stalled. Before, the drain skipped forever. With @clock,
- * a drain's first query reads the samples due by the clock plus the slack
- * (11, 21, 30, then a batch), and the next one only the rest of the lap
+ * exactly a lap of slots and the one it began at once more, reports the
+ * samples lost and returns; once more than MLX5_DIAG_DRAIN_MAX_SKIP_LAPS
+ * laps went by without a sample, the drain says the run is stalled.
+ * Before, the drain skipped forever. With @clock, a drain's first query
+ * reads the samples due by the clock plus the slack (11, 21, 30, then a
+ * batch), and the next one only the rest of the lap and that slot
  * (before, a whole batch more).
  */
 static void es_ahead_case(struct kunit *test, bool pub, bool clock)
@@ -1875,8 +1876,8 @@ static void es_ahead_case(struct kunit *test, bool pub, bool clock)
 	next = 4;
 	t->clock_regs = clock;
 	et_lie(test, MLX5_DIAG_SIM_LIE_RING_AHEAD, 1);
-	/* a lap a drain: MAX_SKIP_LAPS laps skipped, then one more */
-	bound = MLX5_DIAG_DRAIN_MAX_SKIP_LAPS + 1;
+	/* a lap and a slot a drain: past MAX_SKIP_LAPS laps in as many */
+	bound = MLX5_DIAG_DRAIN_MAX_SKIP_LAPS;
 	for (drains = 1; drains <= bound; drains++) {
 		t->now += 1000000;
 		et_queries_reset(t);
@@ -1888,15 +1889,14 @@ static void es_ahead_case(struct kunit *test, bool pub, bool clock)
 		 * holds sample 68, 64 past the drain's next: 33 lost there
 		 */
 		KUNIT_EXPECT_EQ(test, s->d.lost_count,
-				drains == 1 ? 2 * nslots : nslots);
+				(drains == 1 ? 2 * nslots : nslots) + 1);
 		/* the samples due since the last one taken, plus the slack */
 		first = clock ? min_t(u64, ((drains * 156250ULL) >>
 					    s->actual.log_sample_period) + 2,
 				      nslots) : nslots;
 		KUNIT_EXPECT_EQ(test, t->query_samples[0], first);
-		KUNIT_EXPECT_EQ(test, t->queries, first < nslots ? 2 : 1);
-		if (first < nslots)
-			KUNIT_EXPECT_EQ(test, t->query_samples[1], nslots - first);
+		KUNIT_EXPECT_EQ(test, t->queries, 2);
+		KUNIT_EXPECT_EQ(test, t->query_samples[1], nslots + 1 - first);
 		KUNIT_EXPECT_EQ(test, s->d.lost_first, next);
 		KUNIT_EXPECT_EQ(test, s->d.first_seq,
 				s->d.lost_first + s->d.lost_count);
@@ -2291,6 +2291,33 @@ static void engine_session_late_drain_test(struct kunit *test)
 	/* 64 and 64 samples, then a drain that finds none */
 	KUNIT_EXPECT_EQ(test, drains, 3);
 	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, st.samples_overwritten);
+	es_close(test, s);
+}
+
+/*
+ * A drain late by two whole laps (128 slots): the expected slot holds the
+ * oldest sample left, so every slot of the lap reads as a later lap. The
+ * walk ends back at that slot: the drain reports exactly what the firmware
+ * overwrote and takes the samples left at once, in order, exactly.
+ */
+static void engine_session_whole_laps_late_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 8, 1000);
+	struct mlx5_diag_sim_stats st;
+	const u64 last = 10 + 2 * 128 - 1;
+
+	es_claim(test, s);
+	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
+	KUNIT_ASSERT_EQ(test, s->actual.log_num_of_samples, 7);
+	es_expect_drain(test, s, 9, 0, 0, 0, 10);
+	/* sample 138, in sample 10's slot, is the oldest left */
+	es_expect_drain(test, s, last, 10, 128, 138, ES_CAP);
+	KUNIT_EXPECT_FALSE(test, s->d.stalled);
+	es_expect_drain(test, s, last, 0, 0, 138 + ES_CAP, last - 137 - ES_CAP);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.samples_overwritten, 128);
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 128);
 	es_close(test, s);
 }
 
@@ -5392,6 +5419,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_ahead_clock_test),
 	KUNIT_CASE(engine_session_ahead_first_test),
 	KUNIT_CASE(engine_session_late_drain_test),
+	KUNIT_CASE(engine_session_whole_laps_late_test),
 	KUNIT_CASE(engine_session_query_size_test),
 	KUNIT_CASE(engine_session_query_arrivals_test),
 	KUNIT_CASE(engine_session_due_test),
