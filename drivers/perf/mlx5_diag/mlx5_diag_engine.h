@@ -102,6 +102,20 @@ enum mlx5_diag_engine_seq_start {
 #define MLX5_DIAG_DRAIN_MAX_SKIP_LAPS	4
 
 /*
+ * Period-only SETs a drain counts the samples due across (those after the
+ * last sample taken), at most: beyond them, or past one whose device clock
+ * was not read, the samples due are unknown until a sample taken after
+ * them.
+ */
+#define MLX5_DIAG_DRAIN_DUE_SETS	4
+
+/* A period-only SET: the device clock read before it, the period before. */
+struct mlx5_diag_engine_period_set {
+	u64 sent;
+	u8 log_old;
+};
+
+/*
  * Samples a session drain fetched, handed to @take one at a time as they
  * are taken, extended to 64 bits: for sample k, sequence number
  * first_seq + k (first_seq no longer moves once a sample is taken), the
@@ -238,8 +252,14 @@ struct mlx5_diag_engine {
 	 */
 	u64 session_taken_next, session_step_from;
 	bool session_step_known;
-	/* period-only SETs after the reference's time, up to 2 */
-	u8 session_ref_sets;
+	/*
+	 * Period-only SETs after the reference's time, oldest first; whether
+	 * one of them came with no device clock read or the array was full
+	 */
+	struct mlx5_diag_engine_period_set
+		session_ref_set[MLX5_DIAG_DRAIN_DUE_SETS];
+	u8 session_ref_nr_sets;
+	bool session_ref_sets_unknown;
 	/* the run's period now: as reported, or as its samples show (A9) */
 	u8 session_log_period;
 	u8 session_log_period_max;	/* the run's longest period */

@@ -390,7 +390,8 @@ int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
 						   clock_now;
 	eng->session_taken_next = U64_MAX;
 	eng->session_step_known = false;
-	eng->session_ref_sets = 0;
+	eng->session_ref_nr_sets = 0;
+	eng->session_ref_sets_unknown = false;
 	entries = eng->session_outlen /
 		  (eng->fw->dialect->sample_entry_bits / 8);
 	eng->session_batch = min(1U << eng->programmed.log_num_of_samples,
@@ -534,7 +535,13 @@ int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 	/* the period running is shown by two samples taken after the SET */
 	eng->session_taken_next = U64_MAX;
 	eng->session_step_known = false;
-	eng->session_ref_sets = min(eng->session_ref_sets + 1, 2);
+	if (known && eng->session_ref_nr_sets < MLX5_DIAG_DRAIN_DUE_SETS) {
+		eng->session_ref_set[eng->session_ref_nr_sets].sent = sent;
+		eng->session_ref_set[eng->session_ref_nr_sets++].log_old =
+			log_old;
+	} else {
+		eng->session_ref_sets_unknown = true;
+	}
 	eng->session_log_period_max = max(eng->session_log_period_max, *actual);
 	eng->session_log_period_min = min(eng->session_log_period_min, *actual);
 	mlx5_diag_engine_session_set_sent(eng, known, sent, answer, log_old);
@@ -711,6 +718,31 @@ static bool mlx5_diag_engine_session_unchanged(struct mlx5_diag_engine *eng,
 }
 
 /*
+ * A sample stamped @earliest was taken: the period-only SETs sent before
+ * it are behind the reference now; one taken of an old period after a SET
+ * keeps that one counted. Those with no clock read, or with no room in the
+ * array, are behind it once the sample is after the last SET (or that
+ * one's clock was not read: taken to be before it): until then the samples
+ * due stay unknown.
+ */
+static void mlx5_diag_engine_session_ref_sets_from(struct mlx5_diag_engine *eng,
+						   u64 earliest)
+{
+	struct mlx5_diag_engine_period_set *set = eng->session_ref_set;
+	unsigned int nr = eng->session_ref_nr_sets, drop = 0;
+
+	if (eng->session_ref_sets_unknown &&
+	    (!eng->session_set_known || earliest > eng->session_set_sent)) {
+		eng->session_ref_sets_unknown = false;
+		drop = nr;
+	}
+	while (drop < nr && earliest > set[drop].sent)
+		drop++;
+	memmove(set, set + drop, (nr - drop) * sizeof(*set));
+	eng->session_ref_nr_sets = nr - drop;
+}
+
+/*
  * Deliver the decoded sample as d->n (d->take()), if all its timestamps
  * are of this run: each entry at or after the last sample taken, in any
  * order among themselves (without synchronized start each entry may be
@@ -742,9 +774,7 @@ static unsigned int mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
 	eng->session_skipped = 0;
 	eng->session_ref_next = eng->session_next;
 	eng->session_ref_ts = earliest;
-	/* a sample of the old period taken after the SET keeps it counted */
-	if (!eng->session_set_known || earliest > eng->session_set_sent)
-		eng->session_ref_sets = 0;
+	mlx5_diag_engine_session_ref_sets_from(eng, earliest);
 	eng->session_taken_next = eng->session_next;
 	return num;
 }
@@ -964,11 +994,14 @@ static bool mlx5_diag_engine_session_period_now(struct mlx5_diag_engine *eng,
 /*
  * The samples due from the reference (the last sample taken, else the
  * run's SET) to the device clock read in this drain, into *@due: at the
- * period running (mlx5_diag_engine_session_period_now()); where one
- * period-only SET came since the reference, the time up to the clock read
- * before it was sent at the period before it (a raise of that one not
- * reported, A9, not seen). False where that is not known: two SETs or
- * more since the reference, no clock read around the SET, RTC time past
+ * period running (mlx5_diag_engine_session_period_now()); where
+ * period-only SETs came since the reference, the time up to the clock read
+ * before each was sent at the period before it (a raise of that one not
+ * reported, A9, not seen). The stretches, in order, cut the time from the
+ * reference to the drain's clock, so their clocks add up to at most its
+ * own: no overflow. False where that is not known: more than
+ * MLX5_DIAG_DRAIN_DUE_SETS SETs since the reference, one with no clock
+ * read before it or read out of order, RTC time past
  * MLX5_DIAG_DRAIN_DUE_MAX_NS.
  */
 static bool mlx5_diag_engine_session_due_now(struct mlx5_diag_engine *eng,
@@ -978,6 +1011,7 @@ static bool mlx5_diag_engine_session_due_now(struct mlx5_diag_engine *eng,
 	bool rtc = eng->programmed.rtc;
 	u32 khz = eng->fw->caps.freq_khz;
 	u64 from = eng->session_ref_ts, clocks;
+	unsigned int i;
 	u8 lp;
 
 	if (!mlx5_diag_engine_session_period_now(eng, k, got, &lp) ||
@@ -988,14 +1022,20 @@ static bool mlx5_diag_engine_session_due_now(struct mlx5_diag_engine *eng,
 		return false;
 	*due = 0;
 	if (eng->session_log_period_min != eng->session_log_period_max &&
-	    eng->session_ref_sets) {
-		if (eng->session_ref_sets > 1 || !eng->session_set_known ||
-		    from > eng->session_set_sent ||
-		    !mlx5_diag_engine_clocks_apart(from, eng->session_set_sent,
-						   rtc, khz, &clocks))
+	    (eng->session_ref_nr_sets || eng->session_ref_sets_unknown)) {
+		if (eng->session_ref_sets_unknown)
 			return false;
-		*due = clocks >> eng->session_set_log_old;
-		from = eng->session_set_sent;
+		for (i = 0; i < eng->session_ref_nr_sets; i++) {
+			const struct mlx5_diag_engine_period_set *set =
+				&eng->session_ref_set[i];
+
+			if (from > set->sent || set->sent > eng->session_clock ||
+			    !mlx5_diag_engine_clocks_apart(from, set->sent, rtc,
+							   khz, &clocks))
+				return false;
+			*due += clocks >> set->log_old;
+			from = set->sent;
+		}
 		if (!mlx5_diag_engine_clocks_apart(from, eng->session_clock,
 						   rtc, khz, &clocks))
 			return false;

@@ -735,7 +735,7 @@ unlock:
 
 /*
  * The run ends: what the firmware took up to now is fetched, drain after
- * drain while each one comes back full or only skipped a lap; bounded by
+ * drain while each one comes back full or only skipped slots; bounded by
  * the drains a buffer of samples (and the laps a drain may skip) takes.
  */
 static void mlx5_diag_session_drain_last(struct mlx5_diag_session *s)

@@ -4180,11 +4180,11 @@ static struct es *es_public32(struct kunit *test)
 	return s;
 }
 
-/* A period-only SET to twice the shortest period, taken as asked. */
-static void es_period_doubled(struct kunit *test)
+/* A period-only SET to 2^@up times the shortest period, taken as asked. */
+static void es_period_up(struct kunit *test, unsigned int up)
 {
 	struct et *t = test->priv;
-	u8 lp = t->fw.caps.log_min_sample_period + 1, actual = 0;
+	u8 lp = t->fw.caps.log_min_sample_period + up, actual = 0;
 
 	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp,
 							      &actual), 0);
@@ -4210,7 +4210,7 @@ static void engine_session_kept_across_wrap_test(struct kunit *test)
 	es_expect_drain(test, s, 60032, 40017, 19984, 60001, 32);
 	es_expect_drain(test, s, 65524, 60033, 5460, 65493, 32);
 	t->now += 1000;
-	es_period_doubled(test);
+	es_period_up(test, 1);
 	es_expect_drain(test, s, 65534, 0, 0, 65525, 10);
 	es_expect_drain(test, s, 65536, 0, 0, 65535, 2);
 	KUNIT_EXPECT_EQ(test, et_stats(t).period_restarts, 0);
@@ -4325,7 +4325,7 @@ static void engine_session_gap_after_period_test(struct kunit *test)
 
 	es_expect_drain(test, s, 9, 0, 0, 0, 10);
 	t->now += 1000;
-	es_period_doubled(test);
+	es_period_up(test, 1);
 	es_expect_drain(test, s, 14, 0, 0, 10, 5);
 	es_expect_drain(test, s, 30, 0, 0, 15, 16);
 	es_expect_drain(test, s, 45, 0, 0, 31, 15);
@@ -4357,7 +4357,7 @@ static void es_far_after_period(struct kunit *test, u64 before,
 
 	es_expect_drain(test, s, 9, 0, 0, 0, 10);
 	t->now = es_due(test, 9 + before, NULL) + 1000;
-	es_period_doubled(test);
+	es_period_up(test, 1);
 	if (after)
 		es_expect_drain(test, s, 9 + before + after, 0, 0, 10, after);
 	es_expect_drain(test, s, far, next, far - 31 - next, far - 31, 32);
@@ -4388,6 +4388,68 @@ static void engine_session_far_after_one_test(struct kunit *test)
 static void engine_session_far_across_period_test(struct kunit *test)
 {
 	es_far_after_period(test, 70000, 0);
+}
+
+/*
+ * Two period changes after the last sample taken (public dialect, 32
+ * slots, 2^P to 2^(P+1), then 2^(P+2) clocks), 70,000 samples of the first
+ * period and 20,000 of the second apart: the drain 10,040 samples of the
+ * last one late counts each stretch at its own period, places the
+ * expected slot's sample, and loses exactly what the firmware overwrote
+ * (read all at the last period, the 100,040 samples due would read as
+ * 37,540); so does one 40,000 later. (Longer stretches of the longer
+ * periods reach the limit of mlx5_diag_engine_session_floor(): periods in
+ * a gap exceeding the shortest by 2^31 clocks in all.)
+ */
+static void engine_session_far_across_two_periods_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_public32(test);
+	const u64 far = 9 + 70000 + 20000 + 10040;
+
+	es_expect_drain(test, s, 9, 0, 0, 0, 10);
+	t->now = es_due(test, 9 + 70000, NULL) + 1000;
+	es_period_up(test, 1);
+	t->now = es_due(test, 9 + 70000 + 20000, NULL) + 1000;
+	es_period_up(test, 2);
+	es_expect_drain(test, s, far, 10, far - 31 - 10, far - 31, 32);
+	es_expect_drain(test, s, far + 40000, far + 1, 40000 - 32, far + 39969,
+			32);
+	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_overwritten,
+			et_stats(t).lost_samples);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_close(test, s);
+}
+
+/*
+ * A period change whose device clock was not read, then one whose clock
+ * was, and a drain that takes only samples of before both: the second
+ * stays counted, and the samples due stay unknown, until a sample after
+ * it is taken (taking the first sample of before them forgot both, and
+ * the time before them counted at the period after).
+ */
+static void engine_session_sets_unknown_kept_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_public32(test);
+
+	es_expect_drain(test, s, 9, 0, 0, 0, 10);
+	t->now = es_due(test, 20, NULL) + 1000;
+	t->clock_regs = false;
+	es_period_up(test, 1);
+	t->clock_regs = true;
+	t->now += 1000;
+	es_period_up(test, 0);
+	KUNIT_EXPECT_TRUE(test, t->eng.session_ref_sets_unknown);
+	KUNIT_EXPECT_EQ(test, t->eng.session_ref_nr_sets, 1);
+	es_expect_drain(test, s, 20, 0, 0, 10, 11);
+	KUNIT_EXPECT_TRUE(test, t->eng.session_ref_sets_unknown);
+	KUNIT_EXPECT_EQ(test, t->eng.session_ref_nr_sets, 1);
+	es_expect_drain(test, s, 25, 0, 0, 21, 5);
+	KUNIT_EXPECT_FALSE(test, t->eng.session_ref_sets_unknown);
+	KUNIT_EXPECT_EQ(test, t->eng.session_ref_nr_sets, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_close(test, s);
 }
 
 /*
@@ -5396,6 +5458,8 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_far_after_period_test),
 	KUNIT_CASE(engine_session_far_after_one_test),
 	KUNIT_CASE(engine_session_far_across_period_test),
+	KUNIT_CASE(engine_session_far_across_two_periods_test),
+	KUNIT_CASE(engine_session_sets_unknown_kept_test),
 	KUNIT_CASE(engine_step_period_test),
 	KUNIT_CASE_PARAM(engine_session_period_unreported_test,
 			 et_unrep_var_gen_params),
