@@ -4309,6 +4309,25 @@ static void engine_session_gap_ids_test(struct kunit *test)
 }
 
 /*
+ * The public 32-slot run's drains from @next: one to sample @far, then one
+ * @later samples on; each delivers the 32 samples left and loses exactly
+ * what the firmware overwrote. The run ends.
+ */
+static void es_far_drains(struct kunit *test, struct es *s, u64 next,
+			  u64 far, u64 later)
+{
+	struct et *t = test->priv;
+
+	es_expect_drain(test, s, far, next, far - 31 - next, far - 31, 32);
+	es_expect_drain(test, s, far + later, far + 1, later - 32,
+			far + later - 31, 32);
+	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_overwritten,
+			et_stats(t).lost_samples);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_close(test, s);
+}
+
+/*
  * A public run (16-bit ids, 32 slots) whose period changes from 2^14 to
  * 2^15 clocks after sample 9: drains at the new period, then one 39,995
  * samples late and one 70,000 later (gaps that leave in the expected slot
@@ -4329,13 +4348,7 @@ static void engine_session_gap_after_period_test(struct kunit *test)
 	es_expect_drain(test, s, 14, 0, 0, 10, 5);
 	es_expect_drain(test, s, 30, 0, 0, 15, 16);
 	es_expect_drain(test, s, 45, 0, 0, 31, 15);
-	es_expect_drain(test, s, 40040, 46, 40040 - 31 - 46, 40040 - 31, 32);
-	es_expect_drain(test, s, 110040, 40041, 110040 - 31 - 40041,
-			110040 - 31, 32);
-	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_overwritten,
-			et_stats(t).lost_samples);
-	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
-	es_close(test, s);
+	es_far_drains(test, s, 46, 40040, 70000);
 }
 
 /*
@@ -4360,13 +4373,7 @@ static void es_far_after_period(struct kunit *test, u64 before,
 	es_period_up(test, 1);
 	if (after)
 		es_expect_drain(test, s, 9 + before + after, 0, 0, 10, after);
-	es_expect_drain(test, s, far, next, far - 31 - next, far - 31, 32);
-	es_expect_drain(test, s, far + 70000, far + 1, 70000 - 32, far + 69969,
-			32);
-	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_overwritten,
-			et_stats(t).lost_samples);
-	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
-	es_close(test, s);
+	es_far_drains(test, s, next, far, 70000);
 }
 
 /* no sample of the new period taken before the pause */
@@ -4412,13 +4419,7 @@ static void engine_session_far_across_two_periods_test(struct kunit *test)
 	es_period_up(test, 1);
 	t->now = es_due(test, 9 + 70000 + 20000, NULL) + 1000;
 	es_period_up(test, 2);
-	es_expect_drain(test, s, far, 10, far - 31 - 10, far - 31, 32);
-	es_expect_drain(test, s, far + 40000, far + 1, 40000 - 32, far + 39969,
-			32);
-	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_overwritten,
-			et_stats(t).lost_samples);
-	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
-	es_close(test, s);
+	es_far_drains(test, s, 10, far, 40000);
 }
 
 /*
@@ -5038,6 +5039,25 @@ static void engine_txn_holders_test(struct kunit *test)
 }
 
 /*
+ * What the engine's counts show for @slot since @join through @txn: the
+ * model's count of @id from @from to @to ns (the engine enabled at 1 us).
+ */
+static void et_expect_since(struct kunit *test,
+			    const struct mlx5_diag_engine_txn *txn,
+			    unsigned int slot,
+			    const struct mlx5_diag_engine_join *join, u64 id,
+			    u64 from, u64 to)
+{
+	struct et *t = test->priv;
+	const u64 enable = 1000;
+
+	KUNIT_EXPECT_EQ(test,
+			mlx5_diag_engine_txn_read(&t->eng, txn, slot, join),
+			et_model(id, et_engine_ns(t, enable, from),
+				 et_engine_ns(t, enable, to)));
+}
+
+/*
  * A deferred event joins from a work item while another CPU holds a
  * snapshot taken before the join: its count reads 0 from that snapshot
  * (not the snapshot less a base it never saw), then counts from its join
@@ -5079,20 +5099,14 @@ static void engine_txn_before_join_test(struct kunit *test)
 	mlx5_diag_engine_txn_release(txn, MLX5_DIAG_HOLD_GROUP_READ);
 	t->now = 130000000;
 	mlx5_diag_engine_poll(&t->eng);
-	KUNIT_EXPECT_EQ(test,
-			mlx5_diag_engine_txn_read(&t->eng, txn, b, &shared),
-			et_model(ET_PORT_TX_PACKETS,
-				 et_engine_ns(t, enable, 90000000),
-				 et_engine_ns(t, enable, 130000000)));
+	et_expect_since(test, txn, b, &shared, ET_PORT_TX_PACKETS, 90000000,
+			130000000);
 	/* a snapshot taken after the join counts from it */
 	mlx5_diag_engine_txn_hold(&t->eng, txn, MLX5_DIAG_HOLD_PMU_DISABLED);
 	t->now = 170000000;
 	mlx5_diag_engine_poll(&t->eng);
-	KUNIT_EXPECT_EQ(test,
-			mlx5_diag_engine_txn_read(&t->eng, txn, b, &shared),
-			et_model(ET_PORT_TX_PACKETS,
-				 et_engine_ns(t, enable, 90000000),
-				 et_engine_ns(t, enable, 130000000)));
+	et_expect_since(test, txn, b, &shared, ET_PORT_TX_PACKETS, 90000000,
+			130000000);
 	mlx5_diag_engine_txn_release(txn, MLX5_DIAG_HOLD_PMU_DISABLED);
 	mlx5_diag_engine_count_put(&t->eng, b, false);
 
@@ -5114,11 +5128,8 @@ static void engine_txn_before_join_test(struct kunit *test)
 	mlx5_diag_engine_txn_release(txn, MLX5_DIAG_HOLD_GROUP_READ);
 	t->now = 210000000;
 	mlx5_diag_engine_poll(&t->eng);
-	KUNIT_EXPECT_EQ(test,
-			mlx5_diag_engine_txn_read(&t->eng, txn, b, &reused),
-			et_model(ET_READ_LAT_PACKETS,
-				 et_engine_ns(t, enable, 170000000),
-				 et_engine_ns(t, enable, 210000000)));
+	et_expect_since(test, txn, b, &reused, ET_READ_LAT_PACKETS, 170000000,
+			210000000);
 	mlx5_diag_engine_count_put(&t->eng, b, false);
 	mlx5_diag_engine_count_put(&t->eng, c, false);
 }
