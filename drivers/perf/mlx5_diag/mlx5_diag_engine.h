@@ -236,6 +236,8 @@ struct mlx5_diag_engine {
 	u64 session_next;		/* the run's sample expected next */
 	u64 session_skipped;		/* slots skipped since the last taken */
 	u64 session_last_ts;		/* last sample's time: earliest entry */
+	/* the same moved on over samples skipped by the shortest period alone */
+	u64 session_period_ts;
 	u64 session_bad_seq;		/* bad sample a drain stopped at */
 	/*
 	 * Where slot-index ids are placed from: the number after the last

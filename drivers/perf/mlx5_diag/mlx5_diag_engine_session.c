@@ -385,6 +385,7 @@ int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
 	eng->session_run_first = 0;
 	eng->session_seen.known = false;
 	eng->session_last_ts = clock_now;
+	eng->session_period_ts = clock_now;
 	eng->session_ref_next = 0;
 	eng->session_ref_ts = eng->run_set_known ? eng->run_set_clock :
 						   clock_now;
@@ -593,30 +594,105 @@ static inline bool mlx5_diag_engine_session_ts(struct mlx5_diag_engine *eng,
 }
 
 /*
+ * The decoded sample's time, its earliest entry's: narrow FRC timestamps
+ * read nearest the device clock read in this drain (a sample of the last
+ * lap is less than a lap old, where a lap spans less than half their
+ * range), others as they are. False for an entry never written.
+ */
+static bool mlx5_diag_engine_session_near_time(struct mlx5_diag_engine *eng,
+					       u64 *t)
+{
+	unsigned int bits = eng->fw->dialect->timestamp_bits, i;
+	u64 ts;
+
+	*t = U64_MAX;
+	for (i = 0; i < eng->programmed.num_ids; i++) {
+		ts = eng->entries[i].timestamp;
+		if (!ts)
+			return false;
+		if (mlx5_diag_engine_narrow_frc(eng))
+			ts = mlx5_diag_extend_near(eng->session_clock, ts, bits);
+		*t = min(*t, ts);
+	}
+	return true;
+}
+
+/*
  * A lower bound of the timestamp of the sample @ahead samples after the
- * last one taken (the run's first when none was), less one period: each
- * sample comes at least the run's shortest period after the one before;
- * capped at the device clock read in this drain. Moved on so over samples
- * the firmware overwrote, the reference that narrow timestamps are
- * extended from reads two samples taken 2^31 clocks apart or more (a long
- * gap between drains) exactly, rather than the later one as older (A3):
- * exact while the periods in the gap exceeded the run's shortest by less
- * than 2^31 clocks in all. The last one taken on 64-bit timestamps or
- * without a clock read. The run's periods are at most 2^30 clocks on
- * narrow timestamps (mlx5_diag_fw_max_log_period()) and @ahead is capped
- * at 2^32: the step is below 2^62.
+ * last one taken (the run's first when none was), less one period, by the
+ * run's shortest period alone: each sample comes at least that after the
+ * one before; moved on so over samples skipped since (session_period_ts),
+ * capped at the device clock read in this drain. Where it stands on
+ * 64-bit timestamps or without a clock read.
+ * The run's periods are at most 2^30 clocks on narrow timestamps
+ * (mlx5_diag_fw_max_log_period()) and @ahead is capped at 2^32: the step
+ * is below 2^62.
+ */
+static u64 mlx5_diag_engine_session_period_floor(struct mlx5_diag_engine *eng,
+						 u64 ahead)
+{
+	u64 from = eng->session_period_ts, step;
+
+	if (!mlx5_diag_engine_narrow_frc(eng) || !eng->session_clock_known ||
+	    eng->session_clock <= from)
+		return from;
+	step = min_t(u64, ahead, U32_MAX) <<
+	       min_t(u8, eng->session_log_period_min, 30);
+	return from + min(step, eng->session_clock - from);
+}
+
+/*
+ * The same, where the decoded sample is a later lap's, found in the
+ * expected slot, and at least the reference now: the reference that
+ * narrow timestamps are extended from over samples the firmware
+ * overwrote, so that two samples taken 2^31 clocks apart or more (a long
+ * gap between drains) read exactly, rather than the later one as older
+ * (A3). By the shortest period alone it is exact while the periods in the
+ * gap exceeded the shortest by less than 2^31 clocks in all: always in a
+ * run of one period. Past that (a far drain after a period raise), in a
+ * repetitive run whose lap at its longest period spans at most a quarter
+ * of the timestamps' range (2^30 clocks on 32 bits,
+ * mlx5_diag_engine_lap_in_half_range()), it is the decoded sample's time
+ * less 3/8 of the range, where that is later: the samples left in the
+ * buffer are no more than a lap older than one in it (half a lap more for
+ * firmware late). That time is read as at or before the device clock
+ * read in this drain, or at most 1/8 of the range (2^29 clocks) past it,
+ * as a sample the queries after that read has. A firmware that stopped
+ * writing, more than a lap after the last sample taken, 2^32 clocks less
+ * 2^29 or more before the clock read in a run whose period changed is not
+ * told (A3): its samples left are stamped a multiple of 2^32 clocks late.
+ * Nor is one running a longer period than the longest reported (A9): a
+ * lap longer than 2^30 clocks can put the oldest sample left below the
+ * reference.
  */
 static u64 mlx5_diag_engine_session_floor(struct mlx5_diag_engine *eng,
 					  u64 ahead)
 {
-	u64 last = eng->session_last_ts, step;
+	unsigned int bits = eng->fw->dialect->timestamp_bits;
+	u64 floor = max(mlx5_diag_engine_session_period_floor(eng, ahead),
+			eng->session_last_ts);
+	u64 recent = 3ULL << (bits - 3), clock = eng->session_clock, t;
 
 	if (!mlx5_diag_engine_narrow_frc(eng) || !eng->session_clock_known ||
-	    eng->session_clock <= last)
-		return last;
-	step = min_t(u64, ahead, U32_MAX) <<
-	       min_t(u8, eng->session_log_period_min, 30);
-	return last + min(step, eng->session_clock - last);
+	    eng->programmed.mode != MLX5_DIAG_FW_REPETITIVE ||
+	    eng->session_log_period_min == eng->session_log_period_max ||
+	    clock < floor || clock - floor <= recent ||
+	    !mlx5_diag_engine_lap_in_half_range(eng,
+						eng->session_log_period_max) ||
+	    !mlx5_diag_engine_session_near_time(eng, &t))
+		return floor;
+	/*
+	 * Read nearest the clock: a range earlier where that is past it by
+	 * more than 1/8 of the range, none where it or that is before 0
+	 */
+	if (t > clock + (1ULL << (bits - 3))) {
+		if (t >= clock + (1ULL << (bits - 1)) || t < 1ULL << bits)
+			return floor;
+		t -= 1ULL << bits;
+	}
+	if (t <= floor || t - floor <= recent)
+		return floor;
+	return t - recent;
 }
 
 /*
@@ -767,6 +843,7 @@ static unsigned int mlx5_diag_engine_session_take(struct mlx5_diag_engine *eng,
 	eng->session_step_known = eng->session_taken_next == eng->session_next;
 	eng->session_step_from = eng->session_last_ts;
 	eng->session_last_ts = earliest;
+	eng->session_period_ts = earliest;
 	mlx5_diag_engine_fold(eng);
 	d->take(d);
 	d->n++;
@@ -874,30 +951,6 @@ static u64 mlx5_diag_engine_session_slot_delta(struct mlx5_diag_engine *eng,
 					   (eng->nslots - 1),
 				      clocks, eng->session_ref_next);
 	return n > eng->session_next ? n - eng->session_next : 0;
-}
-
-/*
- * The decoded sample's time, its earliest entry's: narrow FRC timestamps
- * read nearest the device clock read in this drain (a sample of the last
- * lap is less than a lap old, where a lap spans less than half their
- * range), others as they are. False for an entry never written.
- */
-static bool mlx5_diag_engine_session_near_time(struct mlx5_diag_engine *eng,
-					       u64 *t)
-{
-	unsigned int bits = eng->fw->dialect->timestamp_bits, i;
-	u64 ts;
-
-	*t = U64_MAX;
-	for (i = 0; i < eng->programmed.num_ids; i++) {
-		ts = eng->entries[i].timestamp;
-		if (!ts)
-			return false;
-		if (mlx5_diag_engine_narrow_frc(eng))
-			ts = mlx5_diag_extend_near(eng->session_clock, ts, bits);
-		*t = min(*t, ts);
-	}
-	return true;
 }
 
 /*
@@ -1815,6 +1868,9 @@ again:
 				eng->session_last_ts =
 					mlx5_diag_engine_session_floor(eng,
 								       overwritten);
+				eng->session_period_ts =
+					mlx5_diag_engine_session_period_floor(eng,
+									      overwritten);
 				eng->session_next += overwritten;
 				d->first_seq = eng->session_next;
 				eng->session_skipped++;

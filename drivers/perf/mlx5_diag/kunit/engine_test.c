@@ -1437,6 +1437,47 @@ static void engine_session_stopped_ring_test(struct kunit *test)
 }
 
 /*
+ * Public firmware that stops writing after sample 199 (lie sampling_stops
+ * 200), its period raised from 2^16 to 2^17 clocks after sample 9, the
+ * last one taken, and a drain 3 * 2^30 clocks and 100 periods after the
+ * stop: past half the timestamps' range, short of the whole, and less
+ * than 2^15 samples due (the 16-bit ids place the expected slot's
+ * sample). The samples in the slots the drain walks, read nearest the
+ * clock, read 2^32 clocks late (less than 2^30 past the clock); read as
+ * at or before the clock, in time. The drain loses exactly what the firmware
+ * overwrote and delivers the 32 samples left with their times; the next
+ * one takes nothing and loses nothing.
+ */
+static void engine_session_stopped_lapped_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, true, 6, 1000);
+	struct mlx5_diag_sim_stats st;
+	u64 until = 199 + (3ULL << 13) + 100;
+	u8 actual = 0;
+
+	es_claim(test, s);
+	es_program_at(test, s, MLX5_DIAG_FW_REPETITIVE, 16);
+	KUNIT_ASSERT_EQ(test, s->actual.log_num_of_samples, 5);
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_SAMPLING_STOPS,
+						 200), 0);
+	t->clock_regs = true;
+	es_expect_drain(test, s, 9, 0, 0, 0, 10);
+	t->now += 1000;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, 17,
+							      &actual), 0);
+	KUNIT_ASSERT_EQ(test, actual, 17);
+	es_expect_drain(test, s, until, 10, 158, 168, 32);
+	es_expect_stopped(test, s, until + 1000, 0);
+	mlx5_diag_sim_fw_get_stats(t->sim, &st);
+	KUNIT_EXPECT_EQ(test, st.samples_overwritten, 158);
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 158);
+	es_close(test, s);
+}
+
+/*
  * The firmware overwrites samples not drained: the loss is exactly the
  * emulator's count, and the drain goes on from the oldest sample left.
  */
@@ -4404,9 +4445,7 @@ static void engine_session_far_across_period_test(struct kunit *test)
  * last one late counts each stretch at its own period, places the
  * expected slot's sample, and loses exactly what the firmware overwrote
  * (read all at the last period, the 100,040 samples due would read as
- * 37,540); so does one 40,000 later. (Longer stretches of the longer
- * periods reach the limit of mlx5_diag_engine_session_floor(): periods in
- * a gap exceeding the shortest by 2^31 clocks in all.)
+ * 37,540); so does one 40,000 later.
  */
 static void engine_session_far_across_two_periods_test(struct kunit *test)
 {
@@ -4420,6 +4459,81 @@ static void engine_session_far_across_two_periods_test(struct kunit *test)
 	t->now = es_due(test, 9 + 70000 + 20000, NULL) + 1000;
 	es_period_up(test, 2);
 	es_far_drains(test, s, 10, far, 40000);
+}
+
+/*
+ * Longer stretches of the longer periods (public dialect, 32 slots): after
+ * the last sample taken, 70,000 samples at 2^P clocks, 70,000 at 2^(P+1)
+ * and 40,000 at 2^(P+2). They exceed the run's shortest period by about
+ * 3.1 * 10^9 clocks, past 2^31: the oldest sample left is read from the
+ * device clock (mlx5_diag_engine_session_floor()), the drain loses exactly
+ * what the firmware overwrote and delivers the 32 left, exact; so does one
+ * 70,000 later (4.6 * 10^9 clocks, 1.1 * 10^9 at the shortest period).
+ * Read from the last sample taken by the shortest period alone, the
+ * oldest sample left reads as older than the run: the drain takes none of
+ * the 32 left, nor does any drain after it, and none reports them lost.
+ */
+static void engine_session_far_past_floor_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_public32(test);
+	const u64 far = 9 + 70000 + 70000 + 40000;
+
+	es_expect_drain(test, s, 9, 0, 0, 0, 10);
+	t->now = es_due(test, 9 + 70000, NULL) + 1000;
+	es_period_up(test, 1);
+	t->now = es_due(test, 9 + 140000, NULL) + 1000;
+	es_period_up(test, 2);
+	es_far_drains(test, s, 10, far, 70000);
+}
+
+/*
+ * A public run (32 slots) at 2^(25 - @up) clocks, raised to 2^25 after
+ * sample 9 (with @up): a lap spans 2^30 clocks, the most whose timestamps
+ * compare. Drains 320 and 96 samples late find in the expected slot the
+ * oldest sample left, and in the 31 slots after it later laps' samples,
+ * walked one at a time. The reference timestamps are extended from stays
+ * at or before the oldest sample left through the walk: each slot's
+ * sample bounds it on its own, and the bound by the shortest period moves
+ * on apart (moved on by a period at each slot from one near the clock, it
+ * would end past the oldest sample left). Each drain loses exactly what
+ * the firmware overwrote and delivers the 32 left, exact.
+ */
+static void es_lap_walk(struct kunit *test, unsigned int up)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, true, 6, 1000);
+	u8 actual = 0;
+
+	t->clock_regs = true;
+	es_claim(test, s);
+	es_program_at(test, s, MLX5_DIAG_FW_REPETITIVE, 25 - up);
+	KUNIT_ASSERT_EQ(test, s->actual.log_num_of_samples, 5);
+	es_expect_drain(test, s, 9, 0, 0, 0, 10);
+	if (up) {
+		t->now += 1000;
+		KUNIT_ASSERT_EQ(test,
+				mlx5_diag_engine_session_period(&t->eng, 25,
+								&actual), 0);
+		KUNIT_ASSERT_EQ(test, actual, 25);
+	}
+	es_far_drains(test, s, 10, 329, 96);
+}
+
+/* one period: the bound by it holds */
+static void engine_session_far_lap_walk_test(struct kunit *test)
+{
+	es_lap_walk(test, 0);
+}
+
+/*
+ * from 2^23 clocks: the bound by the shortest period trails the oldest
+ * sample left by almost 7 laps, the walk's slots bound it half a lap or
+ * more below
+ */
+static void engine_session_far_lap_walk_raised_test(struct kunit *test)
+{
+	es_lap_walk(test, 2);
 }
 
 /*
@@ -5441,6 +5555,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_count_far_unusable_test),
 	KUNIT_CASE(engine_count_stopped_ring_test),
 	KUNIT_CASE(engine_session_stopped_ring_test),
+	KUNIT_CASE(engine_session_stopped_lapped_test),
 	KUNIT_CASE_PARAM(engine_session_variants_test, et_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_first_lapped_test,
 			 et_cont_var_gen_params),
@@ -5470,6 +5585,9 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_far_after_one_test),
 	KUNIT_CASE(engine_session_far_across_period_test),
 	KUNIT_CASE(engine_session_far_across_two_periods_test),
+	KUNIT_CASE(engine_session_far_past_floor_test),
+	KUNIT_CASE(engine_session_far_lap_walk_test),
+	KUNIT_CASE(engine_session_far_lap_walk_raised_test),
 	KUNIT_CASE(engine_session_sets_unknown_kept_test),
 	KUNIT_CASE(engine_step_period_test),
 	KUNIT_CASE_PARAM(engine_session_period_unreported_test,
