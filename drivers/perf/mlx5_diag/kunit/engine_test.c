@@ -1402,6 +1402,21 @@ static void engine_session_gap_public_test(struct kunit *test)
 }
 
 /*
+ * The firmware writes @n samples and stops, reporting itself enabled (lie
+ * sampling_stops); the drains read the device clock registers.
+ */
+static void es_stops_after(struct kunit *test, u32 n)
+{
+	struct et *t = test->priv;
+
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_sim_fw_set_lie(t->sim,
+						 MLX5_DIAG_SIM_LIE_SAMPLING_STOPS,
+						 n), 0);
+	t->clock_regs = true;
+}
+
+/*
  * A public run (16-bit ids, 32-bit timestamps, 32 slots) whose sampler
  * stops after sample 39 while the firmware reports it enabled (lie
  * sampling_stops 40): its 40 samples are delivered, then drains 2^16
@@ -1418,11 +1433,7 @@ static void engine_session_stopped_ring_test(struct kunit *test)
 
 	es_run32(test, s);
 	KUNIT_ASSERT_EQ(test, s->actual.log_sample_period, 14);
-	KUNIT_ASSERT_EQ(test,
-			mlx5_diag_sim_fw_set_lie(t->sim,
-						 MLX5_DIAG_SIM_LIE_SAMPLING_STOPS,
-						 40), 0);
-	t->clock_regs = true;
+	es_stops_after(test, 40);
 	es_expect_drain(test, s, 20, 0, 0, 0, 21);
 	es_expect_drain(test, s, until, 0, 0, 21, 19);
 	for (i = 1; i <= 12; i++) {
@@ -1459,11 +1470,7 @@ static void engine_session_stopped_lapped_test(struct kunit *test)
 	es_claim(test, s);
 	es_program_at(test, s, MLX5_DIAG_FW_REPETITIVE, 16);
 	KUNIT_ASSERT_EQ(test, s->actual.log_num_of_samples, 5);
-	KUNIT_ASSERT_EQ(test,
-			mlx5_diag_sim_fw_set_lie(t->sim,
-						 MLX5_DIAG_SIM_LIE_SAMPLING_STOPS,
-						 200), 0);
-	t->clock_regs = true;
+	es_stops_after(test, 200);
 	es_expect_drain(test, s, 9, 0, 0, 0, 10);
 	t->now += 1000;
 	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, 17,
@@ -4441,50 +4448,48 @@ static void engine_session_far_across_period_test(struct kunit *test)
 /*
  * Two period changes after the last sample taken (public dialect, 32
  * slots, 2^P to 2^(P+1), then 2^(P+2) clocks), 70,000 samples of the first
- * period and 20,000 of the second apart: the drain 10,040 samples of the
+ * period and @second of the second apart: the drain @last samples of the
  * last one late counts each stretch at its own period, places the
- * expected slot's sample, and loses exactly what the firmware overwrote
- * (read all at the last period, the 100,040 samples due would read as
- * 37,540); so does one 40,000 later.
+ * expected slot's sample, and loses exactly what the firmware overwrote;
+ * so does one @later samples on.
  */
-static void engine_session_far_across_two_periods_test(struct kunit *test)
+static void es_far_two_periods(struct kunit *test, u64 second, u64 last,
+			       u64 later)
 {
 	struct et *t = test->priv;
 	struct es *s = es_public32(test);
-	const u64 far = 9 + 70000 + 20000 + 10040;
 
 	es_expect_drain(test, s, 9, 0, 0, 0, 10);
 	t->now = es_due(test, 9 + 70000, NULL) + 1000;
 	es_period_up(test, 1);
-	t->now = es_due(test, 9 + 70000 + 20000, NULL) + 1000;
+	t->now = es_due(test, 9 + 70000 + second, NULL) + 1000;
 	es_period_up(test, 2);
-	es_far_drains(test, s, 10, far, 40000);
+	es_far_drains(test, s, 10, 9 + 70000 + second + last, later);
 }
 
 /*
- * Longer stretches of the longer periods (public dialect, 32 slots): after
- * the last sample taken, 70,000 samples at 2^P clocks, 70,000 at 2^(P+1)
- * and 40,000 at 2^(P+2). They exceed the run's shortest period by about
- * 3.1 * 10^9 clocks, past 2^31: the oldest sample left is read from the
- * device clock (mlx5_diag_engine_session_floor()), the drain loses exactly
- * what the firmware overwrote and delivers the 32 left, exact; so does one
- * 70,000 later (4.6 * 10^9 clocks, 1.1 * 10^9 at the shortest period).
- * Read from the last sample taken by the shortest period alone, the
- * oldest sample left reads as older than the run: the drain takes none of
- * the 32 left, nor does any drain after it, and none reports them lost.
+ * 20,000 samples of the second period, a drain 10,040 of the last late
+ * (read all at the last period, the 100,040 samples due would read as
+ * 37,540), then one 40,000 later
+ */
+static void engine_session_far_across_two_periods_test(struct kunit *test)
+{
+	es_far_two_periods(test, 20000, 10040, 40000);
+}
+
+/*
+ * 70,000 samples of the second period and 40,000 of the last: they exceed
+ * the run's shortest period by about 3.1 * 10^9 clocks, past 2^31, and
+ * the drain 70,000 later by 3.4 * 10^9. The oldest sample left is read
+ * from a later lap's sample in the buffer
+ * (mlx5_diag_engine_session_floor()). Read from the last sample taken by
+ * the shortest period alone, it reads as older than the run: the drain
+ * takes none of the 32 left, nor does any drain after it, and none
+ * reports them lost.
  */
 static void engine_session_far_past_floor_test(struct kunit *test)
 {
-	struct et *t = test->priv;
-	struct es *s = es_public32(test);
-	const u64 far = 9 + 70000 + 70000 + 40000;
-
-	es_expect_drain(test, s, 9, 0, 0, 0, 10);
-	t->now = es_due(test, 9 + 70000, NULL) + 1000;
-	es_period_up(test, 1);
-	t->now = es_due(test, 9 + 140000, NULL) + 1000;
-	es_period_up(test, 2);
-	es_far_drains(test, s, 10, far, 70000);
+	es_far_two_periods(test, 70000, 40000, 70000);
 }
 
 /*
