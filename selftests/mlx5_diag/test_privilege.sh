@@ -39,6 +39,10 @@ user_loop() {
 			sh -c '. ./lib.sh; until [ -e /tmp/priv.go ]; do nap 0.01; done'" \
 			>/tmp/priv.user 2>&1 &
 		wait_for file_ge "$2/stats/configs" $((c + 2))
+		# the user's event joins after the configuration's first poll,
+		# under the engine lock its SETs went under: the second poll
+		# from here came after the join, and the advance must too
+		wait_polls "$1" 2
 		sim_advance "$3" "$seg"
 		# a read within refresh_ms of a poll is served by it: two
 		# polls, so that one came after the advance
