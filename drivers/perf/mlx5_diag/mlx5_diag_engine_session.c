@@ -642,8 +642,9 @@ static u64 mlx5_diag_engine_session_period_floor(struct mlx5_diag_engine *eng,
 }
 
 /*
- * The same, where the decoded sample is a later lap's, found in the
- * expected slot, and at least the reference now: the reference that
+ * The same, @by_period from mlx5_diag_engine_session_period_floor(), where
+ * the decoded sample is a later lap's, found in the expected slot, and at
+ * least the reference now: the reference that
  * narrow timestamps are extended from over samples the firmware
  * overwrote, so that two samples taken 2^31 clocks apart or more (a long
  * gap between drains) read exactly, rather than the later one as older
@@ -666,11 +667,10 @@ static u64 mlx5_diag_engine_session_period_floor(struct mlx5_diag_engine *eng,
  * reference.
  */
 static u64 mlx5_diag_engine_session_floor(struct mlx5_diag_engine *eng,
-					  u64 ahead)
+					  u64 by_period)
 {
 	unsigned int bits = eng->fw->dialect->timestamp_bits;
-	u64 floor = max(mlx5_diag_engine_session_period_floor(eng, ahead),
-			eng->session_last_ts);
+	u64 floor = max(by_period, eng->session_last_ts);
 	u64 recent = 3ULL << (bits - 3), clock = eng->session_clock, t;
 
 	if (!mlx5_diag_engine_narrow_frc(eng) || !eng->session_clock_known ||
@@ -714,7 +714,8 @@ static bool mlx5_diag_engine_session_later_lap(struct mlx5_diag_engine *eng,
 
 	if (mlx5_diag_engine_session_ts(eng, 0, &ts))
 		return true;
-	floor = mlx5_diag_engine_session_floor(eng, delta);
+	floor = mlx5_diag_engine_session_period_floor(eng, delta);
+	floor = mlx5_diag_engine_session_floor(eng, floor);
 	return floor != eng->session_last_ts &&
 	       mlx5_diag_engine_session_ts_from(eng, 0, floor, &ts) &&
 	       (ts <= eng->session_clock ||
@@ -1865,12 +1866,12 @@ again:
 				if (!d->lost_count)
 					d->lost_first = eng->session_next;
 				d->lost_count += overwritten;
-				eng->session_last_ts =
-					mlx5_diag_engine_session_floor(eng,
-								       overwritten);
 				eng->session_period_ts =
 					mlx5_diag_engine_session_period_floor(eng,
 									      overwritten);
+				eng->session_last_ts =
+					mlx5_diag_engine_session_floor(eng,
+								       eng->session_period_ts);
 				eng->session_next += overwritten;
 				d->first_seq = eng->session_next;
 				eng->session_skipped++;
