@@ -62,8 +62,11 @@ round() {
 	lost=$(awk -F'"count":' '/"type":"lost"/ { split($2, a, ","); n += a[1] } END { print n + 0 }' /tmp/bench.json)
 	bytes=$(stat -c %s /tmp/bench.data)
 	extra=$((busy - idle))
-	per=$((extra / (samples > 0 ? samples : 1)))
-	own=$(((extra - fw) / (samples > 0 ? samples : 1)))
+	# the counts to divide by: at least 1
+	samples_div=$((samples > 0 ? samples : 1))
+	drains_div=$((drains > 0 ? drains : 1))
+	per=$((extra / samples_div))
+	own=$(((extra - fw) / samples_div))
 
 	# The same bytes copied, two ways. The kernel: one dd reads the
 	# recording (in the page cache: copy_to_user from its pages), the
@@ -81,17 +84,17 @@ round() {
 		i=$((i + 1))
 	done
 	copy_ns_per_byte=$(awk -v t="$kernel_ns" -v n="$bytes" 'BEGIN { printf "%.4f", t / n }')
-	piece=$((bytes / (drains > 0 ? drains : 1)))
+	piece=$((bytes / drains_div))
 	memcpy_bps=$(perf bench --format=simple mem memcpy -f default -s "$piece" \
-		-l "$((drains > 0 ? drains : 1))" | tail -1)
+		-l "$drains_div" | tail -1)
 	memcpy_ns_per_byte=$(awk -v b="$memcpy_bps" 'BEGIN { printf "%.4f", (b > 0 ? 1e9 / b : 0) }')
-	sample_bytes=$((bytes / (samples > 0 ? samples : 1)))
+	sample_bytes=$((bytes / samples_div))
 
 	echo "# round $1: $SECS s at the minimum period with $nids data IDs:" \
 	     "$(grep -o '"period_ns":[0-9]*' /tmp/bench.json | head -1)"
 	echo "samples: $samples delivered, $lost lost"
 	echo "command interface: $cmd_bytes bytes (inbox + outbox)," \
-	     "$((cmd_bytes / (samples > 0 ? samples : 1))) per delivered sample," \
+	     "$((cmd_bytes / samples_div)) per delivered sample," \
 	     "whose entries are $((nids * entry)) bytes: ratio" \
 	     "$(awk -v c="$cmd_bytes" -v s="$samples" -v e="$((nids * entry))" 'BEGIN { printf "%.3f", s ? c / (s * e) : 0 }')"
 	echo "drains: $drains, $cmds commands:" \
