@@ -1046,17 +1046,47 @@ static bool mlx5_diag_engine_session_period_now(struct mlx5_diag_engine *eng,
 }
 
 /*
+ * The samples due from device clock *@from, at or before the first
+ * period-only SET since the reference (the last sample taken, else the
+ * run's SET), to the clock read before the last one was sent, added to
+ * *@due: each stretch up to a SET at the period before it (a raise of that
+ * one not reported, A9, not seen). *@from becomes the last one's clock.
+ * The stretches, in order, cut the time from *@from to the drain's clock,
+ * so their clocks add up to at most its own: no overflow. False where
+ * that is not known: more than MLX5_DIAG_DRAIN_DUE_SETS SETs since the
+ * reference, one with no clock read before it or read out of order.
+ */
+static bool mlx5_diag_engine_session_due_sets(struct mlx5_diag_engine *eng,
+					      u64 *from, u64 *due)
+{
+	bool rtc = eng->programmed.rtc;
+	u32 khz = eng->fw->caps.freq_khz;
+	unsigned int i;
+	u64 clocks;
+
+	if (eng->session_ref_sets_unknown)
+		return false;
+	for (i = 0; i < eng->session_ref_nr_sets; i++) {
+		const struct mlx5_diag_engine_period_set *set =
+			&eng->session_ref_set[i];
+
+		if (*from > set->sent || set->sent > eng->session_clock ||
+		    !mlx5_diag_engine_clocks_apart(*from, set->sent, rtc, khz,
+						   &clocks))
+			return false;
+		*due += clocks >> set->log_old;
+		*from = set->sent;
+	}
+	return true;
+}
+
+/*
  * The samples due from the reference (the last sample taken, else the
  * run's SET) to the device clock read in this drain, into *@due: at the
  * period running (mlx5_diag_engine_session_period_now()); where
- * period-only SETs came since the reference, the time up to the clock read
- * before each was sent at the period before it (a raise of that one not
- * reported, A9, not seen). The stretches, in order, cut the time from the
- * reference to the drain's clock, so their clocks add up to at most its
- * own: no overflow. False where that is not known: more than
- * MLX5_DIAG_DRAIN_DUE_SETS SETs since the reference, one with no clock
- * read before it or read out of order, RTC time past
- * MLX5_DIAG_DRAIN_DUE_MAX_NS.
+ * period-only SETs came since the reference, the time up to the last one
+ * as mlx5_diag_engine_session_due_sets() counts it. False where that is
+ * not known, or RTC time is past MLX5_DIAG_DRAIN_DUE_MAX_NS.
  */
 static bool mlx5_diag_engine_session_due_now(struct mlx5_diag_engine *eng,
 					     unsigned int k, unsigned int got,
@@ -1065,7 +1095,6 @@ static bool mlx5_diag_engine_session_due_now(struct mlx5_diag_engine *eng,
 	bool rtc = eng->programmed.rtc;
 	u32 khz = eng->fw->caps.freq_khz;
 	u64 from = eng->session_ref_ts, clocks;
-	unsigned int i;
 	u8 lp;
 
 	if (!mlx5_diag_engine_session_period_now(eng, k, got, &lp) ||
@@ -1076,26 +1105,31 @@ static bool mlx5_diag_engine_session_due_now(struct mlx5_diag_engine *eng,
 		return false;
 	*due = 0;
 	if (eng->session_log_period_min != eng->session_log_period_max &&
-	    (eng->session_ref_nr_sets || eng->session_ref_sets_unknown)) {
-		if (eng->session_ref_sets_unknown)
-			return false;
-		for (i = 0; i < eng->session_ref_nr_sets; i++) {
-			const struct mlx5_diag_engine_period_set *set =
-				&eng->session_ref_set[i];
-
-			if (from > set->sent || set->sent > eng->session_clock ||
-			    !mlx5_diag_engine_clocks_apart(from, set->sent, rtc,
-							   khz, &clocks))
-				return false;
-			*due += clocks >> set->log_old;
-			from = set->sent;
-		}
-		if (!mlx5_diag_engine_clocks_apart(from, eng->session_clock,
-						   rtc, khz, &clocks))
-			return false;
-	}
+	    (eng->session_ref_nr_sets || eng->session_ref_sets_unknown) &&
+	    (!mlx5_diag_engine_session_due_sets(eng, &from, due) ||
+	     !mlx5_diag_engine_clocks_apart(from, eng->session_clock, rtc, khz,
+					    &clocks)))
+		return false;
 	*due += clocks >> lp;
 	return true;
+}
+
+/*
+ * The shortest period, log2 of device clocks, reported to run since the
+ * last sample taken: the one running, the one before the last period-only
+ * SET and, for each SET since the reference, the one before it; the run's
+ * shortest where those SETs are not known.
+ */
+static u8 mlx5_diag_engine_session_shortest_since(struct mlx5_diag_engine *eng)
+{
+	u8 lp = min(eng->session_log_period, eng->session_set_log_old);
+	unsigned int i;
+
+	if (eng->session_ref_sets_unknown)
+		return eng->session_log_period_min;
+	for (i = 0; i < eng->session_ref_nr_sets; i++)
+		lp = min(lp, eng->session_ref_set[i].log_old);
+	return lp;
 }
 
 /*
@@ -1538,8 +1572,9 @@ static void mlx5_diag_engine_session_learn_period(struct mlx5_diag_engine *eng,
  * mlx5_diag_engine_session_set_sent()) came after the SET or while it
  * ran. The numbering kept puts there an id at or after the one expected
  * at the SET, by no more than the samples taken since and those due since
- * the last one taken (at the shorter of the two periods, as reported: the
- * firmware's, raised or not, is no shorter); a numbering from 0 an id no
+ * the last one taken (at the shortest period reported since,
+ * mlx5_diag_engine_session_shortest_since(): the firmware's, raised or
+ * not, is no shorter); a numbering from 0 an id no
  * larger than the new period's samples due since the SET was sent (16-bit
  * ids that wrapped since the SET fit both). One reading and not the
  * other tells (eng->session_renumber NONE or FOUND; slot 0's time kept);
@@ -1574,7 +1609,8 @@ static int mlx5_diag_engine_session_renumbered(struct mlx5_diag_engine *eng)
 		return 0;
 	taken = eng->session_next - eng->session_set_next;
 	kept = ((id - eng->session_set_seq) & mask) <=
-	       taken + (clocks >> min(lp, eng->session_set_log_old)) + 1;
+	       taken + (clocks >> mlx5_diag_engine_session_shortest_since(eng)) +
+	       1;
 	if (!kept && !from_0)
 		return 0;
 	if (kept && from_0 &&
@@ -1604,23 +1640,32 @@ static bool mlx5_diag_engine_session_old_period(struct mlx5_diag_engine *eng)
 /*
  * The drain took what the buffer kept of the old period where the
  * firmware numbered from 0 again at a period-only SET (A8), and took
- * nothing else yet: it goes on from slot 0, from the next sample. The old
- * period's samples due after the last one taken and before the SET was
- * sent are lost (each in a LOST record; those due while it ran, if any,
- * are not counted: the driver cannot see when the SET ran; in single mode
- * no more than the run had left to take). One line and
+ * nothing else yet: it goes on from slot 0, from the next sample. The
+ * samples due after the last one taken and before the SET was sent are
+ * lost (each in a LOST record; those due while it ran, if any, are not
+ * counted: the driver cannot see when the SET ran; in single mode no more
+ * than the run had left to take): where SETs came before this one since
+ * the last sample taken, each stretch at the period that ran in it
+ * (mlx5_diag_engine_session_due_sets(); a numbering of an earlier one
+ * that the buffer still holds is not placed), else, or where those are
+ * not known, all at the period before this SET. One line and
  * engine/period_restarts + 1.
  */
 static void mlx5_diag_engine_session_renumber(struct mlx5_diag_engine *eng,
 					      struct mlx5_diag_drain *d)
 {
-	u64 clocks, end, lost = 0;
+	u64 from = eng->session_last_ts, clocks, end, lost = 0;
 
-	if (mlx5_diag_engine_clocks_apart(eng->session_last_ts,
-					  eng->session_set_sent,
-					  eng->programmed.rtc,
-					  eng->fw->caps.freq_khz, &clocks))
-		lost = clocks >> eng->session_set_log_old;
+	if (!mlx5_diag_engine_session_due_sets(eng, &from, &lost) ||
+	    from != eng->session_set_sent) {
+		lost = 0;
+		if (mlx5_diag_engine_clocks_apart(eng->session_last_ts,
+						  eng->session_set_sent,
+						  eng->programmed.rtc,
+						  eng->fw->caps.freq_khz,
+						  &clocks))
+			lost = clocks >> eng->session_set_log_old;
+	}
 	/* a single run takes a buffer's samples, no more */
 	if (eng->programmed.mode == MLX5_DIAG_FW_SINGLE) {
 		end = eng->session_run_first +

@@ -4215,6 +4215,67 @@ static void engine_session_restart_between_queries_test(struct kunit *test)
 }
 
 /*
+ * Two period-only SETs before a drain (2^P to 2^(P+1), then 2^(P+2)), on
+ * firmware that numbers from 0 again at each (variant period_restart, A8):
+ * samples 29..33 of the first period are due before the first SET, the
+ * first change's 0..4 before the second, the second's 0 and 1 before the
+ * drain. The buffer keeps 29..31; 32 and 33, then the first change's 0
+ * and 1, were overwritten, and its 2..4 in slots 2..4 are of a numbering
+ * the drain cannot place. The first drain takes 29..31. The next one
+ * reports 32..38 lost, each stretch since the last sample taken counted at
+ * the period that ran in it (2 of 2^P, then 5 of 2^(P+1)), and delivers
+ * the second change's samples as 39 and 40, exact: delivered and lost add
+ * up to what the firmware produced.
+ */
+static void engine_session_two_restarts_test(struct kunit *test)
+{
+	const unsigned int *v = test->param_value;
+	struct et *t = test->priv;
+	struct es *s = es_init(test, *v & ET_VAR_PUBLIC, 6, 1000);
+	u8 lp = t->fw.caps.log_min_sample_period, actual = 0;
+	u64 c[3], c4;
+	unsigned int k, i;
+
+	t->clock_regs = true;
+	et_variant(test, MLX5_DIAG_SIM_VAR_PERIOD_RESTART, 1);
+	es_run32(test, s);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 28), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq + s->d.n, 29);
+	for (k = 0; k < 3; k++)
+		es_due(test, 29 + k, &c[k]);
+	t->now = es_due(test, 33, NULL) + 1000;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp + 1,
+							      &actual), 0);
+	/* the first change's numbering */
+	t->now = es_due(test, 4, &c4) + 1000;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp + 2,
+							      &actual), 0);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 1), 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 29);
+	KUNIT_EXPECT_EQ(test, s->d.n, 3);
+	for (k = 0; k < 3; k++)
+		for (i = 0; i < 2; i++)
+			KUNIT_EXPECT_EQ(test, s->ts[k * 2 + i], c[k]);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 1), 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_first, 32);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 7);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 39);
+	KUNIT_EXPECT_EQ(test, s->d.n, 2);
+	es_check_from(test, s, 39, c4);
+	KUNIT_EXPECT_EQ(test, et_stats(t).period_restarts, 1);
+	KUNIT_EXPECT_EQ(test, 29 + 3 + 2 + et_stats(t).lost_samples,
+			et_sim_stats(t).samples_produced);
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, 3), 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 41);
+	KUNIT_EXPECT_EQ(test, s->d.n, 2);
+	es_check_from(test, s, 39, c4);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_close(test, s);
+}
+
+/*
  * A public run (16-bit ids, 32-bit timestamps, 32 slots) at the shortest
  * period, the device clock registers read.
  */
@@ -4269,6 +4330,39 @@ static void engine_session_kept_across_wrap_test(struct kunit *test)
 }
 
 /*
+ * Public firmware that keeps its numbering across two period-only SETs
+ * (2^P to 2^(P+1) after sample 65,525, then 2^(P+2) after 65,529) that
+ * come before a drain, the last sample taken 65,505: the drain finds
+ * sample 65,536 in slot 0, id 0 on 16 bits, which a numbering from 0 would
+ * also put there. The ids since the last sample taken are in reach at the
+ * shortest period that ran since (2^P, before the first SET), not only at
+ * the two around the last: the drains take 65,506..65,540, no numbering
+ * from 0 read, nothing lost.
+ */
+static void engine_session_kept_two_sets_wrap_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_public32(test);
+
+	es_expect_drain(test, s, 9, 0, 0, 0, 10);
+	es_expect_drain(test, s, 20000, 10, 19959, 19969, 32);
+	es_expect_drain(test, s, 40016, 20001, 19984, 39985, 32);
+	es_expect_drain(test, s, 60032, 40017, 19984, 60001, 32);
+	es_expect_drain(test, s, 65505, 60033, 5441, 65474, 32);
+	t->now = es_due(test, 65525, NULL) + 1000;
+	es_period_up(test, 1);
+	t->now = es_due(test, 65529, NULL) + 1000;
+	es_period_up(test, 2);
+	es_expect_drain(test, s, 65536, 0, 0, 65506, 31);
+	es_expect_drain(test, s, 65540, 0, 0, 65537, 4);
+	KUNIT_EXPECT_EQ(test, et_stats(t).period_restarts, 0);
+	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_overwritten,
+			et_stats(t).lost_samples);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_close(test, s);
+}
+
+/*
  * either dialect, unwritten slots zero-filled, num_of_samples in entries,
  * entries apart and reordered, the buffer emptied too; numbered on across
  * SETs
@@ -4296,6 +4390,11 @@ static void et_restart_var_desc(const unsigned int *v, char *desc)
 }
 
 KUNIT_ARRAY_PARAM(et_restart_var, et_restart_var_sets, et_restart_var_desc);
+
+/* either dialect */
+static const unsigned int et_dialect_sets[] = { 0, ET_VAR_PUBLIC };
+
+KUNIT_ARRAY_PARAM(et_dialect, et_dialect_sets, et_var_desc);
 
 /* a period of 2^16 clocks: 2^16 samples span more than 2^32 clocks */
 #define ET_VAR_SLOW	BIT(11)
@@ -5582,7 +5681,9 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE_PARAM(engine_session_period_restart_test,
 			 et_restart_var_gen_params),
 	KUNIT_CASE(engine_session_restart_between_queries_test),
+	KUNIT_CASE_PARAM(engine_session_two_restarts_test, et_dialect_gen_params),
 	KUNIT_CASE(engine_session_kept_across_wrap_test),
+	KUNIT_CASE(engine_session_kept_two_sets_wrap_test),
 	KUNIT_CASE_PARAM(engine_session_gap_ids_test, et_gap_ids_var_gen_params),
 	KUNIT_CASE(engine_session_one_then_far_test),
 	KUNIT_CASE(engine_session_gap_after_period_test),
