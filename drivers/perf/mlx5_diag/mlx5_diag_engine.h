@@ -109,9 +109,13 @@ enum mlx5_diag_engine_seq_start {
  */
 #define MLX5_DIAG_DRAIN_DUE_SETS	4
 
-/* A period-only SET: the device clock read before it, the period before. */
+/*
+ * A period-only SET: the device clock read before it was sent and after
+ * its answer, the period before it.
+ */
 struct mlx5_diag_engine_period_set {
 	u64 sent;
+	u64 answer;
 	u8 log_old;
 };
 

@@ -537,9 +537,11 @@ int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 	eng->session_taken_next = U64_MAX;
 	eng->session_step_known = false;
 	if (known && eng->session_ref_nr_sets < MLX5_DIAG_DRAIN_DUE_SETS) {
-		eng->session_ref_set[eng->session_ref_nr_sets].sent = sent;
-		eng->session_ref_set[eng->session_ref_nr_sets++].log_old =
-			log_old;
+		eng->session_ref_set[eng->session_ref_nr_sets++] =
+			(struct mlx5_diag_engine_period_set){
+				.sent = sent, .answer = answer,
+				.log_old = log_old,
+			};
 	} else {
 		eng->session_ref_sets_unknown = true;
 	}
@@ -1051,13 +1053,13 @@ static bool mlx5_diag_engine_session_period_now(struct mlx5_diag_engine *eng,
  * run's SET), to the clock read before the last one was sent, added to
  * *@due: each stretch up to a SET at the period before it (a raise of that
  * one not reported, A9, not seen). *@from becomes the last one's clock.
- * The stretches, in order, cut the time from *@from to the drain's clock,
- * so their clocks add up to at most its own: no overflow. False where
- * that is not known: more than MLX5_DIAG_DRAIN_DUE_SETS SETs since the
- * reference, one with no clock read before it or read out of order.
+ * The stretches, in order, cut the time from *@from to @to, so their
+ * clocks add up to at most its own: no overflow. False where that is not
+ * known: more than MLX5_DIAG_DRAIN_DUE_SETS SETs since the reference, one
+ * with no clock read before it, or read out of order or after @to.
  */
 static bool mlx5_diag_engine_session_due_sets(struct mlx5_diag_engine *eng,
-					      u64 *from, u64 *due)
+					      u64 *from, u64 to, u64 *due)
 {
 	bool rtc = eng->programmed.rtc;
 	u32 khz = eng->fw->caps.freq_khz;
@@ -1070,7 +1072,7 @@ static bool mlx5_diag_engine_session_due_sets(struct mlx5_diag_engine *eng,
 		const struct mlx5_diag_engine_period_set *set =
 			&eng->session_ref_set[i];
 
-		if (*from > set->sent || set->sent > eng->session_clock ||
+		if (*from > set->sent || set->sent > to ||
 		    !mlx5_diag_engine_clocks_apart(*from, set->sent, rtc, khz,
 						   &clocks))
 			return false;
@@ -1106,7 +1108,8 @@ static bool mlx5_diag_engine_session_due_now(struct mlx5_diag_engine *eng,
 	*due = 0;
 	if (eng->session_log_period_min != eng->session_log_period_max &&
 	    (eng->session_ref_nr_sets || eng->session_ref_sets_unknown) &&
-	    (!mlx5_diag_engine_session_due_sets(eng, &from, due) ||
+	    (!mlx5_diag_engine_session_due_sets(eng, &from, eng->session_clock,
+						 due) ||
 	     !mlx5_diag_engine_clocks_apart(from, eng->session_clock, rtc, khz,
 					    &clocks)))
 		return false;
@@ -1115,21 +1118,54 @@ static bool mlx5_diag_engine_session_due_now(struct mlx5_diag_engine *eng,
 }
 
 /*
- * The shortest period, log2 of device clocks, reported to run since the
- * last sample taken: the one running, the one before the last period-only
- * SET and, for each SET since the reference, the one before it; the run's
- * shortest where those SETs are not known.
+ * At most the samples a numbering kept wrote after the last one taken up
+ * to time @t (after the clock read before the last period-only SET was
+ * sent), less one, into *@n. Where two or more SETs came since, their
+ * clocks all read, each stretch at the period that ran in it as reported
+ * (the firmware's, raised or not, is no shorter): up to a SET at the one
+ * before it, while it ran (from the clock read before it was sent to the
+ * one after its answer, or @t) at the shorter of that and the next, after
+ * the last one's answer at the period running, and one more for each
+ * stretch but the last, whatever its phase. Else all at the shorter of
+ * the period running and the one before the last SET. False where that is
+ * not known: SETs read out of order, or RTC readings that are none.
  */
-static u8 mlx5_diag_engine_session_shortest_since(struct mlx5_diag_engine *eng)
+static bool mlx5_diag_engine_session_kept_reach(struct mlx5_diag_engine *eng,
+						u64 t, u64 *n)
 {
-	u8 lp = min(eng->session_log_period, eng->session_set_log_old);
-	unsigned int i;
+	const struct mlx5_diag_engine_period_set *set = eng->session_ref_set;
+	unsigned int nr = eng->session_ref_nr_sets, i;
+	u64 from = eng->session_last_ts, sent, ran, after, end;
+	bool rtc = eng->programmed.rtc;
+	u32 khz = eng->fw->caps.freq_khz;
+	u8 next;
 
-	if (eng->session_ref_sets_unknown)
-		return eng->session_log_period_min;
-	for (i = 0; i < eng->session_ref_nr_sets; i++)
-		lp = min(lp, eng->session_ref_set[i].log_old);
-	return lp;
+	if (nr < 2 || eng->session_ref_sets_unknown ||
+	    set[nr - 1].sent != eng->session_set_sent) {
+		if (!mlx5_diag_engine_clocks_apart(from, t, rtc, khz, &after))
+			return false;
+		*n = after >> min(eng->session_log_period,
+				  eng->session_set_log_old);
+		return true;
+	}
+	*n = 0;
+	for (i = 0; i < nr; i++) {
+		end = min(set[i].answer, t);
+		next = i + 1 < nr ? set[i + 1].log_old : eng->session_log_period;
+		if (from > set[i].sent || set[i].sent > end ||
+		    !mlx5_diag_engine_clocks_apart(from, set[i].sent, rtc, khz,
+						   &sent) ||
+		    !mlx5_diag_engine_clocks_apart(set[i].sent, end, rtc, khz,
+						   &ran))
+			return false;
+		*n += (sent >> set[i].log_old) + 1 +
+		      (ran >> min(set[i].log_old, next)) + 1;
+		from = end;
+	}
+	if (!mlx5_diag_engine_clocks_apart(from, t, rtc, khz, &after))
+		return false;
+	*n += after >> eng->session_log_period;
+	return true;
 }
 
 /*
@@ -1572,10 +1608,9 @@ static void mlx5_diag_engine_session_learn_period(struct mlx5_diag_engine *eng,
  * mlx5_diag_engine_session_set_sent()) came after the SET or while it
  * ran. The numbering kept puts there an id at or after the one expected
  * at the SET, by no more than the samples taken since and those due since
- * the last one taken (at the shortest period reported since,
- * mlx5_diag_engine_session_shortest_since(): the firmware's, raised or
- * not, is no shorter); a numbering from 0 an id no
- * larger than the new period's samples due since the SET was sent (16-bit
+ * the last one taken (mlx5_diag_engine_session_kept_reach()); a
+ * numbering from 0 an id no larger than the new period's samples due
+ * since the SET was sent (16-bit
  * ids that wrapped since the SET fit both). One reading and not the
  * other tells (eng->session_renumber NONE or FOUND; slot 0's time kept);
  * neither leaves it to the next drain; both (the id expected at the SET
@@ -1586,7 +1621,7 @@ static void mlx5_diag_engine_session_learn_period(struct mlx5_diag_engine *eng,
  */
 static int mlx5_diag_engine_session_renumbered(struct mlx5_diag_engine *eng)
 {
-	u64 mask = mlx5_diag_engine_seq_mask(eng), id, t, clocks, taken;
+	u64 mask = mlx5_diag_engine_seq_mask(eng), id, t, clocks, taken, reach;
 	u8 lp = eng->session_log_period;
 	bool rtc = eng->programmed.rtc, kept, from_0;
 	u32 khz = eng->fw->caps.freq_khz;
@@ -1604,13 +1639,10 @@ static int mlx5_diag_engine_session_renumbered(struct mlx5_diag_engine *eng)
 		return 0;
 	id = eng->entries[0].sample_id & mask;
 	from_0 = id <= clocks >> lp;
-	if (!mlx5_diag_engine_clocks_apart(eng->session_last_ts, t, rtc, khz,
-					   &clocks))
+	if (!mlx5_diag_engine_session_kept_reach(eng, t, &reach))
 		return 0;
 	taken = eng->session_next - eng->session_set_next;
-	kept = ((id - eng->session_set_seq) & mask) <=
-	       taken + (clocks >> mlx5_diag_engine_session_shortest_since(eng)) +
-	       1;
+	kept = ((id - eng->session_set_seq) & mask) <= taken + reach + 1;
 	if (!kept && !from_0)
 		return 0;
 	if (kept && from_0 &&
@@ -1656,7 +1688,8 @@ static void mlx5_diag_engine_session_renumber(struct mlx5_diag_engine *eng,
 {
 	u64 from = eng->session_last_ts, clocks, end, lost = 0;
 
-	if (!mlx5_diag_engine_session_due_sets(eng, &from, &lost) ||
+	if (!mlx5_diag_engine_session_due_sets(eng, &from,
+					       eng->session_set_sent, &lost) ||
 	    from != eng->session_set_sent) {
 		lost = 0;
 		if (mlx5_diag_engine_clocks_apart(eng->session_last_ts,
@@ -1683,7 +1716,7 @@ static void mlx5_diag_engine_session_renumber(struct mlx5_diag_engine *eng,
 	eng->session_run_first = eng->session_next;
 	eng->session_renumber = MLX5_DIAG_RENUMBER_NONE;
 	eng->stats.period_restarts++;
-	pr_info_ratelimited("%s: the firmware numbered its samples from 0 again, from slot 0, at the period change: the run goes on from sample %llu, %llu of the old period lost (engine/period_restarts)\n",
+	pr_info_ratelimited("%s: the firmware numbered its samples from 0 again, from slot 0, at the period change: the run goes on from sample %llu, %llu lost (engine/period_restarts)\n",
 			    eng->fw->name, eng->session_next, lost);
 }
 

@@ -4214,6 +4214,9 @@ static void engine_session_restart_between_queries_test(struct kunit *test)
 	es_close(test, s);
 }
 
+/* the second change at sample 65,518: 18 ids short of 0 on 16 bits */
+#define ET_VAR_NEAR_0	BIT(13)
+
 /*
  * Two period-only SETs before a drain (2^P to 2^(P+1), then 2^(P+2)), on
  * firmware that numbers from 0 again at each (variant period_restart, A8):
@@ -4221,11 +4224,17 @@ static void engine_session_restart_between_queries_test(struct kunit *test)
  * first change's 0..4 before the second, the second's 0 and 1 before the
  * drain. The buffer keeps 29..31; 32 and 33, then the first change's 0
  * and 1, were overwritten, and its 2..4 in slots 2..4 are of a numbering
- * the drain cannot place. The first drain takes 29..31. The next one
- * reports 32..38 lost, each stretch since the last sample taken counted at
- * the period that ran in it (2 of 2^P, then 5 of 2^(P+1)), and delivers
- * the second change's samples as 39 and 40, exact: delivered and lost add
- * up to what the firmware produced.
+ * the drain cannot place. The first drain after the SETs takes 29..31.
+ * The next one reports 32..38 lost, each stretch since the last sample
+ * taken counted at the period that ran in it (2 of 2^P, then 5 of
+ * 2^(P+1)), and delivers the second change's samples as 39 and 40, exact:
+ * delivered and lost add up to what the firmware produced. The same from
+ * sample 65,489 on public firmware, where 65,518..65,522 in slots 14..18
+ * are all kept (the first change's 5 lost): the id expected at the second
+ * SET, 65,518, is 18 short of 0 on 16 bits, within the samples that 2^P
+ * alone allows since the last one taken (20) but beyond those the periods
+ * that ran allow (16), so slot 0's id 0 reads as a numbering from 0, not
+ * as the numbering kept.
  */
 static void engine_session_two_restarts_test(struct kunit *test)
 {
@@ -4233,17 +4242,24 @@ static void engine_session_two_restarts_test(struct kunit *test)
 	struct et *t = test->priv;
 	struct es *s = es_init(test, *v & ET_VAR_PUBLIC, 6, 1000);
 	u8 lp = t->fw.caps.log_min_sample_period, actual = 0;
-	u64 c[3], c4;
-	unsigned int k, i;
+	u64 b = *v & ET_VAR_NEAR_0 ? 65489 : 0, c[5], c4, got = 0, j;
+	/* the first period's samples the buffer keeps */
+	unsigned int kept = b ? 5 : 3, k, i;
 
 	t->clock_regs = true;
 	et_variant(test, MLX5_DIAG_SIM_VAR_PERIOD_RESTART, 1);
 	es_run32(test, s);
-	KUNIT_EXPECT_EQ(test, es_drain(test, s, 28), 0);
-	KUNIT_EXPECT_EQ(test, s->d.first_seq + s->d.n, 29);
-	for (k = 0; k < 3; k++)
-		es_due(test, 29 + k, &c[k]);
-	t->now = es_due(test, 33, NULL) + 1000;
+	/* at most 20,000 samples late: their 16-bit ids place them */
+	for (j = 20000; j < b + 28; j += 20000) {
+		KUNIT_EXPECT_EQ(test, es_drain(test, s, j), 0);
+		got += s->d.n;
+	}
+	KUNIT_EXPECT_EQ(test, es_drain(test, s, b + 28), 0);
+	got += s->d.n;
+	KUNIT_EXPECT_EQ(test, s->d.first_seq + s->d.n, b + 29);
+	for (k = 0; k < 5; k++)
+		es_due(test, b + 29 + k, &c[k]);
+	t->now = es_due(test, b + 33, NULL) + 1000;
 	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp + 1,
 							      &actual), 0);
 	/* the first change's numbering */
@@ -4252,25 +4268,27 @@ static void engine_session_two_restarts_test(struct kunit *test)
 							      &actual), 0);
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 1), 0);
 	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
-	KUNIT_EXPECT_EQ(test, s->d.first_seq, 29);
-	KUNIT_EXPECT_EQ(test, s->d.n, 3);
-	for (k = 0; k < 3; k++)
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, b + 29);
+	KUNIT_EXPECT_EQ(test, s->d.n, kept);
+	got += s->d.n;
+	for (k = 0; k < min(s->d.n, kept); k++)
 		for (i = 0; i < 2; i++)
 			KUNIT_EXPECT_EQ(test, s->ts[k * 2 + i], c[k]);
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 1), 0);
-	KUNIT_EXPECT_EQ(test, s->d.lost_first, 32);
-	KUNIT_EXPECT_EQ(test, s->d.lost_count, 7);
-	KUNIT_EXPECT_EQ(test, s->d.first_seq, 39);
+	KUNIT_EXPECT_EQ(test, s->d.lost_first, b + 29 + kept);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 10 - kept);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, b + 39);
 	KUNIT_EXPECT_EQ(test, s->d.n, 2);
-	es_check_from(test, s, 39, c4);
+	got += s->d.n;
+	es_check_from(test, s, b + 39, c4);
 	KUNIT_EXPECT_EQ(test, et_stats(t).period_restarts, 1);
-	KUNIT_EXPECT_EQ(test, 29 + 3 + 2 + et_stats(t).lost_samples,
+	KUNIT_EXPECT_EQ(test, got + et_stats(t).lost_samples,
 			et_sim_stats(t).samples_produced);
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 3), 0);
 	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
-	KUNIT_EXPECT_EQ(test, s->d.first_seq, 41);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, b + 41);
 	KUNIT_EXPECT_EQ(test, s->d.n, 2);
-	es_check_from(test, s, 39, c4);
+	es_check_from(test, s, b + 39, c4);
 	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
 	es_close(test, s);
 }
@@ -4391,10 +4409,20 @@ static void et_restart_var_desc(const unsigned int *v, char *desc)
 
 KUNIT_ARRAY_PARAM(et_restart_var, et_restart_var_sets, et_restart_var_desc);
 
-/* either dialect */
-static const unsigned int et_dialect_sets[] = { 0, ET_VAR_PUBLIC };
+/* either dialect; public with the second change near 0 */
+static const unsigned int et_two_restarts_sets[] = {
+	0, ET_VAR_PUBLIC, ET_VAR_PUBLIC | ET_VAR_NEAR_0,
+};
 
-KUNIT_ARRAY_PARAM(et_dialect, et_dialect_sets, et_var_desc);
+static void et_two_restarts_desc(const unsigned int *v, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s%s",
+		 *v & ET_VAR_PUBLIC ? "public" : "model64",
+		 *v & ET_VAR_NEAR_0 ? " at 65489" : "");
+}
+
+KUNIT_ARRAY_PARAM(et_two_restarts, et_two_restarts_sets,
+		  et_two_restarts_desc);
 
 /* a period of 2^16 clocks: 2^16 samples span more than 2^32 clocks */
 #define ET_VAR_SLOW	BIT(11)
@@ -5681,7 +5709,8 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE_PARAM(engine_session_period_restart_test,
 			 et_restart_var_gen_params),
 	KUNIT_CASE(engine_session_restart_between_queries_test),
-	KUNIT_CASE_PARAM(engine_session_two_restarts_test, et_dialect_gen_params),
+	KUNIT_CASE_PARAM(engine_session_two_restarts_test,
+			 et_two_restarts_gen_params),
 	KUNIT_CASE(engine_session_kept_across_wrap_test),
 	KUNIT_CASE(engine_session_kept_two_sets_wrap_test),
 	KUNIT_CASE_PARAM(engine_session_gap_ids_test, et_gap_ids_var_gen_params),
