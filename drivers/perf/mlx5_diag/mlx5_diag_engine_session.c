@@ -1048,15 +1048,34 @@ static bool mlx5_diag_engine_session_period_now(struct mlx5_diag_engine *eng,
 }
 
 /*
+ * Can stretches from device clock @from to @to be counted one by one and
+ * added up? Cut from the span in order, their clocks add up to at most
+ * its own: always on the FRC; on the RTC, where each is converted on its
+ * own and capped at MLX5_DIAG_DRAIN_DUE_MAX_NS, where the span is below
+ * that cap.
+ */
+static bool mlx5_diag_engine_session_span_summable(struct mlx5_diag_engine *eng,
+						   u64 from, u64 to)
+{
+	u32 khz = eng->fw->caps.freq_khz;
+	u64 clocks;
+
+	return !eng->programmed.rtc ||
+	       (mlx5_diag_engine_clocks_apart(from, to, true, khz, &clocks) &&
+		clocks < mul_u64_u32_div(MLX5_DIAG_DRAIN_DUE_MAX_NS, khz,
+					 NSEC_PER_MSEC));
+}
+
+/*
  * The samples due from device clock *@from, at or before the first
  * period-only SET since the reference (the last sample taken, else the
  * run's SET), to the clock read before the last one was sent, added to
  * *@due: each stretch up to a SET at the period before it (a raise of that
  * one not reported, A9, not seen). *@from becomes the last one's clock.
- * The stretches, in order, cut the time from *@from to @to, so their
- * clocks add up to at most its own: no overflow. False where that is not
- * known: more than MLX5_DIAG_DRAIN_DUE_SETS SETs since the reference, one
- * with no clock read before it, or read out of order or after @to.
+ * False where that is not known: more than MLX5_DIAG_DRAIN_DUE_SETS SETs
+ * since the reference, one with no clock read before it, or read out of
+ * order or after @to; or where the stretches cannot be added up
+ * (mlx5_diag_engine_session_span_summable()).
  */
 static bool mlx5_diag_engine_session_due_sets(struct mlx5_diag_engine *eng,
 					      u64 *from, u64 to, u64 *due)
@@ -1066,7 +1085,8 @@ static bool mlx5_diag_engine_session_due_sets(struct mlx5_diag_engine *eng,
 	unsigned int i;
 	u64 clocks;
 
-	if (eng->session_ref_sets_unknown)
+	if (eng->session_ref_sets_unknown ||
+	    !mlx5_diag_engine_session_span_summable(eng, *from, to))
 		return false;
 	for (i = 0; i < eng->session_ref_nr_sets; i++) {
 		const struct mlx5_diag_engine_period_set *set =
@@ -1102,8 +1122,8 @@ static bool mlx5_diag_engine_session_due_now(struct mlx5_diag_engine *eng,
 	if (!mlx5_diag_engine_session_period_now(eng, k, got, &lp) ||
 	    !mlx5_diag_engine_clocks_apart(from, eng->session_clock, rtc, khz,
 					   &clocks) ||
-	    (rtc && clocks >= mul_u64_u32_div(MLX5_DIAG_DRAIN_DUE_MAX_NS, khz,
-					      NSEC_PER_MSEC)))
+	    !mlx5_diag_engine_session_span_summable(eng, from,
+						    eng->session_clock))
 		return false;
 	*due = 0;
 	if (eng->session_log_period_min != eng->session_log_period_max &&
@@ -1121,50 +1141,55 @@ static bool mlx5_diag_engine_session_due_now(struct mlx5_diag_engine *eng,
  * At most the samples a numbering kept wrote after the last one taken up
  * to time @t (after the clock read before the last period-only SET was
  * sent), less one, into *@n. Where two or more SETs came since, their
- * clocks all read, each stretch at the period that ran in it as reported
- * (the firmware's, raised or not, is no shorter): up to a SET at the one
- * before it, while it ran (from the clock read before it was sent to the
- * one after its answer, or @t) at the shorter of that and the next, after
- * the last one's answer at the period running, and one more for each
- * stretch but the last, whatever its phase. Else all at the shorter of
- * the period running and the one before the last SET. False where that is
- * not known: SETs read out of order, or RTC readings that are none.
+ * clocks all read in order, each stretch at the period that ran in it as
+ * reported (the firmware's, raised or not, is no shorter): the gap up to
+ * a SET at the one before it, the window while it ran (from the clock
+ * read before it was sent to the one after its answer, or @t) at the
+ * shorter of that and the next, after the last one's answer at the period
+ * running, and one more for each stretch but the last, whatever its
+ * phase. Else (or where the span is 2^63 clocks or more) all at the
+ * shorter of the period running and the one before the last SET. False
+ * where @t or the last sample's time is no RTC reading.
  */
 static bool mlx5_diag_engine_session_kept_reach(struct mlx5_diag_engine *eng,
 						u64 t, u64 *n)
 {
 	const struct mlx5_diag_engine_period_set *set = eng->session_ref_set;
 	unsigned int nr = eng->session_ref_nr_sets, i;
-	u64 from = eng->session_last_ts, sent, ran, after, end;
+	u64 from = eng->session_last_ts, gap, window, after, end;
 	bool rtc = eng->programmed.rtc;
 	u32 khz = eng->fw->caps.freq_khz;
 	u8 next;
 
+	/* the pieces add up to at most the span, the ones to 2 per SET */
 	if (nr < 2 || eng->session_ref_sets_unknown ||
-	    set[nr - 1].sent != eng->session_set_sent) {
-		if (!mlx5_diag_engine_clocks_apart(from, t, rtc, khz, &after))
-			return false;
-		*n = after >> min(eng->session_log_period,
-				  eng->session_set_log_old);
-		return true;
-	}
+	    !mlx5_diag_engine_session_span_summable(eng, from, t) ||
+	    !mlx5_diag_engine_clocks_apart(from, t, rtc, khz, &after) ||
+	    after > U64_MAX / 2)
+		goto one_period;
 	*n = 0;
 	for (i = 0; i < nr; i++) {
 		end = min(set[i].answer, t);
 		next = i + 1 < nr ? set[i + 1].log_old : eng->session_log_period;
 		if (from > set[i].sent || set[i].sent > end ||
 		    !mlx5_diag_engine_clocks_apart(from, set[i].sent, rtc, khz,
-						   &sent) ||
+						   &gap) ||
 		    !mlx5_diag_engine_clocks_apart(set[i].sent, end, rtc, khz,
-						   &ran))
-			return false;
-		*n += (sent >> set[i].log_old) + 1 +
-		      (ran >> min(set[i].log_old, next)) + 1;
+						   &window))
+			goto one_period;
+		*n += (gap >> set[i].log_old) + 1 +
+		      (window >> min(set[i].log_old, next)) + 1;
 		from = end;
 	}
-	if (!mlx5_diag_engine_clocks_apart(from, t, rtc, khz, &after))
+	if (mlx5_diag_engine_clocks_apart(from, t, rtc, khz, &after)) {
+		*n += after >> eng->session_log_period;
+		return true;
+	}
+one_period:
+	if (!mlx5_diag_engine_clocks_apart(eng->session_last_ts, t, rtc, khz,
+					   &after))
 		return false;
-	*n += after >> eng->session_log_period;
+	*n = after >> min(eng->session_log_period, eng->session_set_log_old);
 	return true;
 }
 
@@ -1610,8 +1635,8 @@ static void mlx5_diag_engine_session_learn_period(struct mlx5_diag_engine *eng,
  * at the SET, by no more than the samples taken since and those due since
  * the last one taken (mlx5_diag_engine_session_kept_reach()); a
  * numbering from 0 an id no larger than the new period's samples due
- * since the SET was sent (16-bit
- * ids that wrapped since the SET fit both). One reading and not the
+ * since the SET was sent (16-bit ids that wrapped since the SET fit
+ * both). One reading and not the
  * other tells (eng->session_renumber NONE or FOUND; slot 0's time kept);
  * neither leaves it to the next drain; both (the id expected at the SET
  * no more than the samples the SET took, or a first drain after a
@@ -1622,6 +1647,7 @@ static void mlx5_diag_engine_session_learn_period(struct mlx5_diag_engine *eng,
 static int mlx5_diag_engine_session_renumbered(struct mlx5_diag_engine *eng)
 {
 	u64 mask = mlx5_diag_engine_seq_mask(eng), id, t, clocks, taken, reach;
+	u64 ahead;
 	u8 lp = eng->session_log_period;
 	bool rtc = eng->programmed.rtc, kept, from_0;
 	u32 khz = eng->fw->caps.freq_khz;
@@ -1642,7 +1668,8 @@ static int mlx5_diag_engine_session_renumbered(struct mlx5_diag_engine *eng)
 	if (!mlx5_diag_engine_session_kept_reach(eng, t, &reach))
 		return 0;
 	taken = eng->session_next - eng->session_set_next;
-	kept = ((id - eng->session_set_seq) & mask) <= taken + reach + 1;
+	ahead = (id - eng->session_set_seq) & mask;
+	kept = ahead <= taken + 1 || ahead - taken - 1 <= reach;
 	if (!kept && !from_0)
 		return 0;
 	if (kept && from_0 &&
@@ -1675,7 +1702,7 @@ static bool mlx5_diag_engine_session_old_period(struct mlx5_diag_engine *eng)
  * nothing else yet: it goes on from slot 0, from the next sample. The
  * samples due after the last one taken and before the SET was sent are
  * lost (each in a LOST record; those due while it ran, if any, are not
- * counted: the driver cannot see when the SET ran; in single mode no more
+ * counted: the driver cannot see when it ran; in single mode no more
  * than the run had left to take): where SETs came before this one since
  * the last sample taken, each stretch at the period that ran in it
  * (mlx5_diag_engine_session_due_sets(); a numbering of an earlier one

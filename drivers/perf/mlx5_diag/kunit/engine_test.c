@@ -4352,10 +4352,10 @@ static void engine_session_kept_across_wrap_test(struct kunit *test)
  * (2^P to 2^(P+1) after sample 65,525, then 2^(P+2) after 65,529) that
  * come before a drain, the last sample taken 65,505: the drain finds
  * sample 65,536 in slot 0, id 0 on 16 bits, which a numbering from 0 would
- * also put there. The ids since the last sample taken are in reach at the
- * shortest period that ran since (2^P, before the first SET), not only at
- * the two around the last: the drains take 65,506..65,540, no numbering
- * from 0 read, nothing lost.
+ * also put there. The ids since the last sample taken are in reach with
+ * each stretch counted at the period that ran in it (20 of 2^P before the
+ * first SET), not only at the two around the last: the drains take
+ * 65,506..65,540, no numbering from 0 read, nothing lost.
  */
 static void engine_session_kept_two_sets_wrap_test(struct kunit *test)
 {
