@@ -230,4 +230,14 @@ for d in 0 1; do
 	expect_eq "device $d: and so does a plain open" \
 		"$(perf_open_errno "$p/icmc_hits/")" 0
 done
+# What the driver learnt from mutated answers stays for the device's life
+# (a fuzzed id can show slot-index numbering, engine/slot_ids, which then
+# refuses period changes): the tests after this one in the guest get both
+# devices new.
+for d in 0 1; do
+	sim_readd $d
+	p=$(pmu_of_sim $d)
+	expect_eq "device $d: re-added, it has learnt nothing" \
+		"$(cat "$PMUS/$p/engine/slot_ids")" 0
+done
 exit $T_FAILED
