@@ -1072,10 +1072,10 @@ static bool mlx5_diag_engine_session_span_summable(struct mlx5_diag_engine *eng,
  * run's SET), to the clock read before the last one was sent, added to
  * *@due: each stretch up to a SET at the period before it (a raise of that
  * one not reported, A9, not seen). *@from becomes the last one's clock.
- * False where that is not known: more than MLX5_DIAG_DRAIN_DUE_SETS SETs
- * since the reference, one with no clock read before it, or read out of
- * order or after @to; or where the stretches cannot be added up
- * (mlx5_diag_engine_session_span_summable()).
+ * The caller checks that the span can be added up so
+ * (mlx5_diag_engine_session_span_summable()). False where that is not
+ * known: more than MLX5_DIAG_DRAIN_DUE_SETS SETs since the reference, one
+ * with no clock read before it, or read out of order or after @to.
  */
 static bool mlx5_diag_engine_session_due_sets(struct mlx5_diag_engine *eng,
 					      u64 *from, u64 to, u64 *due)
@@ -1085,8 +1085,7 @@ static bool mlx5_diag_engine_session_due_sets(struct mlx5_diag_engine *eng,
 	unsigned int i;
 	u64 clocks;
 
-	if (eng->session_ref_sets_unknown ||
-	    !mlx5_diag_engine_session_span_summable(eng, *from, to))
+	if (eng->session_ref_sets_unknown)
 		return false;
 	for (i = 0; i < eng->session_ref_nr_sets; i++) {
 		const struct mlx5_diag_engine_period_set *set =
@@ -1156,16 +1155,17 @@ static bool mlx5_diag_engine_session_kept_reach(struct mlx5_diag_engine *eng,
 {
 	const struct mlx5_diag_engine_period_set *set = eng->session_ref_set;
 	unsigned int nr = eng->session_ref_nr_sets, i;
-	u64 from = eng->session_last_ts, gap, window, after, end;
+	u64 from = eng->session_last_ts, span, gap, window, after, end;
 	bool rtc = eng->programmed.rtc;
 	u32 khz = eng->fw->caps.freq_khz;
 	u8 next;
 
+	if (!mlx5_diag_engine_clocks_apart(from, t, rtc, khz, &span))
+		return false;
 	/* the pieces add up to at most the span, the ones to 2 per SET */
 	if (nr < 2 || eng->session_ref_sets_unknown ||
 	    !mlx5_diag_engine_session_span_summable(eng, from, t) ||
-	    !mlx5_diag_engine_clocks_apart(from, t, rtc, khz, &after) ||
-	    after > U64_MAX / 2)
+	    span > U64_MAX / 2)
 		goto one_period;
 	*n = 0;
 	for (i = 0; i < nr; i++) {
@@ -1186,10 +1186,7 @@ static bool mlx5_diag_engine_session_kept_reach(struct mlx5_diag_engine *eng,
 		return true;
 	}
 one_period:
-	if (!mlx5_diag_engine_clocks_apart(eng->session_last_ts, t, rtc, khz,
-					   &after))
-		return false;
-	*n = after >> min(eng->session_log_period, eng->session_set_log_old);
+	*n = span >> min(eng->session_log_period, eng->session_set_log_old);
 	return true;
 }
 
@@ -1715,7 +1712,9 @@ static void mlx5_diag_engine_session_renumber(struct mlx5_diag_engine *eng,
 {
 	u64 from = eng->session_last_ts, clocks, end, lost = 0;
 
-	if (!mlx5_diag_engine_session_due_sets(eng, &from,
+	if (!mlx5_diag_engine_session_span_summable(eng, from,
+						    eng->session_set_sent) ||
+	    !mlx5_diag_engine_session_due_sets(eng, &from,
 					       eng->session_set_sent, &lost) ||
 	    from != eng->session_set_sent) {
 		lost = 0;
