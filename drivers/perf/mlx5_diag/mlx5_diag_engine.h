@@ -102,10 +102,10 @@ enum mlx5_diag_engine_seq_start {
 #define MLX5_DIAG_DRAIN_MAX_SKIP_LAPS	4
 
 /*
- * Period-only SETs a drain counts the samples due across (those after the
- * last sample taken), at most: beyond them, or past one whose device clock
- * was not read, the samples due are unknown until a sample taken after
- * them.
+ * Period-only SETs a drain counts the samples due across (those sent after
+ * the last sample taken), at most, and one more answered after it: beyond
+ * them, or past one whose device clock was not read, the samples due are
+ * unknown until a sample taken after them.
  */
 #define MLX5_DIAG_DRAIN_DUE_SETS	4
 
@@ -259,11 +259,12 @@ struct mlx5_diag_engine {
 	u64 session_taken_next, session_step_from;
 	bool session_step_known;
 	/*
-	 * Period-only SETs after the reference's time, oldest first; whether
-	 * one of them came with no device clock read or the array was full
+	 * Period-only SETs answered after the reference's time (the first
+	 * may have been sent before it), oldest first; whether one of them
+	 * came with no device clock read or the array was full
 	 */
 	struct mlx5_diag_engine_period_set
-		session_ref_set[MLX5_DIAG_DRAIN_DUE_SETS];
+		session_ref_set[MLX5_DIAG_DRAIN_DUE_SETS + 1];
 	u8 session_ref_nr_sets;
 	bool session_ref_sets_unknown;
 	/* the run's period now: as reported, or as its samples show (A9) */

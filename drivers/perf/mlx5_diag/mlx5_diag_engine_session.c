@@ -462,6 +462,20 @@ static void mlx5_diag_engine_session_set_sent(struct mlx5_diag_engine *eng,
 	eng->session_set_first = U64_MAX;
 }
 
+/*
+ * Is there room to keep one more period-only SET: fewer than
+ * MLX5_DIAG_DRAIN_DUE_SETS sent after the reference's time, besides one
+ * sent before it (the last sample taken came while it ran)?
+ */
+static bool mlx5_diag_engine_session_set_room(struct mlx5_diag_engine *eng)
+{
+	unsigned int nr = eng->session_ref_nr_sets;
+
+	return nr < MLX5_DIAG_DRAIN_DUE_SETS ||
+	       (nr == MLX5_DIAG_DRAIN_DUE_SETS &&
+		eng->session_ref_set[0].sent < eng->session_ref_ts);
+}
+
 /**
  * mlx5_diag_engine_session_period() - change a running session's period
  * @eng: the engine
@@ -536,7 +550,7 @@ int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 	/* the period running is shown by two samples taken after the SET */
 	eng->session_taken_next = U64_MAX;
 	eng->session_step_known = false;
-	if (known && eng->session_ref_nr_sets < MLX5_DIAG_DRAIN_DUE_SETS) {
+	if (known && mlx5_diag_engine_session_set_room(eng)) {
 		eng->session_ref_set[eng->session_ref_nr_sets++] =
 			(struct mlx5_diag_engine_period_set){
 				.sent = sent, .answer = answer,
@@ -797,12 +811,15 @@ static bool mlx5_diag_engine_session_unchanged(struct mlx5_diag_engine *eng,
 }
 
 /*
- * A sample stamped @earliest was taken: the period-only SETs sent before
- * it are behind the reference now; one taken of an old period after a SET
- * keeps that one counted. Those with no clock read, or with no room in the
- * array, are behind it once the sample is after the last SET (or that
- * one's clock was not read: taken to be before it): until then the samples
- * due stay unknown.
+ * A sample stamped @earliest was taken: the period-only SETs answered
+ * before it are behind the reference now. One sent before it and answered
+ * after it stays: the old period may have run up to its answer, and the
+ * samples due are counted from the sample on. Those with no clock read, or
+ * with no room in the array, are behind it once the sample is after the
+ * clock read before the last SET was sent (or that one's clock was not
+ * read: taken to be before it): until then the samples due stay unknown.
+ * Every SET before the last was answered before that one was sent: the
+ * last alone may stay.
  */
 static void mlx5_diag_engine_session_ref_sets_from(struct mlx5_diag_engine *eng,
 						   u64 earliest)
@@ -813,9 +830,15 @@ static void mlx5_diag_engine_session_ref_sets_from(struct mlx5_diag_engine *eng,
 	if (eng->session_ref_sets_unknown &&
 	    (!eng->session_set_known || earliest > eng->session_set_sent)) {
 		eng->session_ref_sets_unknown = false;
-		drop = nr;
+		nr = 0;
+		if (eng->session_set_known)
+			set[nr++] = (struct mlx5_diag_engine_period_set){
+				.sent = eng->session_set_sent,
+				.answer = eng->session_set_answer,
+				.log_old = eng->session_set_log_old,
+			};
 	}
-	while (drop < nr && earliest > set[drop].sent)
+	while (drop < nr && earliest > set[drop].answer)
 		drop++;
 	memmove(set, set + drop, (nr - drop) * sizeof(*set));
 	eng->session_ref_nr_sets = nr - drop;
@@ -1067,15 +1090,18 @@ static bool mlx5_diag_engine_session_span_summable(struct mlx5_diag_engine *eng,
 }
 
 /*
- * The samples due from device clock *@from, at or before the first
- * period-only SET since the reference (the last sample taken, else the
- * run's SET), to the clock read before the last one was sent, added to
- * *@due: each stretch up to a SET at the period before it (a raise of that
- * one not reported, A9, not seen). *@from becomes the last one's clock.
- * The caller checks that the span can be added up so
- * (mlx5_diag_engine_session_span_summable()). False where that is not
- * known: more than MLX5_DIAG_DRAIN_DUE_SETS SETs since the reference, one
- * with no clock read before it, or read out of order or after @to.
+ * The samples due from device clock *@from, at or before the answer of
+ * the first period-only SET answered since the reference (the last sample
+ * taken, else the run's SET), to the clock read before the last one was
+ * sent, added to *@due: each stretch up to a SET at the period before it
+ * (a raise of that one not reported, A9, not seen), none where *@from is
+ * later (a sample taken while it ran). *@from becomes the last one's
+ * clock, or stays where that is later. The caller checks that the span
+ * can be added up so (mlx5_diag_engine_session_span_summable()). False
+ * where that is not known: more SETs since the reference than
+ * session_ref_set[] keeps (mlx5_diag_engine_session_set_room()), one
+ * with no clock read around it, *@from past one's answer, or one sent
+ * after @to.
  */
 static bool mlx5_diag_engine_session_due_sets(struct mlx5_diag_engine *eng,
 					      u64 *from, u64 to, u64 *due)
@@ -1083,7 +1109,7 @@ static bool mlx5_diag_engine_session_due_sets(struct mlx5_diag_engine *eng,
 	bool rtc = eng->programmed.rtc;
 	u32 khz = eng->fw->caps.freq_khz;
 	unsigned int i;
-	u64 clocks;
+	u64 clocks, start;
 
 	if (eng->session_ref_sets_unknown)
 		return false;
@@ -1091,12 +1117,13 @@ static bool mlx5_diag_engine_session_due_sets(struct mlx5_diag_engine *eng,
 		const struct mlx5_diag_engine_period_set *set =
 			&eng->session_ref_set[i];
 
-		if (*from > set->sent || set->sent > to ||
-		    !mlx5_diag_engine_clocks_apart(*from, set->sent, rtc, khz,
+		start = max(*from, set->sent);
+		if (*from > set->answer || set->sent > to ||
+		    !mlx5_diag_engine_clocks_apart(*from, start, rtc, khz,
 						   &clocks))
 			return false;
 		*due += clocks >> set->log_old;
-		*from = set->sent;
+		*from = start;
 	}
 	return true;
 }
@@ -1139,15 +1166,18 @@ static bool mlx5_diag_engine_session_due_now(struct mlx5_diag_engine *eng,
 /*
  * At most the samples a numbering kept wrote after the last one taken up
  * to time @t (after the clock read before the last period-only SET was
- * sent), less one, into *@n. Where two or more SETs came since, their
- * clocks all read in order, each stretch at the period that ran in it as
+ * sent), less one, into *@n. Where two or more SETs were answered since,
+ * their clocks all read, each stretch at the period that ran in it as
  * reported (the firmware's, raised or not, is no shorter): the gap up to
  * a SET at the one before it, the window while it ran (from the clock
- * read before it was sent to the one after its answer, or @t) at the
+ * read before it was sent, or the last sample taken where that is later,
+ * to the one after its answer, or @t) at the
  * shorter of that and the next, after the last one's answer at the period
  * running, and one more for each stretch but the last, whatever its
- * phase. Else (or where the span is 2^63 clocks or more) all at the
- * shorter of the period running and the one before the last SET. False
+ * phase. Else (also where the last sample's time is past a SET's answer,
+ * as a later lap skipped can leave it, or the span is 2^63 clocks or
+ * more) all at the shorter of the period running and the one before the
+ * last SET. False
  * where @t or the last sample's time is no RTC reading.
  */
 static bool mlx5_diag_engine_session_kept_reach(struct mlx5_diag_engine *eng,
@@ -1155,7 +1185,7 @@ static bool mlx5_diag_engine_session_kept_reach(struct mlx5_diag_engine *eng,
 {
 	const struct mlx5_diag_engine_period_set *set = eng->session_ref_set;
 	unsigned int nr = eng->session_ref_nr_sets, i;
-	u64 from = eng->session_last_ts, span, gap, window, after, end;
+	u64 from = eng->session_last_ts, span, gap, window, after, start, end;
 	bool rtc = eng->programmed.rtc;
 	u32 khz = eng->fw->caps.freq_khz;
 	u8 next;
@@ -1169,12 +1199,13 @@ static bool mlx5_diag_engine_session_kept_reach(struct mlx5_diag_engine *eng,
 		goto one_period;
 	*n = 0;
 	for (i = 0; i < nr; i++) {
+		start = max(from, set[i].sent);
 		end = min(set[i].answer, t);
 		next = i + 1 < nr ? set[i + 1].log_old : eng->session_log_period;
-		if (from > set[i].sent || set[i].sent > end ||
-		    !mlx5_diag_engine_clocks_apart(from, set[i].sent, rtc, khz,
+		if (start > end ||
+		    !mlx5_diag_engine_clocks_apart(from, start, rtc, khz,
 						   &gap) ||
-		    !mlx5_diag_engine_clocks_apart(set[i].sent, end, rtc, khz,
+		    !mlx5_diag_engine_clocks_apart(start, end, rtc, khz,
 						   &window))
 			goto one_period;
 		*n += (gap >> set[i].log_old) + 1 +

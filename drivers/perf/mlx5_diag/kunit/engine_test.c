@@ -4388,6 +4388,72 @@ static void engine_session_kept_two_sets_wrap_test(struct kunit *test)
 	es_close_kept(test, s);
 }
 
+/* a period-only SET with no device clock read comes first */
+#define ET_VAR_UNCLOCKED	BIT(14)
+/* four period-only SETs, not one, after the drain */
+#define ET_VAR_MORE_SETS	BIT(15)
+
+/*
+ * Public firmware that keeps its numbering across period-only SETs: one
+ * (2^P to 2^(P+4)), sent after sample 65,505, runs only after 65,530, and
+ * a drain with room for 5 samples takes 65,506..65,510 alone, stamped
+ * after that SET was sent while the old period still ran. Another
+ * (2^(P+5)) comes right after it; the next drain finds 65,536 in slot 0,
+ * id 0 on 16 bits. The 20 samples of 2^P due after the last one taken, up
+ * to the first SET's answer, are in reach counted at 2^P (not at
+ * 2^(P+4), all the time since the last sample taken at the shorter of
+ * the two periods around the last SET): the drain takes 65,511..65,536, no
+ * numbering from 0 read, nothing lost. The same where a SET with no clock
+ * read (to 2^(P+1)) came first, right after 65,505, and the one that runs
+ * late is sent after 65,507 and runs after 65,527: the sample taken while
+ * it ran leaves it counted (not the unclocked one). The same where four
+ * SETs (to 2^(P+5), 2^(P+4), 2^(P+5), 2^(P+4)) follow the drain: they and
+ * the one it came during are all counted.
+ */
+static void engine_session_kept_set_window_test(struct kunit *test)
+{
+	const unsigned int *v = test->param_value;
+	struct et *t = test->priv;
+	struct es *s = es_public32_to(test, 65505);
+	u64 ran_after = 65530;
+
+	t->now = es_due(test, 65505, NULL) + 1000;
+	if (*v & ET_VAR_UNCLOCKED) {
+		t->clock_regs = false;
+		es_period_up(test, 1);
+		t->clock_regs = true;
+		t->now = es_due(test, 65507, NULL) + 1000;
+		ran_after = 65527;
+	}
+	t->set_advance_ns = es_due(test, ran_after, NULL) + 1000 - t->now;
+	es_period_up(test, 4);
+	t->set_advance_ns = 0;
+	s->d.cap = 5;
+	es_expect_drain(test, s, ran_after, 0, 0, 65506, 5);
+	s->d.cap = ES_CAP;
+	es_period_up(test, 5);
+	if (*v & ET_VAR_MORE_SETS) {
+		es_period_up(test, 4);
+		es_period_up(test, 5);
+		es_period_up(test, 4);
+	}
+	es_expect_drain(test, s, 65536, 0, 0, 65511, 26);
+	es_close_kept(test, s);
+}
+
+static const unsigned int et_set_window_sets[] = {
+	0, ET_VAR_UNCLOCKED, ET_VAR_MORE_SETS,
+};
+
+static void et_set_window_desc(const unsigned int *v, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s",
+		 *v & ET_VAR_UNCLOCKED ? "after an unclocked SET" :
+		 *v & ET_VAR_MORE_SETS ? "four SETs after" : "one SET after");
+}
+
+KUNIT_ARRAY_PARAM(et_set_window, et_set_window_sets, et_set_window_desc);
+
 /*
  * either dialect, unwritten slots zero-filled, num_of_samples in entries,
  * entries apart and reordered, the buffer emptied too; numbered on across
@@ -5721,6 +5787,8 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 			 et_two_restarts_gen_params),
 	KUNIT_CASE(engine_session_kept_across_wrap_test),
 	KUNIT_CASE(engine_session_kept_two_sets_wrap_test),
+	KUNIT_CASE_PARAM(engine_session_kept_set_window_test,
+			 et_set_window_gen_params),
 	KUNIT_CASE_PARAM(engine_session_gap_ids_test, et_gap_ids_var_gen_params),
 	KUNIT_CASE(engine_session_one_then_far_test),
 	KUNIT_CASE(engine_session_gap_after_period_test),
