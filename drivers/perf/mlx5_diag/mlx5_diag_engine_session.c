@@ -32,12 +32,11 @@
  */
 #define MLX5_DIAG_DRAIN_SLACK		2
 /*
- * Nanoseconds of RTC time the estimate converts to clocks at most:
- * ns * freq_khz / 10^6 stays below 2^64 (freq_khz < 2^32). Beyond it the
- * estimate falls short of a period over 2^51 ns / 2^32 kHz, and the drain
- * reads on as for any short estimate.
+ * Device clocks an RTC time converts to at most: 2^62, 1.5 * 10^11 s at
+ * 1 GHz, far beyond any gap between drains. The sums of such counts stay
+ * below 2^64.
  */
-#define MLX5_DIAG_DRAIN_DUE_MAX_NS	BIT_ULL(51)
+#define MLX5_DIAG_DRAIN_DUE_MAX_CLOCKS	BIT_ULL(62)
 
 /* A counting event of a data ID the session samples rides on its samples. */
 int mlx5_diag_engine_session_ride(struct mlx5_diag_engine *eng, u64 id,
@@ -1074,8 +1073,8 @@ static bool mlx5_diag_engine_session_period_now(struct mlx5_diag_engine *eng,
  * Can stretches from device clock @from to @to be counted one by one and
  * added up? Cut from the span in order, their clocks add up to at most
  * its own: always on the FRC; on the RTC, where each is converted on its
- * own and capped at MLX5_DIAG_DRAIN_DUE_MAX_NS, where the span is below
- * that cap.
+ * own and capped at MLX5_DIAG_DRAIN_DUE_MAX_CLOCKS, where the span is
+ * below that cap.
  */
 static bool mlx5_diag_engine_session_span_summable(struct mlx5_diag_engine *eng,
 						   u64 from, u64 to)
@@ -1085,8 +1084,7 @@ static bool mlx5_diag_engine_session_span_summable(struct mlx5_diag_engine *eng,
 
 	return !eng->programmed.rtc ||
 	       (mlx5_diag_engine_clocks_apart(from, to, true, khz, &clocks) &&
-		clocks < mul_u64_u32_div(MLX5_DIAG_DRAIN_DUE_MAX_NS, khz,
-					 NSEC_PER_MSEC));
+		clocks < MLX5_DIAG_DRAIN_DUE_MAX_CLOCKS);
 }
 
 /*
@@ -1134,7 +1132,7 @@ static bool mlx5_diag_engine_session_due_sets(struct mlx5_diag_engine *eng,
  * period running (mlx5_diag_engine_session_period_now()); where
  * period-only SETs came since the reference, the time up to the last one
  * as mlx5_diag_engine_session_due_sets() counts it. False where that is
- * not known, or RTC time is past MLX5_DIAG_DRAIN_DUE_MAX_NS.
+ * not known, or RTC time is MLX5_DIAG_DRAIN_DUE_MAX_CLOCKS or more.
  */
 static bool mlx5_diag_engine_session_due_now(struct mlx5_diag_engine *eng,
 					     unsigned int k, unsigned int got,
@@ -1409,8 +1407,8 @@ static bool mlx5_diag_engine_rtc_ns(u64 rtc, u64 *ns)
  * @rtc: both are RTC readings (seconds << 32 | ns), else FRC clocks
  * @freq_khz: the device clock (not 0, checked at probe)
  * @clocks: out: the clocks from @from to @to, 0 when @to is before @from
- *	(a clock stepped back); on the RTC at most
- *	MLX5_DIAG_DRAIN_DUE_MAX_NS of them, converted at @freq_khz
+ *	(a clock stepped back); on the RTC converted at @freq_khz, at most
+ *	MLX5_DIAG_DRAIN_DUE_MAX_CLOCKS
  *
  * Return: false when @rtc and either is no RTC reading.
  */
@@ -1421,10 +1419,17 @@ bool mlx5_diag_engine_clocks_apart(u64 from, u64 to, bool rtc, u32 freq_khz,
 		    !mlx5_diag_engine_rtc_ns(to, &to)))
 		return false;
 	*clocks = to > from ? to - from : 0;
-	if (rtc)
-		*clocks = mul_u64_u32_div(min(*clocks,
-					      MLX5_DIAG_DRAIN_DUE_MAX_NS),
-					  freq_khz, NSEC_PER_MSEC);
+	if (!rtc)
+		return true;
+	/*
+	 * Below 2^62 ns (mlx5_diag_engine_rtc_ns()): a clock of 1 GHz or less
+	 * counts no more clocks; a faster one has the ns capped first
+	 */
+	if (freq_khz > NSEC_PER_MSEC)
+		*clocks = min(*clocks,
+			      mul_u64_u32_div(MLX5_DIAG_DRAIN_DUE_MAX_CLOCKS,
+					      NSEC_PER_MSEC, freq_khz));
+	*clocks = mul_u64_u32_div(*clocks, freq_khz, NSEC_PER_MSEC);
 	return true;
 }
 

@@ -2559,8 +2559,9 @@ static unsigned int es_due_frc(u64 last, u64 now, u8 log_period,
 /*
  * The estimate at its edges: FRC and RTC (seconds << 32 | ns) readings,
  * one clock short of a period, a clock stepped back, a period or an RTC
- * reading the firmware cannot give, and the longest RTC gaps (bounded
- * before the conversion to clocks); the slack added after the count is
+ * reading the firmware cannot give, and the longest RTC gaps (2^32 s less
+ * 1 ns at 1 kHz: 2^32 * 1000 clocks less one, 124 periods of 2^35; at
+ * 2^32 - 1 kHz capped at 2^62 clocks); the slack added after the count is
  * capped at a batch, the sum capped at a batch too, never below 1.
  */
 static void engine_session_due_test(struct kunit *test)
@@ -2608,7 +2609,7 @@ static void engine_session_due_test(struct kunit *test)
 						     35, U32_MAX, 2, 2048), 2048);
 	KUNIT_EXPECT_EQ(test,
 			mlx5_diag_engine_session_due(0, (u64)U32_MAX << 32 | 999999999,
-						     true, 35, 1, 2, 2048), 2);
+						     true, 35, 1, 2, 2048), 126);
 }
 
 /*
@@ -4975,6 +4976,21 @@ static const u64 es_ids_leaf[2] = {
  * Sample numbering of 16 bits (in the modelled 32-bit field) or of 32,
  * unwritten slots carrying the ids or zero-filled.
  */
+/*
+ * The session samples two leaves of the model, 70,000 samples stay cheap
+ * to check, and a drain takes 2000 at most.
+ */
+static void es_leaves_by_2000(struct kunit *test, struct es *s)
+{
+	s->ids = es_ids_leaf;
+	s->e[1] = &et_counter;
+	s->d.cap = 2000;
+	s->ts = kunit_kcalloc(test, 2000 * 2, sizeof(u64), GFP_KERNEL);
+	s->val = kunit_kcalloc(test, 2000 * 2, sizeof(u64), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s->ts);
+	KUNIT_ASSERT_NOT_NULL(test, s->val);
+}
+
 struct et_seq_case {
 	unsigned int bits;
 	bool zero;
@@ -5015,14 +5031,7 @@ static void engine_session_seq_bits_test(struct kunit *test)
 	unsigned int nslots;
 	u64 j;
 
-	/* two leaves of the model: 70000 samples stay cheap to check */
-	s->ids = es_ids_leaf;
-	s->e[1] = &et_counter;
-	s->d.cap = 2000;
-	s->ts = kunit_kcalloc(test, 2000 * 2, sizeof(u64), GFP_KERNEL);
-	s->val = kunit_kcalloc(test, 2000 * 2, sizeof(u64), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, s->ts);
-	KUNIT_ASSERT_NOT_NULL(test, s->val);
+	es_leaves_by_2000(test, s);
 	et_variant(test, MLX5_DIAG_SIM_VAR_SAMPLE_ID_BITS, *bits);
 	et_variant(test, MLX5_DIAG_SIM_VAR_UNWRITTEN_ZERO, c->zero);
 	es_claim(test, s);
@@ -5082,6 +5091,61 @@ static void engine_session_seq_bits_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->d.n, 96);
 	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
 	es_check(test, s);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_close(test, s);
+}
+
+/*
+ * The modelled dialect numbering modulo 2^16 on RTC timestamps, at 2^33
+ * clocks (55 s at 156.25 MHz): drained 2000 samples at a time up to
+ * 70,000, where the numbering is learnt, then once 45,000 samples (28.6
+ * days) late, past half the range of 16-bit ids. The drain places the
+ * samples by those due from the device clock, the RTC time converted to
+ * clocks in full (capped at 2^62 clocks, not at 2^51 ns, 26 days): it
+ * loses exactly the 40,904 the firmware overwrote and goes on from there.
+ */
+static void engine_session_rtc_far_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 0, 1000);
+	struct mlx5_diag_session_opts o = {
+		.mode = MLX5_DIAG_FW_REPETITIVE, .rtc = true,
+		.log_sample_period = 33,
+	};
+	unsigned int nslots;
+	u64 rtc, j;
+
+	es_leaves_by_2000(test, s);
+	t->clock_regs = true;
+	et_variant(test, MLX5_DIAG_SIM_VAR_SAMPLE_ID_BITS, 16);
+	es_claim(test, s);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_read_clock(t->sim, t->now, true,
+							  &rtc), 0);
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_engine_session_program(&t->eng, &o, rtc,
+							 &s->actual), 0);
+	KUNIT_ASSERT_TRUE(test, s->actual.rtc);
+	KUNIT_ASSERT_EQ(test, s->actual.log_sample_period, 33);
+	nslots = 1U << s->actual.log_num_of_samples;
+	KUNIT_ASSERT_EQ(test, nslots, 4096);
+	for (j = 1999; j < 70000; j += 2000) {
+		KUNIT_ASSERT_EQ(test, es_drain(test, s, j), 0);
+		KUNIT_ASSERT_EQ(test, s->d.first_seq, j - 1999);
+		KUNIT_ASSERT_EQ(test, s->d.n, 2000);
+		KUNIT_ASSERT_EQ(test, s->d.lost_count, 0);
+	}
+	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_bits, 16);
+	KUNIT_ASSERT_EQ(test, es_drain(test, s, 114999), 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_first, 70000);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 115000 - nslots - 70000);
+	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_overwritten,
+			115000 - nslots - 70000);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 115000 - nslots);
+	KUNIT_EXPECT_EQ(test, s->d.n, 2000);
+	KUNIT_ASSERT_EQ(test, es_drain(test, s, 114999), 0);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 115000 - nslots + 2000);
+	KUNIT_EXPECT_EQ(test, s->d.n, 2000);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
 	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
 	es_close(test, s);
 }
@@ -5789,6 +5853,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE(engine_session_kept_two_sets_wrap_test),
 	KUNIT_CASE_PARAM(engine_session_kept_set_window_test,
 			 et_set_window_gen_params),
+	KUNIT_CASE(engine_session_rtc_far_test),
 	KUNIT_CASE_PARAM(engine_session_gap_ids_test, et_gap_ids_var_gen_params),
 	KUNIT_CASE(engine_session_one_then_far_test),
 	KUNIT_CASE(engine_session_gap_after_period_test),
