@@ -4991,6 +4991,52 @@ static void es_leaves_by_2000(struct kunit *test, struct es *s)
 	KUNIT_ASSERT_NOT_NULL(test, s->val);
 }
 
+/*
+ * es_leaves_by_2000()'s run of 4096 slots, its firmware numbering modulo
+ * 2^@bits (16 or 32), drained 2000 samples at a time up to 69,999: each
+ * drain takes the next 2000, none lost, each sample as the model gives it
+ * where the run is stamped from the FRC (es_check()); the numbering is
+ * read as 32 bits until the ids wrap, then as @bits.
+ */
+static void es_drain_to_70000(struct kunit *test, struct es *s,
+			      unsigned int bits)
+{
+	struct et *t = test->priv;
+	u64 j;
+
+	KUNIT_ASSERT_EQ(test, 1U << s->actual.log_num_of_samples, 4096);
+	for (j = 1999; j < 70000; j += 2000) {
+		KUNIT_ASSERT_EQ(test, es_drain(test, s, j), 0);
+		KUNIT_ASSERT_EQ(test, s->d.first_seq, j - 1999);
+		KUNIT_ASSERT_EQ(test, s->d.n, 2000);
+		KUNIT_ASSERT_EQ(test, s->d.lost_count, 0);
+		if (!s->actual.rtc)
+			es_check(test, s);
+		KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_bits,
+				j < 65536 ? 32 : bits);
+	}
+}
+
+/*
+ * After es_drain_to_70000(), a drain when sample @last is due (past half
+ * the range of 16-bit ids): it loses exactly the samples the firmware
+ * overwrote from 70,000 on and takes the 2000 oldest left.
+ */
+static void es_expect_far_from_70000(struct kunit *test, struct es *s,
+				     u64 last)
+{
+	struct et *t = test->priv;
+	u64 oldest = last + 1 - 4096;
+
+	KUNIT_ASSERT_EQ(test, es_drain(test, s, last), 0);
+	KUNIT_EXPECT_EQ(test, s->d.lost_first, 70000);
+	KUNIT_EXPECT_EQ(test, s->d.lost_count, oldest - 70000);
+	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_overwritten,
+			oldest - 70000);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, oldest);
+	KUNIT_EXPECT_EQ(test, s->d.n, 2000);
+}
+
 struct et_seq_case {
 	unsigned int bits;
 	bool zero;
@@ -5037,29 +5083,14 @@ static void engine_session_seq_bits_test(struct kunit *test)
 	es_claim(test, s);
 	es_program(test, s, MLX5_DIAG_FW_REPETITIVE);
 	nslots = 1U << s->actual.log_num_of_samples;
-	KUNIT_ASSERT_EQ(test, nslots, 4096);
-	for (j = 1999; j < 70000; j += 2000) {
-		KUNIT_ASSERT_EQ(test, es_drain(test, s, j), 0);
-		KUNIT_ASSERT_EQ(test, s->d.first_seq, j - 1999);
-		KUNIT_ASSERT_EQ(test, s->d.n, 2000);
-		KUNIT_ASSERT_EQ(test, s->d.lost_count, 0);
-		es_check(test, s);
-		KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_bits,
-				j < 65536 ? 32 : *bits);
-	}
+	es_drain_to_70000(test, s, *bits);
 	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
 	/*
 	 * 40,000 samples late: past half the range of 16-bit ids, placed by
 	 * the samples due, from the device clock the drain reads
 	 */
 	t->clock_regs = true;
-	KUNIT_ASSERT_EQ(test, es_drain(test, s, 109999), 0);
-	KUNIT_EXPECT_EQ(test, s->d.lost_first, 70000);
-	KUNIT_EXPECT_EQ(test, s->d.lost_count, 110000 - nslots - 70000);
-	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_overwritten,
-			110000 - nslots - 70000);
-	KUNIT_EXPECT_EQ(test, s->d.first_seq, 110000 - nslots);
-	KUNIT_EXPECT_EQ(test, s->d.n, 2000);
+	es_expect_far_from_70000(test, s, 109999);
 	es_check(test, s);
 	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
 
@@ -5112,8 +5143,7 @@ static void engine_session_rtc_far_test(struct kunit *test)
 		.mode = MLX5_DIAG_FW_REPETITIVE, .rtc = true,
 		.log_sample_period = 33,
 	};
-	unsigned int nslots;
-	u64 rtc, j;
+	u64 rtc;
 
 	es_leaves_by_2000(test, s);
 	t->clock_regs = true;
@@ -5126,24 +5156,10 @@ static void engine_session_rtc_far_test(struct kunit *test)
 							 &s->actual), 0);
 	KUNIT_ASSERT_TRUE(test, s->actual.rtc);
 	KUNIT_ASSERT_EQ(test, s->actual.log_sample_period, 33);
-	nslots = 1U << s->actual.log_num_of_samples;
-	KUNIT_ASSERT_EQ(test, nslots, 4096);
-	for (j = 1999; j < 70000; j += 2000) {
-		KUNIT_ASSERT_EQ(test, es_drain(test, s, j), 0);
-		KUNIT_ASSERT_EQ(test, s->d.first_seq, j - 1999);
-		KUNIT_ASSERT_EQ(test, s->d.n, 2000);
-		KUNIT_ASSERT_EQ(test, s->d.lost_count, 0);
-	}
-	KUNIT_EXPECT_EQ(test, et_learnt(t).sample_id_bits, 16);
+	es_drain_to_70000(test, s, 16);
+	es_expect_far_from_70000(test, s, 114999);
 	KUNIT_ASSERT_EQ(test, es_drain(test, s, 114999), 0);
-	KUNIT_EXPECT_EQ(test, s->d.lost_first, 70000);
-	KUNIT_EXPECT_EQ(test, s->d.lost_count, 115000 - nslots - 70000);
-	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_overwritten,
-			115000 - nslots - 70000);
-	KUNIT_EXPECT_EQ(test, s->d.first_seq, 115000 - nslots);
-	KUNIT_EXPECT_EQ(test, s->d.n, 2000);
-	KUNIT_ASSERT_EQ(test, es_drain(test, s, 114999), 0);
-	KUNIT_EXPECT_EQ(test, s->d.first_seq, 115000 - nslots + 2000);
+	KUNIT_EXPECT_EQ(test, s->d.first_seq, 115000 - 4096 + 2000);
 	KUNIT_EXPECT_EQ(test, s->d.n, 2000);
 	KUNIT_EXPECT_EQ(test, s->d.lost_count, 0);
 	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
