@@ -271,7 +271,8 @@ struct mlx5_diag_engine {
 	u8 session_log_period;
 	u8 session_log_period_max;	/* the run's longest period */
 	u8 session_log_period_min;	/* the run's shortest period */
-	bool session_period_checked;	/* against its first two samples */
+	/* against two samples in a row: a first period change waits for it */
+	bool session_period_checked;
 	/*
 	 * After a period-only SET (A8): whether the firmware kept its
 	 * numbering, the id expected next when the SET was sent and

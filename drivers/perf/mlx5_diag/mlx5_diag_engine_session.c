@@ -462,6 +462,27 @@ static void mlx5_diag_engine_session_set_sent(struct mlx5_diag_engine *eng,
 }
 
 /*
+ * Would a period-only SET sent at device clock @sent count samples due
+ * before it at a period no two samples in a row have shown yet
+ * (mlx5_diag_engine_session_learn_period())? The firmware may run a longer
+ * one than it reports (A9): the samples due since the reference (the last
+ * sample taken, else the run's SET) would count too many, and so would a
+ * LOST record where the firmware numbers from 0 again at the SET (A8).
+ * None where less than the period reported has passed since.
+ */
+static bool mlx5_diag_engine_session_period_unseen(struct mlx5_diag_engine *eng,
+						   u64 sent)
+{
+	u64 clocks;
+
+	return !eng->session_period_checked &&
+	       mlx5_diag_engine_clocks_apart(eng->session_ref_ts, sent,
+					     eng->programmed.rtc,
+					     eng->fw->caps.freq_khz, &clocks) &&
+	       clocks >> eng->session_log_period;
+}
+
+/*
  * Is there room to keep one more period-only SET: fewer than
  * MLX5_DIAG_DRAIN_DUE_SETS sent after the reference's time, besides one
  * sent before it (the last sample taken came while it ran)?
@@ -488,13 +509,14 @@ static bool mlx5_diag_engine_session_set_room(struct mlx5_diag_engine *eng)
  * mlx5_diag_engine_session_period_kept()). Where the firmware was seen
  * numbering by slot index (engine/slot_ids), the drain places samples by
  * time at the run's one period: a change is refused, even before this run
- * showed it. Sleeps.
+ * showed it. A run's first change waits for two of its samples in a row
+ * (mlx5_diag_engine_session_period_unseen()). Sleeps.
  * Return: 0; -EBUSY when the engine does not run the session (not ours any
  * more, or never programmed), -ENODEV when the device is gone,
  * -EOPNOTSUPP on firmware that numbers by slot index (one line), -EAGAIN
- * while the drain has yet to go on from the last change's numbering from
- * 0 (nothing sent: ask again after the next drain); or the errno of the
- * failed command.
+ * while the drains have yet to see the run's period or to go on from the
+ * last change's numbering from 0 (nothing sent: ask again after the next
+ * drain); or the errno of the failed command.
  */
 int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 				    u8 log_sample_period, u8 *actual)
@@ -528,9 +550,13 @@ int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 		ret = -EAGAIN;
 		goto out;
 	}
-	eng->want.log_sample_period = log_sample_period;
 	known = !mlx5_diag_engine_device_clock(eng, eng->programmed.rtc,
 					       &sent);
+	if (known && mlx5_diag_engine_session_period_unseen(eng, sent)) {
+		ret = -EAGAIN;
+		goto out;
+	}
+	eng->want.log_sample_period = log_sample_period;
 	ret = mlx5_diag_fw_set_params(eng->fw, &eng->want);
 	if (ret) {
 		eng->stats.set_failures++;
@@ -1611,9 +1637,10 @@ static void mlx5_diag_engine_session_learn_period(struct mlx5_diag_engine *eng,
 						  unsigned int got)
 {
 	u64 id, prev_id, t = 0, prev_t = eng->session_ref_ts, clocks = 0;
-	bool have_prev = eng->session_next &&
-			 eng->session_ref_next == eng->session_next &&
-			 eng->seq_start != MLX5_DIAG_SEQ_SLOT;
+	bool taken_prev = eng->session_next &&
+			  eng->session_ref_next == eng->session_next &&
+			  eng->seq_start != MLX5_DIAG_SEQ_SLOT;
+	bool have_prev = taken_prev;
 	unsigned int k;
 	u8 lp;
 
@@ -1627,16 +1654,19 @@ static void mlx5_diag_engine_session_learn_period(struct mlx5_diag_engine *eng,
 		}
 		id = eng->entries[0].sample_id;
 		/*
-		 * one after the other in any numbering's width, 16 bits up,
-		 * less than 2^15 periods apart at the one reported (which
-		 * the firmware's is no shorter than): not 2^16 samples
-		 * apart, as the last one taken and a drain's first may be
+		 * one after the other in any numbering's width, 16 bits up;
+		 * the last one taken and a drain's first also less than 2^15
+		 * periods apart at the one reported (which the firmware's is
+		 * no shorter than): not 2^16 samples apart, as they may be.
+		 * Adjacent slots hold samples at most a lap (2^15 slots at
+		 * most) apart
 		 */
 		if (have_prev && ((id - prev_id) & U16_MAX) == 1 && t > prev_t &&
 		    mlx5_diag_engine_clocks_apart(prev_t, t, eng->programmed.rtc,
 						  eng->fw->caps.freq_khz,
 						  &clocks) &&
-		    clocks >> eng->session_log_period <= U16_MAX >> 1)
+		    (k || !taken_prev ||
+		     clocks >> eng->session_log_period <= U16_MAX >> 1))
 			eng->session_period_checked = true;
 		have_prev = true;
 		prev_id = id;

@@ -772,7 +772,10 @@ static void mlx5_diag_session_new_period(struct mlx5_diag_session *s)
 
 	log = mlx5_diag_engine_session_log_period(caps, req);
 	ret = mlx5_diag_engine_session_period(s->eng, log, &actual);
-	/* the drain has yet to follow the last change: at the next work */
+	/*
+	 * the drains have yet to see the run's period or to follow the last
+	 * change: at the next work
+	 */
 	if (ret == -EAGAIN) {
 		set_bit(MLX5_DIAG_SESSION_NEW_PERIOD, &s->flags);
 		return;
@@ -822,7 +825,9 @@ static void mlx5_diag_session_work(struct work_struct *work)
 	if (!test_bit(MLX5_DIAG_SESSION_RUNNING, &s->flags))
 		goto publish;
 	mlx5_diag_session_drain(s, false);
-	if (test_and_clear_bit(MLX5_DIAG_SESSION_NEW_PERIOD, &s->flags))
+	/* a run the drain ended (single mode full): the next starts at it */
+	if (test_bit(MLX5_DIAG_SESSION_RUNNING, &s->flags) &&
+	    test_and_clear_bit(MLX5_DIAG_SESSION_NEW_PERIOD, &s->flags))
 		mlx5_diag_session_new_period(s);
 	if (checks && ++s->drains >= checks) {
 		s->drains = 0;

@@ -4921,6 +4921,51 @@ static void engine_session_period_unreported_test(struct kunit *test)
 }
 
 /*
+ * The raise unreported (A9) not yet learnt when the run's period is
+ * changed (2^10 reported, 2^14 run, to 2^15), on firmware that numbers
+ * from 0 again at the change (A8): a drain took sample 0 alone, and
+ * samples 1..20 are due. The change waits (-EAGAIN, nothing sent): sent
+ * then, the samples due before it would count at 2^10, 16 times too many.
+ * The next drain takes 1..20 and learns 2^14; the change is sent, and the
+ * new numbering's 0..2 come as 21..23, exact: nothing lost, delivered
+ * what the firmware produced.
+ */
+static void engine_session_period_unlearnt_test(struct kunit *test)
+{
+	struct et *t = test->priv;
+	struct es *s = es_init(test, false, 6, 1000);
+	unsigned int sets;
+	u8 actual = 0;
+	u64 c20;
+
+	et_min_period(test, 10);
+	et_variant(test, MLX5_DIAG_SIM_VAR_PERIOD_UNREPORTED, 1);
+	et_variant(test, MLX5_DIAG_SIM_VAR_PERIOD_RESTART, 1);
+	t->clock_regs = true;
+	es_claim(test, s);
+	es_program_at(test, s, MLX5_DIAG_FW_REPETITIVE, 10);
+	es_expect_drain(test, s, 0, 0, 0, 0, 1);
+	KUNIT_EXPECT_EQ(test, s->d.log_period_learnt, 0);
+	t->now = es_due(test, 20, &c20) + 1000;
+	sets = t->sets;
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_period(&t->eng, 15,
+							      &actual),
+			-EAGAIN);
+	KUNIT_EXPECT_EQ(test, t->sets, sets);
+	es_expect_drain(test, s, 20, 0, 0, 1, 20);
+	KUNIT_EXPECT_EQ(test, s->d.log_period_learnt, 14);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, 15,
+							      &actual), 0);
+	KUNIT_EXPECT_EQ(test, actual, 15);
+	es_expect_drain_from(test, s, 2, 0, 0, 21, 3, 21, c20);
+	KUNIT_EXPECT_EQ(test, et_stats(t).period_restarts, 1);
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 0);
+	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_produced, 24);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_close(test, s);
+}
+
+/*
  * The raise unreported (A9), learnt across answers: each drain finds one
  * new sample, so the first answer holds sample 0 alone and the second
  * sample 1 alone, which pairs with sample 0 of the drain before (the
@@ -5886,6 +5931,7 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 			 et_unrep_var_gen_params),
 	KUNIT_CASE_PARAM(engine_session_period_unreported_apart_test,
 			 et_cont_var_gen_params),
+	KUNIT_CASE(engine_session_period_unlearnt_test),
 	KUNIT_CASE_PARAM(engine_count_seq_bits_test, et_seq_gen_params),
 	KUNIT_CASE(engine_count_unclocked_far_test),
 	KUNIT_CASE(engine_session_bad_samples_test),
