@@ -516,7 +516,8 @@ static bool mlx5_diag_engine_session_set_room(struct mlx5_diag_engine *eng)
  * -EOPNOTSUPP on firmware that numbers by slot index (one line), -EAGAIN
  * while the drains have yet to see the run's period or to go on from the
  * last change's numbering from 0 (nothing sent: ask again after the next
- * drain); or the errno of the failed command.
+ * drain); or the errno of the failed command (-EAGAIN too, where the
+ * firmware had no resources for the SET: NO_RES, ask again as well).
  */
 int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 				    u8 log_sample_period, u8 *actual)
