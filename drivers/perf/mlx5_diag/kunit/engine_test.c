@@ -5018,10 +5018,6 @@ static const u64 es_ids_leaf[2] = {
 };
 
 /*
- * Sample numbering of 16 bits (in the modelled 32-bit field) or of 32,
- * unwritten slots carrying the ids or zero-filled.
- */
-/*
  * The session samples two leaves of the model, 70,000 samples stay cheap
  * to check, and a drain takes 2000 at most.
  */
@@ -5082,6 +5078,10 @@ static void es_expect_far_from_70000(struct kunit *test, struct es *s,
 	KUNIT_EXPECT_EQ(test, s->d.n, 2000);
 }
 
+/*
+ * Sample numbering of 16 bits (in the modelled 32-bit field) or of 32,
+ * unwritten slots carrying the ids or zero-filled.
+ */
 struct et_seq_case {
 	unsigned int bits;
 	bool zero;
