@@ -985,6 +985,28 @@ static void es_program(struct kunit *test, struct es *s,
 }
 
 /*
+ * Start a repetitive run now, at 2^@log_period clocks, stamped from the
+ * RTC.
+ */
+static void es_program_rtc(struct kunit *test, struct es *s, u8 log_period)
+{
+	struct et *t = test->priv;
+	struct mlx5_diag_session_opts o = {
+		.mode = MLX5_DIAG_FW_REPETITIVE, .rtc = true,
+		.log_sample_period = log_period,
+	};
+	u64 rtc;
+
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_read_clock(t->sim, t->now, true,
+							  &rtc), 0);
+	KUNIT_ASSERT_EQ(test,
+			mlx5_diag_engine_session_program(&t->eng, &o, rtc,
+							 &s->actual), 0);
+	KUNIT_ASSERT_TRUE(test, s->actual.rtc);
+	KUNIT_ASSERT_EQ(test, s->actual.log_sample_period, log_period);
+}
+
+/*
  * The session claimed and programmed as a repetitive run at the shortest
  * period, in a firmware buffer of 32 samples: returns its slots.
  */
@@ -3888,10 +3910,6 @@ static void engine_session_rtc_still_test(struct kunit *test)
 	const unsigned int *v = test->param_value;
 	struct et *t = test->priv;
 	struct es *s = es_init(test, false, 6, 1000);
-	struct mlx5_diag_session_opts o = {
-		.mode = MLX5_DIAG_FW_REPETITIVE, .rtc = true,
-	};
-	u64 rtc;
 
 	t->clock_regs = true;
 	et_var_apply(test, *v);
@@ -3900,13 +3918,7 @@ static void engine_session_rtc_still_test(struct kunit *test)
 						     MLX5_DIAG_SIM_VAR_RTC_STILL,
 						     1), 0);
 	es_claim(test, s);
-	o.log_sample_period = t->fw.caps.log_min_sample_period;
-	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_read_clock(t->sim, t->now, true,
-							  &rtc), 0);
-	KUNIT_ASSERT_EQ(test,
-			mlx5_diag_engine_session_program(&t->eng, &o, rtc,
-							 &s->actual), 0);
-	KUNIT_EXPECT_TRUE(test, s->actual.rtc);
+	es_program_rtc(test, s, t->fw.caps.log_min_sample_period);
 	KUNIT_EXPECT_FALSE(test, t->fw.rtc_still);
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 5), 0);
 	KUNIT_EXPECT_EQ(test, s->d.first_seq, 0);
@@ -5184,23 +5196,12 @@ static void engine_session_rtc_far_test(struct kunit *test)
 {
 	struct et *t = test->priv;
 	struct es *s = es_init(test, false, 0, 1000);
-	struct mlx5_diag_session_opts o = {
-		.mode = MLX5_DIAG_FW_REPETITIVE, .rtc = true,
-		.log_sample_period = 33,
-	};
-	u64 rtc;
 
 	es_leaves_by_2000(test, s);
 	t->clock_regs = true;
 	et_variant(test, MLX5_DIAG_SIM_VAR_SAMPLE_ID_BITS, 16);
 	es_claim(test, s);
-	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_read_clock(t->sim, t->now, true,
-							  &rtc), 0);
-	KUNIT_ASSERT_EQ(test,
-			mlx5_diag_engine_session_program(&t->eng, &o, rtc,
-							 &s->actual), 0);
-	KUNIT_ASSERT_TRUE(test, s->actual.rtc);
-	KUNIT_ASSERT_EQ(test, s->actual.log_sample_period, 33);
+	es_program_rtc(test, s, 33);
 	es_drain_to_70000(test, s, 16);
 	es_expect_far_from_70000(test, s, 114999);
 	KUNIT_ASSERT_EQ(test, es_drain(test, s, 114999), 0);
