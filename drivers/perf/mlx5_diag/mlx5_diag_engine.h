@@ -274,6 +274,11 @@ struct mlx5_diag_engine {
 	/* against two samples in a row: a first period change waits for it */
 	bool session_period_checked;
 	/*
+	 * Checked again after a period-only SET, against two samples in a
+	 * row both stamped after its answer (session_set_answer)
+	 */
+	bool session_period_relearn;
+	/*
 	 * After a period-only SET (A8): whether the firmware kept its
 	 * numbering, the id expected next when the SET was sent and
 	 * session_next then, whether the device clock was read around it,

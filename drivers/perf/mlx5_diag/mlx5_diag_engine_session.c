@@ -380,6 +380,7 @@ int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
 	eng->session_log_period_max = eng->programmed.log_sample_period;
 	eng->session_log_period_min = eng->programmed.log_sample_period;
 	eng->session_period_checked = false;
+	eng->session_period_relearn = false;
 	eng->session_renumber = MLX5_DIAG_RENUMBER_NONE;
 	eng->session_run_first = 0;
 	eng->session_seen.known = false;
@@ -588,8 +589,13 @@ int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 	eng->session_log_period_max = max(eng->session_log_period_max, *actual);
 	eng->session_log_period_min = min(eng->session_log_period_min, *actual);
 	mlx5_diag_engine_session_set_sent(eng, known, sent, answer, log_old);
-	/* a step across the change shows neither period */
+	/*
+	 * A step across the change shows neither period; two samples after
+	 * its answer show the new one, which the firmware may have raised
+	 * without saying so (A9)
+	 */
 	eng->session_period_checked = true;
+	eng->session_period_relearn = known;
 out:
 	mutex_unlock(&eng->lock);
 	return ret;
@@ -1627,29 +1633,35 @@ static int mlx5_diag_engine_session_find_first(struct mlx5_diag_engine *eng)
  * for instead (A9) shows the raise in the samples' times only. A longer
  * step (mlx5_diag_engine_step_period(), between the two samples'
  * earliest entries) becomes the run's period before any sample is placed
- * by it (slot-index ids, a first sample, a lap's length): one line,
- * engine/unreported_periods + 1, and d->log_period_learnt for the
- * session's PERIOD record. Asked of each answer until one holds such a
- * pair, once a run, before any period change: a step across a change
- * shows neither period. The answer's samples are decoded again after.
+ * by it (slot-index ids, a first sample, a lap's length, the samples due
+ * before the next period change): one line, engine/unreported_periods + 1,
+ * and d->log_period_learnt for the session's PERIOD record. Asked of each
+ * answer until one holds such a pair: once from the run's start, and again
+ * after each period-only SET whose device clocks were read, from two
+ * samples both stamped after its answer (a step across the change shows
+ * neither period). The answer's samples are decoded again after.
  */
 static void mlx5_diag_engine_session_learn_period(struct mlx5_diag_engine *eng,
 						  struct mlx5_diag_drain *d,
 						  unsigned int got)
 {
+	bool after_set = eng->session_period_relearn, found = false;
+	u64 from = eng->session_set_answer;
 	u64 id, prev_id, t = 0, prev_t = eng->session_ref_ts, clocks = 0;
 	bool taken_prev = eng->session_next &&
 			  eng->session_ref_next == eng->session_next &&
-			  eng->seq_start != MLX5_DIAG_SEQ_SLOT;
+			  eng->seq_start != MLX5_DIAG_SEQ_SLOT &&
+			  (!after_set || prev_t > from);
 	bool have_prev = taken_prev;
 	unsigned int k;
 	u8 lp;
 
 	prev_id = eng->seq_base + eng->session_next - 1;
-	for (k = 0; k < got && !eng->session_period_checked; k++) {
+	for (k = 0; k < got && !found; k++) {
 		if (!mlx5_diag_engine_decode_from(eng, eng->session_out, k))
 			break;
-		if (!mlx5_diag_engine_session_time(eng, &t)) {
+		if (!mlx5_diag_engine_session_time(eng, &t) ||
+		    (after_set && t <= from)) {
 			have_prev = false;
 			continue;
 		}
@@ -1662,19 +1674,22 @@ static void mlx5_diag_engine_session_learn_period(struct mlx5_diag_engine *eng,
 		 * Adjacent slots hold samples at most a lap (2^15 slots at
 		 * most) apart
 		 */
-		if (have_prev && ((id - prev_id) & U16_MAX) == 1 && t > prev_t &&
-		    mlx5_diag_engine_clocks_apart(prev_t, t, eng->programmed.rtc,
-						  eng->fw->caps.freq_khz,
-						  &clocks) &&
-		    (k || !taken_prev ||
-		     clocks >> eng->session_log_period <= U16_MAX >> 1))
-			eng->session_period_checked = true;
+		found = have_prev && ((id - prev_id) & U16_MAX) == 1 &&
+			t > prev_t &&
+			mlx5_diag_engine_clocks_apart(prev_t, t,
+						      eng->programmed.rtc,
+						      eng->fw->caps.freq_khz,
+						      &clocks) &&
+			(k || !taken_prev ||
+			 clocks >> eng->session_log_period <= U16_MAX >> 1);
 		have_prev = true;
 		prev_id = id;
 		prev_t = t;
 	}
-	if (!eng->session_period_checked)
+	if (!found)
 		return;
+	eng->session_period_checked = true;
+	eng->session_period_relearn = false;
 	lp = mlx5_diag_engine_step_period(clocks, eng->session_log_period,
 					  mlx5_diag_fw_max_log_period(&eng->fw->caps));
 	if (lp == eng->session_log_period)
@@ -1683,8 +1698,10 @@ static void mlx5_diag_engine_session_learn_period(struct mlx5_diag_engine *eng,
 			    eng->fw->name, lp, eng->session_log_period);
 	eng->stats.unreported_periods++;
 	eng->session_log_period = lp;
-	eng->session_log_period_min = lp;
-	eng->session_log_period_max = lp;
+	/* after a SET the shortest stays a bound: the one reported never ran */
+	if (!after_set)
+		eng->session_log_period_min = lp;
+	eng->session_log_period_max = max(eng->session_log_period_max, lp);
 	d->log_period_learnt = lp;
 	d->period_ts = t;
 }
@@ -1932,7 +1949,8 @@ again:
 			if (ret)
 				goto done;
 		}
-		if (!eng->session_period_checked)
+		if (!eng->session_period_checked ||
+		    eng->session_period_relearn)
 			mlx5_diag_engine_session_learn_period(eng, d, got);
 		for (k = 0; k < got; k++) {
 			/* the answer's whole samples end here */

@@ -4977,6 +4977,80 @@ static void engine_session_period_unlearnt_test(struct kunit *test)
 	es_close(test, s);
 }
 
+/* numbered from 0 again at each period-only SET (A8) */
+#define ET_VAR_RESTART	BIT(16)
+
+/*
+ * A raise not reported at a period change (A9): a run at 2^16 clocks is
+ * changed to 2^10, which the firmware raises to 2^14 (2^12 for the public
+ * dialect's two counters) and reports as asked. The drain after the
+ * change learns the raise from two samples stamped after the SET's answer
+ * (engine/unreported_periods, log_period_learnt for the PERIOD record),
+ * and the next change, back to 2^16 and sent 2,100 clocks after the last
+ * sample taken, counts the samples due before it at that period: none.
+ * On firmware that numbers from 0 again at each change (A8) none is lost,
+ * where at the 2^10 reported two would be. That change is not raised:
+ * nothing more learnt.
+ */
+static void engine_session_period_set_unreported_test(struct kunit *test)
+{
+	const unsigned int *v = test->param_value;
+	struct et *t = test->priv;
+	struct es *s = es_init(test, *v & ET_VAR_PUBLIC, 6, 1000);
+	u8 want = *v & ET_VAR_PUBLIC ? 12 : 14, actual = 0;
+	bool restart = *v & ET_VAR_RESTART;
+	u64 c1, c_last;
+
+	et_min_period(test, 10);
+	et_variant(test, MLX5_DIAG_SIM_VAR_PERIOD_UNREPORTED, 1);
+	et_variant(test, MLX5_DIAG_SIM_VAR_PERIOD_RESTART, restart);
+	t->clock_regs = true;
+	es_claim(test, s);
+	es_program_at(test, s, MLX5_DIAG_FW_REPETITIVE, 16);
+	es_expect_drain(test, s, 1, 0, 0, 0, 2);
+	KUNIT_EXPECT_EQ(test, s->d.log_period_learnt, 0);
+	t->now = es_due(test, 1, &c1) + 1000;
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, 10,
+							      &actual), 0);
+	KUNIT_EXPECT_EQ(test, actual, 10);
+	/* samples 2..5: numbered 0..3 where the numbering restarts */
+	if (restart)
+		es_expect_drain_from(test, s, 3, 0, 0, 2, 4, 2, c1);
+	else
+		es_expect_drain(test, s, 5, 0, 0, 2, 4);
+	KUNIT_EXPECT_EQ(test, s->d.log_period_learnt, want);
+	KUNIT_EXPECT_EQ(test, et_stats(t).unreported_periods, 1);
+	t->now = es_due(test, restart ? 3 : 5, &c_last) +
+		 mlx5_diag_sim_clocks_to_ns(2100, 156250);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, 16,
+							      &actual), 0);
+	KUNIT_EXPECT_EQ(test, actual, 16);
+	if (restart)
+		es_expect_drain_from(test, s, 2, 0, 0, 6, 3, 6, c_last);
+	else
+		es_expect_drain(test, s, 8, 0, 0, 6, 3);
+	KUNIT_EXPECT_EQ(test, s->d.log_period_learnt, 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).unreported_periods, 1);
+	KUNIT_EXPECT_EQ(test, et_stats(t).period_restarts, restart ? 2 : 0);
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 0);
+	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_produced, 9);
+	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
+	es_close(test, s);
+}
+
+static const unsigned int et_set_unrep_sets[] = {
+	0, ET_VAR_RESTART, ET_VAR_PUBLIC, ET_VAR_PUBLIC | ET_VAR_RESTART,
+};
+
+static void et_set_unrep_desc(const unsigned int *v, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s%s",
+		 *v & ET_VAR_PUBLIC ? "public" : "model64",
+		 *v & ET_VAR_RESTART ? " period_restart" : "");
+}
+
+KUNIT_ARRAY_PARAM(et_set_unrep, et_set_unrep_sets, et_set_unrep_desc);
+
 /*
  * The raise unreported (A9), learnt across answers: each drain finds one
  * new sample, so the first answer holds sample 0 alone and the second
@@ -5933,6 +6007,8 @@ static struct kunit_case mlx5_diag_engine_cases[] = {
 	KUNIT_CASE_PARAM(engine_session_period_unreported_apart_test,
 			 et_cont_var_gen_params),
 	KUNIT_CASE(engine_session_period_unlearnt_test),
+	KUNIT_CASE_PARAM(engine_session_period_set_unreported_test,
+			 et_set_unrep_gen_params),
 	KUNIT_CASE_PARAM(engine_count_seq_bits_test, et_seq_gen_params),
 	KUNIT_CASE(engine_count_unclocked_far_test),
 	KUNIT_CASE(engine_session_bad_samples_test),
