@@ -67,6 +67,42 @@ expect_eq "16 IDs, raised to 2^15 clocks, 200 us: the PERIOD record" \
 	"$(dec_lines /tmp/periods2.data PERIOD | sed 's/ at [0-9.]*:/:/')" \
 	"PERIOD run 0 from sample 20: 209715 ns (requested 200000)"
 
+# ---- a period change the firmware has no resources for ----
+# From sample 20 on every command is answered NO_RES (fail_next), the
+# drains' queries too, which the next drain recovers from. The change is
+# sent at 8 works in all (MLX5_DIAG_SESSION_PERIOD_TRIES), then given up
+# with one log line; with fail_next cleared, 20 more samples come at the
+# period running: 0..39 contiguous, none lost, no PERIOD record, and no
+# configuration for the change in the emulator's count.
+configs=$(cat "$D0/stats/configs")
+echo "mlx5-diag-test: nores" >/dev/kmsg
+# shellcheck disable=SC2016
+record_stepped 0 /tmp/periods3.data '
+step_samples 0 20
+echo "1000000 0xf" >'"$D0"'/fail_next
+sh_pid=$$
+rec=$PPID
+(
+	while kill -0 $sh_pid 2>/dev/null; do nap 0.01; done
+	wait_for sh -c "dmesg | sed -n \"/mlx5-diag-test: nores\$/,\\\$p\" | grep -q \"could not be changed (-11)\""
+	echo "0 0" >'"$D0"'/fail_next
+	step_samples 0 20
+	kill -INT $rec
+) >/dev/null 2>&1 &' --duration 120 --then-period 800us -p 100us \
+	-e icmc_hits -e icmc_accesses 2>/tmp/periods.err
+expect_eq "NO_RES: record exits 0" "$?" 0
+expect_eq "NO_RES: the change given up, one log line" \
+	"$(dmesg | sed -n '/mlx5-diag-test: nores$/,$p' | grep -c 'the sample period could not be changed (-11): the run goes on at its period')" 1
+expect_eq "NO_RES: the disable with clear, the run's SET and the disable" \
+	$(($(cat "$D0/stats/configs") - configs)) 3
+expect_eq "NO_RES: samples 0..39, contiguous, none lost" \
+	"$(dec_samples /tmp/periods3.data | awk '$1 != NR - 1 { bad++ } END { print NR, bad + 0 }') $(dec_lines /tmp/periods3.data LOST | wc -l)" \
+	"40 0 0"
+expect_eq "NO_RES: no PERIOD record" "$(dec_lines /tmp/periods3.data PERIOD | wc -l)" 0
+check "NO_RES: every value equals the model" \
+	check_model 0 /tmp/periods3.data cc 0x1180000200000000 0x1180000100000000
+sim_running 0
+
 # rec_errno EVENT [PERF-OPTIONS]: errno of a 0.1 s perf record of EVENT
 rec_errno() {
 	ev=$1

@@ -514,11 +514,11 @@ static bool mlx5_diag_engine_session_set_room(struct mlx5_diag_engine *eng)
  * (mlx5_diag_engine_session_period_unseen()). Sleeps.
  * Return: 0; -EBUSY when the engine does not run the session (not ours any
  * more, or never programmed), -ENODEV when the device is gone,
- * -EOPNOTSUPP on firmware that numbers by slot index (one line), -EAGAIN
- * while the drains have yet to see the run's period or to go on from the
- * last change's numbering from 0 (nothing sent: ask again after the next
- * drain); or the errno of the failed command (-EAGAIN too, where the
- * firmware had no resources for the SET: NO_RES, ask again as well).
+ * -EOPNOTSUPP on firmware that numbers by slot index (one line),
+ * -EINPROGRESS while the drains have yet to see the run's period or to go
+ * on from the last change's numbering from 0 (nothing sent: ask again after
+ * the next drain); or the errno of the failed SET (-EAGAIN where the
+ * firmware had no resources for it, NO_RES; the period unchanged).
  */
 int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 				    u8 log_sample_period, u8 *actual)
@@ -549,13 +549,13 @@ int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 	}
 	/* the drain has yet to go on from the last change's numbering from 0 */
 	if (eng->session_renumber == MLX5_DIAG_RENUMBER_FOUND) {
-		ret = -EAGAIN;
+		ret = -EINPROGRESS;
 		goto out;
 	}
 	known = !mlx5_diag_engine_device_clock(eng, eng->programmed.rtc,
 					       &sent);
 	if (known && mlx5_diag_engine_session_period_unseen(eng, sent)) {
-		ret = -EAGAIN;
+		ret = -EINPROGRESS;
 		goto out;
 	}
 	eng->want.log_sample_period = log_sample_period;

@@ -51,6 +51,9 @@
 #define MLX5_DIAG_DRAIN_MIN_NS		(1 * NSEC_PER_MSEC)
 #define MLX5_DIAG_DRAIN_MAX_NS		(20 * NSEC_PER_MSEC)
 
+/* The works a period change answered NO_RES is sent at, in all. */
+#define MLX5_DIAG_SESSION_PERIOD_TRIES	8
+
 /* sample_size (__le16) holds a format-0 sample of every id the device has */
 static_assert(sizeof(struct mlx5_diag_fmt0_hdr) +
 	      MLX5_DIAG_MAX_IDS * sizeof(struct mlx5_diag_fmt0_entry) <= U16_MAX);
@@ -88,6 +91,7 @@ struct mlx5_diag_session {
 	bool moving;			/* CPU hotplug moves the leader (under lock) */
 	bool disabled_before_move;	/* and it was disabled then (under lock) */
 	u32 runs;
+	unsigned int period_tries;	/* the change's NO_RES answers (lock) */
 	struct mlx5_diag_fw_params actual;	/* ids: the session's ids */
 	u8 *vclass;
 	unsigned int nslots;
@@ -486,6 +490,7 @@ static void mlx5_diag_session_run(struct mlx5_diag_session *s)
 	int ret;
 
 	clear_bit(MLX5_DIAG_SESSION_NEW_PERIOD, &s->flags);
+	s->period_tries = 0;
 	s->req.opts.log_sample_period =
 		mlx5_diag_engine_session_log_period(caps,
 						    READ_ONCE(s->req.period_ns));
@@ -760,7 +765,12 @@ static void mlx5_diag_session_drain_last(struct mlx5_diag_session *s)
  * PERF_EVENT_IOC_PERIOD: the firmware's period changes while it runs. A
  * period that rounds to the one running reprograms nothing (a SET could
  * restart the firmware's sample numbering); the PERIOD record still tells
- * the stream the period requested, with the actual one unchanged.
+ * the stream the period requested, with the actual one unchanged. A change
+ * the drains are not ready for waits for the next work, and so does one
+ * the firmware had no resources for (NO_RES), up to
+ * MLX5_DIAG_SESSION_PERIOD_TRIES works in all; one the firmware refuses
+ * is not sent again: one line, the run goes on at its period, with no
+ * PERIOD record.
  */
 static void mlx5_diag_session_new_period(struct mlx5_diag_session *s)
 {
@@ -776,13 +786,22 @@ static void mlx5_diag_session_new_period(struct mlx5_diag_session *s)
 	 * the drains have yet to see the run's period or to follow the last
 	 * change: at the next work
 	 */
-	if (ret == -EAGAIN) {
+	if (ret == -EINPROGRESS ||
+	    (ret == -EAGAIN &&
+	     ++s->period_tries < MLX5_DIAG_SESSION_PERIOD_TRIES)) {
 		set_bit(MLX5_DIAG_SESSION_NEW_PERIOD, &s->flags);
 		return;
 	}
-	if (ret || mlx5_diag_session_clock(s, &r)) {
-		pr_warn_ratelimited("%s: the sample period could not be changed\n",
-				    s->name);
+	s->period_tries = 0;
+	if (ret) {
+		pr_warn_ratelimited("%s: the sample period could not be changed (%d): the run goes on at its period\n",
+				    s->name, ret);
+		return;
+	}
+	ret = mlx5_diag_session_clock(s, &r);
+	if (ret) {
+		pr_warn_ratelimited("%s: the sample period changed, but the device clock is unreadable (%d): no PERIOD record\n",
+				    s->name, ret);
 		return;
 	}
 	mlx5_diag_session_stage_period(s, r.device, req, actual);

@@ -4165,7 +4165,7 @@ static void engine_session_period_restart_test(struct kunit *test)
 	/* another change waits until the drain goes on from slot 0 */
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_period(&t->eng, lp - 1,
 							      &actual),
-			-EAGAIN);
+			-EINPROGRESS);
 	KUNIT_EXPECT_EQ(test, es_drain(test, s, 4), 0);
 	KUNIT_EXPECT_EQ(test, s->d.lost_first, b + 32);
 	KUNIT_EXPECT_EQ(test, s->d.lost_count, 2);
@@ -4936,11 +4936,12 @@ static void engine_session_period_unreported_test(struct kunit *test)
  * The raise unreported (A9) not yet learnt when the run's period is
  * changed (2^10 reported, 2^14 run, to 2^15), on firmware that numbers
  * from 0 again at the change (A8): a drain took sample 0 alone, and
- * samples 1..20 are due. The change waits (-EAGAIN, nothing sent): sent
- * then, the samples due before it would count at 2^10, 16 times too many.
- * The next drain takes 1..20 and learns 2^14; the change is sent, and the
- * new numbering's 0..2 come as 21..23, exact: nothing lost, delivered
- * what the firmware produced.
+ * samples 1..20 are due. The change waits (-EINPROGRESS, nothing sent):
+ * sent then, the samples due before it would count at 2^10, 16 times too
+ * many. The next drain takes 1..20 and learns 2^14. The change is sent
+ * and refused with NO_RES: -EAGAIN, the period as it was; sent again, it
+ * runs, and the new numbering's 0..2 come as 21..23, exact: nothing lost,
+ * delivered what the firmware produced.
  */
 static void engine_session_period_unlearnt_test(struct kunit *test)
 {
@@ -4962,10 +4963,20 @@ static void engine_session_period_unlearnt_test(struct kunit *test)
 	sets = t->sets;
 	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_period(&t->eng, 15,
 							      &actual),
-			-EAGAIN);
+			-EINPROGRESS);
 	KUNIT_EXPECT_EQ(test, t->sets, sets);
 	es_expect_drain(test, s, 20, 0, 0, 1, 20);
 	KUNIT_EXPECT_EQ(test, s->d.log_period_learnt, 14);
+	KUNIT_ASSERT_EQ(test, mlx5_diag_sim_fw_fail_next(t->sim, 1,
+							 MLX5_DIAG_SIM_ST_NO_RES,
+							 0), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_period(&t->eng, 15,
+							      &actual),
+			-EAGAIN);
+	KUNIT_EXPECT_EQ(test, t->sets, sets + 1);
+	KUNIT_EXPECT_EQ(test, et_stats(t).set_failures, 1);
+	KUNIT_EXPECT_EQ(test, t->eng.session_log_period, 14);
+	KUNIT_EXPECT_EQ(test, t->eng.want.log_sample_period, 10);
 	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, 15,
 							      &actual), 0);
 	KUNIT_EXPECT_EQ(test, actual, 15);
@@ -5663,6 +5674,7 @@ static bool et_fuzz_errno_ok(int ret)
 	case -EBUSY:
 	case -ENOMEM:
 	case -EAGAIN:
+	case -EINPROGRESS:
 	case -EIO:
 	case -EPROTO:
 	case -ENOSPC:
