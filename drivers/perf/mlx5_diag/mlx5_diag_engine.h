@@ -138,9 +138,10 @@ struct mlx5_diag_drain {
 	bool full;			/* single mode: the run took its last sample */
 	bool stalled;			/* the drain never catches up: end the run */
 	/*
-	 * the run's period, learnt in this drain from its first two
-	 * consecutive samples (the later stamped @period_ts) where it is
-	 * longer than QUERY_DIAGNOSTIC_PARAMS reported (A9); 0: none
+	 * the run's period, learnt in this drain from two consecutive
+	 * samples (the later stamped @period_ts), the run's first or the
+	 * first after a period change, where it is longer than
+	 * QUERY_DIAGNOSTIC_PARAMS reported (A9); 0: none
 	 */
 	u8 log_period_learnt;
 	u64 period_ts;
@@ -274,10 +275,12 @@ struct mlx5_diag_engine {
 	/* against two samples in a row: a first period change waits for it */
 	bool session_period_checked;
 	/*
-	 * Checked again after a period-only SET, against two samples in a
-	 * row both stamped after its answer (session_set_answer)
+	 * Checked again after a period-only SET to a period shorter than the
+	 * shortest two samples in a row showed the run running (U8_MAX: none
+	 * yet), against two both stamped after its answer (session_set_answer)
 	 */
 	bool session_period_relearn;
+	u8 session_log_period_shown;
 	/*
 	 * After a period-only SET (A8): whether the firmware kept its
 	 * numbering, the id expected next when the SET was sent and

@@ -381,6 +381,7 @@ int mlx5_diag_engine_session_program(struct mlx5_diag_engine *eng,
 	eng->session_log_period_min = eng->programmed.log_sample_period;
 	eng->session_period_checked = false;
 	eng->session_period_relearn = false;
+	eng->session_log_period_shown = U8_MAX;
 	eng->session_renumber = MLX5_DIAG_RENUMBER_NONE;
 	eng->session_run_first = 0;
 	eng->session_seen.known = false;
@@ -469,16 +470,20 @@ static void mlx5_diag_engine_session_set_sent(struct mlx5_diag_engine *eng,
  * one than it reports (A9): the samples due since the reference (the last
  * sample taken, else the run's SET) would count too many, and so would a
  * LOST record where the firmware numbers from 0 again at the SET (A8).
- * None where less than the period reported has passed since.
+ * After a period change not yet checked, the same from its answer on:
+ * those due while it ran count at the period reported. None where less
+ * than the period reported has passed since.
  */
 static bool mlx5_diag_engine_session_period_unseen(struct mlx5_diag_engine *eng,
 						   u64 sent)
 {
-	u64 clocks;
+	u64 from = eng->session_ref_ts, clocks;
 
-	return !eng->session_period_checked &&
-	       mlx5_diag_engine_clocks_apart(eng->session_ref_ts, sent,
-					     eng->programmed.rtc,
+	if (eng->session_period_relearn)
+		from = max(from, eng->session_set_answer);
+	else if (eng->session_period_checked)
+		return false;
+	return mlx5_diag_engine_clocks_apart(from, sent, eng->programmed.rtc,
 					     eng->fw->caps.freq_khz, &clocks) &&
 	       clocks >> eng->session_log_period;
 }
@@ -510,7 +515,9 @@ static bool mlx5_diag_engine_session_set_room(struct mlx5_diag_engine *eng)
  * mlx5_diag_engine_session_period_kept()). Where the firmware was seen
  * numbering by slot index (engine/slot_ids), the drain places samples by
  * time at the run's one period: a change is refused, even before this run
- * showed it. A run's first change waits for two of its samples in a row
+ * showed it. A run's first change waits for two of its samples in a row,
+ * and a later one for two after the change before it, where that one was
+ * to a period shorter than the run was seen running
  * (mlx5_diag_engine_session_period_unseen()). Sleeps.
  * Return: 0; -EBUSY when the engine does not run the session (not ours any
  * more, or never programmed), -ENODEV when the device is gone,
@@ -592,10 +599,13 @@ int mlx5_diag_engine_session_period(struct mlx5_diag_engine *eng,
 	/*
 	 * A step across the change shows neither period; two samples after
 	 * its answer show the new one, which the firmware may have raised
-	 * without saying so (A9)
+	 * without saying so (A9) where it is shorter than one the run was
+	 * seen running: a raise depends on the ids alone, as in
+	 * mlx5_diag_engine_session_period_kept()
 	 */
 	eng->session_period_checked = true;
-	eng->session_period_relearn = known;
+	eng->session_period_relearn = known &&
+				      *actual < eng->session_log_period_shown;
 out:
 	mutex_unlock(&eng->lock);
 	return ret;
@@ -1637,9 +1647,10 @@ static int mlx5_diag_engine_session_find_first(struct mlx5_diag_engine *eng)
  * before the next period change): one line, engine/unreported_periods + 1,
  * and d->log_period_learnt for the session's PERIOD record. Asked of each
  * answer until one holds such a pair: once from the run's start, and again
- * after each period-only SET whose device clocks were read, from two
- * samples both stamped after its answer (a step across the change shows
- * neither period). The answer's samples are decoded again after.
+ * after each period-only SET to a period shorter than any such pair showed
+ * the run running, whose device clocks were read, from two samples both
+ * stamped after its answer (a step across the change shows neither
+ * period). The answer's samples are decoded again after.
  */
 static void mlx5_diag_engine_session_learn_period(struct mlx5_diag_engine *eng,
 						  struct mlx5_diag_drain *d,
@@ -1692,13 +1703,17 @@ static void mlx5_diag_engine_session_learn_period(struct mlx5_diag_engine *eng,
 	eng->session_period_relearn = false;
 	lp = mlx5_diag_engine_step_period(clocks, eng->session_log_period,
 					  mlx5_diag_fw_max_log_period(&eng->fw->caps));
+	eng->session_log_period_shown = min(eng->session_log_period_shown, lp);
 	if (lp == eng->session_log_period)
 		return;
 	pr_info_ratelimited("%s: the firmware samples every 2^%u clocks, not the 2^%u that QUERY_DIAGNOSTIC_PARAMS reports: the run goes on at its samples' period (engine/unreported_periods)\n",
 			    eng->fw->name, lp, eng->session_log_period);
 	eng->stats.unreported_periods++;
 	eng->session_log_period = lp;
-	/* after a SET the shortest stays a bound: the one reported never ran */
+	/*
+	 * after a SET the shortest stays as it was: a lower bound, below the
+	 * run's own where the period reported there never ran
+	 */
 	if (!after_set)
 		eng->session_log_period_min = lp;
 	eng->session_log_period_max = max(eng->session_log_period_max, lp);

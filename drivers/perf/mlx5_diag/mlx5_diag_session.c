@@ -671,7 +671,7 @@ static void mlx5_diag_session_drain(struct mlx5_diag_session *s, bool last)
 						     d->n + d->lost_count,
 						     s->nslots));
 	if (!d->n && !d->lost_count)
-		return;
+		goto period;
 	/* without a TIME record after them, they are mapped by the last two */
 	clock_ret = d->n && room ? mlx5_diag_session_clock(s, &r) : 0;
 	if (clock_ret)
@@ -731,7 +731,11 @@ unlock:
 	if (d->stalled)
 		pr_warn_ratelimited("%s: the firmware's buffer stays a lap ahead of the drain: the run ends (END, stalled)\n",
 				    s->name);
-	/* QUERY_DIAGNOSTIC_PARAMS did not report the period the samples show */
+period:
+	/*
+	 * QUERY_DIAGNOSTIC_PARAMS did not report the period the samples show
+	 * (learnt from an answer whose samples may be taken at the next drain)
+	 */
 	if (d->log_period_learnt)
 		mlx5_diag_session_stage_period(s, d->period_ts,
 					       READ_ONCE(s->req.period_ns),

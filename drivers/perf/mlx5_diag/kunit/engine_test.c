@@ -4994,14 +4994,19 @@ static void engine_session_period_unlearnt_test(struct kunit *test)
 /*
  * A raise not reported at a period change (A9): a run at 2^16 clocks is
  * changed to 2^10, which the firmware raises to 2^14 (2^12 for the public
- * dialect's two counters) and reports as asked. The drain after the
- * change learns the raise from two samples stamped after the SET's answer
- * (engine/unreported_periods, log_period_learnt for the PERIOD record),
- * and the next change, back to 2^16 and sent 2,100 clocks after the last
- * sample taken, counts the samples due before it at that period: none.
- * On firmware that numbers from 0 again at each change (A8) none is lost,
- * where at the 2^10 reported two would be. That change is not raised:
- * nothing more learnt.
+ * dialect's two counters) and reports as asked. The change is sent 2^14
+ * clocks after sample 2, which no drain took: the step from it to the
+ * first sample after the change shows neither period (2^15 clocks on the
+ * model). Another change, a new period later, waits (-EINPROGRESS,
+ * nothing sent) for the drain, which learns the raise from two samples
+ * stamped after the SET's answer (engine/unreported_periods,
+ * log_period_learnt for the PERIOD record). The next change, back to
+ * 2^16 and sent 2,100 clocks after the last sample taken, counts the
+ * samples due before it at that period: none. On firmware that numbers
+ * from 0 again at each change (A8) the new numbering overwrote sample 2
+ * (LOST 1, as the emulator counts), and none is lost at the second
+ * change, where at the 2^10 reported two would be. That change is not
+ * raised: nothing more learnt.
  */
 static void engine_session_period_set_unreported_test(struct kunit *test)
 {
@@ -5010,7 +5015,8 @@ static void engine_session_period_set_unreported_test(struct kunit *test)
 	struct es *s = es_init(test, *v & ET_VAR_PUBLIC, 6, 1000);
 	u8 want = *v & ET_VAR_PUBLIC ? 12 : 14, actual = 0;
 	bool restart = *v & ET_VAR_RESTART;
-	u64 c1, c_last;
+	unsigned int sets;
+	u64 c2, c_last;
 
 	et_min_period(test, 10);
 	et_variant(test, MLX5_DIAG_SIM_VAR_PERIOD_UNREPORTED, 1);
@@ -5020,31 +5026,39 @@ static void engine_session_period_set_unreported_test(struct kunit *test)
 	es_program_at(test, s, MLX5_DIAG_FW_REPETITIVE, 16);
 	es_expect_drain(test, s, 1, 0, 0, 0, 2);
 	KUNIT_EXPECT_EQ(test, s->d.log_period_learnt, 0);
-	t->now = es_due(test, 1, &c1) + 1000;
+	t->now = es_due(test, 2, &c2) +
+		 mlx5_diag_sim_clocks_to_ns(1 << 14, 156250);
 	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, 10,
 							      &actual), 0);
 	KUNIT_EXPECT_EQ(test, actual, 10);
-	/* samples 2..5: numbered 0..3 where the numbering restarts */
+	t->now = es_due(test, restart ? 0 : 3, NULL);
+	sets = t->sets;
+	KUNIT_EXPECT_EQ(test, mlx5_diag_engine_session_period(&t->eng, 16,
+							      &actual),
+			-EINPROGRESS);
+	KUNIT_EXPECT_EQ(test, t->sets, sets);
+	/* samples 3..6 after the change: numbered 0..3 where it restarts */
 	if (restart)
-		es_expect_drain_from(test, s, 3, 0, 0, 2, 4, 2, c1);
+		es_expect_drain_from(test, s, 3, 2, 1, 3, 4, 3, c2);
 	else
-		es_expect_drain(test, s, 5, 0, 0, 2, 4);
+		es_expect_drain(test, s, 6, 0, 0, 2, 5);
 	KUNIT_EXPECT_EQ(test, s->d.log_period_learnt, want);
 	KUNIT_EXPECT_EQ(test, et_stats(t).unreported_periods, 1);
-	t->now = es_due(test, restart ? 3 : 5, &c_last) +
+	t->now = es_due(test, restart ? 3 : 6, &c_last) +
 		 mlx5_diag_sim_clocks_to_ns(2100, 156250);
 	KUNIT_ASSERT_EQ(test, mlx5_diag_engine_session_period(&t->eng, 16,
 							      &actual), 0);
 	KUNIT_EXPECT_EQ(test, actual, 16);
 	if (restart)
-		es_expect_drain_from(test, s, 2, 0, 0, 6, 3, 6, c_last);
+		es_expect_drain_from(test, s, 2, 0, 0, 7, 3, 7, c_last);
 	else
-		es_expect_drain(test, s, 8, 0, 0, 6, 3);
+		es_expect_drain(test, s, 9, 0, 0, 7, 3);
 	KUNIT_EXPECT_EQ(test, s->d.log_period_learnt, 0);
 	KUNIT_EXPECT_EQ(test, et_stats(t).unreported_periods, 1);
 	KUNIT_EXPECT_EQ(test, et_stats(t).period_restarts, restart ? 2 : 0);
-	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, 0);
-	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_produced, 9);
+	KUNIT_EXPECT_EQ(test, et_stats(t).lost_samples, restart);
+	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_overwritten, restart);
+	KUNIT_EXPECT_EQ(test, et_sim_stats(t).samples_produced, 10);
 	KUNIT_EXPECT_EQ(test, et_stats(t).bad_samples, 0);
 	es_close(test, s);
 }
