@@ -11,7 +11,7 @@
 EINVAL=22
 D0=$SIM/dev0
 D1=$SIM/dev1
-trap 'sim_running 0; echo model64 >"$D1/profile"; sim_readd 1' EXIT
+trap 'echo 0 >"$D0/fail_next"; sim_running 0; echo model64 >"$D1/profile"; sim_readd 1' EXIT
 
 # ---- a period change that rounds to the period running ----
 # kept NAME FILE PERIOD ARGS...: a recording of device 0 on its manual
@@ -70,12 +70,15 @@ expect_eq "16 IDs, raised to 2^15 clocks, 200 us: the PERIOD record" \
 # ---- a period change the firmware has no resources for ----
 # From sample 20 on every command is answered NO_RES (fail_next), the
 # drains' queries too, which the next drain recovers from. The change is
-# sent at 8 works in all (MLX5_DIAG_SESSION_PERIOD_TRIES), then given up
-# with one log line; with fail_next cleared, 20 more samples come at the
-# period running: 0..39 contiguous, none lost, no PERIOD record, and no
-# configuration for the change in the emulator's count.
+# sent at 8 works in all (MLX5_DIAG_SESSION_PERIOD_TRIES: engine/
+# set_failures + 8), then given up with one log line; with fail_next
+# cleared, 20 more samples come at the period running: 0..39 contiguous,
+# none lost, no PERIOD record, and no configuration for the change in the
+# emulator's count.
+P0=$(pmu_of_sim 0)
 configs=$(cat "$D0/stats/configs")
-echo "mlx5-diag-test: nores" >/dev/kmsg
+sf=$(cat "$PMUS/$P0/engine/set_failures")
+log_mark nores
 # shellcheck disable=SC2016
 record_stepped 0 /tmp/periods3.data '
 step_samples 0 20
@@ -84,15 +87,17 @@ sh_pid=$$
 rec=$PPID
 (
 	while kill -0 $sh_pid 2>/dev/null; do nap 0.01; done
-	wait_for sh -c "dmesg | sed -n \"/mlx5-diag-test: nores\$/,\\\$p\" | grep -q \"could not be changed (-11)\""
-	echo "0 0" >'"$D0"'/fail_next
+	wait_for file_ge '"$PMUS/$P0"'/engine/set_failures '"$((sf + 8))"'
+	echo 0 >'"$D0"'/fail_next
 	step_samples 0 20
 	kill -INT $rec
 ) >/dev/null 2>&1 &' --duration 120 --then-period 800us -p 100us \
 	-e icmc_hits -e icmc_accesses 2>/tmp/periods.err
 expect_eq "NO_RES: record exits 0" "$?" 0
+expect_eq "NO_RES: the change sent 8 times (engine/set_failures)" \
+	$(($(cat "$PMUS/$P0/engine/set_failures") - sf)) 8
 expect_eq "NO_RES: the change given up, one log line" \
-	"$(dmesg | sed -n '/mlx5-diag-test: nores$/,$p' | grep -c 'the sample period could not be changed (-11): the run goes on at its period')" 1
+	"$(log_since nores | grep -c 'the sample period could not be changed (-11): the run goes on at its period')" 1
 expect_eq "NO_RES: the disable with clear, the run's SET and the disable" \
 	$(($(cat "$D0/stats/configs") - configs)) 3
 expect_eq "NO_RES: samples 0..39, contiguous, none lost" \

@@ -1657,6 +1657,7 @@ static void mlx5_diag_engine_session_learn_period(struct mlx5_diag_engine *eng,
 						  unsigned int got)
 {
 	bool after_set = eng->session_period_relearn, found = false;
+	u8 max_lp = mlx5_diag_fw_max_log_period(&eng->fw->caps);
 	u64 from = eng->session_set_answer;
 	u64 id, prev_id, t = 0, prev_t = eng->session_ref_ts, clocks = 0;
 	bool taken_prev = eng->session_next &&
@@ -1702,8 +1703,11 @@ static void mlx5_diag_engine_session_learn_period(struct mlx5_diag_engine *eng,
 	eng->session_period_checked = true;
 	eng->session_period_relearn = false;
 	lp = mlx5_diag_engine_step_period(clocks, eng->session_log_period,
-					  mlx5_diag_fw_max_log_period(&eng->fw->caps));
-	eng->session_log_period_shown = min(eng->session_log_period_shown, lp);
+					  max_lp);
+	/* a step that matched no period (the one reported kept) showed none */
+	if (mlx5_diag_engine_step_period(clocks, lp - 1, max_lp) == lp)
+		eng->session_log_period_shown =
+			min(eng->session_log_period_shown, lp);
 	if (lp == eng->session_log_period)
 		return;
 	pr_info_ratelimited("%s: the firmware samples every 2^%u clocks, not the 2^%u that QUERY_DIAGNOSTIC_PARAMS reports: the run goes on at its samples' period (engine/unreported_periods)\n",

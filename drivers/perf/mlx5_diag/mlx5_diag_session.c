@@ -91,7 +91,9 @@ struct mlx5_diag_session {
 	bool moving;			/* CPU hotplug moves the leader (under lock) */
 	bool disabled_before_move;	/* and it was disabled then (under lock) */
 	u32 runs;
-	unsigned int period_tries;	/* the change's NO_RES answers (lock) */
+	/* NO_RES answers to the change to period_tries_ns (under lock) */
+	unsigned int period_tries;
+	u64 period_tries_ns;
 	struct mlx5_diag_fw_params actual;	/* ids: the session's ids */
 	u8 *vclass;
 	unsigned int nslots;
@@ -784,6 +786,11 @@ static void mlx5_diag_session_new_period(struct mlx5_diag_session *s)
 	u8 log, actual;
 	int ret;
 
+	/* another change asked meanwhile gets its own tries */
+	if (req != s->period_tries_ns) {
+		s->period_tries = 0;
+		s->period_tries_ns = req;
+	}
 	log = mlx5_diag_engine_session_log_period(caps, req);
 	ret = mlx5_diag_engine_session_period(s->eng, log, &actual);
 	/*
@@ -806,6 +813,8 @@ static void mlx5_diag_session_new_period(struct mlx5_diag_session *s)
 	if (ret) {
 		pr_warn_ratelimited("%s: the sample period changed, but the device clock is unreadable (%d): no PERIOD record\n",
 				    s->name, ret);
+		s->actual.log_sample_period = actual;
+		mlx5_diag_session_plan_interval(s);
 		return;
 	}
 	mlx5_diag_session_stage_period(s, r.device, req, actual);

@@ -251,16 +251,11 @@ static void obs_period(struct sink *s, const struct mlx5diag_item *it)
 		r->learnt_log = it->period.log_sample_period;
 		return;
 	}
-	/*
-	 * the change's, then one the driver learnt after it: the period its
-	 * samples showed (A9); the change is the first
-	 */
-	r->period_ns_actual = it->period.ns_actual;
-	if (r->period_seen)
-		return;
-	r->period_arrived_ns = clock_now_ns(CLOCK_MONOTONIC);
+	if (!r->period_seen)
+		r->period_arrived_ns = clock_now_ns(CLOCK_MONOTONIC);
 	r->period_seen = 1;
 	r->period_seq = it->seq;
+	r->period_ns_actual = it->period.ns_actual;
 	r->period_dev_time = it->dev_time;
 }
 
