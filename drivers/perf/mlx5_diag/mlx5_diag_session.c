@@ -795,7 +795,8 @@ static void mlx5_diag_session_new_period(struct mlx5_diag_session *s)
 	ret = mlx5_diag_engine_session_period(s->eng, log, &actual);
 	/*
 	 * the drains have yet to see the run's period or to follow the last
-	 * change: at the next work
+	 * change, or the firmware had no resources for the SET: at the next
+	 * work (NO_RES, MLX5_DIAG_SESSION_PERIOD_TRIES times in all)
 	 */
 	if (ret == -EINPROGRESS ||
 	    (ret == -EAGAIN &&
