@@ -1046,10 +1046,19 @@ static bool mlx5_diag_engine_session_lap_time(struct mlx5_diag_engine *eng,
 }
 
 /*
- * Are two samples stamped @from and @to a step of 2^@lp clocks apart
+ * Is a step of @clocks between two samples one of 2^@lp clocks
  * (mlx5_diag_engine_step_period(): a period the firmware raised without
  * saying so, A9, shows another step)?
  */
+static bool mlx5_diag_engine_session_clocks_step_is(struct mlx5_diag_engine *eng,
+						    u64 clocks, u8 lp)
+{
+	return mlx5_diag_engine_step_period(clocks, lp - 1,
+					    mlx5_diag_fw_max_log_period(&eng->fw->caps)) ==
+	       lp;
+}
+
+/* Are two samples stamped @from and @to a step of 2^@lp clocks apart? */
 static bool mlx5_diag_engine_session_step_is(struct mlx5_diag_engine *eng,
 					     u64 from, u64 to, u8 lp)
 {
@@ -1057,9 +1066,7 @@ static bool mlx5_diag_engine_session_step_is(struct mlx5_diag_engine *eng,
 
 	return mlx5_diag_engine_clocks_apart(from, to, eng->programmed.rtc,
 					     eng->fw->caps.freq_khz, &clocks) &&
-	       mlx5_diag_engine_step_period(clocks, lp - 1,
-					    mlx5_diag_fw_max_log_period(&eng->fw->caps)) ==
-	       lp;
+	       mlx5_diag_engine_session_clocks_step_is(eng, clocks, lp);
 }
 
 /*
@@ -1657,7 +1664,6 @@ static void mlx5_diag_engine_session_learn_period(struct mlx5_diag_engine *eng,
 						  unsigned int got)
 {
 	bool after_set = eng->session_period_relearn, found = false;
-	u8 max_lp = mlx5_diag_fw_max_log_period(&eng->fw->caps);
 	u64 from = eng->session_set_answer;
 	u64 id, prev_id, t = 0, prev_t = eng->session_ref_ts, clocks = 0;
 	bool taken_prev = eng->session_next &&
@@ -1703,9 +1709,9 @@ static void mlx5_diag_engine_session_learn_period(struct mlx5_diag_engine *eng,
 	eng->session_period_checked = true;
 	eng->session_period_relearn = false;
 	lp = mlx5_diag_engine_step_period(clocks, eng->session_log_period,
-					  max_lp);
+					  mlx5_diag_fw_max_log_period(&eng->fw->caps));
 	/* a step that matched no period (the one reported kept) showed none */
-	if (mlx5_diag_engine_step_period(clocks, lp - 1, max_lp) == lp)
+	if (mlx5_diag_engine_session_clocks_step_is(eng, clocks, lp))
 		eng->session_log_period_shown =
 			min(eng->session_log_period_shown, lp);
 	if (lp == eng->session_log_period)
