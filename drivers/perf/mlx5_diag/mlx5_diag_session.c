@@ -568,6 +568,14 @@ static bool mlx5_diag_session_stage_lost(struct mlx5_diag_session *s,
 	return true;
 }
 
+/* The run samples at 2^@actual clocks now: the drain interval follows. */
+static void mlx5_diag_session_follow_period(struct mlx5_diag_session *s,
+					    u8 actual)
+{
+	s->actual.log_sample_period = actual;
+	mlx5_diag_session_plan_interval(s);
+}
+
 /*
  * From the next sample staged on, the run samples at 2^@actual clocks,
  * @req_ns asked: the drain interval follows, and a PERIOD record stamped
@@ -579,8 +587,7 @@ static void mlx5_diag_session_stage_period(struct mlx5_diag_session *s,
 	unsigned long flags;
 	void *p;
 
-	s->actual.log_sample_period = actual;
-	mlx5_diag_session_plan_interval(s);
+	mlx5_diag_session_follow_period(s, actual);
 	raw_spin_lock_irqsave(&s->stage_lock, flags);
 	p = mlx5_diag_session_stage(s, sizeof(struct mlx5_diag_rec_period));
 	if (p && test_bit(MLX5_DIAG_SESSION_RUNNING, &s->flags))
@@ -814,8 +821,7 @@ static void mlx5_diag_session_new_period(struct mlx5_diag_session *s)
 	if (ret) {
 		pr_warn_ratelimited("%s: the sample period changed, but the device clock is unreadable (%d): no PERIOD record\n",
 				    s->name, ret);
-		s->actual.log_sample_period = actual;
-		mlx5_diag_session_plan_interval(s);
+		mlx5_diag_session_follow_period(s, actual);
 		return;
 	}
 	mlx5_diag_session_stage_period(s, r.device, req, actual);
