@@ -134,10 +134,35 @@ mlx5_diag_bin() {
 	echo "$(arch_dir mlx5-diag "$key" "$@")/mlx5-diag"
 }
 
+# cache_lock NAME: until the script ends, hold the cache (shared with the
+# other builds; scripts/clean-cache takes it whole) and build NAME alone
+# (other runs of the same build wait: they find it built). Builds of
+# different names run at once (scripts/run-tests builds the test kernel
+# beside the user space).
 cache_lock() {
 	mkdir -p "$MLX5_DIAG_CACHE"
 	exec 9>"$MLX5_DIAG_CACHE/.lock"
-	flock 9
+	flock -s 9
+	exec 6>"$MLX5_DIAG_CACHE/.lock-$1"
+	flock 6
+}
+
+# ksrc_unpack: the kernel source unpacked into ksrc_dir, once (the test
+# kernel, perf, libperf read it).
+ksrc_unpack() {
+	local src
+	src=$(ksrc_dir)
+	[ -f "$src/.unpacked" ] && return 0
+	(
+		cache_lock src
+		if [ ! -f "$src/.unpacked" ]; then
+			log "unpacking $KSRC_TARBALL"
+			rm -rf "$src"
+			mkdir -p "$src"
+			tar -xaf "$KSRC_TARBALL" -C "$src" --strip-components=1
+			touch "$src/.unpacked"
+		fi
+	)
 }
 
 # Build the modules against kernel build dir $1 (make -j$JOBS) in a private
