@@ -137,8 +137,7 @@ mlx5_diag_bin() {
 # cache_lock NAME: until the script ends, hold the cache (shared with the
 # other builds; scripts/clean-cache takes it whole) and build NAME alone
 # (other runs of the same build wait: they find it built). Builds of
-# different names run at once (scripts/run-tests builds the test kernel
-# beside the user space).
+# different names run at once.
 cache_lock() {
 	mkdir -p "$MLX5_DIAG_CACHE"
 	exec 9>"$MLX5_DIAG_CACHE/.lock"
