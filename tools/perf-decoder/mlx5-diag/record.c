@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,6 +29,7 @@
 #include "clock_ns.h"
 #include "count.h"
 #include "file.h"
+#include "perf_ring.h"
 #include "perf_sys.h"
 #include "pmu.h"
 #include "tprecord.h"
@@ -341,18 +341,12 @@ struct session {
 	const struct record_opts *o;
 	int fds[RECORD_MAX_EVENTS];
 	int nr_fds;
-	void *base;			/* user page + data ring */
-	size_t base_len, data_size;
-	struct perf_event_mmap_page *pc;
-	uint64_t data_tail;
-	void *aux;
-	size_t aux_len;
-	uint64_t aux_tail;
+	struct perf_ring ring;		/* the leader's */
+	struct perf_ring_seen seen;	/* its data ring's records */
 	struct mdf_writer w;
 	int write_failed;
 	struct count_state count;
 	uint64_t aux_bytes;
-	uint64_t truncated, partial, collision, lost_records;
 	pid_t child;
 	int child_status;
 	struct tp_session tp;	/* --tracepoint */
@@ -372,78 +366,20 @@ static void on_chld(int sig)
 	got_chld = 1;
 }
 
-/* Copy LEN bytes at ring offset OFF of a ring of SIZE bytes (wrapping). */
-static void ring_copy(void *dst, const void *ring, size_t size, uint64_t off,
-		      size_t len)
-{
-	size_t o = (size_t)(off % size), first = len < size - o ? len : size - o;
-
-	memcpy(dst, (const char *)ring + o, first);
-	memcpy((char *)dst + first, ring, len - first);
-}
-
-static void drain_data(struct session *s)
-{
-	const char *ring = (const char *)s->base + sysconf(_SC_PAGESIZE);
-	uint64_t head = __atomic_load_n(&s->pc->data_head, __ATOMIC_ACQUIRE);
-
-	while (s->data_tail < head) {
-		union {
-			struct perf_event_header h;
-			char b[64];
-		} ev;
-		size_t n;
-
-		ring_copy(&ev.h, ring, s->data_size, s->data_tail, sizeof(ev.h));
-		if (ev.h.size < sizeof(ev.h)) {
-			/* a broken ring: give up on it rather than loop */
-			s->data_tail = head;
-			break;
-		}
-		n = ev.h.size < sizeof(ev) ? ev.h.size : sizeof(ev);
-		ring_copy(&ev, ring, s->data_size, s->data_tail, n);
-		if (ev.h.type == PERF_RECORD_AUX && n >= 32) {
-			uint64_t flags;
-
-			memcpy(&flags, ev.b + 24, sizeof(flags));
-			s->truncated += !!(flags & PERF_AUX_FLAG_TRUNCATED);
-			s->partial += !!(flags & PERF_AUX_FLAG_PARTIAL);
-			s->collision += !!(flags & PERF_AUX_FLAG_COLLISION);
-		} else if (ev.h.type == PERF_RECORD_LOST && n >= 24) {
-			uint64_t lost;
-
-			memcpy(&lost, ev.b + 16, sizeof(lost));
-			s->lost_records += lost;
-		}
-		s->data_tail += ev.h.size;
-	}
-	__atomic_store_n(&s->pc->data_tail, s->data_tail, __ATOMIC_RELEASE);
-}
-
 static void drain_aux(struct session *s)
 {
-	uint64_t head = __atomic_load_n(&s->pc->aux_head, __ATOMIC_ACQUIRE);
-	size_t len, off, first;
 	const void *bufs[2];
 	size_t lens[2];
+	unsigned int i, n = perf_ring_aux_new(&s->ring, bufs, lens);
 
-	if (head == s->aux_tail)
-		return;
-	len = (size_t)(head - s->aux_tail);
-	off = (size_t)(s->aux_tail % s->aux_len);
-	first = len < s->aux_len - off ? len : s->aux_len - off;
-	bufs[0] = (const char *)s->aux + off;
-	lens[0] = first;
-	bufs[1] = s->aux;
-	lens[1] = len - first;
-	count_feed(&s->count, bufs[0], lens[0]);
-	count_feed(&s->count, bufs[1], lens[1]);
-	if (!s->write_failed &&
-	    mdf_write_chunkv(&s->w, MDF_CHUNK_AUX, bufs, lens, lens[1] ? 2 : 1))
+	for (i = 0; i < n; i++) {
+		count_feed(&s->count, bufs[i], lens[i]);
+		s->aux_bytes += lens[i];
+	}
+	if (n && !s->write_failed &&
+	    mdf_write_chunkv(&s->w, MDF_CHUNK_AUX, bufs, lens, n))
 		s->write_failed = 1;
-	s->aux_bytes += len;
-	s->aux_tail = head;
-	__atomic_store_n(&s->pc->aux_tail, head, __ATOMIC_RELEASE);
+	perf_ring_aux_release(&s->ring);
 }
 
 static void drain_tp(struct session *s)
@@ -522,7 +458,7 @@ static int open_session(struct session *s, const struct pmu *p, int cpu,
 {
 	const struct record_opts *o = s->o;
 	long page = sysconf(_SC_PAGESIZE);
-	int i;
+	int i, e;
 
 	for (i = 0; i < o->nr_events; i++) {
 		struct perf_event_attr a;
@@ -560,29 +496,17 @@ static int open_session(struct session *s, const struct pmu *p, int cpu,
 		}
 		s->fds[s->nr_fds++] = fd;
 	}
-	s->data_size = DATA_PAGES * (size_t)page;
-	s->base_len = s->data_size + (size_t)page;
-	s->base = mmap(NULL, s->base_len, PROT_READ | PROT_WRITE, MAP_SHARED,
-		       s->fds[0], 0);
-	if (s->base == MAP_FAILED) {
-		s->base = NULL;
+	e = perf_ring_map(&s->ring, s->fds[0], DATA_PAGES);
+	if (e) {
 		err_print(NULL, "cannot map the data ring of %s: %s",
-			  p->name, strerror(errno));
+			  p->name, strerror(-e));
 		return ERR_EXIT_OPEN;
 	}
-	s->pc = s->base;
-	s->aux_len = o->aux_pages * (size_t)page;
-	s->pc->aux_offset = s->base_len;
-	s->pc->aux_size = s->aux_len;
-	s->aux = mmap(NULL, s->aux_len, PROT_READ | PROT_WRITE, MAP_SHARED,
-		      s->fds[0], (off_t)s->base_len);
-	if (s->aux == MAP_FAILED) {
-		int e = errno;
-
-		s->aux = NULL;
+	e = perf_ring_map_aux(&s->ring, s->fds[0], o->aux_pages);
+	if (e) {
 		fprintf(stderr, "mlx5-diag: cannot map an AUX area of %u pages on %s: %s\n  %s\n",
-			o->aux_pages, p->name, strerror(e),
-			e == EPERM || e == ENOMEM ?
+			o->aux_pages, p->name, strerror(-e),
+			e == -EPERM || e == -ENOMEM ?
 			"over the locked-memory limit: use a smaller -a, or raise "
 			"/proc/sys/kernel/perf_event_mlock_kb or ulimit -l" :
 			"the driver has no AUX area for this event (no sampling support?)");
@@ -593,10 +517,7 @@ static int open_session(struct session *s, const struct pmu *p, int cpu,
 
 static void close_session(struct session *s)
 {
-	if (s->aux)
-		munmap(s->aux, s->aux_len);
-	if (s->base)
-		munmap(s->base, s->base_len);
+	perf_ring_unmap(&s->ring);
 	while (s->nr_fds)
 		close(s->fds[--s->nr_fds]);
 }
@@ -665,7 +586,7 @@ static void drain_until(struct session *s, uint64_t deadline, int stop_on_events
 		if (deadline && (deadline - t) / 1000000 < (uint64_t)ms)
 			ms = (int)((deadline - t) / 1000000) + 1;
 		poll(&pfd, 1, ms);
-		drain_data(s);
+		perf_ring_read_data(&s->ring, &s->seen);
 		drain_aux(s);
 		drain_tp(s);
 		status_line(s, t0, last_t, last_samples, 0);
@@ -688,7 +609,7 @@ static void drain_until(struct session *s, uint64_t deadline, int stop_on_events
 		 * filled the firmware buffer (END_FULL) just has no more
 		 * samples: the command runs on.
 		 */
-		if (s->truncated || s->count.end_reason == MLX5_DIAG_END_REMOVED ||
+		if (s->seen.truncated || s->count.end_reason == MLX5_DIAG_END_REMOVED ||
 		    s->count.end_reason == MLX5_DIAG_END_TAKEN ||
 		    s->count.end_reason == MLX5_DIAG_END_STALLED)
 			break;
@@ -805,7 +726,7 @@ int record_run(const struct record_opts *o)
 	}
 	drain_until(&s, deadline_after(t0, o->duration_ns), 1, t0, &last_t,
 		    &last_samples);
-	if (o->reconfig_period_ns && !got_stop && !s.truncated &&
+	if (o->reconfig_period_ns && !got_stop && !s.seen.truncated &&
 	    s.count.end_reason != MLX5_DIAG_END_REMOVED &&
 	    s.count.end_reason != MLX5_DIAG_END_TAKEN) {
 		uint64_t p = o->reconfig_period_ns, t1;
@@ -823,7 +744,7 @@ int record_run(const struct record_opts *o)
 	ioctl(s.fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
 	end_wait = clock_now_ns(CLOCK_MONOTONIC) + RECORD_END_WAIT_MS * 1000000ull;
 	do {
-		drain_data(&s);
+		perf_ring_read_data(&s.ring, &s.seen);
 		drain_aux(&s);
 		drain_tp(&s);
 		if (s.count.run_ended || !s.count.runs)
@@ -841,7 +762,7 @@ int record_run(const struct record_opts *o)
 		err_print(NULL, "%s: %s", o->output, s.w.err);
 		ret = ERR_EXIT_OUTPUT;
 	}
-	if (s.truncated) {
+	if (s.seen.truncated) {
 		err_print(NULL, "the AUX area filled up and the kernel stopped "
 			  "the session; use a larger -a (now %u pages)", o->aux_pages);
 		ret = ret ? ret : ERR_EXIT_ENDED;
@@ -859,15 +780,19 @@ int record_run(const struct record_opts *o)
 	if (s.count.bad)
 		err_print(NULL, "warning: a record of the AUX stream has a "
 			  "bad size; the recording may not decode");
-	if (s.lost_records)
+	if (s.seen.lost)
 		err_print(NULL, "warning: %" PRIu64 " data-ring records lost",
-			  s.lost_records);
-	if (s.tp.broken)
+			  s.seen.lost);
+	if (s.seen.broken)
+		err_print(NULL, "warning: the data ring held a record of a bad "
+			  "size: the records after it, up to the ring's head "
+			  "then, were skipped");
+	if (s.tp.seen.broken)
 		err_print(NULL, "warning: a tracepoint ring held a record "
 			  "of a bad size; the rest of that ring was not recorded");
 	if (nr_tps && !o->quiet)
 		err_print(NULL, "%" PRIu64 " tracepoint events, %" PRIu64
-			  " lost", s.tp.samples, s.tp.lost);
+			  " lost", s.tp.seen.samples, s.tp.seen.lost);
 	if (!o->quiet)
 		err_print(NULL, "%" PRIu64 " samples, %" PRIu64 " lost, %u run%s, "
 			  "%" PRIu64 " bytes of AUX data in %s", s.count.samples,

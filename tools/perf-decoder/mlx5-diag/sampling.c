@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <linux/mlx5_diag.h>
 #include <linux/perf_event.h>
 
+#include "perf_ring.h"
 #include "perf_sys.h"
 #include "sampling.h"
 
@@ -58,33 +58,17 @@ static int open_group(struct sampling *s, const struct sampling_spec *sp,
 
 static int map_areas(struct sampling *s, char *err, size_t errlen)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	int e;
+	int e = perf_ring_map(&s->ring, s->fds[0], DATA_PAGES);
 
-	s->data_size = DATA_PAGES * (size_t)page;
-	s->base_len = s->data_size + (size_t)page;
-	s->base = mmap(NULL, s->base_len, PROT_READ | PROT_WRITE, MAP_SHARED,
-		       s->fds[0], 0);
-	if (s->base == MAP_FAILED) {
-		e = errno;
-		s->base = NULL;
-		snprintf(err, errlen, "mapping the data ring: %s", strerror(e));
-		return -e;
+	if (e) {
+		snprintf(err, errlen, "mapping the data ring: %s", strerror(-e));
+		return e;
 	}
-	s->pc = s->base;
-	s->aux_len = SAMPLING_AUX_PAGES * (size_t)page;
-	s->pc->aux_offset = s->base_len;
-	s->pc->aux_size = s->aux_len;
-	s->aux = mmap(NULL, s->aux_len, PROT_READ | PROT_WRITE, MAP_SHARED,
-		      s->fds[0], (off_t)s->base_len);
-	if (s->aux == MAP_FAILED) {
-		e = errno;
-		s->aux = NULL;
+	e = perf_ring_map_aux(&s->ring, s->fds[0], SAMPLING_AUX_PAGES);
+	if (e)
 		snprintf(err, errlen, "mapping an AUX area of %d pages: %s",
-			 SAMPLING_AUX_PAGES, strerror(e));
-		return -e;
-	}
-	return 0;
+			 SAMPLING_AUX_PAGES, strerror(-e));
+	return e;
 }
 
 int sampling_open(struct sampling *s, const struct sampling_spec *sp, char *err,
@@ -126,64 +110,17 @@ int sampling_fd(const struct sampling *s)
 	return s->nr_fds ? s->fds[0] : -1;
 }
 
-/* Copy LEN bytes at ring offset OFF of a ring of SIZE bytes (wrapping). */
-static void ring_copy(void *dst, const void *ring, size_t size, uint64_t off,
-		      size_t len)
-{
-	size_t o = (size_t)(off % size), first = len < size - o ? len : size - o;
-
-	memcpy(dst, (const char *)ring + o, first);
-	memcpy((char *)dst + first, ring, len - first);
-}
-
-/* The data ring: whether perf stopped the session for a full AUX area. */
-static void drain_data(struct sampling *s)
-{
-	const char *ring = (const char *)s->base + sysconf(_SC_PAGESIZE);
-	uint64_t head = __atomic_load_n(&s->pc->data_head, __ATOMIC_ACQUIRE);
-
-	while (s->data_tail < head) {
-		union {
-			struct perf_event_header h;
-			char b[64];
-		} ev;
-		size_t n;
-
-		ring_copy(&ev.h, ring, s->data_size, s->data_tail, sizeof(ev.h));
-		if (ev.h.size < sizeof(ev.h)) {
-			s->data_tail = head;	/* a broken ring: give up on it */
-			break;
-		}
-		n = ev.h.size < sizeof(ev) ? ev.h.size : sizeof(ev);
-		ring_copy(&ev, ring, s->data_size, s->data_tail, n);
-		if (ev.h.type == PERF_RECORD_AUX && n >= 32) {
-			uint64_t flags;
-
-			memcpy(&flags, ev.b + 24, sizeof(flags));
-			s->truncated |= !!(flags & PERF_AUX_FLAG_TRUNCATED);
-		}
-		s->data_tail += ev.h.size;
-	}
-	__atomic_store_n(&s->pc->data_tail, s->data_tail, __ATOMIC_RELEASE);
-}
-
 /* The AUX area's new bytes, fed to the pipeline in order. */
 static int drain_aux(struct sampling *s)
 {
-	uint64_t head = __atomic_load_n(&s->pc->aux_head, __ATOMIC_ACQUIRE);
-	size_t len, off, first;
-	int ret;
+	const void *bufs[2];
+	size_t lens[2];
+	unsigned int i, n = perf_ring_aux_new(&s->ring, bufs, lens);
+	int ret = 0;
 
-	if (head == s->aux_tail)
-		return 0;
-	len = (size_t)(head - s->aux_tail);
-	off = (size_t)(s->aux_tail % s->aux_len);
-	first = len < s->aux_len - off ? len : s->aux_len - off;
-	ret = pipeline_feed(&s->p, (const char *)s->aux + off, first);
-	if (!ret && len > first)
-		ret = pipeline_feed(&s->p, s->aux, len - first);
-	s->aux_tail = head;
-	__atomic_store_n(&s->pc->aux_tail, head, __ATOMIC_RELEASE);
+	for (i = 0; i < n && !ret; i++)
+		ret = pipeline_feed(&s->p, bufs[i], lens[i]);
+	perf_ring_aux_release(&s->ring);
 	return ret;
 }
 
@@ -193,7 +130,7 @@ int sampling_drain(struct sampling *s, const char **reason, char *why,
 	uint64_t off = 0;
 	const char *msg;
 
-	drain_data(s);
+	perf_ring_read_data(&s->ring, &s->seen);
 	if (!s->stream_bad && drain_aux(s)) {
 		s->stream_bad = 1;
 		msg = mlx5diag_error_message(&s->p.dec, &off);
@@ -219,7 +156,7 @@ int sampling_drain(struct sampling *s, const char **reason, char *why,
 			 "drain catch up");
 		return -1;
 	}
-	if (s->truncated) {
+	if (s->seen.truncated) {
 		*reason = "aux_full";
 		snprintf(why, whylen, "the AUX area filled and perf stopped the session");
 		return -1;
@@ -231,10 +168,7 @@ void sampling_close(struct sampling *s)
 {
 	if (s->nr_fds)
 		ioctl(s->fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
-	if (s->aux)
-		munmap(s->aux, s->aux_len);
-	if (s->base)
-		munmap(s->base, s->base_len);
+	perf_ring_unmap(&s->ring);
 	while (s->nr_fds)
 		close(s->fds[--s->nr_fds]);
 	free(s->fds);

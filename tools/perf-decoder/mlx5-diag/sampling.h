@@ -11,25 +11,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "perf_ring.h"
 #include "pipeline.h"
 
 #define SAMPLING_AUX_PAGES	256
 
-struct perf_event_mmap_page;
-
 struct sampling {
 	int *fds;			/* leader first */
 	unsigned int nr_fds;
-	void *base;			/* user page and data ring */
-	size_t base_len, data_size;
-	struct perf_event_mmap_page *pc;
-	uint64_t data_tail;
-	void *aux;
-	size_t aux_len;
-	uint64_t aux_tail;
+	struct perf_ring ring;		/* the leader's */
+	struct perf_ring_seen seen;	/* its data ring's records */
 	struct pipeline p;
 	char desc[96];
-	int truncated;			/* the AUX area filled: perf stopped it */
 	int stream_bad;			/* the decoder refused the stream */
 };
 

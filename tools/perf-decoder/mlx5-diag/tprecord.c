@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -137,7 +136,7 @@ int tp_open(struct tp_session *s, struct tp_event *tps, int nr,
 {
 	long page = sysconf(_SC_PAGESIZE);
 	struct perf_cpu_map *map = perf_cpu_map__new_online_cpus();
-	int c, j;
+	int c, j, e;
 
 	memset(s, 0, sizeof(*s));
 	*errno_out = 0;
@@ -159,8 +158,6 @@ int tp_open(struct tp_session *s, struct tp_event *tps, int nr,
 		perf_cpu_map__put(map);
 		return -1;
 	}
-	s->data_size = TP_DATA_PAGES * (size_t)page;
-	s->base_len = s->data_size + (size_t)page;
 	for (c = 0; c < s->nr_cpus; c++) {
 		int cpu = perf_cpu_map__cpu(map, c).cpu;
 
@@ -180,7 +177,7 @@ int tp_open(struct tp_session *s, struct tp_event *tps, int nr,
 			a.use_clockid = 1;
 			a.clockid = clockid;
 			a.watermark = 1;
-			a.wakeup_watermark = (uint32_t)(s->data_size / 4);
+			a.wakeup_watermark = (uint32_t)(TP_DATA_PAGES * (size_t)page / 4);
 			/* the first event of a CPU tracks its tasks' names */
 			a.comm = a.comm_exec = a.task = j == 0;
 			fd = perf_open_on_cpu(&a, cpu, -1);
@@ -210,14 +207,11 @@ int tp_open(struct tp_session *s, struct tp_event *tps, int nr,
 				}
 				continue;
 			}
-			s->rings[c].base = mmap(NULL, s->base_len,
-						PROT_READ | PROT_WRITE, MAP_SHARED,
-						fd, 0);
-			if (s->rings[c].base == MAP_FAILED) {
-				*errno_out = errno;
-				s->rings[c].base = NULL;
+			e = perf_ring_map(&s->rings[c].ring, fd, TP_DATA_PAGES);
+			if (e) {
+				*errno_out = -e;
 				err_print(NULL, "cannot map the tracepoint "
-					  "ring of CPU %d: %s", cpu, strerror(errno));
+					  "ring of CPU %d: %s", cpu, strerror(-e));
 				perf_cpu_map__put(map);
 				return -1;
 			}
@@ -345,63 +339,29 @@ void tp_enable(struct tp_session *s, int on)
 			      PERF_EVENT_IOC_DISABLE, 0);
 }
 
-/* LEN bytes at offset OFF of a ring of SIZE bytes, wrapping. */
-static void ring_read(void *dst, const unsigned char *ring, size_t size,
-		      uint64_t off, size_t len)
-{
-	size_t o = (size_t)(off % size), first = len < size - o ? len : size - o;
-
-	memcpy(dst, ring + o, first);
-	memcpy((char *)dst + first, ring, len - first);
-}
-
 int tp_drain(struct tp_session *s, struct mdf_writer *w)
 {
 	for (int c = 0; c < s->nr_cpus; c++) {
-		struct tp_ring *r = &s->rings[c];
-		struct perf_event_mmap_page *pc = r->base;
-		const unsigned char *ring;
-		uint64_t head, t;
+		struct perf_ring *r = &s->rings[c].ring;
+		const char *ring;
+		uint64_t head;
 		const void *bufs[2];
-		size_t lens[2], off;
+		size_t lens[2];
+		unsigned int n;
 
-		if (!pc)
+		if (!r->pc)
 			continue;
-		ring = (const unsigned char *)r->base + (s->base_len - s->data_size);
-		head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
-		if (head == r->tail)
-			continue;
-		/* count what the ring holds: whole records up to head */
-		for (t = r->tail; t < head; ) {
-			struct perf_event_header h;
-
-			ring_read(&h, ring, s->data_size, t, sizeof(h));
-			if (h.size < sizeof(h) || h.size > head - t) {
-				s->broken = 1;
-				head = t;
-				break;
-			}
-			if (h.type == PERF_RECORD_SAMPLE) {
-				s->samples++;
-			} else if (h.type == PERF_RECORD_LOST && h.size >= 24) {
-				uint64_t lost;
-
-				ring_read(&lost, ring, s->data_size, t + 16, 8);
-				s->lost += lost;
-			}
-			t += h.size;
-		}
-		off = (size_t)(r->tail % s->data_size);
-		lens[0] = (size_t)(head - r->tail) < s->data_size - off ?
-			  (size_t)(head - r->tail) : s->data_size - off;
-		lens[1] = (size_t)(head - r->tail) - lens[0];
-		bufs[0] = ring + off;
-		bufs[1] = ring;
-		if (head != r->tail &&
-		    mdf_write_chunkv(w, MDF_CHUNK_PERF, bufs, lens, lens[1] ? 2 : 1))
+		ring = (const char *)r->base + (r->base_len - r->data_size);
+		head = __atomic_load_n(&r->pc->data_head, __ATOMIC_ACQUIRE);
+		/* whole records only: a bad one and what follows stay */
+		head = perf_ring_walk(ring, r->data_size, r->data_tail, head,
+				      &s->seen);
+		n = perf_ring_span(ring, r->data_size, r->data_tail, head, bufs,
+				   lens);
+		if (n && mdf_write_chunkv(w, MDF_CHUNK_PERF, bufs, lens, n))
 			return -1;
-		r->tail = head;
-		__atomic_store_n(&pc->data_tail, head, __ATOMIC_RELEASE);
+		r->data_tail = head;
+		__atomic_store_n(&r->pc->data_tail, head, __ATOMIC_RELEASE);
 	}
 	return 0;
 }
@@ -411,8 +371,7 @@ void tp_close(struct tp_session *s)
 	int i;
 
 	for (i = 0; s->rings && i < s->nr_cpus; i++)
-		if (s->rings[i].base)
-			munmap(s->rings[i].base, s->base_len);
+		perf_ring_unmap(&s->rings[i].ring);
 	for (i = 0; s->fds && i < s->nr_cpus * s->nr_tps; i++)
 		if (s->fds[i] >= 0)
 			close(s->fds[i]);

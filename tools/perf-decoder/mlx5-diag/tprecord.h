@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "file.h"
+#include "perf_ring.h"
 
 /* Pages of each CPU's data ring (a power of 2). */
 #define TP_DATA_PAGES	64
@@ -28,8 +29,7 @@ struct tp_event {
 
 struct tp_ring {
 	int cpu;
-	void *base;		/* user page + data ring */
-	uint64_t tail;
+	struct perf_ring ring;	/* the CPU's first event's */
 };
 
 struct tp_session {
@@ -39,9 +39,8 @@ struct tp_session {
 	uint64_t *ids;		/* the sample id of each fd */
 	struct tp_ring *rings;
 	int nr_cpus;
-	size_t base_len, data_size;
-	uint64_t samples, lost;	/* counted while draining */
-	int broken;		/* a ring held a record of a bad size */
+	struct perf_ring_seen seen;	/* counted while draining; broken: a
+					 * ring held a record of a bad size */
 };
 
 /*

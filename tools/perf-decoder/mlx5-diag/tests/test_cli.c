@@ -2,8 +2,9 @@
 /*
  * Host tests of the CLI: time and number parsing, PMU discovery and event
  * strings against the fake sysfs tree in tests/sysfs ($MD_TESTDATA), record,
- * doca and exporter argument parsing, the AUX stream counter, and doctor's
- * judgement of the firmware from what its runs saw.
+ * doca and exporter argument parsing, the AUX stream counter, reading a perf
+ * event's mapped rings, and doctor's judgement of the firmware from what its
+ * runs saw.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -13,12 +14,14 @@
 #include <unistd.h>
 
 #include <linux/mlx5_diag.h>
+#include <linux/perf_event.h>
 
 #include "../args.h"
 #include "../cli.h"
 #include "../count.h"
 #include "../doca.h"
 #include "../doctor.h"
+#include "../perf_ring.h"
 #include "../pmu.h"
 #include "../record.h"
 #include "../tprecord.h"
@@ -784,6 +787,104 @@ static void test_doctor_judge(void)
 	expect_judged(&e, "A18", DV_DIFFERS, "narrower counters");
 }
 
+/* ---- perf_ring.c: a perf event's rings, laid out in memory here ---- */
+
+#define RING_SIZE	64
+
+/*
+ * put_record RING OFF TYPE SIZE AT WORD: a record's header at OFF, and WORD
+ * at AT (0: none) in it, wrapping; its other bytes are left as they are
+ */
+static void put_record(unsigned char *ring, uint64_t off, uint32_t type,
+		       uint16_t size, size_t at, uint64_t word)
+{
+	struct perf_event_header h = { .type = type, .size = size };
+	size_t i;
+
+	for (i = 0; i < sizeof(h); i++)
+		ring[(off + i) % RING_SIZE] = ((unsigned char *)&h)[i];
+	for (i = 0; at && i < sizeof(word); i++)
+		ring[(off + at + i) % RING_SIZE] = ((unsigned char *)&word)[i];
+}
+
+static void test_perf_ring(void)
+{
+	unsigned char ring[RING_SIZE], aux[32];
+	struct perf_ring_seen seen = { 0 };
+	struct perf_event_mmap_page *pc;
+	struct perf_ring r = { 0 };
+	const void *bufs[2];
+	size_t lens[2];
+	uint64_t end;
+
+	/* an AUX record across the end, a LOST one and a SAMPLE */
+	memset(ring, 0xee, sizeof(ring));
+	put_record(ring, 40, PERF_RECORD_AUX, 32, 24,
+		   PERF_AUX_FLAG_TRUNCATED | PERF_AUX_FLAG_PARTIAL);
+	put_record(ring, 72, PERF_RECORD_LOST, 24, 16, 5);
+	put_record(ring, 96, PERF_RECORD_SAMPLE, 8, 0, 0);
+	end = perf_ring_walk(ring, RING_SIZE, 40, 104, &seen);
+	EQ_U64(end, 104, "perf_ring_walk: to the head over three records, wrapping");
+	OK(seen.truncated == 1 && seen.lost == 5 && seen.samples == 1 && !seen.broken,
+	   "and counted: 1 truncated AUX record, 5 lost, 1 sample (%" PRIu64
+	   ", %" PRIu64 ", %" PRIu64 ", broken %d)", seen.truncated, seen.lost,
+	   seen.samples, seen.broken);
+	put_record(ring, 72, PERF_RECORD_LOST, 4, 0, 0);
+	memset(&seen, 0, sizeof(seen));
+	end = perf_ring_walk(ring, RING_SIZE, 40, 104, &seen);
+	OK(end == 72 && seen.broken && seen.truncated == 1 && !seen.lost,
+	   "a record shorter than its header stops the walk at it, broken (%" PRIu64 ")",
+	   end);
+	put_record(ring, 72, PERF_RECORD_LOST, 40, 16, 5);
+	memset(&seen, 0, sizeof(seen));
+	end = perf_ring_walk(ring, RING_SIZE, 40, 104, &seen);
+	OK(end == 72 && seen.broken && !seen.lost,
+	   "so does one past the head (%" PRIu64 ")", end);
+
+	EQ_INT(perf_ring_span(ring, RING_SIZE, 40, 104, bufs, lens), 2,
+	       "perf_ring_span: two pieces across the end");
+	OK(bufs[0] == ring + 40 && lens[0] == 24 && bufs[1] == ring && lens[1] == 40,
+	   "the end's 24 bytes, then the start's 40");
+	EQ_INT(perf_ring_span(ring, RING_SIZE, 128, 192, bufs, lens), 1,
+	   "one piece: a whole lap from the start");
+	OK(bufs[0] == ring && lens[0] == RING_SIZE, "the whole ring");
+	EQ_INT(perf_ring_span(ring, RING_SIZE, 77, 77, bufs, lens), 0, "none: empty");
+
+	/* the user page and a data ring, as perf_ring_map() leaves them */
+	pc = calloc(1, sizeof(*pc) + RING_SIZE);
+	if (!pc) {
+		OK(0, "out of memory");
+		return;
+	}
+	r.base = pc;
+	r.pc = pc;
+	r.data_size = RING_SIZE;
+	r.base_len = sizeof(*pc) + RING_SIZE;
+	put_record((unsigned char *)(pc + 1), 40, PERF_RECORD_LOST, 24, 16, 7);
+	put_record((unsigned char *)(pc + 1), 64, PERF_RECORD_LOST, 2, 0, 0);
+	r.data_tail = 40;
+	pc->data_head = 80;
+	memset(&seen, 0, sizeof(seen));
+	perf_ring_read_data(&r, &seen);
+	OK(seen.lost == 7 && seen.broken && r.data_tail == 80 && pc->data_tail == 80,
+	   "perf_ring_read_data: counts, and past a bad record gives the ring "
+	   "back to its head (lost %" PRIu64 ", tail %" PRIu64 ")", seen.lost,
+	   (uint64_t)pc->data_tail);
+	r.aux = aux;
+	r.aux_len = sizeof(aux);
+	r.aux_tail = 20;
+	pc->aux_tail = 20;
+	pc->aux_head = 44;
+	OK(perf_ring_aux_new(&r, bufs, lens) == 2 && bufs[0] == aux + 20 &&
+	   lens[0] == 12 && bufs[1] == aux && lens[1] == 12,
+	   "perf_ring_aux_new: the AUX area's 24 new bytes, across its end");
+	EQ_U64(pc->aux_tail, 20, "kept until released");
+	perf_ring_aux_release(&r);
+	OK(r.aux_tail == 44 && pc->aux_tail == 44, "then given back");
+	EQ_INT(perf_ring_aux_new(&r, bufs, lens), 0, "nothing new after");
+	free(pc);
+}
+
 int main(void)
 {
 	const char *data = getenv("MD_TESTDATA");
@@ -806,6 +907,7 @@ int main(void)
 	test_doca_args();
 	test_exporter_args();
 	test_count();
+	test_perf_ring();
 	test_doctor_judge();
 	snprintf(root, sizeof(root), "%s/../../../tests/tracefs/events", data);
 	test_tracepoints(root);
