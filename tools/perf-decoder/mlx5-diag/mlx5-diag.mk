@@ -62,8 +62,8 @@ MD_EXPORTER_TEST_SRCS := $(MD_DECODE_SRCS) $(addprefix $(MD_SRC)/,perfdata.c \
 
 # The decode pipeline and lib/ are the decoder's (cli.h); the rest is the CLI's.
 MD_CLI_SRCS := $(addprefix $(MD_SRC)/,record.c list.c doca.c count.c file.c perfdata.c \
-	tprecord.c timeline.c exporter.c counting.c sampling.c perf_ring.c perf_sys.c doctor.c doctor_runs.c \
-	doctor_judge.c) $(MD_EXPORTER_SRCS) \
+	tprecord.c timeline.c exporter.c counting.c sampling.c perf_ring.c perf_sys.c \
+	doctor.c doctor_runs.c doctor_judge.c) $(MD_EXPORTER_SRCS) \
 	$(MD_DECODE_SRCS) $(wildcard $(MD_SRC)/../lib/*.c)
 
 # `mlx5-diag plot` (plot.h) draws with cairo (libcairo2-dev), linked in

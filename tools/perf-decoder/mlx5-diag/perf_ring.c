@@ -29,6 +29,8 @@ int perf_ring_map(struct perf_ring *r, int fd, size_t data_pages)
 
 int perf_ring_map_aux(struct perf_ring *r, int fd, size_t aux_pages)
 {
+	if (!r->pc)
+		return -EINVAL;
 	r->aux_len = aux_pages * (size_t)sysconf(_SC_PAGESIZE);
 	r->pc->aux_offset = r->base_len;
 	r->pc->aux_size = r->aux_len;
@@ -101,19 +103,39 @@ uint64_t perf_ring_walk(const void *ring, size_t size, uint64_t from,
 	return from;
 }
 
-void perf_ring_read_data(struct perf_ring *r, struct perf_ring_seen *seen)
+unsigned int perf_ring_data_new(struct perf_ring *r, struct perf_ring_seen *seen,
+				const void *bufs[2], size_t lens[2])
 {
 	const char *ring = (const char *)r->base + (r->base_len - r->data_size);
-	uint64_t head = __atomic_load_n(&r->pc->data_head, __ATOMIC_ACQUIRE);
 
-	perf_ring_walk(ring, r->data_size, r->data_tail, head, seen);
-	r->data_tail = head;
-	__atomic_store_n(&r->pc->data_tail, head, __ATOMIC_RELEASE);
+	r->data_head = __atomic_load_n(&r->pc->data_head, __ATOMIC_ACQUIRE);
+	r->data_end = perf_ring_walk(ring, r->data_size, r->data_tail,
+				     r->data_head, seen);
+	return perf_ring_span(ring, r->data_size, r->data_tail, r->data_end,
+			      bufs, lens);
+}
+
+void perf_ring_data_release(struct perf_ring *r)
+{
+	r->data_tail = r->data_end;
+	__atomic_store_n(&r->pc->data_tail, r->data_end, __ATOMIC_RELEASE);
+}
+
+void perf_ring_read_data(struct perf_ring *r, struct perf_ring_seen *seen)
+{
+	const void *bufs[2];
+	size_t lens[2];
+
+	perf_ring_data_new(r, seen, bufs, lens);
+	r->data_end = r->data_head;
+	perf_ring_data_release(r);
 }
 
 unsigned int perf_ring_aux_new(struct perf_ring *r, const void *bufs[2],
 			       size_t lens[2])
 {
+	if (!r->aux)
+		return 0;
 	r->aux_head = __atomic_load_n(&r->pc->aux_head, __ATOMIC_ACQUIRE);
 	return perf_ring_span(r->aux, r->aux_len, r->aux_tail, r->aux_head,
 			      bufs, lens);

@@ -14,12 +14,15 @@
 
 struct perf_event_mmap_page;
 
+/* The data ring of an event with an AUX area: PERF_RECORD_AUX and _LOST */
+#define PERF_RING_DATA_PAGES	16
+
 /* One event's user page and data ring, and its AUX area if mapped. */
 struct perf_ring {
 	void *base;			/* user page and data ring */
 	size_t base_len, data_size;
 	struct perf_event_mmap_page *pc;
-	uint64_t data_tail;
+	uint64_t data_tail, data_head, data_end;
 	void *aux;			/* NULL: none mapped */
 	size_t aux_len;
 	uint64_t aux_tail, aux_head;
@@ -41,13 +44,17 @@ int perf_ring_map(struct perf_ring *r, int fd, size_t data_pages);
 
 /*
  * perf_ring_map_aux - map an AUX area of AUX_PAGES pages after the data
- * ring. Returns 0, or a negative errno with no AUX area mapped.
+ * ring, once perf_ring_map() has mapped that. Returns 0, or a negative
+ * errno with no AUX area mapped (-EINVAL: no data ring).
  */
 int perf_ring_map_aux(struct perf_ring *r, int fd, size_t aux_pages);
 
 void perf_ring_unmap(struct perf_ring *r);
 
-/* perf_ring_copy - LEN bytes at offset OFF of RING, SIZE bytes, wrapping. */
+/*
+ * perf_ring_copy - LEN bytes (at most SIZE) at offset OFF of RING, SIZE
+ * bytes, wrapping.
+ */
 void perf_ring_copy(void *dst, const void *ring, size_t size, uint64_t off,
 		    size_t len);
 
@@ -69,6 +76,21 @@ uint64_t perf_ring_walk(const void *ring, size_t size, uint64_t from,
 			uint64_t to, struct perf_ring_seen *seen);
 
 /*
+ * perf_ring_data_new - the data ring's whole records from its tail up to
+ * its head, or to a record of a bad size, counted into SEEN, as BUFS and
+ * LENS; returns how many pieces (0: none). They stay the reader's until
+ * perf_ring_data_release().
+ */
+unsigned int perf_ring_data_new(struct perf_ring *r, struct perf_ring_seen *seen,
+				const void *bufs[2], size_t lens[2]);
+
+/*
+ * perf_ring_data_release - give the records of perf_ring_data_new() back;
+ * a record of a bad size and those after it stay, unread.
+ */
+void perf_ring_data_release(struct perf_ring *r);
+
+/*
  * perf_ring_read_data - the data ring's records up to its head, counted
  * into SEEN, and given back to the kernel; past a record of a bad size,
  * the ring is given back up to its head (a record's start: the kernel
@@ -79,7 +101,8 @@ void perf_ring_read_data(struct perf_ring *r, struct perf_ring_seen *seen);
 /*
  * perf_ring_aux_new - the AUX area's bytes the kernel wrote since the
  * last perf_ring_aux_release(), as BUFS and LENS; returns how many pieces
- * (0: none). They stay the reader's until perf_ring_aux_release().
+ * (0: none, or no AUX area). They stay the reader's until
+ * perf_ring_aux_release().
  */
 unsigned int perf_ring_aux_new(struct perf_ring *r, const void *bufs[2],
 			       size_t lens[2]);

@@ -35,7 +35,6 @@
 #include "tprecord.h"
 
 #define RECORD_VERSION		"0.1"
-#define DATA_PAGES		16	/* data ring: PERF_RECORD_AUX and _LOST */
 #define POLL_MS			100
 
 void record_defaults(struct record_opts *o)
@@ -486,8 +485,7 @@ static int open_session(struct session *s, const struct pmu *p, int cpu,
 		}
 		fd = perf_open_on_cpu(&a, cpu, i ? s->fds[0] : -1);
 		if (fd < 0) {
-			int e = errno;
-
+			e = errno;
 			fprintf(stderr, "mlx5-diag: cannot open %s '%s' on %s: %s (%s)\n"
 				"  %s\n", i ? "event" : "leader", o->events[i], p->name,
 				strerror(e), strerrorname_np(e) ? strerrorname_np(e) : "?",
@@ -496,7 +494,7 @@ static int open_session(struct session *s, const struct pmu *p, int cpu,
 		}
 		s->fds[s->nr_fds++] = fd;
 	}
-	e = perf_ring_map(&s->ring, s->fds[0], DATA_PAGES);
+	e = perf_ring_map(&s->ring, s->fds[0], PERF_RING_DATA_PAGES);
 	if (e) {
 		err_print(NULL, "cannot map the data ring of %s: %s",
 			  p->name, strerror(-e));

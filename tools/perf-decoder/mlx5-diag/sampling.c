@@ -21,7 +21,6 @@
 #include "perf_sys.h"
 #include "sampling.h"
 
-#define DATA_PAGES	16	/* data ring: PERF_RECORD_AUX and _LOST */
 
 static int open_group(struct sampling *s, const struct sampling_spec *sp,
 		      char *err, size_t errlen)
@@ -58,7 +57,7 @@ static int open_group(struct sampling *s, const struct sampling_spec *sp,
 
 static int map_areas(struct sampling *s, char *err, size_t errlen)
 {
-	int e = perf_ring_map(&s->ring, s->fds[0], DATA_PAGES);
+	int e = perf_ring_map(&s->ring, s->fds[0], PERF_RING_DATA_PAGES);
 
 	if (e) {
 		snprintf(err, errlen, "mapping the data ring: %s", strerror(-e));

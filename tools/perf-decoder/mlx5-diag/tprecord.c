@@ -343,25 +343,17 @@ int tp_drain(struct tp_session *s, struct mdf_writer *w)
 {
 	for (int c = 0; c < s->nr_cpus; c++) {
 		struct perf_ring *r = &s->rings[c].ring;
-		const char *ring;
-		uint64_t head;
 		const void *bufs[2];
 		size_t lens[2];
 		unsigned int n;
 
 		if (!r->pc)
 			continue;
-		ring = (const char *)r->base + (r->base_len - r->data_size);
-		head = __atomic_load_n(&r->pc->data_head, __ATOMIC_ACQUIRE);
 		/* whole records only: a bad one and what follows stay */
-		head = perf_ring_walk(ring, r->data_size, r->data_tail, head,
-				      &s->seen);
-		n = perf_ring_span(ring, r->data_size, r->data_tail, head, bufs,
-				   lens);
+		n = perf_ring_data_new(r, &s->seen, bufs, lens);
 		if (n && mdf_write_chunkv(w, MDF_CHUNK_PERF, bufs, lens, n))
 			return -1;
-		r->data_tail = head;
-		__atomic_store_n(&r->pc->data_tail, head, __ATOMIC_RELEASE);
+		perf_ring_data_release(r);
 	}
 	return 0;
 }

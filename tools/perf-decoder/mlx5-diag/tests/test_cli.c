@@ -789,7 +789,7 @@ static void test_doctor_judge(void)
 
 /* ---- perf_ring.c: a perf event's rings, laid out in memory here ---- */
 
-#define RING_SIZE	64
+#define RING_SIZE	128
 
 /*
  * put_record RING OFF TYPE SIZE AT WORD: a record's header at OFF, and WORD
@@ -817,36 +817,43 @@ static void test_perf_ring(void)
 	size_t lens[2];
 	uint64_t end;
 
-	/* an AUX record across the end, a LOST one and a SAMPLE */
+	/*
+	 * A SAMPLE, a LOST record whose count straddles the end, an AUX
+	 * record flagged truncated, one flagged partial only, and a LOST
+	 * record too short for its count
+	 */
 	memset(ring, 0xee, sizeof(ring));
-	put_record(ring, 40, PERF_RECORD_AUX, 32, 24,
+	put_record(ring, 100, PERF_RECORD_SAMPLE, 8, 0, 0);
+	put_record(ring, 108, PERF_RECORD_LOST, 24, 16, 0x10000000005ull);
+	put_record(ring, 132, PERF_RECORD_AUX, 32, 24,
 		   PERF_AUX_FLAG_TRUNCATED | PERF_AUX_FLAG_PARTIAL);
-	put_record(ring, 72, PERF_RECORD_LOST, 24, 16, 5);
-	put_record(ring, 96, PERF_RECORD_SAMPLE, 8, 0, 0);
-	end = perf_ring_walk(ring, RING_SIZE, 40, 104, &seen);
-	EQ_U64(end, 104, "perf_ring_walk: to the head over three records, wrapping");
-	OK(seen.truncated == 1 && seen.lost == 5 && seen.samples == 1 && !seen.broken,
-	   "and counted: 1 truncated AUX record, 5 lost, 1 sample (%" PRIu64
-	   ", %" PRIu64 ", %" PRIu64 ", broken %d)", seen.truncated, seen.lost,
-	   seen.samples, seen.broken);
-	put_record(ring, 72, PERF_RECORD_LOST, 4, 0, 0);
+	put_record(ring, 164, PERF_RECORD_AUX, 32, 24, PERF_AUX_FLAG_PARTIAL);
+	put_record(ring, 196, PERF_RECORD_LOST, 16, 0, 0);
+	end = perf_ring_walk(ring, RING_SIZE, 100, 212, &seen);
+	EQ_U64(end, 212, "perf_ring_walk: to the head over five records, wrapping");
+	OK(seen.truncated == 1 && seen.lost == 0x10000000005ull && seen.samples == 1 &&
+	   !seen.broken, "and counted: 1 truncated AUX record (not the partial "
+	   "one), 2^40 + 5 lost across the end, 1 sample (%" PRIu64 ", %" PRIu64
+	   ", %" PRIu64 ", broken %d)", seen.truncated, seen.lost, seen.samples,
+	   seen.broken);
+	put_record(ring, 164, PERF_RECORD_LOST, 4, 0, 0);
 	memset(&seen, 0, sizeof(seen));
-	end = perf_ring_walk(ring, RING_SIZE, 40, 104, &seen);
-	OK(end == 72 && seen.broken && seen.truncated == 1 && !seen.lost,
+	end = perf_ring_walk(ring, RING_SIZE, 100, 212, &seen);
+	OK(end == 164 && seen.broken && seen.truncated == 1 && seen.samples == 1,
 	   "a record shorter than its header stops the walk at it, broken (%" PRIu64 ")",
 	   end);
-	put_record(ring, 72, PERF_RECORD_LOST, 40, 16, 5);
+	put_record(ring, 164, PERF_RECORD_LOST, 56, 16, 5);
 	memset(&seen, 0, sizeof(seen));
-	end = perf_ring_walk(ring, RING_SIZE, 40, 104, &seen);
-	OK(end == 72 && seen.broken && !seen.lost,
+	end = perf_ring_walk(ring, RING_SIZE, 100, 212, &seen);
+	OK(end == 164 && seen.broken && seen.lost == 0x10000000005ull,
 	   "so does one past the head (%" PRIu64 ")", end);
 
-	EQ_INT(perf_ring_span(ring, RING_SIZE, 40, 104, bufs, lens), 2,
+	EQ_INT(perf_ring_span(ring, RING_SIZE, 100, 164, bufs, lens), 2,
 	       "perf_ring_span: two pieces across the end");
-	OK(bufs[0] == ring + 40 && lens[0] == 24 && bufs[1] == ring && lens[1] == 40,
-	   "the end's 24 bytes, then the start's 40");
-	EQ_INT(perf_ring_span(ring, RING_SIZE, 128, 192, bufs, lens), 1,
-	   "one piece: a whole lap from the start");
+	OK(bufs[0] == ring + 100 && lens[0] == 28 && bufs[1] == ring && lens[1] == 36,
+	   "the end's 28 bytes, then the start's 36");
+	EQ_INT(perf_ring_span(ring, RING_SIZE, 256, 384, bufs, lens), 1,
+	       "one piece: a whole lap from the start");
 	OK(bufs[0] == ring && lens[0] == RING_SIZE, "the whole ring");
 	EQ_INT(perf_ring_span(ring, RING_SIZE, 77, 77, bufs, lens), 0, "none: empty");
 
@@ -860,16 +867,26 @@ static void test_perf_ring(void)
 	r.pc = pc;
 	r.data_size = RING_SIZE;
 	r.base_len = sizeof(*pc) + RING_SIZE;
+	EQ_INT(perf_ring_aux_new(&r, bufs, lens), 0, "no AUX area: no AUX bytes");
 	put_record((unsigned char *)(pc + 1), 40, PERF_RECORD_LOST, 24, 16, 7);
 	put_record((unsigned char *)(pc + 1), 64, PERF_RECORD_LOST, 2, 0, 0);
 	r.data_tail = 40;
+	pc->data_tail = 40;
 	pc->data_head = 80;
 	memset(&seen, 0, sizeof(seen));
-	perf_ring_read_data(&r, &seen);
-	OK(seen.lost == 7 && seen.broken && r.data_tail == 80 && pc->data_tail == 80,
-	   "perf_ring_read_data: counts, and past a bad record gives the ring "
-	   "back to its head (lost %" PRIu64 ", tail %" PRIu64 ")", seen.lost,
+	OK(perf_ring_data_new(&r, &seen, bufs, lens) == 1 && seen.lost == 7 &&
+	   seen.broken && bufs[0] == (char *)(pc + 1) + 40 && lens[0] == 24,
+	   "perf_ring_data_new: the whole records before a bad one, counted");
+	EQ_U64(pc->data_tail, 40, "kept until released");
+	perf_ring_data_release(&r);
+	OK(r.data_tail == 64 && pc->data_tail == 64,
+	   "then given back up to the bad record, which stays (%" PRIu64 ")",
 	   (uint64_t)pc->data_tail);
+	memset(&seen, 0, sizeof(seen));
+	perf_ring_read_data(&r, &seen);
+	OK(seen.broken && r.data_tail == 80 && pc->data_tail == 80,
+	   "perf_ring_read_data: past a bad record gives the ring back to its "
+	   "head (tail %" PRIu64 ")", (uint64_t)pc->data_tail);
 	r.aux = aux;
 	r.aux_len = sizeof(aux);
 	r.aux_tail = 20;
