@@ -21,7 +21,6 @@
 #include "perf_sys.h"
 #include "sampling.h"
 
-
 static int open_group(struct sampling *s, const struct sampling_spec *sp,
 		      char *err, size_t errlen)
 {
