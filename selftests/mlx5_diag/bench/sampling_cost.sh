@@ -14,6 +14,13 @@
 # ROUNDS recordings (default 3), each against its own copies, then the
 # median of each figure: on a shared host one recording is one draw (the
 # same code read 4,436 to 6,200 ns per sample in four boots).
+# Last, the driver's cost split into a part per drain and a part per
+# sample: one more recording, at a period longer than the drain interval
+# (each drain takes one sample or none), gives a second equation beside
+# the median round's, own = PER_DRAIN * drains + PER_SAMPLE * samples. The
+# split tells which lever a goal needs: the part per drain over the most
+# samples one drain can take (the buffer's) is the floor no per-sample
+# work removes.
 #   scripts/vm-run selftests/mlx5_diag/bench/sampling_cost.sh [SECS [ROUNDS]]
 . ./lib.sh
 . ./engine_lib.sh
@@ -41,9 +48,12 @@ ratio() {
 	awk -v p="$1" -v c="$2" -v b="$3" 'BEGIN { printf "%.1f", (c > 0 ? p / (c * b) : 0) }'
 }
 
-# round K: one recording and its figures; appends "DRIVER_NS KERNEL_RATIO
-# MEMCPY_RATIO" to /tmp/bench.rounds
-round() {
+# record PERIOD: one recording of SECS s of the data IDs at PERIOD (an
+# mlx5-diag record -p value), into /tmp/bench.data and its JSON decode;
+# sets samples, lost, drains, cmds, cmd_bytes, bytes, fw (the emulated
+# firmware's ns), extra (the workers' ns above idle) and own (extra less
+# fw)
+record() {
 	in0=$(cat "$D/stats/inbox_bytes")
 	out0=$(cat "$D/stats/outbox_bytes")
 	fw0=$(cat "$D/stats/exec_ns")
@@ -51,7 +61,7 @@ round() {
 	drains0=$(eng "$P" polls)
 	w0=$(worker_ns)
 	# shellcheck disable=SC2086
-	mlx5-diag record -q -d sim:0 -o /tmp/bench.data -p 1ns --duration "${SECS}s" $EVS
+	mlx5-diag record -q -d sim:0 -o /tmp/bench.data -p "$1" --duration "${SECS}s" $EVS
 	busy=$(( $(worker_ns) - w0 ))
 	fw=$(( $(cat "$D/stats/exec_ns") - fw0 ))
 	cmd_bytes=$(( $(cat "$D/stats/inbox_bytes") - in0 + $(cat "$D/stats/outbox_bytes") - out0 ))
@@ -62,11 +72,19 @@ round() {
 	lost=$(awk -F'"count":' '/"type":"lost"/ { split($2, a, ","); n += a[1] } END { print n + 0 }' /tmp/bench.json)
 	bytes=$(stat -c %s /tmp/bench.data)
 	extra=$((busy - idle))
+	own=$((extra - fw))
+}
+
+# round K: one recording at the minimum period and its figures; appends
+# "DRIVER_NS KERNEL_RATIO MEMCPY_RATIO OWN DRAINS SAMPLES SAMPLE_BYTES
+# MEMCPY_NS_PER_BYTE" to /tmp/bench.rounds
+round() {
+	record 1ns
 	# the counts to divide by: at least 1
 	samples_div=$((samples > 0 ? samples : 1))
 	drains_div=$((drains > 0 ? drains : 1))
 	per=$((extra / samples_div))
-	own=$(((extra - fw) / samples_div))
+	own_per=$((own / samples_div))
 
 	# The same bytes copied, two ways. The kernel: one dd reads the
 	# recording (in the page cache: copy_to_user from its pages), the
@@ -107,11 +125,12 @@ round() {
 	     "$memcpy_ns_per_byte (pieces of $piece bytes)"
 	echo "drain: $per ns per sample: $(ratio "$per" "$copy_ns_per_byte" "$sample_bytes") kernel" \
 	     "copies, $(ratio "$per" "$memcpy_ns_per_byte" "$sample_bytes") memcpy()s"
-	echo "driver: $own ns per sample (workers minus emulated firmware):" \
-	     "$(ratio "$own" "$copy_ns_per_byte" "$sample_bytes") kernel copies," \
-	     "$(ratio "$own" "$memcpy_ns_per_byte" "$sample_bytes") memcpy()s"
-	echo "$own $(ratio "$own" "$copy_ns_per_byte" "$sample_bytes")" \
-	     "$(ratio "$own" "$memcpy_ns_per_byte" "$sample_bytes")" >>/tmp/bench.rounds
+	echo "driver: $own_per ns per sample (workers minus emulated firmware):" \
+	     "$(ratio "$own_per" "$copy_ns_per_byte" "$sample_bytes") kernel copies," \
+	     "$(ratio "$own_per" "$memcpy_ns_per_byte" "$sample_bytes") memcpy()s"
+	echo "$own_per $(ratio "$own_per" "$copy_ns_per_byte" "$sample_bytes")" \
+	     "$(ratio "$own_per" "$memcpy_ns_per_byte" "$sample_bytes")" \
+	     "$own $drains $samples $sample_bytes $memcpy_ns_per_byte" >>/tmp/bench.rounds
 }
 
 : >/tmp/bench.rounds
@@ -128,3 +147,36 @@ median() {
 }
 echo "median of $ROUNDS rounds: driver $(median 1) ns per sample," \
      "$(median 2) kernel copies, $(median 3) memcpy()s"
+
+# The split. The median round by the driver's ns per sample, and a
+# recording at 2^22 clocks (26.8 ms at 156.25 MHz; -p takes the nearest
+# power of two), longer than the longest drain interval (20 ms).
+sort -n -k 1 /tmp/bench.rounds | awk -v n="$ROUNDS" 'NR == int((n + 1) / 2)' \
+	>/tmp/bench.median
+freq=$(cat "$D/caps/device_frequency_khz")
+record "$(( (1 << 22) * 1000000 / freq ))ns"
+echo "# split: $SECS s at $(grep -o '"period_ns":[0-9]*' /tmp/bench.json | head -1):" \
+     "$samples samples, $lost lost in $drains drains; the driver" \
+     "$((own / 1000)) us"
+# the device's buffer at this many data IDs: 2^(log_max_samples -
+# ceil(log2(IDs))) samples, 2^15 at most (the driver's and the format's)
+log_slots=$(awk -v m="$(cat "$D/caps/log_max_samples")" -v n="$nids" 'BEGIN {
+	c = 0; while ((2 ^ c) < n) c++; l = m - c; print (l > 15 ? 15 : l) }')
+awk -v own2="$own" -v d2="$drains" -v s2="$samples" -v slots=$((1 << log_slots)) '
+	{ own1 = $4; d1 = $5; s1 = $6; b = $7; c = $8 }
+	END {
+		# own = F * drains + M * samples, two recordings
+		det = d1 * s2 - d2 * s1
+		if (det == 0 || s1 == 0 || c == 0) {
+			print "split: the two recordings do not tell the parts apart"
+			exit
+		}
+		f = (own1 * s2 - own2 * s1) / det
+		m = (d1 * own2 - d2 * own1) / det
+		mc = c * b
+		printf "split: %.0f ns per drain, %.0f ns per sample (%.1f memcpy()s of a sample)\n", f, m, m / mc
+		printf "per drain over the samples a drain took at the minimum period (%.1f): %.0f ns per sample, %.1f memcpy()s\n",
+		       s1 / d1, f * d1 / s1, f * d1 / (s1 * mc)
+		printf "floor, a drain of the whole buffer (%d samples): %.0f ns per sample, %.1f memcpy()s\n",
+		       slots, f / slots + m, (f / slots + m) / mc
+	}' /tmp/bench.median
