@@ -39,8 +39,10 @@ struct mlx5_diag_clock_read {
  * struct mlx5_diag_aux_ops - firmware command transport
  * @exec: run one firmware command. @in and @out are PRM mailboxes
  *	(big-endian, command header first). May sleep; never call it from
- *	atomic context. Returns 0 when the firmware answered: the status and
- *	syndrome are then in @out and the caller maps them. Returns a negative
+ *	atomic context. Returns 0 when the firmware answered: all @outlen
+ *	bytes of @out are then its answer, 0 where it wrote nothing (as
+ *	mlx5_core copies them from zeroed mailboxes), the status and
+ *	syndrome among them, which the caller maps. Returns a negative
  *	errno only when no answer exists (-ENODEV: device gone, -ETIMEDOUT,
  *	-EIO, -EINVAL for a mailbox the transport cannot carry).
  * @read_clock: read the device clock (@rtc: the real-time clock) into

@@ -577,7 +577,6 @@ int mlx5_diag_fw_cmd(struct mlx5_diag_fw *fw, const void *in, size_t inlen,
 
 	might_sleep();
 again:
-	memset(out, 0, outlen);
 	down_read(&fw->lock);
 	if (fw->aux)
 		ret = fw->aux->ops->exec(fw->aux, in, inlen, out, outlen);
@@ -697,7 +696,8 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_fw_query_caps);
 int mlx5_diag_fw_set_params(struct mlx5_diag_fw *fw,
 			    const struct mlx5_diag_fw_params *p)
 {
-	u32 out[MLX5_DIAG_DWORDS(set_diagnostic_params_out)];
+	/* read on -EINVAL, which a transport that sent nothing returns too */
+	u32 out[MLX5_DIAG_DWORDS(set_diagnostic_params_out)] = {};
 	size_t inlen = mlx5_diag_fw_params_len(fw->dialect, p->num_ids);
 	u16 bad_index;
 	u8 reason;

@@ -1503,6 +1503,7 @@ int mlx5_diag_sim_fw_exec(struct mlx5_diag_sim_fw *fw, u64 now_ns,
 	if (!fw || !in || !out || inlen < 0 ||
 	    outlen < MLX5_DIAG_SIM_OUT_HDR_BYTES)
 		return -EINVAL;
+	/* the transport's answer is all of @out, 0 where nothing is written */
 	memset(out, 0, outlen);
 	cmd.ns = sim_sync(fw, now_ns);
 	cmd.osc = mlx5_diag_sim_clock_osc(&fw->clk, cmd.ns);
