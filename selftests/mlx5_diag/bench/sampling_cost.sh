@@ -160,8 +160,12 @@ echo "# split: $SECS s at $(grep -o '"period_ns":[0-9]*' /tmp/bench.json | head 
      "$((own / 1000)) us"
 # the device's buffer at this many data IDs: 2^(log_max_samples -
 # ceil(log2(IDs))) samples, 2^15 at most (the driver's and the format's)
-log_slots=$(awk -v m="$(cat "$D/caps/log_max_samples")" -v n="$nids" 'BEGIN {
-	c = 0; while ((2 ^ c) < n) c++; l = m - c; print (l > 15 ? 15 : l) }')
+log_ids=0
+while [ $((1 << log_ids)) -lt "$nids" ]; do
+	log_ids=$((log_ids + 1))
+done
+log_slots=$(($(cat "$D/caps/log_max_samples") - log_ids))
+[ $log_slots -le 15 ] || log_slots=15
 awk -v own2="$own" -v d2="$drains" -v s2="$samples" -v slots=$((1 << log_slots)) '
 	{ own1 = $4; d1 = $5; s1 = $6; b = $7; c = $8 }
 	END {
