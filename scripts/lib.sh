@@ -164,6 +164,21 @@ ksrc_unpack() {
 	)
 }
 
+# Copy the working tree's sources into $1: what git tracks and the new
+# files it does not ignore, as they are now (edits included), never build
+# output, which other steps may be writing meanwhile (the host tests'
+# tools/perf-decoder/build: tar of a file that grows fails).
+copy_tree() {
+	git -C "$MLX5_DIAG_ROOT" ls-files -z --cached --others --exclude-standard |
+		while IFS= read -r -d '' f; do
+			# a tracked file deleted in the working tree is not copied
+			if [ -e "$MLX5_DIAG_ROOT/$f" ]; then
+				printf '%s\0' "$f"
+			fi
+		done |
+		tar -C "$MLX5_DIAG_ROOT" --null -T - -cf - | tar -C "$1" -xf -
+}
+
 # Build the modules against kernel build dir $1 (make -j$JOBS) in a private
 # copy of what the build reads (Kbuild, Makefile, drivers/, include/,
 # without what .gitignore names: concurrent runs and the developer's tree
