@@ -9,8 +9,9 @@
 # run. The emulator's stats/ give what went over the command interface
 # (inbox_bytes, outbox_bytes), how many commands per drain (commands
 # against the engine/polls the drains count) and the CPU time the
-# emulated firmware took inside the commands (exec_ns), which the
-# driver's own cost leaves out.
+# workers spent inside the emulator's commands (exec_ns: its firmware,
+# its lock and sleeping out its latency, as the schedstat the workers'
+# time is read from counts it), which the driver's own cost leaves out.
 # ROUNDS recordings (default 3), each against its own copies, then the
 # median of each figure: on a shared host one recording is one draw (the
 # same code read 4,436 to 6,200 ns per sample in four boots).

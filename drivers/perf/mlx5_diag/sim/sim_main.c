@@ -14,7 +14,8 @@
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
-#include <linux/preempt.h>
+#include <linux/irqflags.h>
+#include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -168,8 +169,9 @@ struct sim_adev {
  * @stalled_us: how long they slept in their stalls, measured, in total
  * @inbox_bytes: the input mailboxes of the commands the firmware answered
  * @outbox_bytes: their output mailboxes, the length the caller gave
- * @exec_ns: CPU time the firmware core spent answering them (preemption
- *	off around it, so only interrupts count in; latency and stalls not)
+ * @exec_ns: CPU time the callers spent inside the transport's commands
+ *	(sim_task_cpu_ns()): the firmware core, the lock, and what sleeping
+ *	out a latency or a stall costs, not the time asleep
  * @cmd_latency_us: latency of every command
  * @fail_clock_reads: the next reads of the clock registers that fail
  * @sample_j: the sample index sample_time reports on
@@ -215,11 +217,37 @@ static u64 sim_now_ns(const struct sim_dev *sd)
 	return mlx5_diag_sim_time_now(&sd->time, ktime_get_ns());
 }
 
+/*
+ * The CPU time the current task has run, as the scheduler accounts it and
+ * /proc/PID/schedstat reads it (task_sched_runtime(), not exported): what
+ * the last switch or tick added up (sum_exec_runtime), and the time since,
+ * from exec_start on the runqueue's task clock. That clock is local_clock()
+ * where neither interrupt nor steal time is taken out of it
+ * (CONFIG_IRQ_TIME_ACCOUNTING and CONFIG_PARAVIRT_TIME_ACCOUNTING off, as in
+ * Debian's kernels and the test kernel); otherwise the time since counts
+ * those in. Interrupts off: no tick updates the two between the reads.
+ */
+static u64 sim_task_cpu_ns(void)
+{
+	const struct sched_entity *se = &current->se;
+	unsigned long flags;
+	u64 now, ns;
+
+	local_irq_save(flags);
+	now = local_clock();
+	ns = se->sum_exec_runtime;
+	if (now > se->exec_start)
+		ns += now - se->exec_start;
+	local_irq_restore(flags);
+	return ns;
+}
+
 static int sim_exec(struct mlx5_diag_aux_dev *dev, const void *in, int inlen,
 		    void *out, int outlen)
 {
 	struct sim_adev *sa = container_of(dev, struct sim_adev, dev);
 	struct sim_dev *sd = sa->sd;
+	u64 cpu0 = sim_task_cpu_ns();
 	unsigned int stall, lat;
 	u64 t0;
 	int ret;
@@ -241,18 +269,14 @@ static int sim_exec(struct mlx5_diag_aux_dev *dev, const void *in, int inlen,
 	lat = sd->cmd_latency_us;
 	if (lat)
 		usleep_range(lat, lat + lat / 4 + 1);
-	/* the firmware core never sleeps: its time is this task's CPU time */
-	preempt_disable();
-	t0 = local_clock();
 	ret = mlx5_diag_sim_fw_exec(sd->fw, sim_now_ns(sd), in, inlen, out,
 				    outlen);
-	sd->exec_ns += local_clock() - t0;
-	preempt_enable();
 	if (!ret) {
 		sd->inbox_bytes += inlen;
 		sd->outbox_bytes += outlen;
 	}
 out:
+	sd->exec_ns += sim_task_cpu_ns() - cpu0;
 	mutex_unlock(&sd->lock);
 	return ret;
 }
