@@ -819,7 +819,7 @@ EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_engine_step_period);
  * timestamp alone cannot tell (A3). A sample written since carries the
  * same only where its id comes a multiple of 2^16 samples and its time a
  * multiple of 2^32 clocks after the one read, and its value is the same:
- * never within 2^31 clocks (drains come every 20 ms at most), and beyond
+ * never within 2^31 clocks (drains come every 32 ms at most), and beyond
  * that it costs a drain (the next one reads it). Asked of a written slot
  * once the numbering's start is known, on narrow FRC timestamps;
  * remembers what this drain read.

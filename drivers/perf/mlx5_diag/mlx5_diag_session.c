@@ -49,7 +49,7 @@
  */
 #define MLX5_DIAG_PUBLISH_BYTES		SZ_64K
 #define MLX5_DIAG_DRAIN_MIN_NS		(1 * NSEC_PER_MSEC)
-#define MLX5_DIAG_DRAIN_MAX_NS		(20 * NSEC_PER_MSEC)
+#define MLX5_DIAG_DRAIN_MAX_NS		(32 * NSEC_PER_MSEC)
 
 /* The works a period change answered NO_RES is sent at, in all. */
 #define MLX5_DIAG_SESSION_PERIOD_TRIES	8

@@ -150,12 +150,12 @@ echo "median of $ROUNDS rounds: driver $(median 1) ns per sample," \
      "$(median 2) kernel copies, $(median 3) memcpy()s"
 
 # The split. The median round by the driver's ns per sample, and a
-# recording at 2^22 clocks (26.8 ms at 156.25 MHz; -p takes the nearest
-# power of two), longer than the longest drain interval (20 ms).
+# recording at 2^23 clocks (53.7 ms at 156.25 MHz; -p takes the nearest
+# power of two), longer than the longest drain interval (32 ms).
 sort -n -k 1 /tmp/bench.rounds | awk -v n="$ROUNDS" 'NR == int((n + 1) / 2)' \
 	>/tmp/bench.median
 freq=$(cat "$D/caps/device_frequency_khz")
-record "$(( (1 << 22) * 1000000 / freq ))ns"
+record "$(( (1 << 23) * 1000000 / freq ))ns"
 echo "# split: $SECS s at $(grep -o '"period_ns":[0-9]*' /tmp/bench.json | head -1):" \
      "$samples samples, $lost lost in $drains drains; the driver" \
      "$((own / 1000)) us"
