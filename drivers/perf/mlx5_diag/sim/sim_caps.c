@@ -78,24 +78,14 @@ const char *mlx5_diag_sim_cap_name(unsigned int cap)
 }
 EXPORT_SYMBOL_IF_KUNIT(mlx5_diag_sim_cap_name);
 
-static bool sim_u32_dup(const u32 *v, u32 nr)
+/* Do two of the @nr values of @size bytes at @v match? */
+static bool sim_has_dup(const void *v, u32 nr, size_t size)
 {
 	u32 i, j;
 
 	for (i = 0; i < nr; i++)
 		for (j = i + 1; j < nr; j++)
-			if (v[i] == v[j])
-				return true;
-	return false;
-}
-
-static bool sim_u16_dup(const u16 *v, u32 nr)
-{
-	u32 i, j;
-
-	for (i = 0; i < nr; i++)
-		for (j = i + 1; j < nr; j++)
-			if (v[i] == v[j])
+			if (!memcmp(v + i * size, v + j * size, size))
 				return true;
 	return false;
 }
@@ -104,7 +94,7 @@ static bool sim_kinds_ok(const u32 *kinds, u32 nr)
 {
 	u32 i;
 
-	if (nr > MLX5_DIAG_SIM_NUM_KINDS || sim_u32_dup(kinds, nr))
+	if (nr > MLX5_DIAG_SIM_NUM_KINDS || sim_has_dup(kinds, nr, sizeof(*kinds)))
 		return false;
 	for (i = 0; i < nr; i++)
 		if (!mlx5_diag_sim_kind_known(kinds[i]))
@@ -123,8 +113,9 @@ int mlx5_diag_sim_caps_validate(const struct mlx5_diag_sim_caps *caps)
 		return -EINVAL;
 	if (caps->nr_ids > MLX5_DIAG_SIM_MAX_COUNTERS ||
 	    caps->nr_sync_ids > MLX5_DIAG_SIM_MAX_COUNTERS ||
-	    sim_u16_dup(caps->ids, caps->nr_ids) ||
-	    sim_u16_dup(caps->sync_ids, caps->nr_sync_ids))
+	    sim_has_dup(caps->ids, caps->nr_ids, sizeof(*caps->ids)) ||
+	    sim_has_dup(caps->sync_ids, caps->nr_sync_ids,
+			sizeof(*caps->sync_ids)))
 		return -EINVAL;
 	for (i = 0; i < ARRAY_SIZE(sim_caps_desc); i++) {
 		d = &sim_caps_desc[i];
@@ -204,7 +195,7 @@ static int sim_store_kinds(u32 *dst, u32 *nr_dst, const char *buf)
 	for (i = 0; i < nr; i++)
 		if (!mlx5_diag_sim_kind_known(kinds[i]))
 			return -EINVAL;
-	if (sim_u32_dup(kinds, nr))
+	if (sim_has_dup(kinds, nr, sizeof(*kinds)))
 		return -EINVAL;
 	memcpy(dst, kinds, nr * sizeof(kinds[0]));
 	*nr_dst = nr;
@@ -216,12 +207,11 @@ static int sim_store_ids(u16 *dst, u32 *nr_dst, const char *buf)
 	u32 vals[MLX5_DIAG_SIM_MAX_COUNTERS];
 	u32 nr, i;
 
-	if (sim_parse_list(buf, vals, ARRAY_SIZE(vals), U16_MAX, &nr))
+	if (sim_parse_list(buf, vals, ARRAY_SIZE(vals), U16_MAX, &nr) ||
+	    sim_has_dup(vals, nr, sizeof(*vals)))
 		return -EINVAL;
 	for (i = 0; i < nr; i++)
 		dst[i] = vals[i];
-	if (sim_u16_dup(dst, nr))
-		return -EINVAL;
 	*nr_dst = nr;
 	return 0;
 }
