@@ -51,6 +51,35 @@ EBUSY="Device or resource busy"
 ENODATA="No data available"
 EOVERFLOW="Value too large for defined data type"
 
+# ---- the paced empty work, the benchmarks' floor (sim_pace.c): works
+# are counted, never more than the ticks its interval allows, none after a
+# stop, and unloading the module stops it
+P=$SIM/pace
+expect_eq "pace: no works before a start" "$(cat "$P")" 0
+expect_eq "pace: below 1 ms" "$(write_err "$P" "999999 0")" "$EINVAL"
+expect_eq "pace: above 1 s" "$(write_err "$P" "1000000001 0")" "$EINVAL"
+expect_eq "pace: a CPU that is not online" "$(write_err "$P" "1000000 $(nproc)")" "$EINVAL"
+expect_eq "pace: no CPU" "$(write_err "$P" 1000000)" "$EINVAL"
+expect_eq "pace: a third field" "$(write_err "$P" "1000000 0 1")" "$EINVAL"
+expect_eq "pace: not a number" "$(write_err "$P" "1ms 0")" "$EINVAL"
+t0=$(cut -d' ' -f1 /proc/uptime)
+expect_eq "pace: 2 ms on CPU 0" "$(write_err "$P" "2000000 0")" ok
+expect_eq "pace: a second start" "$(write_err "$P" "1000000 1")" "$EBUSY"
+sleep 0.5
+expect_eq "pace: stop" "$(write_err "$P" stop)" ok
+t1=$(cut -d' ' -f1 /proc/uptime)
+n=$(cat "$P")
+# /proc/uptime counts hundredths: the pace ran less than t1 - t0 + 0.01 s
+most=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", (b - a + 0.01) * 500 }')
+check "pace: $n works, at least one" test "$n" -gt 0
+check "pace: $n works, at most one per 2 ms ($most)" test "$n" -le "$most"
+sleep 0.1
+expect_eq "pace: none after the stop" "$(cat "$P")" "$n"
+expect_eq "pace: a stop when stopped" "$(write_err "$P" stop)" ok
+expect_eq "pace: a start on CPU 1" "$(write_err "$P" "1000000 1")" ok
+check "the module unloads with its pace running" rmmod mlx5_diag_sim
+insmod "$MODDIR/mlx5_diag_sim.ko"
+
 # ---- profile and num_samples_unit
 expect_eq "profile public" "$(write_err "$D/profile" public)" ok
 expect_eq "profile reads public" "$(cat "$D/profile")" public

@@ -24,6 +24,7 @@
 
 #include "mlx5_diag_aux.h"
 #include "sim.h"
+#include "sim_pace.h"
 
 #define SIM_MAX_DEVICES		16
 #define SIM_DEFAULT_LATENCY_US	50
@@ -1003,6 +1004,7 @@ static void sim_cleanup(void)
 
 	/* no debugfs handler runs once this returns */
 	debugfs_remove_recursive(sim_dbg_root);
+	mlx5_diag_sim_pace_stop();
 	for (i = 0; sim_devs && i < nr_devices; i++) {
 		struct sim_dev *sd = sim_devs[i];
 
@@ -1036,6 +1038,7 @@ static int __init sim_init(void)
 		goto fail;
 	}
 	sim_dbg_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	mlx5_diag_sim_pace_debugfs(sim_dbg_root);
 	for (i = 0; i < nr_devices; i++) {
 		sim_devs[i] = sim_dev_create(i, prof);
 		if (!sim_devs[i]) {
