@@ -21,7 +21,9 @@
 # the median round's, own = PER_DRAIN * drains + PER_SAMPLE * samples. The
 # split tells which lever a goal needs: the part per drain over the most
 # samples one drain can take (the buffer's) is the floor no per-sample
-# work removes.
+# work removes. Then the pacing: an empty work as often as the drains (the
+# emulator's debugfs pace) costs the workers what no drain paced so can
+# spend less than; the driver's cost above it is its own work.
 #   scripts/vm-run selftests/mlx5_diag/bench/sampling_cost.sh [SECS [ROUNDS]]
 . ./lib.sh
 . ./engine_lib.sh
@@ -159,6 +161,22 @@ record "$(( (1 << 23) * 1000000 / freq ))ns"
 echo "# split: $SECS s at $(grep -o '"period_ns":[0-9]*' /tmp/bench.json | head -1):" \
      "$samples samples, $lost lost in $drains drains; the driver" \
      "$((own / 1000)) us"
+# The pacing: the emulator's paced empty work (its debugfs pace), as often
+# as the median round's drains and on the leader's CPU, for SECS s: what
+# the pacing alone costs the workers on this kernel and machine, which no
+# drain paced so can spend less than.
+d_med=$(cut -d' ' -f5 /tmp/bench.median)
+interval=$((SECS * 1000000000 / (d_med > 0 ? d_med : 1)))
+cpu=$(sed 's/[-,].*//' "/sys/bus/event_source/devices/$P/cpumask")
+echo "$interval $cpu" >"$SIM/pace"
+w0=$(worker_ns)
+sleep "$SECS"
+pace_busy=$(( $(worker_ns) - w0 ))
+echo stop >"$SIM/pace"
+works=$(cat "$SIM/pace")
+pace_ns=$(( (pace_busy - idle) / (works > 0 ? works : 1) ))
+echo "# pacing: an empty work paced every $interval ns on CPU $cpu for $SECS s:" \
+     "$works works, $((pace_busy - idle)) ns above idle, $pace_ns ns per work"
 # the device's buffer at this many data IDs: 2^(log_max_samples -
 # ceil(log2(IDs))) samples, 2^15 at most (the driver's and the format's)
 log_ids=0
@@ -167,7 +185,8 @@ while [ $((1 << log_ids)) -lt "$nids" ]; do
 done
 log_slots=$(($(cat "$D/caps/log_max_samples") - log_ids))
 [ $log_slots -le 15 ] || log_slots=15
-awk -v own2="$own" -v d2="$drains" -v s2="$samples" -v slots=$((1 << log_slots)) '
+awk -v own2="$own" -v d2="$drains" -v s2="$samples" -v slots=$((1 << log_slots)) \
+	-v pace="$pace_ns" '
 	{ own1 = $4; d1 = $5; s1 = $6; b = $7; c = $8 }
 	END {
 		# own = F * drains + M * samples, two recordings
@@ -184,4 +203,8 @@ awk -v own2="$own" -v d2="$drains" -v s2="$samples" -v slots=$((1 << log_slots))
 		       s1 / d1, f * d1 / s1, f * d1 / (s1 * mc)
 		printf "floor, a drain of the whole buffer (%d samples): %.0f ns per sample, %.1f memcpy()s\n",
 		       slots, f / slots + m, (f / slots + m) / mc
+		printf "pacing, an empty work per drain at the minimum period: %.0f ns per sample, %.1f memcpy()s\n",
+		       pace * d1 / s1, pace * d1 / (s1 * mc)
+		printf "driver above the pacing: %.0f ns per drain, %.0f ns per sample, %.1f memcpy()s\n",
+		       f - pace, (own1 - pace * d1) / s1, (own1 - pace * d1) / (s1 * mc)
 	}' /tmp/bench.median
