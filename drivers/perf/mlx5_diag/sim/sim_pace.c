@@ -56,19 +56,14 @@ static void sim_pace_arm(void *arg)
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
-static void sim_pace_stop_locked(void)
-{
-	if (!sim_pace_running)
-		return;
-	hrtimer_cancel(&sim_pace_timer);
-	cancel_work_sync(&sim_pace_work);
-	sim_pace_running = false;
-}
-
 void mlx5_diag_sim_pace_stop(void)
 {
 	mutex_lock(&sim_pace_lock);
-	sim_pace_stop_locked();
+	if (sim_pace_running) {
+		hrtimer_cancel(&sim_pace_timer);
+		cancel_work_sync(&sim_pace_work);
+		sim_pace_running = false;
+	}
 	mutex_unlock(&sim_pace_lock);
 }
 
