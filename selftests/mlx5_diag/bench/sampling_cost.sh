@@ -142,11 +142,13 @@ while [ $k -le "$ROUNDS" ]; do
 	round $k
 	k=$((k + 1))
 done
-# median COLUMN: the middle round's value of COLUMN (the lower middle of an
-# even number)
+# median_row COLUMN: the round in the middle by COLUMN (the lower middle of
+# an even number); median COLUMN: its value of COLUMN
+median_row() {
+	sort -n -k "$1" /tmp/bench.rounds | awk -v n="$ROUNDS" 'NR == int((n + 1) / 2)'
+}
 median() {
-	sort -n -k "$1" /tmp/bench.rounds | awk -v c="$1" -v n="$ROUNDS" \
-		'NR == int((n + 1) / 2) { print $c }'
+	median_row "$1" | cut -d' ' -f"$1"
 }
 echo "median of $ROUNDS rounds: driver $(median 1) ns per sample," \
      "$(median 2) kernel copies, $(median 3) memcpy()s"
@@ -154,8 +156,7 @@ echo "median of $ROUNDS rounds: driver $(median 1) ns per sample," \
 # The split. The median round by the driver's ns per sample, and a
 # recording at 2^23 clocks (53.7 ms at 156.25 MHz; -p takes the nearest
 # power of two), longer than the longest drain interval (32 ms).
-sort -n -k 1 /tmp/bench.rounds | awk -v n="$ROUNDS" 'NR == int((n + 1) / 2)' \
-	>/tmp/bench.median
+median_row 1 >/tmp/bench.median
 freq=$(cat "$D/caps/device_frequency_khz")
 record "$(( (1 << 23) * 1000000 / freq ))ns"
 echo "# split: $SECS s at $(grep -o '"period_ns":[0-9]*' /tmp/bench.json | head -1):" \
