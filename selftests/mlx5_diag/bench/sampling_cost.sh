@@ -169,20 +169,16 @@ echo "# split: $SECS s at $(grep -o '"period_ns":[0-9]*' /tmp/bench.json | head 
 d_med=$(cut -d' ' -f5 /tmp/bench.median)
 interval=$((SECS * 1000000000 / (d_med > 0 ? d_med : 1)))
 cpu=$(sed 's/[-,].*//' "/sys/bus/event_source/devices/$P/cpumask")
-# The works counted are those between the two reads of the workers' time,
-# each read taken as the midpoint of the counts before and after it (a
-# read walks every process: seconds in the debug kernel, 20 % more works
-# than the window holds if counted from start to stop).
-echo "$interval $cpu" >"$SIM/pace"
-c0=$(cat "$SIM/pace")
+# The pace runs between the two reads of the workers' time, as a
+# recording does: every work it counts, wake-up and sleep included, falls
+# within both reads, however long a read takes (it walks every process:
+# seconds in the debug kernel) and wherever in it the pace's worker is read.
 w0=$(worker_ns)
-c1=$(cat "$SIM/pace")
+echo "$interval $cpu" >"$SIM/pace"
 sleep "$SECS"
-c2=$(cat "$SIM/pace")
-pace_busy=$(( $(worker_ns) - w0 ))
-c3=$(cat "$SIM/pace")
 echo stop >"$SIM/pace"
-works=$(( (c2 + c3 - c0 - c1) / 2 ))
+works=$(cat "$SIM/pace")
+pace_busy=$(( $(worker_ns) - w0 ))
 pace_ns=$(( (pace_busy - idle) / (works > 0 ? works : 1) ))
 echo "# pacing: an empty work paced every $interval ns on CPU $cpu for $SECS s:" \
      "$works works, $((pace_busy - idle)) ns above idle, $pace_ns ns per work"
